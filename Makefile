@@ -1,0 +1,55 @@
+# benchlab - top-level driver over CMake + Ninja.
+#   make          build everything into build/ (the CLI is build/bin/benchlab)
+#   make demo     install missing packages (as root), build, run the example suite
+#   make check    build and run every test, normally and under ASan+UBSan
+#   make install  PREFIX=DIR (default /usr/local)
+PREFIX ?= /usr/local
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all build demo check test test-asan install clean deps deps-check format
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+deps-check:
+	@scripts/deps.sh --check
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== benchlab example suite: Go benchmark format on stdout, summary on stderr =="
+	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite $(DEMO_ARGS)
+
+test: deps-check $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBENCHLAB_SANITIZE=ON $(CMAKE_FLAGS)
+
+test-asan: deps-check $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -E '^bench/'
+
+check: test test-asan
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	clang-format -i $$(git ls-files '*.[ch]')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-ci

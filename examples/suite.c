@@ -1,0 +1,210 @@
+/*
+ * suite.c - the example suite that `make demo` runs: what a realistic
+ * benchlab suite looks like. Sorting at several sizes with two algorithms,
+ * a hash over buffers (MB/s), string formatting, memcpy at cache-resident
+ * and memory-bound sizes, and a malloc-heavy case.
+ *
+ * Build it by hand against an installed benchlab:
+ *     cc -O2 suite.c $(pkg-config --cflags --libs benchlab) -o suite
+ */
+#include <benchlab.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- sorting -------------------------------------------------------------- */
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void insertion_sort(int *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        int v = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+static void merge_sort_rec(int *a, int *tmp, size_t n)
+{
+    if (n < 16) {
+        insertion_sort(a, n);
+        return;
+    }
+    size_t h = n / 2;
+    merge_sort_rec(a, tmp, h);
+    merge_sort_rec(a + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+struct sort_data {
+    int *input, *work, *tmp;
+    size_t n;
+};
+
+static uint32_t xorshift(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* Per-repetition setup: copy fresh unsorted input, outside timing. */
+static void sort_setup_op(bl_state *st)
+{
+    struct sort_data *d = bl_user(st);
+    memcpy(d->work, d->input, d->n * sizeof *d->work);
+}
+
+static void sort_global_setup(bl_state *st)
+{
+    static struct sort_data d;
+    d.n = (size_t)bl_param_int(st, "size");
+    d.input = malloc(d.n * sizeof *d.input);
+    d.work = malloc(d.n * sizeof *d.work);
+    d.tmp = malloc(d.n * sizeof *d.tmp);
+    uint32_t seed = 12345;
+    for (size_t i = 0; i < d.n; i++)
+        d.input[i] = (int)(xorshift(&seed) % 1000000);
+    bl_set_user(st, &d);
+}
+
+static void sort_global_cleanup(bl_state *st)
+{
+    struct sort_data *d = bl_user(st);
+    free(d->input);
+    free(d->work);
+    free(d->tmp);
+}
+
+BENCHLAB(Sort, .params = BL_PARAMS(BL_INTS("size", 100, 10000, 1000000),
+                                   BL_STRS("algo", "merge", "qsort")),
+         .global_setup = sort_global_setup, .global_cleanup = sort_global_cleanup,
+         .setup_op = sort_setup_op)
+{
+    struct sort_data *d = bl_user(st);
+    int merge = strcmp(bl_param_str(st, "algo"), "merge") == 0;
+    while (bl_loop(st)) {
+        if (merge)
+            merge_sort_rec(d->work, d->tmp, d->n);
+        else
+            qsort(d->work, d->n, sizeof *d->work, cmp_int);
+        bl_escape(d->work);
+    }
+    bl_set_bytes_per_op(st, (double)(d->n * sizeof(int)));
+}
+
+/* ---- hashing (throughput) ------------------------------------------------- */
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3u;
+    }
+    return h;
+}
+
+BENCHLAB(HashFNV1a, .params = BL_PARAMS(BL_INTS("bytes", 64, 4096, 1048576)))
+{
+    size_t n = (size_t)bl_param_int(st, "bytes");
+    unsigned char *buf = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (unsigned char)(i * 131u);
+    while (bl_loop(st)) {
+        bl_escape(buf);
+        bl_do_not_optimize(fnv1a(buf, n));
+    }
+    free(buf);
+    bl_set_bytes_per_op(st, (double)n);
+}
+
+/* ---- string formatting ---------------------------------------------------- */
+
+BENCHLAB(Snprintf, .params = BL_PARAMS(BL_STRS("fmt", "int", "float", "string")))
+{
+    const char *kind = bl_param_str(st, "fmt");
+    char out[128];
+    int i = 0;
+    if (strcmp(kind, "int") == 0) {
+        while (bl_loop(st)) {
+            bl_do_not_optimize(snprintf(out, sizeof out, "%d", i++ * 7919));
+            bl_escape(out);
+        }
+    } else if (strcmp(kind, "float") == 0) {
+        while (bl_loop(st)) {
+            bl_do_not_optimize(snprintf(out, sizeof out, "%.6g", (double)i++ * 1.000001));
+            bl_escape(out);
+        }
+    } else {
+        while (bl_loop(st)) {
+            bl_do_not_optimize(snprintf(out, sizeof out, "user=%s id=%04x", "alice", i++));
+            bl_escape(out);
+        }
+    }
+}
+
+/* ---- memcpy: cache-resident and memory-bound ------------------------------- */
+
+BENCHLAB(Memcpy, .params = BL_PARAMS(BL_INTS("bytes", 4096, 262144, 67108864)))
+{
+    size_t n = (size_t)bl_param_int(st, "bytes");
+    char *src = malloc(n), *dst = malloc(n);
+    memset(src, 1, n);
+    memset(dst, 2, n); /* touch the pages before timing */
+    while (bl_loop(st)) {
+        memcpy(dst, src, n);
+        bl_escape(dst);
+    }
+    free(src);
+    free(dst);
+    bl_set_bytes_per_op(st, (double)n);
+}
+
+/* ---- malloc-heavy: a linked list built and freed ---------------------------- */
+
+struct node {
+    struct node *next;
+    long value;
+};
+
+BENCHLAB(MallocList, .params = BL_PARAMS(BL_INTS("nodes", 16, 1024)))
+{
+    long n = bl_param_int(st, "nodes");
+    while (bl_loop(st)) {
+        struct node *head = NULL;
+        for (long i = 0; i < n; i++) {
+            struct node *e = malloc(sizeof *e);
+            e->value = i;
+            e->next = head;
+            head = e;
+        }
+        bl_escape(head);
+        while (head) {
+            struct node *next = head->next;
+            free(head);
+            head = next;
+        }
+    }
+    bl_report_metric(st, (double)n, "nodes/op");
+}
+
+BENCHLAB_MAIN()

@@ -1,0 +1,258 @@
+/*
+ * benchlab.h - what a benchmark author includes.
+ *
+ * A benchmark is a function that receives a state and runs the operation
+ * inside `while (bl_loop(st))`. Code before the loop is setup and code after
+ * it is teardown; neither is timed. The loop runs as many repetitions as the
+ * engine asks for: the pilot, the warmup and every measured batch happen
+ * inside that one loop, so setup runs once per worker process, not once per
+ * measurement.
+ *
+ *     #include <benchlab.h>
+ *
+ *     BENCHLAB(Sum, .params = BL_PARAMS(BL_INTS("size", 64, 4096)))
+ *     {
+ *         long n = bl_param_int(st, "size");
+ *         int *a = calloc(n, sizeof *a);          // setup: not timed
+ *         while (bl_loop(st)) {
+ *             long s = 0;
+ *             for (long i = 0; i < n; i++)
+ *                 s += a[i];
+ *             bl_do_not_optimize(s);
+ *         }
+ *         free(a);                                // teardown: not timed
+ *         bl_set_bytes_per_op(st, n * sizeof *a); // adds MB/s
+ *     }
+ *
+ *     BENCHLAB_MAIN()
+ *
+ * Build with `cc -O2 sum.c $(pkg-config --cflags --libs benchlab)` and run
+ * `./a.out`: results come out in the Go benchmark format on stdout
+ * (`BenchmarkSum/size=64  ...  ns/op  MB/s`), a summary table on stderr.
+ *
+ * Everything here is C17 and compiles warning-free with -Wall -Wextra
+ * -Wpedantic under gcc and clang. Names starting with bl__ or BL__ are
+ * internal.
+ */
+#ifndef BENCHLAB_H
+#define BENCHLAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchlab/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The per-worker benchmark state. Opaque but for its first member. */
+typedef struct bl_state bl_state;
+typedef void (*bl_bench_fn)(bl_state *st);
+
+/* ---- parameters -------------------------------------------------------- */
+
+enum bl_param_kind { BL_PARAM_INT = 1, BL_PARAM_STR = 2 };
+
+/* One named list of values. Use BL_INTS / BL_STRS to write one. */
+typedef struct bl_param {
+    const char *name;
+    enum bl_param_kind kind;
+    size_t n_values;
+    const long long *ints;
+    const char *const *strs;
+} bl_param;
+
+#define BL__NARGS(type, ...) (sizeof((type[]){__VA_ARGS__}) / sizeof(type))
+/* BL_INTS("size", 10, 100, 1000): an integer parameter. */
+#define BL_INTS(name, ...)                                                                         \
+    {                                                                                              \
+        (name), BL_PARAM_INT, BL__NARGS(const long long, __VA_ARGS__),                             \
+            (const long long[]){__VA_ARGS__}, NULL                                                 \
+    }
+/* BL_STRS("algo", "merge", "quick"): a string parameter. */
+#define BL_STRS(name, ...)                                                                         \
+    {                                                                                              \
+        (name), BL_PARAM_STR, BL__NARGS(const char *const, __VA_ARGS__), NULL,                     \
+            (const char *const[]){__VA_ARGS__}                                                     \
+    }
+/*
+ * BL_PARAMS(p1, p2, ...): the parameter lists of one benchmark. Every
+ * combination runs, in the order written (the last parameter varies
+ * fastest), named BenchmarkSort/size=1000/algo=merge.
+ */
+#define BL_PARAMS(...)                                                                             \
+    (const bl_param[])                                                                             \
+    {                                                                                              \
+        __VA_ARGS__, { NULL, (enum bl_param_kind)0, 0, NULL, NULL }                                \
+    }
+
+/* ---- registration ------------------------------------------------------- */
+
+/*
+ * A benchmark definition. Written by BENCHLAB(); every field but name, fn
+ * and overhead_fn is optional and set with designated initialisers:
+ *
+ *   .params          BL_PARAMS(...)
+ *   .global_setup    run once per worker before the benchmark function
+ *   .global_cleanup  run once per worker after it
+ *   .setup_op        run before every single repetition, outside timing
+ *   .teardown_op     run after every single repetition, outside timing
+ *
+ * With setup_op or teardown_op the engine times each repetition on its own
+ * (two clock reads per repetition, subtracted by the overhead stage), so use
+ * them for operations of a microsecond or more.
+ */
+typedef struct bl_bench_def {
+    const char *name;
+    bl_bench_fn fn;
+    bl_bench_fn overhead_fn; /* the same loop with an empty body, same compiler and flags */
+    const char *file;
+    int line;
+    const bl_param *params;
+    void (*global_setup)(bl_state *st);
+    void (*global_cleanup)(bl_state *st);
+    void (*setup_op)(bl_state *st);
+    void (*teardown_op)(bl_state *st);
+    int bl__end;
+} bl_bench_def;
+
+/* Called by BENCHLAB() from a constructor. `def` is borrowed for the life of the program. */
+BL_API void bl_register(const bl_bench_def *def);
+
+/*
+ * BENCHLAB(Name, options...) { body }: define and register a benchmark at
+ * file scope. The body sees `bl_state *st`. The name becomes BenchmarkName
+ * (first letter upper-cased) in results. The macro also emits the overhead
+ * function, an empty `while (bl_loop(st))` compiled in the same translation
+ * unit with the same flags, so the overhead stage measures exactly the loop
+ * the benchmark pays for.
+ */
+#define BENCHLAB(...) BL__BENCH(__VA_ARGS__, .bl__end = 0)
+#define BL__BENCH(id, ...)                                                                         \
+    static void bl__fn_##id(bl_state *st);                                                         \
+    static void bl__ovh_##id(bl_state *st)                                                         \
+    {                                                                                              \
+        while (bl_loop(st)) {                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static const bl_bench_def bl__def_##id = {.name = #id,                                         \
+                                              .fn = bl__fn_##id,                                   \
+                                              .overhead_fn = bl__ovh_##id,                         \
+                                              .file = __FILE__,                                    \
+                                              .line = __LINE__,                                    \
+                                              __VA_ARGS__};                                        \
+    __attribute__((constructor)) static void bl__reg_##id(void)                                    \
+    {                                                                                              \
+        bl_register(&bl__def_##id);                                                                \
+    }                                                                                              \
+    static void bl__fn_##id(bl_state *st)
+
+/*
+ * The suite's entry point: runner mode by default, worker mode when the
+ * runner re-executes the binary. Returns the process exit status: 0 all
+ * benchmarks ran, 1 some failed, 2 bad usage, 130 interrupted.
+ */
+BL_API int bl_main(int argc, char **argv);
+#define BENCHLAB_MAIN()                                                                            \
+    int main(int argc, char **argv)                                                                \
+    {                                                                                              \
+        return bl_main(argc, argv);                                                                \
+    }
+
+/* ---- the measured loop ------------------------------------------------- */
+
+/* The part of bl_state that the inline fast path touches. */
+struct bl__state_hot {
+    uint64_t left; /* repetitions left in the current batch */
+};
+BL_API bool bl__loop_next(bl_state *st);
+
+/*
+ * Returns true while the engine wants another repetition. The fast path is
+ * a decrement and a branch; the empty volatile asm keeps the compiler from
+ * collapsing or deleting the loop, without forcing any memory traffic.
+ * The engine reads the clock only when a batch starts or ends.
+ */
+static inline bool bl_loop(bl_state *st)
+{
+    struct bl__state_hot *hot = (struct bl__state_hot *)(void *)st;
+    if (__builtin_expect(hot->left != 0, 1)) {
+        hot->left--;
+        __asm__ volatile("");
+        return true;
+    }
+    return bl__loop_next(st);
+}
+
+/* ---- keeping the compiler honest ---------------------------------------- */
+
+/*
+ * bl_do_not_optimize(v): the value of expression `v` is computed and
+ * considered used, so the code computing it is not deleted, and cannot be
+ * hoisted out of the loop. Works for any scalar, pointer or struct value.
+ */
+#define bl_do_not_optimize(v)                                                                      \
+    do {                                                                                           \
+        __typeof__(v) bl__sink_ = (v);                                                             \
+        bl__sink(&bl__sink_);                                                                      \
+    } while (0)
+
+/* Let the compiler assume *p was read and written: its stores happen. */
+static inline void bl_escape(const void *p)
+{
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+/* A full compiler memory barrier: every pending store happens here. */
+static inline void bl_clobber(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
+static inline void bl__sink(const void *p)
+{
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/* ---- inside the benchmark ----------------------------------------------- */
+
+/*
+ * Stop and restart the clock inside the loop, for per-repetition work that
+ * must not be timed. Each pause/resume pair costs two clock reads (~30-60
+ * ns); the engine measures that cost in the worker and subtracts it, but it
+ * adds noise: prefer .setup_op for anything per repetition.
+ */
+BL_API void bl_pause(bl_state *st);
+BL_API void bl_resume(bl_state *st);
+
+/* Parameter values of this benchmark instance. An unknown name aborts the
+ * benchmark with an error naming it. bl_param_int parses string values. */
+BL_API long long bl_param_int(bl_state *st, const char *name);
+BL_API const char *bl_param_str(bl_state *st, const char *name);
+
+/* Bytes processed per repetition: adds MB/s (10^6 bytes per second, as Go). */
+BL_API void bl_set_bytes_per_op(bl_state *st, double bytes);
+/*
+ * Report a user metric, as Go's b.ReportMetric: `value` is written as is
+ * with `unit` (such as "compares/op" or "hits/s"); a unit ending in "/op" is
+ * per repetition, so divide totals by bl_iterations(st). The unit must not
+ * contain whitespace. Reporting a unit twice keeps the last value.
+ */
+BL_API void bl_report_metric(bl_state *st, double value, const char *unit);
+/* Repetitions run so far by the loop, all stages included. */
+BL_API uint64_t bl_iterations(const bl_state *st);
+
+/* Skip this benchmark with a reason (for example, missing hardware). The
+ * loop then returns false at once. The result is reported as skipped. */
+BL_API void bl_skip(bl_state *st, const char *reason);
+/* Fail this benchmark with a message; the runner reports it by name. */
+BL_API void bl_fail(bl_state *st, const char *message);
+
+/* A pointer for the user's own data, shared by the hooks and the body. */
+BL_API void bl_set_user(bl_state *st, void *user);
+BL_API void *bl_user(const bl_state *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_H */

@@ -1,0 +1,46 @@
+/* benchlab/common.h - export macro, error codes and version, shared by every public header. */
+#ifndef BENCHLAB_COMMON_H
+#define BENCHLAB_COMMON_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(BENCHLAB_BUILDING)
+#define BL_API __attribute__((visibility("default")))
+#else
+#define BL_API
+#endif
+
+#define BENCHLAB_VERSION_MAJOR 0
+#define BENCHLAB_VERSION_MINOR 1
+#define BENCHLAB_VERSION_PATCH 0
+#define BENCHLAB_VERSION_STRING "0.1.0"
+
+/*
+ * Errors: functions return 0 on success and a negative value on failure.
+ * System errors are -errno; benchlab's own codes sit below -1000.
+ */
+enum {
+    BL_EFORMAT = -1001,  /* malformed input */
+    BL_ECRASH = -1002,   /* a worker died from a signal */
+    BL_ETIMEOUT = -1003, /* a worker ran past its time limit */
+    BL_EEXIT = -1004,    /* a worker exited before it finished */
+    BL_EPROTO = -1005,   /* a worker spoke something we do not understand */
+    BL_EUSAGE = -1006,   /* bad options */
+    BL_ENOTFOUND = -1007,
+    BL_EINTR = -1008,      /* interrupted by the user */
+    BL_EBENCH = -1009,     /* the benchmark reported a failure */
+    BL_EUNSUPPORTED = -1010,
+};
+
+/* A static description of `err` (either -errno or a BL_E* code). */
+BL_API const char *bl_strerror(int err);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+BL_API const char *bl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_COMMON_H */

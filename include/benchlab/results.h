@@ -1,0 +1,147 @@
+/*
+ * benchlab/results.h - the result model that the runner fills and every
+ * writer, statistic and report reads.
+ *
+ * One bl_results holds the run's configuration lines and metadata and, per
+ * benchmark instance (full name such as "BenchmarkSort/size=1000"), one
+ * bl_launch per worker process. A launch keeps every batch the worker
+ * measured, the invalidated ones too, so nothing measured is ever lost.
+ * The structs are readable directly; change them only through functions.
+ */
+#ifndef BENCHLAB_RESULTS_H
+#define BENCHLAB_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchlab/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Stages of a worker, as in BenchmarkDotNet: the char is what the channel carries. */
+enum bl_stage {
+    BL_STAGE_PILOT = 'p',           /* finding repetitions per batch */
+    BL_STAGE_WARMUP = 'w',          /* workload warmup */
+    BL_STAGE_OVERHEAD_WARMUP = 'o', /* empty-loop warmup */
+    BL_STAGE_OVERHEAD = 'O',        /* empty-loop measurement */
+    BL_STAGE_MEASURE = 'm',         /* workload measurement */
+};
+
+/* Why a measured batch was discarded (bits). */
+enum bl_invalid {
+    BL_INVALID_CTXSW = 1u << 0,     /* involuntary context switch during the batch */
+    BL_INVALID_MIGRATION = 1u << 1, /* moved to another CPU */
+    BL_INVALID_MAJFLT = 1u << 2,    /* major page fault (disk I/O) */
+    BL_INVALID_MINFLT = 1u << 3,    /* page faults in a benchmark that normally has none */
+    BL_INVALID_GAP = 1u << 4,       /* wall time exceeded on-CPU time: the thread was off CPU */
+};
+#define BL_INVALID_NREASONS 5
+/* A short name for reason bit i (0..BL_INVALID_NREASONS-1): "context-switch", ... */
+BL_API const char *bl_invalid_name(unsigned bit_index);
+
+/* One batch: `reps` repetitions timed together. */
+typedef struct bl_sample {
+    char stage;        /* enum bl_stage */
+    uint64_t reps;     /* repetitions in the batch */
+    double ns;         /* wall time of the batch, paused time excluded */
+    double cpu_ns;     /* on-CPU time of the thread over the batch; < 0 when unknown */
+    uint32_t nivcsw;   /* involuntary context switches */
+    uint32_t migrations;
+    uint32_t minflt;
+    uint32_t majflt;
+    uint32_t pauses;   /* bl_pause/bl_resume pairs inside the batch */
+    unsigned invalid;  /* enum bl_invalid bits; 0 = valid */
+} bl_sample;
+
+typedef struct bl_metric {
+    char *unit;
+    double value;
+} bl_metric;
+
+/* One worker process. */
+typedef struct bl_launch {
+    int status;        /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
+    bool skipped;      /* the benchmark called bl_skip() */
+    char *message;     /* what went wrong, or the skip reason; NULL when fine */
+    bl_sample *samples;
+    size_t n_samples;
+    size_t cap_samples;
+    double clock_ns;      /* cost of one clock read, measured in the worker */
+    double pause_ns;      /* timed cost of one bl_pause/bl_resume pair */
+    double overhead_ns;   /* median per-op time of the empty loop */
+    double ns_per_op;     /* median workload per op minus overhead, >= 0; NAN if none */
+    double raw_ns_per_op; /* median workload per op before subtracting overhead */
+    uint64_t measured_reps; /* repetitions in valid measured batches */
+    size_t n_measured;      /* measured batches, valid or not */
+    size_t n_invalid;       /* measured batches discarded */
+    size_t invalid_by[BL_INVALID_NREASONS];
+    double bytes_per_op; /* 0 when not set */
+    bl_metric *metrics;
+    size_t n_metrics;
+    char *out; /* the first bytes the benchmark wrote to stdout (NUL-terminated) */
+    char *err; /* ... and to stderr */
+    size_t out_total, err_total; /* bytes written in all */
+    double wall_s;               /* the worker's life, spawn to reap */
+    int exit_code;               /* when it exited */
+    int term_signal;             /* when a signal killed it, else 0 */
+} bl_launch;
+
+typedef struct bl_bench_result {
+    char *name; /* full name, "BenchmarkSort/size=1000/algo=merge" */
+    bl_launch *launches;
+    size_t n_launches;
+    size_t cap_launches;
+} bl_bench_result;
+
+/* A key/value pair: Go-format configuration lines and run metadata. */
+typedef struct bl_label {
+    char *key;
+    char *value;
+} bl_label;
+
+typedef struct bl_results {
+    bl_label *config; /* stable per suite and machine: goos, goarch, cpu, pkg */
+    size_t n_config;
+    bl_label *meta; /* varies per run: date, host, benchlab-version, command */
+    size_t n_meta;
+    bl_bench_result *benches; /* in the order they were first run */
+    size_t n_benches;
+    size_t cap_benches;
+} bl_results;
+
+/* NULL only when memory runs out. */
+BL_API bl_results *bl_results_create(void);
+BL_API void bl_results_destroy(bl_results *results);
+/* Set a configuration (or metadata) label; strings are copied. 0 or -ENOMEM. */
+BL_API int bl_results_set_config(bl_results *results, const char *key, const char *value);
+BL_API int bl_results_set_meta(bl_results *results, const char *key, const char *value);
+BL_API const char *bl_results_get_meta(const bl_results *results, const char *key);
+/* Find by full name; NULL when absent. */
+BL_API bl_bench_result *bl_results_find(bl_results *results, const char *name);
+/* Find or add the benchmark `name` (copied). NULL when memory runs out. */
+BL_API bl_bench_result *bl_results_bench(bl_results *results, const char *name);
+/* Append a zeroed launch to `bench`; NULL when memory runs out. */
+BL_API bl_launch *bl_results_add_launch(bl_bench_result *bench);
+/* Append a sample to a launch. 0 or -ENOMEM. */
+BL_API int bl_launch_add_sample(bl_launch *launch, const bl_sample *sample);
+/* Set a metric on a launch (copied; replaces the same unit). 0 or -ENOMEM. */
+BL_API int bl_launch_set_metric(bl_launch *launch, const char *unit, double value);
+
+/*
+ * Judge every measured batch of `launch` (invalidation) and compute its
+ * overhead, raw and net time per op. The runner calls this when a worker
+ * ends; readers of saved samples may call it again.
+ */
+BL_API void bl_launch_finish(bl_launch *launch);
+
+/* Per-op values of the valid measured batches, pause cost and overhead
+ * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */
+BL_API long bl_launch_per_op(const bl_launch *launch, double **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_RESULTS_H */

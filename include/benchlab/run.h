@@ -1,0 +1,83 @@
+/*
+ * benchlab/run.h - running benchmarks: the runner, its options and observer.
+ *
+ * bl_run() plans a run (filter, parameters, launches), spawns one worker
+ * process per launch by re-executing the suite, watches it (time limit,
+ * crash, early exit), reads its measurements from a dedicated pipe, and
+ * fills a bl_results. It never measures anything itself.
+ */
+#ifndef BENCHLAB_RUN_H
+#define BENCHLAB_RUN_H
+
+#include <stddef.h>
+
+#include "benchlab/common.h"
+#include "benchlab/results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bl_run_options {
+    const char *exe;       /* suite executable; NULL: this program (/proc/self/exe) */
+    const char *filter;    /* POSIX extended regex on full names; NULL: all */
+    double time_s;         /* measuring budget per launch (pilot, warmup, samples); default 0.5 */
+    double batch_ms;       /* target length of one timed batch; default 1 */
+    double timeout_s;      /* a worker is killed after this long; default 60 */
+    int count;             /* launches per benchmark, each one result line; default 1 */
+    unsigned long long seed; /* for jitter; 0 picks one from the clock */
+    const char *pkg;       /* value of the pkg: configuration line; default: basename of exe */
+} bl_run_options;
+
+/* Progress callbacks; any may be NULL. Called on the runner's thread. */
+typedef struct bl_run_observer {
+    void *ctx;
+    /* The plan is made and the configuration known: `total` launches will run. */
+    void (*on_begin)(void *ctx, const bl_results *results, size_t total);
+    /* A launch is about to start: index in [0, total). */
+    void (*on_start)(void *ctx, const char *name, size_t index, size_t total);
+    /* A launch ended (fine or not); `launch` is borrowed until the results are destroyed. */
+    void (*on_launch)(void *ctx, const bl_results *results, const bl_bench_result *bench,
+                      const bl_launch *launch);
+} bl_run_observer;
+
+BL_API void bl_run_options_init(bl_run_options *opts);
+
+/*
+ * Run the benchmarks. *results receives everything measured, even when the
+ * run was interrupted or some benchmarks failed (caller frees with
+ * bl_results_destroy). Returns 0 when every launch succeeded or was
+ * skipped, 1 when some failed, BL_EINTR when interrupted (SIGINT/SIGTERM),
+ * or a negative error when the run could not start (no benchmark matches
+ * the filter: BL_ENOTFOUND; a bad regex: BL_EUSAGE; the suite cannot be
+ * listed: BL_EPROTO). `err` receives a message for the negative cases.
+ */
+BL_API int bl_run(const bl_run_options *opts, const bl_run_observer *observer,
+                  bl_results **results, char *err, size_t err_size);
+
+/*
+ * The benchmark instances of a suite, parameters expanded, in order. With
+ * exe == NULL, this program's registry. *names is an array of strings; free
+ * with bl_names_free(). Returns the count, or a negative error.
+ */
+BL_API long bl_list(const char *exe, char ***names);
+BL_API void bl_names_free(char **names, size_t n);
+
+/*
+ * The runner's command line, shared by a suite's own main (exe == NULL)
+ * and `benchlab run SUITE` (exe == SUITE): parses argv (argv[0] is the
+ * program name), runs, writes the Go format to stdout or --out, the table
+ * and progress to stderr. Returns the exit status: 0 fine, 1 some
+ * benchmark failed, 2 bad usage or the run could not start, 130 after
+ * Ctrl-C (with everything finished so far written).
+ */
+BL_API int bl_run_main(int argc, char **argv, const char *exe);
+
+/* Install SIGINT/SIGTERM handlers that make a running bl_run stop after
+ * killing its current worker. Called by bl_main and the CLI. */
+BL_API void bl_run_install_signal_handlers(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_RUN_H */

@@ -1,0 +1,29 @@
+/*
+ * cmd_run.c - `benchlab run SUITE [options]`: the suite's benchmarks
+ * through the library's runner, with the same options as running the
+ * suite executable itself.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchlab/run.h"
+#include "cli.h"
+
+int cmd_run(int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+            printf("usage: benchlab run SUITE [options]\n\n"
+                   "Runs a benchlab suite executable through the runner; the options are\n"
+                   "the suite's own (see SUITE --help).\n");
+            return 0;
+        }
+        return cli_error("run: name a suite executable: benchlab run SUITE [options]");
+    }
+    const char *suite = argv[1];
+    if (access(suite, X_OK) != 0)
+        return cli_error("run: %s: not an executable file", suite);
+    /* argv[1] becomes the program name for the runner's own messages */
+    return bl_run_main(argc - 1, argv + 1, suite);
+}

@@ -1,0 +1,57 @@
+/*
+ * base.h - internals any module may use: growable buffers, the clock,
+ * process helpers and system facts. Nothing here is public API.
+ */
+#ifndef BENCHLAB_BASE_BASE_H
+#define BENCHLAB_BASE_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A growable byte string, always NUL-terminated when data is not NULL. */
+struct bl__buf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+
+int bl__buf_reserve(struct bl__buf *b, size_t extra);
+int bl__buf_append(struct bl__buf *b, const void *p, size_t n);
+int bl__buf_puts(struct bl__buf *b, const char *s);
+int bl__buf_printf(struct bl__buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int bl__buf_vprintf(struct bl__buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+void bl__buf_fini(struct bl__buf *b);
+
+/* strdup that returns NULL for NULL. */
+char *bl__strdup(const char *s);
+/* Grow *arr (element size `elem`) so that it holds at least `need` elements. 0 or -ENOMEM. */
+int bl__grow(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t bl__now_ns(void);
+/* The calling thread's CPU time in nanoseconds. */
+uint64_t bl__thread_cpu_ns(void);
+
+/* System facts for configuration lines; each returns a static or cached string. */
+const char *bl__sys_goarch(void);
+const char *bl__sys_cpu_model(void);
+const char *bl__sys_hostname(void);
+const char *bl__sys_kernel(void);
+int bl__sys_ncpu(void);
+
+/* A small, fast PRNG (xoshiro256**), for jitter and shuffling. */
+struct bl__rng {
+    uint64_t s[4];
+};
+void bl__rng_seed(struct bl__rng *r, uint64_t seed);
+uint64_t bl__rng_next(struct bl__rng *r);
+/* Uniform in [0, 1). */
+double bl__rng_unit(struct bl__rng *r);
+
+/* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
+int bl__write_all(int fd, const void *p, size_t n);
+
+#endif /* BENCHLAB_BASE_BASE_H */

@@ -1,0 +1,40 @@
+/*
+ * bench.h - internals of the authoring side: the registry of definitions,
+ * expanded instances (one per parameter combination) and the worker.
+ */
+#ifndef BENCHLAB_BENCH_BENCH_H
+#define BENCHLAB_BENCH_BENCH_H
+
+#include <stddef.h>
+
+#include "benchlab.h"
+
+/* One benchmark instance: a definition with one value per parameter. */
+struct bl__instance {
+    const bl_bench_def *def;
+    char *name;          /* "BenchmarkSort/size=1000/algo=merge" */
+    size_t n_params;
+    size_t *value_index; /* per parameter of def, the chosen value */
+};
+
+/* Every instance of every registered benchmark, in registration order.
+ * Built on first use; lives until the process exits. */
+const struct bl__instance *bl__registry_instances(size_t *n);
+const struct bl__instance *bl__registry_find(const char *name);
+
+/* Build the display name of def with the given value indices. Caller frees. */
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index);
+/* "sort_small" -> "BenchmarkSort_small"; the caller frees. */
+char *bl__bench_base_name(const char *id);
+
+/* Worker entry: measure `name`, writing messages on channel_fd. Returns the exit status. */
+struct bl__worker_args {
+    const char *name;
+    int channel_fd;
+    double time_s;
+    double batch_ms;
+    unsigned long long seed;
+};
+int bl__worker_main(const struct bl__worker_args *args);
+
+#endif /* BENCHLAB_BENCH_BENCH_H */

@@ -1,0 +1,343 @@
+/*
+ * main.c - a suite's entry point (bl_main) and the runner's command line
+ * (bl_run_main), which `benchlab run SUITE` shares.
+ *
+ * bl_main decides the mode from argv: "--benchlab-worker NAME ..." makes
+ * this process a worker (the runner re-executed us), "--benchlab-list"
+ * prints the instances for a runner in another process, anything else is
+ * the runner. Output: the Go format on stdout as launches finish (so a
+ * Ctrl-C keeps what was printed), a progress line and the summary table on
+ * stderr. With --out FILE the results are written to FILE.tmp and renamed
+ * at the end: whole or not at all.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/base.h"
+#include "bench.h"
+#include "benchlab/format.h"
+#include "benchlab/run.h"
+
+static const char usage[] =
+    "usage: %s [options]\n"
+    "\n"
+    "Runs the benchmarks of this suite, each in worker processes of its own,\n"
+    "and writes results in the Go benchmark format to stdout.\n"
+    "\n"
+    "  --filter REGEX     run the benchmarks whose full name matches (POSIX ERE)\n"
+    "  --list             list the benchmarks and exit\n"
+    "  --time DURATION    measuring budget per benchmark launch (default 0.5s)\n"
+    "  --count N          launch each benchmark N times, one result line each (default 1)\n"
+    "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
+    "  --batch DURATION   target length of one timed batch (default 1ms)\n"
+    "  --seed N           seed for batch-size jitter (default: from the clock)\n"
+    "  --out FILE         write the results to FILE instead of stdout\n"
+    "  --format go        output format (go)\n"
+    "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
+    "  --no-table         do not print the summary table on stderr\n"
+    "  --color WHEN       auto, always or never (NO_COLOR is respected)\n"
+    "  --version, --help\n"
+    "\n"
+    "Durations take a unit: 500ms, 2s, 1m (a bare number is seconds).\n";
+
+/* "500ms", "2s", "1.5", "100us", "1m" -> seconds; -1 on error. */
+static double parse_duration(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v >= 0))
+        return -1;
+    if (*end == '\0' || strcmp(end, "s") == 0)
+        return v;
+    if (strcmp(end, "ms") == 0)
+        return v / 1e3;
+    if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+        return v / 1e6;
+    if (strcmp(end, "ns") == 0)
+        return v / 1e9;
+    if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        return v * 60;
+    return -1;
+}
+
+struct front {
+    int tty;
+    int color;
+    int table;
+    FILE *out;
+    int progress_shown;
+};
+
+static void on_begin(void *ctx, const bl_results *res, size_t total)
+{
+    struct front *fr = ctx;
+    (void)total;
+    bl_gobench_write_header(fr->out, res);
+    fflush(fr->out);
+}
+
+static void on_start(void *ctx, const char *name, size_t index, size_t total)
+{
+    struct front *fr = ctx;
+    if (!fr->tty)
+        return;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, name);
+    fflush(stderr);
+    fr->progress_shown = 1;
+}
+
+static void clear_progress(struct front *fr)
+{
+    if (fr->progress_shown) {
+        fputs("\r\033[K", stderr);
+        fr->progress_shown = 0;
+    }
+}
+
+/* Show what the benchmark wrote, apart from the results. */
+static void show_captured(const char *name, const char *what, const char *text, size_t total)
+{
+    if (!total)
+        return;
+    fprintf(stderr, "%s wrote %zu byte%s to %s:\n", name, total, total == 1 ? "" : "s", what);
+    int lines = 0;
+    const char *p = text ? text : "";
+    while (*p && lines < 10) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "  | %.*s\n", (int)(n > 200 ? 200 : n), p);
+        p += n;
+        if (*p == '\n')
+            p++;
+        lines++;
+    }
+    if (*p || total > strlen(text ? text : ""))
+        fprintf(stderr, "  | ...\n");
+}
+
+static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b,
+                      const bl_launch *l)
+{
+    struct front *fr = ctx;
+    (void)res;
+    clear_progress(fr);
+    bl_gobench_write_launch(fr->out, b, l);
+    fflush(fr->out);
+    if (l->status)
+        fprintf(stderr, "benchlab: %s: %s\n", b->name, l->message ? l->message : "failed");
+    show_captured(b->name, "stdout", l->out, l->out_total);
+    show_captured(b->name, "stderr", l->err, l->err_total);
+}
+
+static int worker_mode(int argc, char **argv)
+{
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0};
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--benchlab-fd") == 0)
+            a.channel_fd = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--benchlab-time") == 0)
+            a.time_s = strtod(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--benchlab-batch") == 0)
+            a.batch_ms = strtod(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--benchlab-seed") == 0)
+            a.seed = strtoull(argv[i + 1], NULL, 10);
+    }
+    return bl__worker_main(&a);
+}
+
+int bl_main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "--benchlab-worker") == 0)
+        return worker_mode(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "--benchlab-list") == 0) {
+        size_t n;
+        const struct bl__instance *in = bl__registry_instances(&n);
+        printf("benchlab-list 1\n");
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n", in[i].name);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    return bl_run_main(argc, argv, NULL);
+}
+
+/* Accept --opt, -opt, --opt=value and --opt value. */
+static int opt_is(const char *arg, const char *name, const char **value)
+{
+    if (arg[0] != '-')
+        return 0;
+    arg += arg[1] == '-' ? 2 : 1;
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '\0') {
+        *value = NULL;
+        return 1;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+int bl_run_main(int argc, char **argv, const char *exe)
+{
+    const char *prog = exe ? exe : (argc > 0 ? argv[0] : "suite");
+    bl_run_options o;
+    bl_run_options_init(&o);
+    o.exe = exe;
+    const char *out_path = NULL, *color = "auto";
+    int list = 0, table = 1;
+    static const char *const with_value[] = {"filter", "time",   "count", "timeout", "batch",
+                                             "seed",   "out",    "format", "pkg",    "color"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        const char *name = NULL;
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
+            if (opt_is(a, with_value[k], &v)) {
+                name = with_value[k];
+                if (!v) {
+                    if (i + 1 >= argc) {
+                        fprintf(stderr, "%s: option --%s needs a value\n", prog, name);
+                        return 2;
+                    }
+                    v = argv[++i];
+                }
+                break;
+            }
+        }
+        if (!name) {
+            const char *dummy;
+            if (opt_is(a, "list", &dummy)) {
+                list = 1;
+            } else if (opt_is(a, "no-table", &dummy)) {
+                table = 0;
+            } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
+                printf(usage, prog);
+                return 0;
+            } else if (opt_is(a, "version", &dummy)) {
+                printf("benchlab %s\n", bl_version());
+                return 0;
+            } else {
+                fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(name, "filter") == 0) {
+            o.filter = v;
+        } else if (strcmp(name, "time") == 0 || strcmp(name, "timeout") == 0 ||
+                   strcmp(name, "batch") == 0) {
+            double d = parse_duration(v);
+            if (!(d > 0)) {
+                fprintf(stderr, "%s: --%s: '%s' is not a positive duration (try 500ms or 2s)\n",
+                        prog, name, v);
+                return 2;
+            }
+            if (name[1] == 'i' && name[4] == '\0')
+                o.time_s = d;
+            else if (name[1] == 'i')
+                o.timeout_s = d;
+            else
+                o.batch_ms = d * 1e3;
+        } else if (strcmp(name, "count") == 0) {
+            char *end;
+            long c = strtol(v, &end, 10);
+            if (*end || c < 1 || c > 100000) {
+                fprintf(stderr, "%s: --count: '%s' is not a count from 1 to 100000\n", prog, v);
+                return 2;
+            }
+            o.count = (int)c;
+        } else if (strcmp(name, "seed") == 0) {
+            o.seed = strtoull(v, NULL, 0);
+        } else if (strcmp(name, "out") == 0) {
+            out_path = v;
+        } else if (strcmp(name, "format") == 0) {
+            if (strcmp(v, "go") != 0) {
+                fprintf(stderr, "%s: --format: unknown format '%s' (known: go)\n", prog, v);
+                return 2;
+            }
+        } else if (strcmp(name, "pkg") == 0) {
+            o.pkg = v;
+        } else if (strcmp(name, "color") == 0) {
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
+                fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);
+                return 2;
+            }
+            color = v;
+        }
+    }
+
+    if (list) {
+        char **names;
+        long n = bl_list(exe, &names);
+        if (n < 0) {
+            fprintf(stderr, "%s: cannot list benchmarks: %s\n", prog, bl_strerror((int)n));
+            return 2;
+        }
+        for (long i = 0; i < n; i++)
+            printf("%s\n", names[i]);
+        bl_names_free(names, (size_t)n);
+        return 0;
+    }
+
+    struct front fr = {0};
+    fr.tty = isatty(2);
+    fr.color = strcmp(color, "always") == 0 ||
+               (strcmp(color, "auto") == 0 && fr.tty && !getenv("NO_COLOR"));
+    fr.table = table;
+    char *tmp_path = NULL;
+    if (out_path) {
+        struct bl__buf t = {0};
+        bl__buf_printf(&t, "%s.tmp.%ld", out_path, (long)getpid());
+        tmp_path = t.data;
+        fr.out = tmp_path ? fopen(tmp_path, "w") : NULL;
+        if (!fr.out) {
+            fprintf(stderr, "%s: --out %s: %s\n", prog, out_path, strerror(errno));
+            free(tmp_path);
+            return 2;
+        }
+    } else {
+        fr.out = stdout;
+    }
+
+    bl_run_install_signal_handlers();
+    bl_run_observer obs = {&fr, on_begin, on_start, on_launch};
+    bl_results *res = NULL;
+    char err[512] = "";
+    int rc;
+    rc = bl_run(&o, &obs, &res, err, sizeof err);
+    clear_progress(&fr);
+    if (rc < 0 && rc != BL_EINTR) {
+        fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
+        if (out_path) {
+            fclose(fr.out);
+            unlink(tmp_path);
+            free(tmp_path);
+        }
+        bl_results_destroy(res);
+        return 2;
+    }
+    if (table && res) {
+        fputc('\n', stderr);
+        bl_table_write(stderr, res, fr.color ? BL_TABLE_COLOR : 0);
+    }
+    int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
+    if (out_path) {
+        if (fflush(fr.out) != 0 || ferror(fr.out) || fclose(fr.out) != 0 ||
+            rename(tmp_path, out_path) != 0) {
+            fprintf(stderr, "%s: --out %s: %s\n", prog, out_path, strerror(errno));
+            unlink(tmp_path);
+            status = 2;
+        }
+        free(tmp_path);
+    }
+    if (rc == BL_EINTR)
+        fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n", prog);
+    bl_results_destroy(res);
+    return status;
+}

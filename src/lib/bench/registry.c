@@ -1,0 +1,157 @@
+/*
+ * registry.c - the benchmarks this program defines.
+ *
+ * BENCHLAB() registers a static definition from a constructor, before main.
+ * Instances (one per combination of parameter values, the last parameter
+ * varying fastest) are expanded once, on first use. Constructors run in an
+ * unspecified order across translation units, so instances are listed in
+ * the order definitions registered, which within one file is source order.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "bench.h"
+
+static const bl_bench_def **defs;
+static size_t n_defs, cap_defs;
+static struct bl__instance *instances;
+static size_t n_instances;
+static int expanded;
+
+void bl_register(const bl_bench_def *def)
+{
+    if (!def || !def->name || !def->fn)
+        return;
+    if (bl__grow((void **)&defs, &cap_defs, n_defs + 1, sizeof *defs)) {
+        fprintf(stderr, "benchlab: out of memory registering %s\n", def->name);
+        return;
+    }
+    defs[n_defs++] = def;
+}
+
+char *bl__bench_base_name(const char *id)
+{
+    struct bl__buf b = {0};
+    bl__buf_puts(&b, "Benchmark");
+    if (strncmp(id, "Benchmark", 9) == 0)
+        id += 9;
+    size_t start = b.len;
+    bl__buf_puts(&b, id);
+    if (b.data && b.len > start)
+        b.data[start] = (char)toupper((unsigned char)b.data[start]);
+    return b.data;
+}
+
+/* Parameter values must not contain whitespace (the Go format splits
+ * fields on it) nor '/' (it separates name parts): we replace them with '_'. */
+static void append_clean(struct bl__buf *b, const char *s)
+{
+    for (; *s; s++) {
+        char c = *s;
+        if (isspace((unsigned char)c) || c == '/')
+            c = '_';
+        bl__buf_append(b, &c, 1);
+    }
+}
+
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index)
+{
+    struct bl__buf b = {0};
+    char *base = bl__bench_base_name(def->name);
+    if (!base)
+        return NULL;
+    bl__buf_puts(&b, base);
+    free(base);
+    for (size_t p = 0; def->params && def->params[p].name; p++) {
+        const bl_param *par = &def->params[p];
+        bl__buf_puts(&b, "/");
+        append_clean(&b, par->name);
+        bl__buf_puts(&b, "=");
+        if (par->kind == BL_PARAM_INT)
+            bl__buf_printf(&b, "%lld", par->ints[value_index[p]]);
+        else
+            append_clean(&b, par->strs[value_index[p]]);
+    }
+    return b.data;
+}
+
+static size_t count_params(const bl_bench_def *def)
+{
+    size_t n = 0;
+    while (def->params && def->params[n].name)
+        n++;
+    return n;
+}
+
+static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx)
+{
+    static size_t cap;
+    if (bl__grow((void **)&instances, &cap, n_instances + 1, sizeof *instances))
+        return;
+    struct bl__instance *in = &instances[n_instances];
+    in->def = def;
+    in->n_params = np;
+    in->value_index = calloc(np ? np : 1, sizeof *in->value_index);
+    if (!in->value_index)
+        return;
+    memcpy(in->value_index, idx, np * sizeof *idx);
+    in->name = bl__instance_name(def, idx);
+    if (!in->name)
+        return;
+    n_instances++;
+}
+
+static void expand(void)
+{
+    expanded = 1;
+    for (size_t d = 0; d < n_defs; d++) {
+        const bl_bench_def *def = defs[d];
+        size_t np = count_params(def);
+        size_t idx[64] = {0};
+        if (np > 64)
+            np = 64;
+        int empty = 0;
+        for (size_t p = 0; p < np; p++)
+            empty |= def->params[p].n_values == 0;
+        if (empty)
+            continue;
+        for (;;) {
+            add_instance(def, np, idx);
+            /* odometer: the last parameter varies fastest */
+            size_t p = np;
+            while (p > 0) {
+                p--;
+                if (++idx[p] < def->params[p].n_values)
+                    break;
+                idx[p] = 0;
+                if (p == 0) {
+                    p = SIZE_MAX;
+                    break;
+                }
+            }
+            if (np == 0 || p == SIZE_MAX)
+                break;
+        }
+    }
+}
+
+const struct bl__instance *bl__registry_instances(size_t *n)
+{
+    if (!expanded)
+        expand();
+    *n = n_instances;
+    return instances;
+}
+
+const struct bl__instance *bl__registry_find(const char *name)
+{
+    size_t n;
+    const struct bl__instance *in = bl__registry_instances(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(in[i].name, name) == 0)
+            return &in[i];
+    return NULL;
+}

@@ -1,0 +1,83 @@
+/*
+ * state.h - the benchmark state and the worker's measuring engine. Shared
+ * by state.c (the loop, the stages, the API a benchmark calls) and
+ * worker.c (the worker process around it).
+ */
+#ifndef BENCHLAB_BENCH_STATE_H
+#define BENCHLAB_BENCH_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/base.h"
+#include "bench.h"
+
+#define BL__MAX_METRICS 32
+#define BL__WARM_WINDOW 4
+
+enum { ST_RUN = 1, ST_SUB = 2 };
+enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DONE };
+
+/* Disturbance counters read around every batch, outside the timed region. */
+struct bl__counters {
+    int perf_fd;      /* perf_event group leader (task-clock), or -1 */
+    int perf_migr_fd; /* cpu-migrations in the group, or -1 */
+};
+struct bl__snapshot {
+    uint64_t cpu_ns;
+    uint64_t migrations;
+    long nivcsw, minflt, majflt;
+    int cpu;
+};
+void bl__counters_open(struct bl__counters *c);
+void bl__counters_close(struct bl__counters *c);
+void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s);
+
+/* The measuring policy of one worker. */
+struct bl__engine {
+    int fd; /* the channel */
+    double target_ns; /* batch length we aim for */
+    double budget_ns; /* measuring budget of the worker */
+    uint64_t t_begin; /* when the first batch started */
+    int stage;
+    uint64_t reps;      /* current batch size for warmup/measure (before jitter) */
+    double warm[64];    /* per-op times seen in warmup */
+    int n_warm;
+    uint64_t warm_begin;
+    uint64_t n_measured, n_valid;
+    struct bl__counters counters;
+    struct bl__rng rng;
+    bl_bench_fn overhead_fn;
+};
+
+struct bl_state {
+    struct bl__state_hot hot; /* must stay first: bl_loop() reads it */
+    int kind;                 /* ST_RUN: the benchmark; ST_SUB: an overhead or calibration batch */
+    const struct bl__instance *inst;
+    struct bl__engine *eng; /* NULL for ST_SUB */
+    bool per_op;            /* time each repetition on its own */
+    /* the current batch */
+    uint64_t batch_reps, ops_done;
+    uint64_t t_start, batch_ns;
+    uint32_t pauses;
+    bool in_batch, paused, finished, started;
+    struct bl__snapshot before;
+    uint64_t total_iters;
+    /* what the benchmark told us */
+    void *user;
+    double bytes_per_op;
+    int n_metrics;
+    double metric_value[BL__MAX_METRICS];
+    char metric_unit[BL__MAX_METRICS][64];
+    int status; /* 0, 1 skipped, 2 failed */
+    char message[512];
+};
+
+void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst,
+                    struct bl__engine *eng);
+/* Time one batch of `reps` repetitions of fn in a sub-state; returns its ns. */
+uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t *pauses);
+/* Send one channel line (without the newline). */
+void bl__send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* BENCHLAB_BENCH_STATE_H */

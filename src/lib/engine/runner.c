@@ -1,0 +1,649 @@
+/*
+ * runner.c - the parent side of a benchmark run.
+ *
+ * Turns a plan (which benchmark instances, how many launches, in what
+ * order) into a bl_results. The runner never times anything: workers
+ * (bench/worker.c) measure and send each batch on their channel as soon as
+ * it is taken. We parse the messages, watch the worker (time limit, crash,
+ * early exit), capture its stdout and stderr apart, and judge its batches
+ * (bl_launch_finish). Progress goes to the caller's observer.
+ *
+ * Invariant: a launch is in the results whatever happened to its worker,
+ * with its status and everything it had sent; the run always goes on with
+ * the next launch, unless the user interrupted it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base/base.h"
+#include "../bench/bench.h"
+#include "benchlab/run.h"
+
+#define CAPTURE_MAX 8192 /* bytes of the worker's stdout and stderr we keep */
+#define CHANNEL_FD 3
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void bl_run_install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: poll() must wake up */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+void bl_run_options_init(bl_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->time_s = 0.5;
+    o->batch_ms = 1.0;
+    o->timeout_s = 60.0;
+    o->count = 1;
+}
+
+/* ---- spawning --------------------------------------------------------------- */
+
+struct worker {
+    pid_t pid;
+    int chan, out, err; /* read ends, -1 once at EOF */
+};
+
+static int move_high(int fd)
+{
+    int hi = fcntl(fd, F_DUPFD, 10);
+    return hi;
+}
+
+/*
+ * Start a worker: the suite re-executed with --benchlab-worker NAME, the
+ * channel on fd 3, stdout and stderr on pipes, stdin from /dev/null, in a
+ * process group of its own (so that we can kill what it forks, and Ctrl-C
+ * reaches the runner, which decides).
+ *
+ * We re-execute instead of only forking: a fresh process has a fresh heap
+ * and ASLR layout, so one benchmark cannot warm up or fragment memory for
+ * the next, and the same executor serves the suite binary and `benchlab
+ * run`. The ~1 ms spawn is paid outside any timed region.
+ */
+static int spawn(const char *exe, char *const argv[], struct worker *w)
+{
+    int chan[2], out[2], err[2];
+    if (pipe2(chan, O_CLOEXEC))
+        return -errno;
+    if (pipe2(out, O_CLOEXEC)) {
+        int e = -errno;
+        close(chan[0]), close(chan[1]);
+        return e;
+    }
+    if (pipe2(err, O_CLOEXEC)) {
+        int e = -errno;
+        close(chan[0]), close(chan[1]), close(out[0]), close(out[1]);
+        return e;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = -errno;
+        close(chan[0]), close(chan[1]), close(out[0]), close(out[1]);
+        close(err[0]), close(err[1]);
+        return e;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        int c = move_high(chan[1]), o = move_high(out[1]), e = move_high(err[1]);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (c < 0 || o < 0 || e < 0 || devnull < 0)
+            _exit(127);
+        dup2(devnull, 0);
+        dup2(o, 1);
+        dup2(e, 2);
+        dup2(c, CHANNEL_FD); /* dup2 clears FD_CLOEXEC on the new descriptor */
+        execv(exe, argv);
+        dprintf(2, "cannot execute %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid); /* both sides, to win the race with exec */
+    close(chan[1]);
+    close(out[1]);
+    close(err[1]);
+    w->pid = pid;
+    w->chan = chan[0];
+    w->out = out[0];
+    w->err = err[0];
+    return 0;
+}
+
+/* ---- the channel -------------------------------------------------------------- */
+
+struct reader {
+    bl_launch *launch;
+    struct bl__buf line;
+    bool got_hello, got_done;
+    int fail_kind; /* 0, 1 skip, 2 fail */
+    char proto_error[200];
+};
+
+static char *rest_after(char *s, int fields)
+{
+    for (int i = 0; i < fields && s; i++) {
+        s = strchr(s, ' ');
+        if (s)
+            s++;
+    }
+    return s ? s : (char *)"";
+}
+
+static void handle_line(struct reader *r, char *line)
+{
+    bl_launch *l = r->launch;
+    if (strncmp(line, "s ", 2) == 0) {
+        bl_sample s;
+        memset(&s, 0, sizeof s);
+        char stage;
+        unsigned long long reps, ns;
+        long long cpu, migr;
+        long nivcsw, minflt, majflt;
+        unsigned pauses;
+        if (sscanf(line, "s %c %llu %llu %lld %ld %lld %ld %ld %u", &stage, &reps, &ns, &cpu,
+                   &nivcsw, &migr, &minflt, &majflt, &pauses) != 9) {
+            snprintf(r->proto_error, sizeof r->proto_error, "bad sample line: %.100s", line);
+            return;
+        }
+        s.stage = stage;
+        s.reps = reps;
+        s.ns = (double)ns;
+        s.cpu_ns = (double)cpu;
+        s.nivcsw = (uint32_t)(nivcsw > 0 ? nivcsw : 0);
+        s.migrations = (uint32_t)(migr != 0 ? 1 : 0) * (uint32_t)(migr > 0 ? migr : 1);
+        s.minflt = (uint32_t)(minflt > 0 ? minflt : 0);
+        s.majflt = (uint32_t)(majflt > 0 ? majflt : 0);
+        s.pauses = pauses;
+        bl_launch_add_sample(l, &s);
+    } else if (strncmp(line, "hello ", 6) == 0) {
+        r->got_hello = true;
+        if (atoi(line + 6) != 1)
+            snprintf(r->proto_error, sizeof r->proto_error,
+                     "the suite speaks channel version %d, this runner 1", atoi(line + 6));
+    } else if (strncmp(line, "calib ", 6) == 0) {
+        sscanf(line, "calib %lf %lf", &l->clock_ns, &l->pause_ns);
+    } else if (strncmp(line, "bytes ", 6) == 0) {
+        l->bytes_per_op = strtod(line + 6, NULL);
+    } else if (strncmp(line, "metric ", 7) == 0) {
+        char *unit = rest_after(line, 2);
+        bl_launch_set_metric(l, unit, strtod(line + 7, NULL));
+    } else if (strncmp(line, "skip ", 5) == 0 || strcmp(line, "skip") == 0) {
+        r->fail_kind = 1;
+        free(l->message);
+        l->message = bl__strdup(rest_after(line, 1));
+    } else if (strncmp(line, "fail ", 5) == 0 || strcmp(line, "fail") == 0) {
+        r->fail_kind = 2;
+        free(l->message);
+        l->message = bl__strdup(rest_after(line, 1));
+    } else if (strncmp(line, "done", 4) == 0) {
+        r->got_done = true;
+    } else if (!r->proto_error[0]) {
+        snprintf(r->proto_error, sizeof r->proto_error, "unknown message: %.100s", line);
+    }
+}
+
+static void feed(struct reader *r, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\n') {
+            bl__buf_append(&r->line, "", 0);
+            if (r->line.data)
+                handle_line(r, r->line.data);
+            r->line.len = 0;
+        } else if (r->line.len < 4096) {
+            bl__buf_append(&r->line, &p[i], 1);
+        }
+    }
+}
+
+static void capture(char **dst, size_t *total, const char *p, size_t n)
+{
+    size_t have = *dst ? strlen(*dst) : 0;
+    *total += n;
+    if (have >= CAPTURE_MAX)
+        return;
+    size_t take = n < CAPTURE_MAX - have ? n : CAPTURE_MAX - have;
+    char *np = realloc(*dst, have + take + 1);
+    if (!np)
+        return;
+    memcpy(np + have, p, take);
+    np[have + take] = '\0';
+    /* NUL bytes in junk output would cut the string short: show them as '.' */
+    for (size_t i = have; i < have + take; i++)
+        if (np[i] == '\0')
+            np[i] = '.';
+    *dst = np;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGPIPE:
+        return "SIGPIPE";
+    case SIGTRAP:
+        return "SIGTRAP";
+    default:
+        return "signal";
+    }
+}
+
+static void set_message(bl_launch *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_message(bl_launch *l, const char *fmt, ...)
+{
+    struct bl__buf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    bl__buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    free(l->message);
+    l->message = b.data;
+}
+
+/* Run one launch to its end; fills `l`. */
+static void run_launch(const char *exe, const char *name, const bl_run_options *o,
+                       unsigned long long seed, bl_launch *l)
+{
+    char time_s[32], batch[32], seed_s[32], fd_s[8];
+    snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
+    snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
+    snprintf(seed_s, sizeof seed_s, "%llu", seed);
+    snprintf(fd_s, sizeof fd_s, "%d", CHANNEL_FD);
+    char *argv[] = {(char *)exe,
+                    (char *)"--benchlab-worker",
+                    (char *)name,
+                    (char *)"--benchlab-fd",
+                    fd_s,
+                    (char *)"--benchlab-time",
+                    time_s,
+                    (char *)"--benchlab-batch",
+                    batch,
+                    (char *)"--benchlab-seed",
+                    seed_s,
+                    NULL};
+    uint64_t t0 = bl__now_ns();
+    struct worker w;
+    int err = spawn(exe, argv, &w);
+    if (err) {
+        l->status = BL_EEXIT;
+        set_message(l, "cannot start a worker: %s", bl_strerror(err));
+        return;
+    }
+    struct reader r;
+    memset(&r, 0, sizeof r);
+    r.launch = l;
+    uint64_t deadline = t0 + (uint64_t)(o->timeout_s * 1e9);
+    bool timed_out = false, user_stop = false;
+    char buf[65536];
+    while (w.chan >= 0 || w.out >= 0 || w.err >= 0) {
+        if (interrupted) {
+            user_stop = true;
+            break;
+        }
+        uint64_t now = bl__now_ns();
+        if (now >= deadline) {
+            timed_out = true;
+            break;
+        }
+        struct pollfd pfd[3] = {{w.chan, POLLIN, 0}, {w.out, POLLIN, 0}, {w.err, POLLIN, 0}};
+        uint64_t left_ms = (deadline - now) / 1000000 + 1;
+        int n = poll(pfd, 3, left_ms > 1000 ? 1000 : (int)left_ms);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        int *fds[3] = {&w.chan, &w.out, &w.err};
+        for (int i = 0; i < 3; i++) {
+            if (*fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(*fds[i], buf, sizeof buf);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                close(*fds[i]);
+                *fds[i] = -1;
+                continue;
+            }
+            if (i == 0)
+                feed(&r, buf, (size_t)got);
+            else if (i == 1)
+                capture(&l->out, &l->out_total, buf, (size_t)got);
+            else
+                capture(&l->err, &l->err_total, buf, (size_t)got);
+        }
+    }
+    if (timed_out || user_stop) {
+        kill(-w.pid, SIGKILL);
+        kill(w.pid, SIGKILL);
+    }
+    int status = 0;
+    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    /* The worker may have left children holding the pipes: kill the group. */
+    kill(-w.pid, SIGKILL);
+    if (w.chan >= 0)
+        close(w.chan);
+    if (w.out >= 0)
+        close(w.out);
+    if (w.err >= 0)
+        close(w.err);
+    bl__buf_fini(&r.line);
+    l->wall_s = (double)(bl__now_ns() - t0) / 1e9;
+    if (WIFEXITED(status))
+        l->exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        l->term_signal = WTERMSIG(status);
+
+    if (user_stop) {
+        l->status = BL_EINTR;
+        set_message(l, "interrupted");
+    } else if (timed_out) {
+        l->status = BL_ETIMEOUT;
+        set_message(l, "ran past its time limit of %gs and was killed (use --timeout to raise it)",
+                    o->timeout_s);
+    } else if (WIFSIGNALED(status)) {
+        l->status = BL_ECRASH;
+        set_message(l, "crashed: killed by %s (signal %d)%s", signal_name(l->term_signal),
+                    l->term_signal, WCOREDUMP(status) ? ", core dumped" : "");
+    } else if (r.fail_kind == 2) {
+        l->status = BL_EBENCH;
+    } else if (r.fail_kind == 1) {
+        l->skipped = true;
+    } else if (l->exit_code == 127 && !r.got_hello) {
+        l->status = BL_EEXIT;
+        set_message(l, "could not execute %s (is it a benchlab suite?)", exe);
+    } else if (!r.got_hello) {
+        l->status = BL_EPROTO;
+        set_message(l, "%s did not answer as a benchlab worker (exit status %d): is it a "
+                       "benchlab suite?",
+                    exe, l->exit_code);
+    } else if (!r.got_done) {
+        l->status = BL_EEXIT;
+        set_message(l, "exited with status %d before it finished (exit() called inside the "
+                       "benchmark?)",
+                    l->exit_code);
+    } else if (r.proto_error[0]) {
+        l->status = BL_EPROTO;
+        set_message(l, "protocol error: %s", r.proto_error);
+    } else if (l->exit_code != 0) {
+        l->status = BL_EEXIT;
+        set_message(l, "exited with status %d after its measurements", l->exit_code);
+    }
+    bl_launch_finish(l);
+    if (l->status == 0 && !l->skipped && isnan(l->ns_per_op)) {
+        l->status = BL_EBENCH;
+        struct bl__buf why = {0};
+        for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
+            if (l->invalid_by[b])
+                bl__buf_printf(&why, "%s%s %zu", why.len ? ", " : "", bl_invalid_name(b),
+                               l->invalid_by[b]);
+        set_message(l, "no clean measurement: all %zu measured batches were disturbed (%s)",
+                    l->n_measured, why.data ? why.data : "no batches");
+        bl__buf_fini(&why);
+    }
+}
+
+/* ---- listing -------------------------------------------------------------------- */
+
+void bl_names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static long list_self(char ***names)
+{
+    size_t n;
+    const struct bl__instance *in = bl__registry_instances(&n);
+    char **v = calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = bl__strdup(in[i].name);
+        if (!v[i]) {
+            bl_names_free(v, i);
+            return -ENOMEM;
+        }
+    }
+    *names = v;
+    return (long)n;
+}
+
+/* Ask a suite for its benchmarks: `exe --benchlab-list`, one name a line. */
+static long list_exe(const char *exe, char ***names)
+{
+    char *argv[] = {(char *)exe, (char *)"--benchlab-list", NULL};
+    struct worker w;
+    int err = spawn(exe, argv, &w);
+    if (err)
+        return err;
+    close(w.chan);
+    struct bl__buf out = {0};
+    char buf[4096];
+    uint64_t deadline = bl__now_ns() + 10ull * 1000000000ull;
+    while (w.out >= 0 && bl__now_ns() < deadline) {
+        struct pollfd p = {w.out, POLLIN, 0};
+        if (poll(&p, 1, 200) <= 0)
+            continue;
+        ssize_t got = read(w.out, buf, sizeof buf);
+        if (got <= 0)
+            break;
+        bl__buf_append(&out, buf, (size_t)got);
+    }
+    kill(-w.pid, SIGKILL);
+    int status;
+    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    close(w.out);
+    close(w.err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !out.data ||
+        strncmp(out.data, "benchlab-list 1\n", 16) != 0) {
+        bl__buf_fini(&out);
+        return BL_EPROTO;
+    }
+    size_t n = 0, cap = 0;
+    char **v = NULL;
+    char *save = NULL;
+    for (char *line = strtok_r(out.data + 16, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (bl__grow((void **)&v, &cap, n + 1, sizeof *v) || !(v[n] = bl__strdup(line))) {
+            bl_names_free(v, n);
+            bl__buf_fini(&out);
+            return -ENOMEM;
+        }
+        n++;
+    }
+    bl__buf_fini(&out);
+    *names = v ? v : calloc(1, sizeof *v);
+    return (long)n;
+}
+
+long bl_list(const char *exe, char ***names)
+{
+    return exe ? list_exe(exe, names) : list_self(names);
+}
+
+/* ---- the run ----------------------------------------------------------------------- */
+
+static void fill_header(bl_results *res, const bl_run_options *o, const char *exe)
+{
+    bl_results_set_config(res, "goos", "linux");
+    bl_results_set_config(res, "goarch", bl__sys_goarch());
+    bl_results_set_config(res, "cpu", bl__sys_cpu_model());
+    const char *pkg = o->pkg;
+    if (!pkg) {
+        pkg = strrchr(exe, '/');
+        pkg = pkg ? pkg + 1 : exe;
+    }
+    bl_results_set_config(res, "pkg", pkg);
+    char date[64];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    bl_results_set_meta(res, "date", date);
+    bl_results_set_meta(res, "host", bl__sys_hostname());
+    bl_results_set_meta(res, "kernel", bl__sys_kernel());
+    bl_results_set_meta(res, "benchlab-version", BENCHLAB_VERSION_STRING);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%g", o->time_s);
+    bl_results_set_meta(res, "time-budget-s", buf);
+}
+
+int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
+           size_t errsize)
+{
+    bl_run_options o = *opts;
+    if (o.count < 1)
+        o.count = 1;
+    if (!(o.time_s > 0))
+        o.time_s = 0.5;
+    if (!(o.batch_ms > 0))
+        o.batch_ms = 1.0;
+    if (!(o.timeout_s > 0))
+        o.timeout_s = 60.0;
+    char self[PATH_MAX];
+    const char *exe = o.exe;
+    if (!exe) {
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) {
+            snprintf(errbuf, errsize, "cannot find this program's path: %s", strerror(errno));
+            return -errno;
+        }
+        self[n] = '\0';
+        exe = self;
+    } else if (access(exe, X_OK) != 0) {
+        int e = -errno;
+        snprintf(errbuf, errsize, "%s: %s", exe, strerror(errno));
+        return e;
+    }
+    regex_t re;
+    if (o.filter) {
+        int rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char msg[200];
+            regerror(rc, &re, msg, sizeof msg);
+            snprintf(errbuf, errsize, "--filter '%s': %s", o.filter, msg);
+            return BL_EUSAGE;
+        }
+    }
+    char **names = NULL;
+    long n = bl_list(o.exe, &names);
+    if (n < 0) {
+        snprintf(errbuf, errsize,
+                 n == BL_EPROTO ? "%s is not a benchlab suite (it did not answer --benchlab-list)"
+                                : "%s: cannot list benchmarks",
+                 exe);
+        if (o.filter)
+            regfree(&re);
+        return (int)n;
+    }
+    /* the plan: matching instances, each `count` times, interleaved by round */
+    char **plan = calloc((size_t)n + 1, sizeof *plan);
+    size_t n_plan = 0;
+    for (long i = 0; plan && i < n; i++)
+        if (!o.filter || regexec(&re, names[i], 0, NULL, 0) == 0)
+            plan[n_plan++] = names[i];
+    if (o.filter)
+        regfree(&re);
+    if (!plan || n_plan == 0) {
+        snprintf(errbuf, errsize, o.filter ? "no benchmark matches --filter '%s'"
+                                           : "the suite defines no benchmarks%s",
+                 o.filter ? o.filter : "");
+        free(plan);
+        bl_names_free(names, (size_t)n);
+        return BL_ENOTFOUND;
+    }
+
+    bl_results *res = bl_results_create();
+    if (!res) {
+        free(plan);
+        bl_names_free(names, (size_t)n);
+        return -ENOMEM;
+    }
+    fill_header(res, &o, exe);
+    *out = res;
+
+    struct bl__rng rng;
+    bl__rng_seed(&rng, o.seed ? o.seed : bl__now_ns() ^ (uint64_t)getpid());
+    size_t total = n_plan * (size_t)o.count, index = 0;
+    int rc = 0;
+    if (obs && obs->on_begin)
+        obs->on_begin(obs->ctx, res, total);
+    for (int round = 0; round < o.count && !interrupted; round++) {
+        for (size_t i = 0; i < n_plan && !interrupted; i++, index++) {
+            if (obs && obs->on_start)
+                obs->on_start(obs->ctx, plan[i], index, total);
+            bl_bench_result *b = bl_results_bench(res, plan[i]);
+            bl_launch *l = b ? bl_results_add_launch(b) : NULL;
+            if (!l) {
+                rc = -ENOMEM;
+                break;
+            }
+            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l);
+            if (l->status == BL_EINTR) {
+                b->n_launches--; /* nothing finished: drop it */
+                free(l->message);
+                free(l->samples);
+                free(l->out);
+                free(l->err);
+                for (size_t m = 0; m < l->n_metrics; m++)
+                    free(l->metrics[m].unit);
+                free(l->metrics);
+                break;
+            }
+            if (l->status != 0 && rc == 0)
+                rc = 1;
+            if (obs && obs->on_launch)
+                obs->on_launch(obs->ctx, res, b, l);
+        }
+    }
+    free(plan);
+    bl_names_free(names, (size_t)n);
+    if (interrupted)
+        return BL_EINTR;
+    return rc;
+}

@@ -1,0 +1,76 @@
+/*
+ * gobench_write.c - results in the Go benchmark data format.
+ *
+ * Config lines (goos, goarch, cpu, pkg) describe the suite and machine and
+ * stay the same from run to run, so benchstat pairs rows of two runs in
+ * one table. Per-run values (date, host, kernel, benchlab version) are
+ * written as '# key: value' comments: the format ignores '#' lines, so
+ * benchstat does not split tables on them, and benchlab's reader keeps
+ * them as metadata. Numbers are printed as Go's testing package does.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "benchlab/format.h"
+
+/* The value written for a time that overhead subtraction took to zero:
+ * benchstat reads a literal "0 ns/op" as a unit of its own (its tidying
+ * skips zero), which would split the table. */
+#define ZERO_FLOOR_NS 0.001
+
+void bl_gobench_format_value(char *out, size_t size, double x)
+{
+    double y = fabs(x);
+    int prec;
+    if (y == 0 || y >= 999.95)
+        prec = 0;
+    else if (y >= 99.995)
+        prec = 1;
+    else if (y >= 9.9995)
+        prec = 2;
+    else if (y >= 0.99995)
+        prec = 3;
+    else if (y >= 0.099995)
+        prec = 4;
+    else if (y >= 0.0099995)
+        prec = 5;
+    else if (y >= 0.00099995)
+        prec = 6;
+    else
+        prec = 7;
+    snprintf(out, size, "%.*f", prec, x);
+}
+
+void bl_gobench_write_header(FILE *f, const bl_results *r)
+{
+    for (size_t i = 0; i < r->n_meta; i++)
+        fprintf(f, "# %s: %s\n", r->meta[i].key, r->meta[i].value);
+    for (size_t i = 0; i < r->n_config; i++)
+        fprintf(f, "%s: %s\n", r->config[i].key, r->config[i].value);
+}
+
+void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch *l)
+{
+    if (l->status != 0 || l->skipped || isnan(l->ns_per_op))
+        return;
+    char v[64];
+    double ns = l->ns_per_op > 0 ? l->ns_per_op : ZERO_FLOOR_NS;
+    bl_gobench_format_value(v, sizeof v, ns);
+    fprintf(f, "%s\t%8llu\t%10s ns/op", b->name, (unsigned long long)l->measured_reps, v);
+    if (l->bytes_per_op > 0 && ns > 0)
+        fprintf(f, "\t%8.2f MB/s", l->bytes_per_op / ns * 1e3);
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
+        fprintf(f, "\t%10s %s", v, l->metrics[i].unit);
+    }
+    fputc('\n', f);
+}
+
+void bl_gobench_write(FILE *f, const bl_results *r)
+{
+    bl_gobench_write_header(f, r);
+    for (size_t i = 0; i < r->n_benches; i++)
+        for (size_t j = 0; j < r->benches[i].n_launches; j++)
+            bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
+}

@@ -1,0 +1,183 @@
+/*
+ * table.c - the human summary of a run, written to stderr by the runner.
+ *
+ * Per benchmark: the median time per op over every clean batch of every
+ * launch, the spread (robust coefficient of variation: 1.4826 MAD /
+ * median), the distribution-free 95% interval of the median, the overhead
+ * that was subtracted, batches kept/measured and outliers (Tukey). Below
+ * the table, plain-word notes: disturbed batches and why, failures, skips.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchlab/format.h"
+#include "benchlab/stats.h"
+
+void bl_format_duration(char *out, size_t size, double ns)
+{
+    if (isnan(ns)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    static const struct {
+        double scale;
+        const char *unit;
+    } u[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        if (fabs(ns) >= u[i].scale || i == 3) {
+            double v = ns / u[i].scale;
+            int prec = fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3;
+            snprintf(out, size, "%.*f %s", prec, v, u[i].unit);
+            return;
+        }
+    }
+}
+
+/* Display width of a UTF-8 string (µ is one column). */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static void pad(FILE *f, const char *s, int w, int right)
+{
+    int n = w - width(s);
+    if (right)
+        for (int i = 0; i < n; i++)
+            fputc(' ', f);
+    fputs(s, f);
+    if (!right)
+        for (int i = 0; i < n; i++)
+            fputc(' ', f);
+}
+
+struct row {
+    char cell[7][96];
+};
+
+void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
+{
+    const char *bold = (flags & BL_TABLE_COLOR) ? "\033[1m" : "";
+    const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
+    const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
+    const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
+    static const char *head[7] = {"benchmark", "time/op", "spread", "95% CI of median",
+                                  "overhead",  "batches", "outliers"};
+    struct row *rows = calloc(r->n_benches + 1, sizeof *rows);
+    if (!rows)
+        return;
+    int w[7];
+    for (int c = 0; c < 7; c++)
+        w[c] = width(head[c]);
+    size_t n_rows = 0;
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_bench_result *b = &r->benches[i];
+        size_t total = 0, measured = 0, invalid = 0;
+        double ovh_sum = 0;
+        size_t n_ok = 0;
+        for (size_t j = 0; j < b->n_launches; j++)
+            total += b->launches[j].n_samples;
+        double *all = malloc((total ? total : 1) * sizeof *all);
+        size_t n_all = 0;
+        for (size_t j = 0; all && j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (l->status || l->skipped)
+                continue;
+            double *v;
+            long k = bl_launch_per_op(l, &v);
+            for (long t = 0; t < k; t++)
+                all[n_all++] = v[t] > 0 ? v[t] : 0;
+            if (k >= 0)
+                free(v);
+            measured += l->n_measured;
+            invalid += l->n_invalid;
+            ovh_sum += l->overhead_ns;
+            n_ok++;
+        }
+        if (n_ok == 0) {
+            free(all);
+            continue;
+        }
+        struct row *row = &rows[n_rows++];
+        const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
+        snprintf(row->cell[0], sizeof row->cell[0], "%s", name);
+        bl_summary s;
+        if (n_all && bl_stats_summarize(all, n_all, 0.95, &s) == 0) {
+            double med = s.median;
+            /* the table shows the same centre the Go line reports when one launch ran */
+            if (n_ok == 1)
+                for (size_t j = 0; j < b->n_launches; j++)
+                    if (!b->launches[j].status && !b->launches[j].skipped)
+                        med = b->launches[j].ns_per_op;
+            bl_format_duration(row->cell[1], sizeof row->cell[1], med);
+            if (med > 0)
+                snprintf(row->cell[2], sizeof row->cell[2], "±%.1f%%", 148.26 * s.mad / med);
+            else
+                snprintf(row->cell[2], sizeof row->cell[2], "-");
+            if (!isnan(s.ci_lo)) {
+                char lo[32], hi[32];
+                bl_format_duration(lo, sizeof lo, s.ci_lo);
+                bl_format_duration(hi, sizeof hi, s.ci_hi);
+                snprintf(row->cell[3], sizeof row->cell[3], "[%s, %s]", lo, hi);
+            } else {
+                snprintf(row->cell[3], sizeof row->cell[3], "(too few batches)");
+            }
+            snprintf(row->cell[6], sizeof row->cell[6], "%zu", s.n_outliers);
+        }
+        bl_format_duration(row->cell[4], sizeof row->cell[4], ovh_sum / (double)n_ok);
+        snprintf(row->cell[5], sizeof row->cell[5], "%zu/%zu", measured - invalid, measured);
+        for (int c = 0; c < 7; c++)
+            if (width(row->cell[c]) > w[c])
+                w[c] = width(row->cell[c]);
+        free(all);
+    }
+    if (n_rows) {
+        fputs(bold, f);
+        for (int c = 0; c < 7; c++) {
+            pad(f, head[c], w[c], c > 0 && c != 3);
+            fputs(c < 6 ? "  " : "\n", f);
+        }
+        fputs(reset, f);
+        for (size_t i = 0; i < n_rows; i++) {
+            for (int c = 0; c < 7; c++) {
+                pad(f, rows[i].cell[c], c == 6 ? 0 : w[c], c > 0 && c != 3);
+                fputs(c < 6 ? "  " : "\n", f);
+            }
+        }
+    }
+    /* notes in plain words */
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_bench_result *b = &r->benches[i];
+        for (size_t j = 0; j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (l->status) {
+                fprintf(f, "%sFAIL%s %s: %s\n", red, reset, b->name,
+                        l->message ? l->message : bl_strerror(l->status));
+            } else if (l->skipped) {
+                fprintf(f, "SKIP %s: %s\n", b->name, l->message ? l->message : "");
+            } else if (l->n_invalid) {
+                fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow,
+                        reset, b->name, l->n_invalid, l->n_measured);
+                int first = 1;
+                for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+                    if (l->invalid_by[k]) {
+                        fprintf(f, "%s%s %zu", first ? "" : ", ", bl_invalid_name(k),
+                                l->invalid_by[k]);
+                        first = 0;
+                    }
+                }
+                fprintf(f, ")%s\n",
+                        l->n_measured - l->n_invalid < 10 ? "; too few clean batches, "
+                                                            "treat this result with care"
+                                                          : "");
+            }
+        }
+    }
+    free(rows);
+}

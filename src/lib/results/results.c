@@ -1,0 +1,285 @@
+/*
+ * results.c - the result model and the per-launch estimate.
+ *
+ * bl_launch_finish() is where a launch's raw batches become a number:
+ *   1. invalidation (Caliper): a measured batch is discarded when the
+ *      thread was disturbed while it ran - an involuntary context switch, a
+ *      CPU migration, a major page fault, minor page faults in a benchmark
+ *      whose batches normally have none, or wall time well beyond on-CPU
+ *      time (the thread sat off CPU);
+ *   2. overhead: the median per-op time of the empty-loop batches;
+ *   3. estimate: median per-op time of the valid batches, pause cost
+ *      subtracted, minus the overhead, never below zero.
+ * Invariant: samples are never removed, only marked.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "benchlab/results.h"
+#include "benchlab/stats.h"
+
+/* Off-CPU time above this share of the batch (and above GAP_MIN_NS) is a gap. */
+#define GAP_SHARE 0.02
+#define GAP_MIN_NS 50000.0
+
+static const char *const invalid_names[BL_INVALID_NREASONS] = {
+    "context-switch", "migration", "major-fault", "page-fault", "off-cpu-gap",
+};
+
+const char *bl_invalid_name(unsigned bit_index)
+{
+    return bit_index < BL_INVALID_NREASONS ? invalid_names[bit_index] : "unknown";
+}
+
+bl_results *bl_results_create(void)
+{
+    return calloc(1, sizeof(bl_results));
+}
+
+static void free_labels(bl_label *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(l[i].key);
+        free(l[i].value);
+    }
+    free(l);
+}
+
+static void free_launch(bl_launch *l)
+{
+    free(l->message);
+    free(l->samples);
+    for (size_t i = 0; i < l->n_metrics; i++)
+        free(l->metrics[i].unit);
+    free(l->metrics);
+    free(l->out);
+    free(l->err);
+}
+
+void bl_results_destroy(bl_results *r)
+{
+    if (!r)
+        return;
+    free_labels(r->config, r->n_config);
+    free_labels(r->meta, r->n_meta);
+    for (size_t i = 0; i < r->n_benches; i++) {
+        bl_bench_result *b = &r->benches[i];
+        for (size_t j = 0; j < b->n_launches; j++)
+            free_launch(&b->launches[j]);
+        free(b->launches);
+        free(b->name);
+    }
+    free(r->benches);
+    free(r);
+}
+
+static int set_label(bl_label **arr, size_t *n, const char *key, const char *value)
+{
+    for (size_t i = 0; i < *n; i++) {
+        if (strcmp((*arr)[i].key, key) == 0) {
+            char *v = bl__strdup(value ? value : "");
+            if (!v)
+                return -ENOMEM;
+            free((*arr)[i].value);
+            (*arr)[i].value = v;
+            return 0;
+        }
+    }
+    bl_label *na = realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!na)
+        return -ENOMEM;
+    *arr = na;
+    na[*n].key = bl__strdup(key);
+    na[*n].value = bl__strdup(value ? value : "");
+    if (!na[*n].key || !na[*n].value) {
+        free(na[*n].key);
+        free(na[*n].value);
+        return -ENOMEM;
+    }
+    (*n)++;
+    return 0;
+}
+
+int bl_results_set_config(bl_results *r, const char *key, const char *value)
+{
+    return set_label(&r->config, &r->n_config, key, value);
+}
+
+int bl_results_set_meta(bl_results *r, const char *key, const char *value)
+{
+    return set_label(&r->meta, &r->n_meta, key, value);
+}
+
+const char *bl_results_get_meta(const bl_results *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_meta; i++)
+        if (strcmp(r->meta[i].key, key) == 0)
+            return r->meta[i].value;
+    return NULL;
+}
+
+bl_bench_result *bl_results_find(bl_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_benches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+bl_bench_result *bl_results_bench(bl_results *r, const char *name)
+{
+    bl_bench_result *b = bl_results_find(r, name);
+    if (b)
+        return b;
+    if (bl__grow((void **)&r->benches, &r->cap_benches, r->n_benches + 1, sizeof *b))
+        return NULL;
+    b = &r->benches[r->n_benches];
+    memset(b, 0, sizeof *b);
+    b->name = bl__strdup(name);
+    if (!b->name)
+        return NULL;
+    r->n_benches++;
+    return b;
+}
+
+bl_launch *bl_results_add_launch(bl_bench_result *b)
+{
+    if (bl__grow((void **)&b->launches, &b->cap_launches, b->n_launches + 1, sizeof(bl_launch)))
+        return NULL;
+    bl_launch *l = &b->launches[b->n_launches++];
+    memset(l, 0, sizeof *l);
+    l->ns_per_op = l->raw_ns_per_op = l->overhead_ns = NAN;
+    l->clock_ns = l->pause_ns = 0;
+    return l;
+}
+
+int bl_launch_add_sample(bl_launch *l, const bl_sample *s)
+{
+    if (bl__grow((void **)&l->samples, &l->cap_samples, l->n_samples + 1, sizeof *s))
+        return -ENOMEM;
+    l->samples[l->n_samples++] = *s;
+    return 0;
+}
+
+int bl_launch_set_metric(bl_launch *l, const char *unit, double value)
+{
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        if (strcmp(l->metrics[i].unit, unit) == 0) {
+            l->metrics[i].value = value;
+            return 0;
+        }
+    }
+    bl_metric *m = realloc(l->metrics, (l->n_metrics + 1) * sizeof *m);
+    if (!m)
+        return -ENOMEM;
+    l->metrics = m;
+    m[l->n_metrics].unit = bl__strdup(unit);
+    if (!m[l->n_metrics].unit)
+        return -ENOMEM;
+    m[l->n_metrics].value = value;
+    l->n_metrics++;
+    return 0;
+}
+
+/* Per-op time of one batch, the timed cost of its pause/resume pairs removed. */
+static double batch_per_op(const bl_launch *l, const bl_sample *s)
+{
+    double ns = s->ns - (double)s->pauses * l->pause_ns;
+    if (ns < 0)
+        ns = 0;
+    return s->reps ? ns / (double)s->reps : NAN;
+}
+
+static unsigned judge(const bl_sample *s, bool faults_are_normal)
+{
+    unsigned why = 0;
+    if (s->nivcsw > 0)
+        why |= BL_INVALID_CTXSW;
+    if (s->migrations > 0)
+        why |= BL_INVALID_MIGRATION;
+    if (s->majflt > 0)
+        why |= BL_INVALID_MAJFLT;
+    if (s->minflt > 0 && !faults_are_normal)
+        why |= BL_INVALID_MINFLT;
+    if (s->cpu_ns >= 0) {
+        double gap = s->ns - s->cpu_ns;
+        if (gap > GAP_MIN_NS && gap > GAP_SHARE * s->ns)
+            why |= BL_INVALID_GAP;
+    }
+    return why;
+}
+
+long bl_launch_per_op(const bl_launch *l, double **out)
+{
+    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    long n = 0;
+    for (size_t i = 0; i < l->n_samples; i++) {
+        const bl_sample *s = &l->samples[i];
+        if (s->stage != BL_STAGE_MEASURE || s->invalid)
+            continue;
+        double x = batch_per_op(l, s) - (isnan(l->overhead_ns) ? 0 : l->overhead_ns);
+        v[n++] = x;
+    }
+    *out = v;
+    return n;
+}
+
+void bl_launch_finish(bl_launch *l)
+{
+    /* Are page faults part of this benchmark's normal work? Yes when most
+     * measured batches have some; then they do not invalidate. */
+    size_t n_meas = 0, n_faulty = 0;
+    for (size_t i = 0; i < l->n_samples; i++) {
+        if (l->samples[i].stage == BL_STAGE_MEASURE) {
+            n_meas++;
+            n_faulty += l->samples[i].minflt > 0;
+        }
+    }
+    bool faults_normal = n_faulty * 2 > n_meas;
+
+    l->n_measured = l->n_invalid = 0;
+    l->measured_reps = 0;
+    memset(l->invalid_by, 0, sizeof l->invalid_by);
+    double *work = malloc((l->n_samples ? l->n_samples : 1) * sizeof *work);
+    double *ovh = malloc((l->n_samples ? l->n_samples : 1) * sizeof *ovh);
+    size_t n_work = 0, n_ovh = 0;
+    for (size_t i = 0; i < l->n_samples; i++) {
+        bl_sample *s = &l->samples[i];
+        if (s->stage != BL_STAGE_MEASURE && s->stage != BL_STAGE_OVERHEAD)
+            continue;
+        /* Overhead batches are judged by the same rules, without the fault rule:
+         * an empty loop never faults on its own. */
+        s->invalid = judge(s, s->stage == BL_STAGE_MEASURE ? faults_normal : false);
+        if (s->stage == BL_STAGE_OVERHEAD) {
+            if (!s->invalid && ovh)
+                ovh[n_ovh++] = batch_per_op(l, s);
+            continue;
+        }
+        l->n_measured++;
+        if (s->invalid) {
+            l->n_invalid++;
+            for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
+                if (s->invalid & (1u << b))
+                    l->invalid_by[b]++;
+            continue;
+        }
+        l->measured_reps += s->reps;
+        if (work)
+            work[n_work++] = batch_per_op(l, s);
+    }
+    l->overhead_ns = n_ovh ? bl_stats_median(ovh, n_ovh) : 0.0;
+    l->raw_ns_per_op = n_work ? bl_stats_median(work, n_work) : NAN;
+    if (n_work) {
+        double net = l->raw_ns_per_op - l->overhead_ns;
+        l->ns_per_op = net > 0 ? net : 0.0;
+    } else {
+        l->ns_per_op = NAN;
+    }
+    free(work);
+    free(ovh);
+}
