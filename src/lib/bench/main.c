@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,8 +280,22 @@ int bl_run_main(int argc, char **argv, const char *exe)
             fprintf(stderr, "%s: cannot list benchmarks: %s\n", prog, bl_strerror((int)n));
             return 2;
         }
+        regex_t re;
+        if (o.filter) {
+            int rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
+            if (rc) {
+                char msg[200];
+                regerror(rc, &re, msg, sizeof msg);
+                fprintf(stderr, "%s: --filter '%s': %s\n", prog, o.filter, msg);
+                bl_names_free(names, (size_t)n);
+                return 2;
+            }
+        }
         for (long i = 0; i < n; i++)
-            printf("%s\n", names[i]);
+            if (!o.filter || regexec(&re, names[i], 0, NULL, 0) == 0)
+                printf("%s\n", names[i]);
+        if (o.filter)
+            regfree(&re);
         bl_names_free(names, (size_t)n);
         return 0;
     }

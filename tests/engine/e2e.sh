@@ -1,0 +1,238 @@
+#!/bin/sh
+# e2e.sh CASE BINDIR - end-to-end tests of the runner on fixture suites.
+# Each case runs real worker processes and checks what a user would see:
+# exit status, result lines on stdout, messages on stderr.
+set -u
+case_name=$1
+bin=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+faults="$bin/fixture_faults"
+measure="$bin/fixture_measure"
+dno="$bin/fixture_dno"
+cli="$bin/benchlab"
+fast="--time 0.05s --timeout 5s"
+
+fail() {
+    echo "FAIL [$case_name]: $*"
+    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
+    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
+    exit 1
+}
+run() { # run CMD... ; status in $st
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+}
+expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
+out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
+out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
+err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
+# ns/op of the first result line for benchmark $1
+nsop() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { print $i; exit } }' "$tmp/out"; }
+# awk numeric comparison: check "EXPR" with x bound
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
+
+case $case_name in
+crash-is-reported)
+    run "$faults" $fast --filter '^BenchmarkCrash$'
+    expect_status 1
+    err_has 'BenchmarkCrash: crashed: killed by SIGSEGV (signal 11)'
+    out_lacks '^BenchmarkCrash'
+    ;;
+hang-is-killed)
+    start=$(date +%s)
+    run "$faults" --time 0.05s --timeout 1s --filter '^BenchmarkHang$'
+    expect_status 1
+    err_has 'BenchmarkHang: ran past its time limit of 1s and was killed'
+    [ $(( $(date +%s) - start )) -lt 10 ] || fail "the hang was not cut short"
+    ;;
+junk-is-captured)
+    run "$faults" $fast --filter '^BenchmarkJunk$'
+    expect_status 0
+    out_has '^BenchmarkJunk	'
+    out_lacks 'BenchmarkFake'
+    out_lacks 'garbage'
+    err_has 'BenchmarkJunk wrote [0-9]* bytes to stdout'
+    err_has '| BenchmarkFake 1 1 ns/op'
+    err_has 'BenchmarkJunk wrote [0-9]* bytes to stderr'
+    err_has '| some diagnostic on stderr'
+    ;;
+exit-zero-is-reported)
+    run "$faults" $fast --filter '^BenchmarkExitZero$'
+    expect_status 1
+    err_has 'BenchmarkExitZero: exited with status 0 before it finished'
+    out_lacks '^BenchmarkExitZero'
+    ;;
+fail-skip-break-are-reported)
+    run "$faults" $fast --filter 'Fails|Skips|BreaksEarly|NeverLoops'
+    expect_status 1
+    err_has 'BenchmarkFails: the fixture could not open /nonexistent'
+    err_has 'SKIP BenchmarkSkips: needs hardware this machine lacks'
+    err_has 'BenchmarkBreaksEarly: the benchmark returned before its loop finished'
+    err_has 'BenchmarkNeverLoops: the benchmark never called bl_loop()'
+    out_lacks '^BenchmarkFails'
+    out_lacks '^BenchmarkSkips'
+    ;;
+healthy-benchmarks-survive)
+    run "$faults" --time 0.05s --timeout 1s
+    expect_status 1
+    out_has '^BenchmarkAaHealthy	'
+    out_has '^BenchmarkZzHealthy	'
+    out_has '^BenchmarkJunk	'
+    [ "$(grep -c '^Benchmark' "$tmp/out")" -eq 3 ] || fail "want exactly 3 result lines"
+    ;;
+exit-status-is-one)
+    run "$faults" $fast --filter 'Healthy'
+    expect_status 0
+    run "$faults" $fast --filter 'Healthy|Crash'
+    expect_status 1
+    ;;
+empty-body-is-near-zero)
+    run "$measure" --time 0.3s --count 3 --filter '^BenchmarkEmpty$'
+    expect_status 0
+    [ "$(grep -c '^BenchmarkEmpty	' "$tmp/out")" -eq 3 ] || fail "want 3 lines"
+    for v in $(awk '$1 == "BenchmarkEmpty" { print $3 }' "$tmp/out"); do
+        # never negative; near zero: well below one loop iteration (~0.3 ns)
+        check "$v" 'x >= 0 && x < 0.1' "empty body ns/op"
+    done
+    # the overhead that was subtracted is reported, and is not ~0
+    grep -q 'Empty .* [0-9.]* ns  *[0-9]*/[0-9]*' "$tmp/err" || fail "table lacks the overhead"
+    ;;
+params-name-and-values)
+    run "$measure" $fast --filter '^BenchmarkParams/'
+    expect_status 0
+    # all combinations, last parameter fastest; whitespace and / replaced
+    names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | tr '\n' ' ')
+    [ "$names" = "BenchmarkParams/size=1/mode=a_b BenchmarkParams/size=1/mode=c_d BenchmarkParams/size=22/mode=a_b BenchmarkParams/size=22/mode=c_d " ] ||
+        fail "names: $names"
+    grep -q '^BenchmarkParams/size=22/mode=c_d	.*	 *22.00 size-echo	 *3.000 modelen$' "$tmp/out" ||
+        fail "metrics of size=22/mode=c_d"
+    run "$measure" $fast --filter '^BenchmarkBadParam$'
+    expect_status 1
+    err_has 'BenchmarkBadParam: no parameter named "nope"'
+    ;;
+setup-op-and-pause-untimed)
+    run "$measure" --time 0.2s --timeout 20s --filter '^Benchmark(SetupOp|Paused)$'
+    expect_status 0
+    for b in BenchmarkSetupOp BenchmarkPaused; do
+        v=$(nsop $b)
+        # 2 µs of timed work; 20 µs (or 40) of untimed work per op must not show
+        check "$v" 'x > 1500 && x < 5000' "$b ns/op"
+    done
+    ;;
+global-setup-cleanup)
+    run "$measure" $fast --filter '^BenchmarkGlobal$'
+    expect_status 0
+    out_has '^BenchmarkGlobal	.*ns/op	.* MB/s$'
+    err_has 'cleanup ran with 42'
+    ;;
+go-format-is-valid)
+    run "$measure" $fast --filter 'Empty|Params|Global'
+    expect_status 0
+    # config lines first, in this order, then results; nothing else
+    head -n 9 "$tmp/out" | grep -q '^goos: linux$' || fail "no goos line"
+    grep -q '^goarch: ' "$tmp/out" || fail "no goarch"
+    grep -q '^cpu: ' "$tmp/out" || fail "no cpu"
+    grep -q '^pkg: fixture_measure$' "$tmp/out" || fail "no pkg"
+    grep -q '^# date: ' "$tmp/out" || fail "no date comment"
+    bad=$(grep -v -E '^(# [a-z][a-z0-9-]*: .*|[a-z][a-z0-9-]*: .*|Benchmark[^[:space:]]+	 *[0-9]+	 *[0-9.]+ ns/op(	 *[-0-9.e+]+ [^[:space:]]+)*)$' "$tmp/out")
+    [ -z "$bad" ] || fail "lines not in the Go format: $bad"
+    # no -N GOMAXPROCS suffix, no zero ns/op (benchstat would split its table)
+    out_lacks '^Benchmark[^[:space:]]*-[0-9][0-9]*	'
+    out_lacks '	 *0 ns/op'
+    ;;
+count-gives-lines)
+    run "$faults" --time 0.02s --count 4 --filter 'Healthy'
+    expect_status 0
+    [ "$(grep -c '^BenchmarkAaHealthy	' "$tmp/out")" -eq 4 ] || fail "want 4 AaHealthy lines"
+    # interleaved by round: Aa Zz Aa Zz ...
+    order=$(awk '/^Benchmark/ { printf "%s ", substr($1, 10, 2) }' "$tmp/out")
+    [ "$order" = "Aa Zz Aa Zz Aa Zz Aa Zz " ] || fail "order: $order"
+    ;;
+filter-and-list)
+    run "$measure" --list
+    expect_status 0
+    [ "$(wc -l <"$tmp/out")" -eq 9 ] || fail "want 9 instances"
+    out_has '^BenchmarkParams/size=22/mode=c_d$'
+    run "$measure" --list --filter 'size=22'
+    [ "$(wc -l <"$tmp/out")" -eq 2 ] || fail "filter in list"
+    ;;
+run-command-matches-suite)
+    "$measure" --list >"$tmp/a" 2>&1
+    run "$cli" run "$measure" --list
+    expect_status 0
+    cmp -s "$tmp/a" "$tmp/out" || fail "benchlab run --list differs from the suite's own"
+    run "$cli" run "$measure" $fast --filter '^BenchmarkEmpty$'
+    expect_status 0
+    out_has '^BenchmarkEmpty	'
+    out_has '^pkg: fixture_measure$'
+    ;;
+bad-options)
+    run "$measure" --bogus
+    expect_status 2; err_has "unknown option '--bogus'"
+    run "$measure" --time abc
+    expect_status 2; err_has "'abc' is not a positive duration"
+    run "$measure" --count 0
+    expect_status 2; err_has "'0' is not a count"
+    run "$measure" --filter '('
+    expect_status 2; err_has "--filter '('"
+    run "$measure" --filter 'nomatch'
+    expect_status 2; err_has "no benchmark matches --filter 'nomatch'"
+    run "$measure" --time
+    expect_status 2; err_has "option --time needs a value"
+    run "$cli" frobnicate
+    expect_status 2; err_has "unknown command 'frobnicate'"
+    ;;
+not-a-suite)
+    run "$cli" run /bin/true
+    expect_status 2; err_has '/bin/true is not a benchlab suite'
+    run "$cli" run "$tmp/nonexistent"
+    expect_status 2; err_has 'nonexistent: not an executable file'
+    ;;
+out-file-written-whole)
+    run "$measure" $fast --filter '^BenchmarkEmpty$' --out "$tmp/res.txt"
+    expect_status 0
+    grep -q '^BenchmarkEmpty	' "$tmp/res.txt" || fail "result not in --out file"
+    [ ! -s "$tmp/out" ] || fail "stdout should be empty with --out"
+    [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
+    run "$measure" $fast --filter '^BenchmarkEmpty$' --out "$tmp/no/such/dir/res.txt"
+    expect_status 2; err_has "--out $tmp/no/such/dir/res.txt"
+    ;;
+do-not-optimize-keeps-work)
+    run "$dno" --time 0.2s
+    expect_status 0
+    sunk=$(nsop BenchmarkSunk); unsunk=$(nsop BenchmarkUnsunk); esc=$(nsop BenchmarkEscaped)
+    # 64 multiplies per op: >= 64 cycles of multiplier throughput (~30 ns here);
+        # a deleted body costs nothing (the control below shows ~0)
+    check "$sunk" 'x > 10' "sunk body (deleted by the compiler?)"
+    check "$esc" 'x > 10' "escaped stores (deleted by the compiler?)"
+    # the control: without a sink the compiler does delete the work
+    check "$unsunk" 'x < 2' "unsunk control (compiler kept dead code: the test proves nothing)"
+    if [ "${3:-}" = clang ]; then
+        run "$bin/fixture_dno_clang" --time 0.2s
+        expect_status 0
+        check "$(nsop BenchmarkSunk)" 'x > 10' "clang: sunk body"
+        check "$(nsop BenchmarkEscaped)" 'x > 10' "clang: escaped stores"
+        check "$(nsop BenchmarkUnsunk)" 'x < 2' "clang: unsunk control"
+    fi
+    ;;
+interrupt-keeps-results)
+    "$faults" --time 0.05s --timeout 30s --filter 'AaHealthy|Hang' >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    i=0
+    while ! grep -q '^BenchmarkAaHealthy' "$tmp/out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.3
+    kill -INT $pid
+    wait $pid
+    st=$?
+    expect_status 130
+    out_has '^BenchmarkAaHealthy	'
+    err_has 'interrupted'
+    # the worker of the hanging benchmark must be gone too
+    sleep 0.2
+    ! pgrep -f 'fixture_faults --benchlab-worker BenchmarkHang' >/dev/null || fail "worker left running"
+    ;;
+*)
+    echo "unknown case $case_name"; exit 2 ;;
+esac
+echo "ok $case_name"
