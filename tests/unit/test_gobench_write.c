@@ -1,0 +1,164 @@
+/* test_gobench_write.c - the Go-format writer, line by line. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "benchlab/format.h"
+#include "benchlab/results.h"
+
+static void values_are_formatted_as_go_testing(void **state)
+{
+    (void)state;
+    char b[64];
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{0, "0"},          {1234.56, "1235"},      {999.95, "1000"},
+                 {999.94, "999.9"}, {12.345, "12.35"},      {1.5, "1.500"},
+                 {0.5, "0.5000"},   {0.01234, "0.01234"},   {0.001, "0.001000"},
+                 {1e-5, "0.0000100"}, {123456789, "123456789"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        bl_gobench_format_value(b, sizeof b, cases[i].v);
+        assert_string_equal(b, cases[i].want);
+    }
+}
+
+static char *write_launch(const bl_bench_result *b, const bl_launch *l)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_gobench_write_launch(f, b, l);
+    fclose(f);
+    return buf;
+}
+
+static void result_line_has_name_iterations_and_units(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkHash/bytes=64");
+    bl_launch *l = bl_results_add_launch(b);
+    l->ns_per_op = 40.0;
+    l->measured_reps = 1000;
+    l->bytes_per_op = 64;
+    bl_launch_set_metric(l, "nodes/op", 16);
+    char *line = write_launch(b, l);
+    assert_string_equal(line, "BenchmarkHash/bytes=64\t    1000\t     40.00 ns/op\t 1600.00 MB/s"
+                              "\t     16.00 nodes/op\n");
+    free(line);
+    bl_results_destroy(r);
+}
+
+static void failed_launch_writes_nothing_and_zero_is_floored(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkX");
+    bl_launch *l = bl_results_add_launch(b);
+    l->status = BL_ECRASH;
+    l->ns_per_op = 5;
+    char *line = write_launch(b, l);
+    assert_string_equal(line, "");
+    free(line);
+    l->status = 0;
+    l->ns_per_op = 0; /* benchstat reads "0 ns/op" as another unit */
+    l->measured_reps = 7;
+    line = write_launch(b, l);
+    assert_string_equal(line, "BenchmarkX\t       7\t  0.001000 ns/op\n");
+    free(line);
+    bl_results_destroy(r);
+}
+
+static void header_has_config_then_comments_for_varying_values(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_results_set_config(r, "goos", "linux");
+    bl_results_set_config(r, "pkg", "suite");
+    bl_results_set_meta(r, "date", "2026-01-01T00:00:00Z");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_gobench_write_header(f, r);
+    fclose(f);
+    assert_string_equal(buf, "# date: 2026-01-01T00:00:00Z\ngoos: linux\npkg: suite\n");
+    free(buf);
+    bl_results_destroy(r);
+}
+
+/* Invalidation: disturbed batches are marked, kept and excluded; overhead subtracted. */
+static void finish_invalidates_and_subtracts_overhead(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkY"));
+    for (int i = 0; i < 10; i++) {
+        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 100, .ns = 100, .cpu_ns = 100};
+        bl_launch_add_sample(l, &o);
+        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 100, .ns = 1100, .cpu_ns = 1100};
+        if (i == 3)
+            m.nivcsw = 1, m.ns = 90000; /* preempted: must not count */
+        if (i == 5)
+            m.migrations = 1, m.ns = 50000;
+        bl_launch_add_sample(l, &m);
+    }
+    bl_launch_finish(l);
+    assert_int_equal(l->n_measured, 10);
+    assert_int_equal(l->n_invalid, 2);
+    assert_int_equal(l->invalid_by[0], 1); /* context switch */
+    assert_int_equal(l->invalid_by[1], 1); /* migration */
+    assert_true(l->overhead_ns == 1.0);
+    assert_true(l->raw_ns_per_op == 11.0);
+    assert_true(l->ns_per_op == 10.0);
+    assert_int_equal(l->measured_reps, 800);
+    assert_int_equal(l->n_samples, 20); /* nothing removed */
+    bl_results_destroy(r);
+}
+
+static void faults_invalidate_only_when_unusual(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkZ"));
+    for (int i = 0; i < 10; i++) {
+        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 10, .cpu_ns = 10,
+                       .minflt = i == 2 ? 3 : 0};
+        bl_launch_add_sample(l, &m);
+    }
+    bl_launch_finish(l);
+    assert_int_equal(l->n_invalid, 1);
+    assert_int_equal(l->invalid_by[3], 1);
+    /* a benchmark that faults in every batch: faults are its work */
+    for (size_t i = 0; i < l->n_samples; i++)
+        l->samples[i].minflt = 5;
+    bl_launch_finish(l);
+    assert_int_equal(l->n_invalid, 0);
+    /* off-CPU gap: 1 ms of wall time with 0.2 ms on CPU */
+    l->samples[4].ns = 1e6;
+    l->samples[4].cpu_ns = 2e5;
+    bl_launch_finish(l);
+    assert_int_equal(l->n_invalid, 1);
+    assert_int_equal(l->invalid_by[4], 1);
+    bl_results_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(values_are_formatted_as_go_testing),
+        cmocka_unit_test(result_line_has_name_iterations_and_units),
+        cmocka_unit_test(failed_launch_writes_nothing_and_zero_is_floored),
+        cmocka_unit_test(header_has_config_then_comments_for_varying_values),
+        cmocka_unit_test(finish_invalidates_and_subtracts_overhead),
+        cmocka_unit_test(faults_invalidate_only_when_unusual),
+    };
+    return cmocka_run_group_tests_name("gobench_write", tests, NULL, NULL);
+}

@@ -1,0 +1,91 @@
+/* test_names.c - benchmark names and parameter expansion. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/bench.h"
+
+static void base_name_gets_prefix_and_capital(void **state)
+{
+    (void)state;
+    char *n = bl__bench_base_name("sort_small");
+    assert_string_equal(n, "BenchmarkSort_small");
+    free(n);
+    n = bl__bench_base_name("BenchmarkAlready");
+    assert_string_equal(n, "BenchmarkAlready");
+    free(n);
+}
+
+static void dummy(bl_state *st)
+{
+    (void)st;
+}
+
+static void instance_name_joins_params_in_order(void **state)
+{
+    (void)state;
+    bl_bench_def def = {.name = "Sort",
+                        .fn = dummy,
+                        .params = BL_PARAMS(BL_INTS("size", 10, 1000),
+                                            BL_STRS("algo", "merge", "quick sort"))};
+    size_t idx[2] = {1, 1};
+    char *n = bl__instance_name(&def, idx);
+    assert_string_equal(n, "BenchmarkSort/size=1000/algo=quick_sort");
+    free(n);
+}
+
+static void param_macros_count_values(void **state)
+{
+    (void)state;
+    const bl_param *p = BL_PARAMS(BL_INTS("a", 1, 2, 3), BL_STRS("b", "x"));
+    assert_int_equal(p[0].n_values, 3);
+    assert_int_equal(p[0].kind, BL_PARAM_INT);
+    assert_int_equal(p[0].ints[2], 3);
+    assert_int_equal(p[1].n_values, 1);
+    assert_string_equal(p[1].strs[0], "x");
+    assert_null(p[2].name);
+}
+
+/* Registered here, expanded by the registry: 2 x 3 instances, last fastest. */
+BENCHLAB(Grid, .params = BL_PARAMS(BL_INTS("n", 1, 2), BL_STRS("k", "a", "b", "c")))
+{
+    while (bl_loop(st)) {
+    }
+}
+BENCHLAB(Plain)
+{
+    while (bl_loop(st)) {
+    }
+}
+
+static void registry_expands_all_combinations(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct bl__instance *in = bl__registry_instances(&n);
+    assert_int_equal(n, 7);
+    static const char *want[] = {"BenchmarkGrid/n=1/k=a", "BenchmarkGrid/n=1/k=b",
+                                 "BenchmarkGrid/n=1/k=c", "BenchmarkGrid/n=2/k=a",
+                                 "BenchmarkGrid/n=2/k=b", "BenchmarkGrid/n=2/k=c",
+                                 "BenchmarkPlain"};
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(in[i].name, want[i]);
+    assert_non_null(bl__registry_find("BenchmarkGrid/n=2/k=b"));
+    assert_null(bl__registry_find("BenchmarkGrid/n=3/k=b"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(base_name_gets_prefix_and_capital),
+        cmocka_unit_test(instance_name_joins_params_in_order),
+        cmocka_unit_test(param_macros_count_values),
+        cmocka_unit_test(registry_expands_all_combinations),
+    };
+    return cmocka_run_group_tests_name("names", tests, NULL, NULL);
+}
