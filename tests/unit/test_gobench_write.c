@@ -150,6 +150,27 @@ static void faults_invalidate_only_when_unusual(void **state)
     bl_results_destroy(r);
 }
 
+/* A switch in a long batch counts only when it measurably cost time. */
+static void long_batches_keep_cheap_context_switches(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkLong"));
+    bl_sample a = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 7e7, .cpu_ns = 7e7 - 1e4,
+                   .nivcsw = 1};
+    bl_sample b = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 7e7, .cpu_ns = 6e7, .nivcsw = 1};
+    bl_sample c = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 1e6, .cpu_ns = 1e6,
+                   .nivcsw = 1};
+    bl_launch_add_sample(l, &a);
+    bl_launch_add_sample(l, &b);
+    bl_launch_add_sample(l, &c);
+    bl_launch_finish(l);
+    assert_int_equal(l->samples[0].invalid, 0);
+    assert_true(l->samples[1].invalid & BL_INVALID_CTXSW);
+    assert_true(l->samples[2].invalid & BL_INVALID_CTXSW); /* short batch: always */
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +180,7 @@ int main(void)
         cmocka_unit_test(header_has_config_then_comments_for_varying_values),
         cmocka_unit_test(finish_invalidates_and_subtracts_overhead),
         cmocka_unit_test(faults_invalidate_only_when_unusual),
+        cmocka_unit_test(long_batches_keep_cheap_context_switches),
     };
     return cmocka_run_group_tests_name("gobench_write", tests, NULL, NULL);
 }

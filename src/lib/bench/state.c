@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../results/judge.h"
 #include "state.h"
 
 #define MIN_CLEAN 10
@@ -141,12 +142,17 @@ static uint64_t jittered(struct bl__engine *e, uint64_t reps)
     return r ? r : 1;
 }
 
+/* The runner's rule (results/judge.c), applied as we go to count clean
+ * batches; page faults are left to the runner, which sees them all. */
 static bool clean(const struct bl__snapshot *a, const struct bl__snapshot *b, uint64_t ns)
 {
-    if (b->nivcsw != a->nivcsw || b->migrations != a->migrations || b->majflt != a->majflt)
-        return false;
-    double gap = (double)ns - (double)(b->cpu_ns - a->cpu_ns);
-    return !(gap > 50000.0 && gap > 0.02 * (double)ns);
+    bl_sample s = {.stage = BL_STAGE_MEASURE,
+                   .ns = (double)ns,
+                   .cpu_ns = (double)(b->cpu_ns - a->cpu_ns),
+                   .nivcsw = (uint32_t)(b->nivcsw - a->nivcsw),
+                   .migrations = b->migrations != a->migrations,
+                   .majflt = (uint32_t)(b->majflt - a->majflt)};
+    return bl__sample_judge(&s, true) == 0;
 }
 
 /* Record the batch that just ended and move between stages. */

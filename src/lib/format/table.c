@@ -161,7 +161,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                         l->message ? l->message : bl_strerror(l->status));
             } else if (l->skipped) {
                 fprintf(f, "SKIP %s: %s\n", b->name, l->message ? l->message : "");
-            } else if (l->n_invalid) {
+            } else if (l->n_invalid * 20 > l->n_measured || l->n_measured - l->n_invalid < 10) {
                 fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow,
                         reset, b->name, l->n_invalid, l->n_measured);
                 int first = 1;

@@ -20,10 +20,17 @@
 #include "../base/base.h"
 #include "benchlab/results.h"
 #include "benchlab/stats.h"
+#include "judge.h"
 
 /* Off-CPU time above this share of the batch (and above GAP_MIN_NS) is a gap. */
 #define GAP_SHARE 0.02
 #define GAP_MIN_NS 50000.0
+/* In batches this long, a context switch or migration is judged by the
+ * off-CPU time it measurably cost (above LONG_GAP_SHARE), not by its mere
+ * occurrence: a 70 ms batch almost always sees one, and discarding it would
+ * leave long operations with no clean batch at all. */
+#define LONG_BATCH_NS 1e7
+#define LONG_GAP_SHARE 0.005
 
 static const char *const invalid_names[BL_INVALID_NREASONS] = {
     "context-switch", "migration", "major-fault", "page-fault", "off-cpu-gap",
@@ -193,22 +200,21 @@ static double batch_per_op(const bl_launch *l, const bl_sample *s)
     return s->reps ? ns / (double)s->reps : NAN;
 }
 
-static unsigned judge(const bl_sample *s, bool faults_are_normal)
+unsigned bl__sample_judge(const bl_sample *s, bool faults_are_normal)
 {
     unsigned why = 0;
-    if (s->nivcsw > 0)
+    double gap = s->cpu_ns >= 0 ? s->ns - s->cpu_ns : -1;
+    bool costly = s->ns < LONG_BATCH_NS || gap < 0 || gap > LONG_GAP_SHARE * s->ns;
+    if (s->nivcsw > 0 && costly)
         why |= BL_INVALID_CTXSW;
-    if (s->migrations > 0)
+    if (s->migrations > 0 && costly)
         why |= BL_INVALID_MIGRATION;
     if (s->majflt > 0)
         why |= BL_INVALID_MAJFLT;
     if (s->minflt > 0 && !faults_are_normal)
         why |= BL_INVALID_MINFLT;
-    if (s->cpu_ns >= 0) {
-        double gap = s->ns - s->cpu_ns;
-        if (gap > GAP_MIN_NS && gap > GAP_SHARE * s->ns)
-            why |= BL_INVALID_GAP;
-    }
+    if (gap > GAP_MIN_NS && gap > GAP_SHARE * s->ns)
+        why |= BL_INVALID_GAP;
     return why;
 }
 
@@ -254,7 +260,7 @@ void bl_launch_finish(bl_launch *l)
             continue;
         /* Overhead batches are judged by the same rules, without the fault rule:
          * an empty loop never faults on its own. */
-        s->invalid = judge(s, s->stage == BL_STAGE_MEASURE ? faults_normal : false);
+        s->invalid = bl__sample_judge(s, s->stage == BL_STAGE_MEASURE ? faults_normal : false);
         if (s->stage == BL_STAGE_OVERHEAD) {
             if (!s->invalid && ovh)
                 ovh[n_ovh++] = batch_per_op(l, s);
