@@ -16,6 +16,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"run", cmd_run, "run a benchmark suite: benchlab run SUITE [options]"},
+    {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},
 };
 
 int cli_error(const char *fmt, ...)

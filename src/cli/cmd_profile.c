@@ -1,0 +1,376 @@
+/*
+ * cmd_profile.c - `benchlab profile [options] -- PROGRAM ARGS...`: run a program
+ * under the sampling profiler (libbenchlab-sampler.so, preloaded) or the
+ * tracing profiler (libbenchlab-trace, linked into a program built with
+ * -finstrument-functions), then symbolize and write the profile.
+ *
+ * The program's stdout and stderr stay its own; everything we say goes to
+ * stderr with the "benchlab: profile:" prefix. Exit status: 0 profiled, 1
+ * the program failed or crashed (the profile up to then is still written),
+ * 2 trouble (bad usage, no such program, nothing recorded).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "benchlab/profile.h"
+#include "cli.h"
+
+extern char **environ;
+
+struct profile_opts {
+    int trace;
+    int wall;
+    unsigned long hz;
+    const char *output;
+    const char *format;
+    const char *raw;
+    const char *load;
+    int keep_raw;
+    size_t top;
+};
+
+static void profile_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: benchlab profile [options] -- PROGRAM [ARGS...]\n"
+            "       benchlab profile --load RAW [-o FILE] [--format FMT]\n\n"
+            "  --mode sample|trace  sample (default; no rebuild) or trace (a program built with\n"
+            "                       -finstrument-functions and linked with libbenchlab-trace)\n"
+            "  --clock cpu|wall     sample CPU time (default) or wall time, off-CPU included\n"
+            "  -F, --frequency HZ   samples per second per thread (default 1000)\n"
+            "  -o, --output FILE    write the profile there (format from --format or the\n"
+            "                       extension: .svg .folded .csv .tree .pb .speedscope.json\n"
+            "                       .trace.json, else the flat profile)\n"
+            "  --format FMT         flat, tree, folded, csv, svg, pprof, speedscope, chrome\n"
+            "  --raw FILE           keep the raw profile in FILE\n"
+            "  --load RAW           read a raw profile written earlier (run --profile)\n"
+            "  --top N              functions in the summary on stderr (default 15)\n\n"
+            "Without -o, a summary goes to stderr and the flat profile and call tree to\n"
+            "PROGRAM.profile.txt. See docs/profile.md for build recipes and limits.\n");
+}
+
+/* PROGRAM as execvp(3) would find it; 0 or -ENOENT. */
+static int find_program(const char *name, char *buf, size_t cap)
+{
+    if (strchr(name, '/')) {
+        if ((size_t)snprintf(buf, cap, "%s", name) >= cap)
+            return -ENAMETOOLONG;
+        return access(buf, F_OK) == 0 ? 0 : -ENOENT;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        int n = snprintf(buf, cap, "%.*s/%s", (int)len, len ? path : ".", name);
+        if (n > 0 && (size_t)n < cap && access(buf, X_OK) == 0)
+            return 0;
+        path += len + (path[len] == ':');
+    }
+    return -ENOENT;
+}
+
+static int parse_opts(int argc, char **argv, struct profile_opts *o)
+{
+    enum { O_MODE = 256, O_CLOCK, O_FORMAT, O_RAW, O_LOAD, O_TOP };
+    static const struct option longs[] = {
+        {"mode", required_argument, NULL, O_MODE},
+        {"clock", required_argument, NULL, O_CLOCK},
+        {"frequency", required_argument, NULL, 'F'},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"raw", required_argument, NULL, O_RAW},
+        {"load", required_argument, NULL, O_LOAD},
+        {"top", required_argument, NULL, O_TOP},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "+F:o:h", longs, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case O_MODE:
+            if (strcmp(optarg, "sample") != 0 && strcmp(optarg, "trace") != 0)
+                return cli_error("profile: --mode is sample or trace, not '%s'", optarg);
+            o->trace = strcmp(optarg, "trace") == 0;
+            break;
+        case O_CLOCK:
+            if (strcmp(optarg, "cpu") != 0 && strcmp(optarg, "wall") != 0)
+                return cli_error("profile: --clock is cpu or wall, not '%s'", optarg);
+            o->wall = strcmp(optarg, "wall") == 0;
+            break;
+        case 'F':
+            o->hz = strtoul(optarg, &end, 10);
+            if (*end || o->hz < 1 || o->hz > 100000)
+                return cli_error("profile: --frequency takes 1..100000 (Hz), not '%s'", optarg);
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case O_FORMAT: {
+            enum bl_profile_format f;
+            if (bl_profile_format_parse(optarg, &f) != 0)
+                return cli_error("profile: unknown --format '%s' (flat, tree, folded, csv, svg, "
+                                 "pprof, speedscope, chrome)",
+                                 optarg);
+            o->format = optarg;
+            break;
+        }
+        case O_RAW:
+            o->raw = optarg;
+            o->keep_raw = 1;
+            break;
+        case O_LOAD:
+            o->load = optarg;
+            break;
+        case O_TOP:
+            o->top = strtoul(optarg, &end, 10);
+            if (*end)
+                return cli_error("profile: --top takes a number, not '%s'", optarg);
+            break;
+        case 'h':
+            profile_usage(stdout);
+            return -1;
+        default:
+            profile_usage(stderr);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Check PROGRAM before starting it: one clear message for each way it cannot work. */
+static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap)
+{
+    int err = find_program(name, path, cap);
+    if (err)
+        return cli_error("profile: %s: no such program", name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+        return cli_error("profile: %s: not an executable file", path);
+    struct bl_profile_program prog;
+    err = bl_profile_check_program(path, &prog);
+    if (err)
+        return cli_error("profile: %s: %s", path, bl_strerror(err));
+    if (!prog.is_elf || !prog.is_executable)
+        return cli_error("profile: %s: not an x86-64 ELF executable (for a script, profile its "
+                         "interpreter: benchlab profile -- python3 script.py)",
+                         path);
+    if (o->trace) {
+        if (!prog.is_traced)
+            return cli_error("profile: %s was not built with -finstrument-functions; rebuild it "
+                             "with the recipe in docs/profile.md, or use --mode sample",
+                             path);
+        if (!prog.has_tracer)
+            return cli_error("profile: %s is static and does not contain libbenchlab-trace; "
+                             "link it with -lbenchlab-trace",
+                             path);
+    } else if (!prog.is_dynamic) {
+        return cli_error("profile: %s is statically linked: the sampler cannot be preloaded "
+                         "into it; link it dynamically, or build it for --mode trace",
+                         path);
+    }
+    if (!prog.has_symbols)
+        fprintf(stderr,
+                "benchlab: profile: warning: %s has no symbols (stripped): its own functions "
+                "will show as [%s]\n",
+                path, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    return 0;
+}
+
+/* Run the program with the profiler's environment; *status as from waitpid. */
+static int run_program(const char *path, char **args, const struct profile_opts *o, const char *raw,
+                       int *status)
+{
+    char sampler[PATH_MAX];
+    if (!o->trace && bl_profile_sampler_path(NULL, sampler, sizeof sampler) != 0)
+        return cli_error("profile: cannot find libbenchlab-sampler.so next to this benchlab "
+                         "(set BENCHLAB_SAMPLER_LIB)");
+    char hz[32];
+    snprintf(hz, sizeof hz, "%lu", o->hz);
+    char *preload = NULL;
+    if (!o->trace) {
+        const char *old = getenv("LD_PRELOAD");
+        size_t n = strlen(sampler) + (old ? strlen(old) : 0) + 2;
+        preload = malloc(n);
+        if (!preload)
+            return cli_error("profile: out of memory");
+        snprintf(preload, n, "%s%s%s", sampler, old && *old ? ":" : "", old ? old : "");
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        free(preload);
+        return cli_error("profile: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        if (preload)
+            setenv("LD_PRELOAD", preload, 1);
+        setenv("BENCHLAB_PROFILE_OUT", raw, 1);
+        setenv("BENCHLAB_PROFILE_HZ", hz, 1);
+        setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
+        unsetenv("BENCHLAB_PROFILE_PAUSED");
+        execv(path, args);
+        fprintf(stderr, "benchlab: profile: %s: %s\n", path, strerror(errno));
+        _exit(127);
+    }
+    free(preload);
+    /* Ctrl-C goes to the program; we stay to write what it recorded. */
+    struct sigaction ign = {0}, old_int, old_quit;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    return 0;
+}
+
+static void say_info(const struct bl_profile_info *info, const struct profile_opts *o)
+{
+    if (info->kind == BL_PROFILE_TRACED) {
+        fprintf(stderr,
+                "benchlab: profile: traced %llu thread(s); tracer cost %.1f ns per call, "
+                "subtracted\n",
+                (unsigned long long)info->threads, info->trace_cost_ns);
+        return;
+    }
+    fprintf(stderr, "benchlab: profile: %llu samples from %llu thread(s) at %llu Hz (%s clock, %s)",
+            (unsigned long long)info->samples, (unsigned long long)info->threads,
+            (unsigned long long)(info->period_ns ? 1000000000u / info->period_ns : 0), info->clock,
+            info->source);
+    if (info->delivered > 0)
+        fprintf(stderr, ", %.0f%% of the asked rate delivered", 100 * info->delivered);
+    fputc('\n', stderr);
+    if (strcmp(info->source, "timer") == 0)
+        fprintf(stderr,
+                "benchlab: profile: warning: perf events unavailable (%s); fell back to "
+                "timer_create, whose rate the kernel tick caps (often 250 Hz)\n",
+                info->perf_errno ? strerror(info->perf_errno) : "forced");
+    if (info->dropped)
+        fprintf(stderr, "benchlab: profile: %llu samples dropped\n",
+                (unsigned long long)info->dropped);
+    (void)o;
+}
+
+static int write_output(const bl_profile *p, const struct profile_opts *o, const char *prog)
+{
+    enum bl_profile_format format = BL_PROFILE_FLAT;
+    if (o->format)
+        bl_profile_format_parse(o->format, &format);
+    else if (o->output)
+        format = bl_profile_format_for_path(o->output);
+    if (o->output) {
+        FILE *f = strcmp(o->output, "-") == 0 ? stdout : fopen(o->output, "wb");
+        if (!f)
+            return cli_error("profile: %s: %s", o->output, strerror(errno));
+        int err = bl_profile_write(p, format, f);
+        if (f != stdout && fclose(f) != 0 && !err)
+            err = -errno;
+        if (err)
+            return cli_error("profile: %s: %s", o->output, bl_strerror(err));
+        if (f != stdout)
+            fprintf(stderr, "benchlab: profile: wrote %s\n", o->output);
+        return 0;
+    }
+    bl_profile_write_summary(p, o->top, stderr);
+    char path[PATH_MAX];
+    const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+    snprintf(path, sizeof path, "%s.profile.txt", base);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("profile: %s: %s", path, strerror(errno));
+    int err = bl_profile_write(p, BL_PROFILE_FLAT, f);
+    if (!err) {
+        fputs("\n", f);
+        err = bl_profile_write(p, BL_PROFILE_TREE, f);
+    }
+    if (fclose(f) != 0 && !err)
+        err = -errno;
+    if (err)
+        return cli_error("profile: %s: %s", path, bl_strerror(err));
+    fprintf(stderr, "benchlab: profile: full profile in %s\n", path);
+    return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+    struct profile_opts o = {0, 0, 1000, NULL, NULL, NULL, NULL, 0, 15};
+    int err = parse_opts(argc, argv, &o);
+    if (err)
+        return err < 0 ? 0 : err;
+    if (o.load) {
+        bl_profile *p = NULL;
+        struct bl_profile_info info;
+        err = bl_profile_load(o.load, &p, &info);
+        if (err && err != BL_ENOTFOUND)
+            return cli_error("profile: %s: %s", o.load, bl_strerror(err));
+        say_info(&info, &o);
+        int rc = err == BL_ENOTFOUND ? cli_error("profile: %s: no samples", o.load)
+                                     : write_output(p, &o, o.load);
+        bl_profile_destroy(p);
+        return rc;
+    }
+    if (optind >= argc)
+        return cli_error("profile: name a program: benchlab profile [options] -- PROGRAM ARGS...");
+    char path[PATH_MAX];
+    if ((err = check_program(argv[optind], &o, path, sizeof path)) != 0)
+        return err;
+
+    char raw[PATH_MAX];
+    if (o.raw) {
+        snprintf(raw, sizeof raw, "%s", o.raw);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(raw, sizeof raw, "%s/benchlab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(raw);
+        if (fd < 0)
+            return cli_error("profile: temporary file: %s", strerror(errno));
+        close(fd);
+    }
+    int status = 0;
+    err = run_program(path, argv + optind, &o, raw, &status);
+    if (err) {
+        if (!o.keep_raw)
+            unlink(raw);
+        return err;
+    }
+    int rc = 0;
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr,
+                "benchlab: profile: %s was killed by signal %d (%s); the profile holds the "
+                "samples taken until then\n",
+                argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)));
+        rc = 1;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "benchlab: profile: %s exited with status %d\n", argv[optind],
+                WEXITSTATUS(status));
+        rc = 1;
+    }
+    bl_profile *p = NULL;
+    struct bl_profile_info info;
+    err = bl_profile_load(raw, &p, &info);
+    if (!o.keep_raw)
+        unlink(raw);
+    if (err == BL_ENOTFOUND || (err == 0 && !p)) {
+        bl_profile_destroy(p);
+        return cli_error("profile: nothing was recorded (the program ran too briefly, exited "
+                         "with _exit(), or was killed by SIGKILL)");
+    }
+    if (err)
+        return cli_error("profile: reading the raw profile: %s", bl_strerror(err));
+    say_info(&info, &o);
+    int werr = write_output(p, &o, path);
+    bl_profile_destroy(p);
+    return werr ? werr : rc;
+}

@@ -1,0 +1,317 @@
+/*
+ * load.c - a raw profile (src/sampler/raw_format.h) into the call-tree model.
+ *
+ * Reads every chunk, then symbolizes with the maps the process saved at
+ * exit: sampled stacks get the leaf fix-up and lose the sampler's own
+ * frames; traced trees get the tracer's calibrated per-call cost taken out
+ * (a node's window holds the part of its own hooks after the first time
+ * stamp, and every call below it adds the full cost of its two hooks).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sampler/raw_format.h"
+#include "profile_internal.h"
+#include "symbolize.h"
+
+struct raw {
+    unsigned char *data;
+    size_t size;
+    const char *maps;
+    size_t n_maps;
+    char meta[4096];
+};
+
+static int read_file(const char *path, struct raw *raw)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            unsigned char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int err = ferror(f) ? -EIO : 0;
+    fclose(f);
+    if (!buf)
+        return -ENOMEM;
+    if (err) {
+        free(buf);
+        return err;
+    }
+    raw->data = buf;
+    raw->size = n;
+    return 0;
+}
+
+static uint64_t meta_u64(const char *meta, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *p = meta; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=')
+            return strtoull(p + klen + 1, NULL, 10);
+    return 0;
+}
+
+static void meta_str(const char *meta, const char *key, char *out, size_t cap)
+{
+    size_t klen = strlen(key);
+    out[0] = '\0';
+    for (const char *p = meta; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            size_t n = strcspn(p + klen + 1, "\n");
+            if (n >= cap)
+                n = cap - 1;
+            memcpy(out, p + klen + 1, n);
+            out[n] = '\0';
+            return;
+        }
+}
+
+/* Our own libraries' frames are not the program's. */
+static int is_own_module(const char *module)
+{
+    return module && (strncmp(module, "libbenchlab-sampler", 19) == 0 ||
+                      strncmp(module, "libbenchlab-trace", 17) == 0);
+}
+
+struct namer {
+    bl_profile *p;
+    bl__symbolizer *sym;
+    unsigned char *tried; /* per function: source line looked up */
+    size_t n_tried;
+    uint64_t unknown;
+};
+
+/* Function index for an address (a return address when is_ret), or BL__NO_NODE to skip it. */
+static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
+{
+    struct bl__frame f;
+    uint64_t lookup = is_ret && addr > 0 ? addr - 1 : addr;
+    int err = bl__symbolize(nm->sym, lookup, 0, &f);
+    if (is_own_module(f.module))
+        return BL__NO_NODE;
+    char buf[512];
+    const char *name = f.name;
+    if (err || !name) {
+        nm->unknown++;
+        snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
+        name = buf;
+    }
+    uint32_t func = bl__profile_func(nm->p, name);
+    if (func == BL__NO_NODE || err || !f.name)
+        return func;
+    if (func >= nm->n_tried) {
+        size_t n = (func + 1) * 2;
+        unsigned char *t = realloc(nm->tried, n);
+        if (!t)
+            return func;
+        memset(t + nm->n_tried, 0, n - nm->n_tried);
+        nm->tried = t;
+        nm->n_tried = n;
+    }
+    if (!nm->tried[func]) {
+        nm->tried[func] = 1;
+        struct bl__frame g;
+        if (bl__symbolize(nm->sym, f.start, 1, &g) == 0 && g.file)
+            bl__profile_func_set_source(nm->p, func, g.file, g.line);
+    }
+    return func;
+}
+
+static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns)
+{
+    const unsigned char *end = at + n;
+    uint32_t funcs[140];
+    while (at + sizeof(struct bl_raw_sample) <= end) {
+        struct bl_raw_sample rec;
+        memcpy(&rec, at, sizeof rec);
+        at += sizeof rec;
+        if (rec.n_words < 3 || rec.n_words > 131 || at + rec.n_words * 8 > end)
+            return BL_EFORMAT;
+        uint64_t w[131];
+        memcpy(w, at, rec.n_words * 8);
+        at += rec.n_words * 8;
+        size_t depth = 0;
+        uint32_t f = name_frame(nm, w[0], 0);
+        if (f != BL__NO_NODE)
+            funcs[depth++] = f;
+        uint64_t caller;
+        if (bl__fixup_leaf(nm->sym, w[0], w[1], w[2], rec.n_words > 3 ? w[3] : 0, &caller)) {
+            f = name_frame(nm, caller, 1);
+            if (f != BL__NO_NODE)
+                funcs[depth++] = f;
+        }
+        for (uint32_t i = 3; i < rec.n_words; i++) {
+            f = name_frame(nm, w[i], 1);
+            if (f != BL__NO_NODE)
+                funcs[depth++] = f;
+        }
+        /* funcs is innermost first; the tree goes from the root */
+        uint32_t node = 0;
+        for (size_t i = depth; i-- > 0;) {
+            node = bl__profile_child(nm->p, node, funcs[i]);
+            if (node == BL__NO_NODE)
+                return -ENOMEM;
+        }
+        double value = period_ns * rec.weight;
+        for (uint32_t x = node; x != 0; x = nm->p->nodes[x].parent)
+            nm->p->nodes[x].total += value;
+        nm->p->nodes[0].total += value;
+        nm->p->nodes[node].self += value;
+    }
+    return 0;
+}
+
+static int add_trace(struct namer *nm, const unsigned char *at, size_t n, double ns_per_tick,
+                     double cost_in, double cost_call)
+{
+    size_t count = n / sizeof(struct bl_raw_trace_node);
+    uint32_t *map = calloc(count ? count : 1, sizeof *map);
+    if (!map)
+        return -ENOMEM;
+    int err = 0;
+    for (size_t i = 0; i < count && !err; i++) {
+        struct bl_raw_trace_node rn;
+        memcpy(&rn, at + i * sizeof rn, sizeof rn);
+        if (i == 0) {
+            map[0] = 0;
+            continue;
+        }
+        if (rn.parent >= i) {
+            err = BL_EFORMAT;
+            break;
+        }
+        uint32_t parent = map[rn.parent];
+        uint32_t func = name_frame(nm, rn.fn, 0);
+        if (func == BL__NO_NODE) { /* our own functions: their time stays with the caller */
+            map[i] = parent;
+            continue;
+        }
+        map[i] = bl__profile_child(nm->p, parent, func);
+        if (map[i] == BL__NO_NODE) {
+            err = -ENOMEM;
+            break;
+        }
+        double ticks =
+            (double)rn.ticks - cost_in * (double)rn.calls - cost_call * (double)rn.sub_calls;
+        if (ticks < 0)
+            ticks = 0;
+        bl__profile_node_add(nm->p, map[i], ticks * ns_per_tick, rn.calls);
+    }
+    free(map);
+    return err;
+}
+
+int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_info *info)
+{
+    struct bl_profile_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    *out = NULL;
+    struct raw raw = {0};
+    int err = read_file(raw_path, &raw);
+    if (err)
+        return err;
+    /* pass 1: meta and maps, and check the framing */
+    size_t meta_len = 0;
+    int traced = 0, n_chunks = 0;
+    for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw.size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw.data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
+            break; /* a torn last chunk (killed mid-write): keep what came before */
+        const char *payload = (const char *)raw.data + at + sizeof h;
+        if (h.type == BL_RAW_MAPS) {
+            raw.maps = payload;
+            raw.n_maps = h.n_bytes;
+        } else if (h.type == BL_RAW_META && meta_len + h.n_bytes < sizeof raw.meta) {
+            memcpy(raw.meta + meta_len, payload, h.n_bytes);
+            meta_len += h.n_bytes;
+            raw.meta[meta_len] = '\0';
+        } else if (h.type == BL_RAW_TRACE) {
+            traced = 1;
+        }
+        n_chunks++;
+        at += sizeof h + h.n_bytes;
+    }
+    if (n_chunks == 0) {
+        free(raw.data);
+        return raw.size == 0 ? BL_ENOTFOUND : BL_EFORMAT;
+    }
+    char mode[16];
+    meta_str(raw.meta, "mode", mode, sizeof mode);
+    traced = traced || strcmp(mode, "trace") == 0;
+    info->kind = traced ? BL_PROFILE_TRACED : BL_PROFILE_SAMPLED;
+    meta_str(raw.meta, "clock", info->clock, sizeof info->clock);
+    meta_str(raw.meta, "source", info->source, sizeof info->source);
+    info->period_ns = meta_u64(raw.meta, "period_ns");
+    info->samples = meta_u64(raw.meta, "samples");
+    info->dropped = meta_u64(raw.meta, "dropped");
+    info->threads = meta_u64(raw.meta, "threads");
+    info->elapsed_ns = meta_u64(raw.meta, "elapsed_ns");
+    info->user_ns = meta_u64(raw.meta, "user_ns");
+    info->crash_signal = (int)meta_u64(raw.meta, "crash_signal");
+    info->perf_errno = (int)meta_u64(raw.meta, "perf_errno");
+    double tsc_hz = (double)meta_u64(raw.meta, "tsc_hz");
+    double cost_in = (double)meta_u64(raw.meta, "cost_in_mticks") / 1000.0;
+    double cost_call = (double)meta_u64(raw.meta, "cost_call_mticks") / 1000.0;
+    double ns_per_tick = tsc_hz > 0 ? 1e9 / tsc_hz : 1.0;
+    info->trace_cost_ns = cost_call * ns_per_tick;
+    if (!traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
+        info->delivered = (double)info->samples / ((double)info->user_ns / (double)info->period_ns);
+
+    bl_profile *p = bl_profile_create(info->kind);
+    struct namer nm = {p, NULL, NULL, 0, 0};
+    if (p)
+        nm.sym = bl__symbolizer_create(raw.maps ? raw.maps : "", raw.maps ? raw.n_maps : 0);
+    if (!p || !nm.sym) {
+        bl_profile_destroy(p);
+        free(raw.data);
+        return -ENOMEM;
+    }
+    if (!traced && info->period_ns)
+        p->unit_ns = (double)info->period_ns;
+    uint64_t samples_seen = 0;
+    for (size_t at = 0; !err && at + sizeof(struct bl_raw_header) <= raw.size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw.data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
+            break;
+        const unsigned char *payload = raw.data + at + sizeof h;
+        if (h.type == BL_RAW_SAMPLES) {
+            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1);
+            samples_seen++;
+        } else if (h.type == BL_RAW_TRACE) {
+            err = add_trace(&nm, payload, h.n_bytes, ns_per_tick, cost_in, cost_call);
+            samples_seen++;
+        }
+        at += sizeof h + h.n_bytes;
+    }
+    info->unknown_frames = nm.unknown;
+    free(nm.tried);
+    bl__symbolizer_destroy(nm.sym);
+    free(raw.data);
+    if (err) {
+        bl_profile_destroy(p);
+        return err;
+    }
+    *out = p;
+    return samples_seen == 0 || p->nodes[0].total <= 0 ? BL_ENOTFOUND : 0;
+}

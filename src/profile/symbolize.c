@@ -1,0 +1,412 @@
+/*
+ * symbolize.c - addresses of a finished process to function names and source lines.
+ *
+ * Input is the /proc/PID/maps text the sampler or tracer saved at exit.
+ * Each executable mapping names an ELF file; an address becomes a file
+ * offset (address - start + offset) and then the ELF virtual address of the
+ * PT_LOAD segment holding that offset, which handles PIE executables and
+ * shared libraries wherever they were loaded. Functions come from .symtab
+ * (static functions too) and .dynsym; source lines from DWARF via libdw
+ * when the file has debug info.
+ *
+ * Also the leaf fix-up: a frame-pointer walk from a function that has not
+ * (or no longer) set up its frame skips that function's caller, whose return
+ * address is then the word at the top of the stack. We decide offline, from
+ * the function's code bytes, whether that is the case.
+ */
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbolize.h"
+
+struct sym {
+    uint64_t addr, size;
+    const char *name; /* in the ELF's string table: valid while the module is open */
+};
+
+struct module {
+    char *path;
+    int fd;
+    Elf *elf;
+    Dwarf *dw;
+    int dw_tried;
+    GElf_Phdr *loads;
+    size_t n_loads;
+    struct sym *syms;
+    size_t n_syms;
+    uint64_t plt_lo[4], plt_hi[4];
+    size_t n_plt;
+};
+
+struct mapping {
+    uint64_t start, end, offset;
+    struct module *mod; /* NULL: no file ([vdso], anonymous JIT code) */
+    char *name;
+};
+
+struct bl__symbolizer {
+    struct mapping *maps;
+    size_t n_maps;
+    struct module **mods;
+    size_t n_mods;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct sym *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* among aliases, prefer a sized symbol, then the shorter (public) name */
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (int)strlen(x->name) - (int)strlen(y->name);
+}
+
+static void load_symbols(struct module *m)
+{
+    size_t cap = 0;
+    Elf_Scn *scn = NULL;
+    int have_symtab = 0;
+    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            have_symtab = 1;
+    }
+    size_t shstrndx = 0;
+    elf_getshdrstrndx(m->elf, &shstrndx);
+    scn = NULL;
+    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        const char *sname = elf_strptr(m->elf, shstrndx, sh.sh_name);
+        if (sname && strncmp(sname, ".plt", 4) == 0 && m->n_plt < 4) {
+            m->plt_lo[m->n_plt] = sh.sh_addr;
+            m->plt_hi[m->n_plt++] = sh.sh_addr + sh.sh_size;
+        }
+        /* .dynsym only adds what .symtab lacks when both exist; keep both, dedupe by sort */
+        if (sh.sh_type != SHT_SYMTAB && !(sh.sh_type == SHT_DYNSYM))
+            continue;
+        if (sh.sh_type == SHT_DYNSYM && have_symtab)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data || sh.sh_entsize == 0)
+            continue;
+        size_t n = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Sym s;
+            if (!gelf_getsym(data, (int)i, &s))
+                continue;
+            int type = GELF_ST_TYPE(s.st_info);
+            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+                s.st_value == 0)
+                continue;
+            const char *name = elf_strptr(m->elf, sh.sh_link, s.st_name);
+            if (!name || !*name)
+                continue;
+            if (m->n_syms == cap) {
+                cap = cap ? cap * 2 : 256;
+                struct sym *syms = realloc(m->syms, cap * sizeof *syms);
+                if (!syms)
+                    return;
+                m->syms = syms;
+            }
+            m->syms[m->n_syms++] = (struct sym){s.st_value, s.st_size, name};
+        }
+    }
+    if (m->n_syms)
+        qsort(m->syms, m->n_syms, sizeof *m->syms, by_addr);
+}
+
+static struct module *open_module(const char *path)
+{
+    struct module *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->fd = -1;
+    m->path = strdup(path);
+    if (!m->path)
+        goto fail;
+    m->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (m->fd < 0)
+        return m; /* gone since: addresses stay unknown */
+    m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
+    if (!m->elf || elf_kind(m->elf) != ELF_K_ELF)
+        return m;
+    size_t n_ph = 0;
+    if (elf_getphdrnum(m->elf, &n_ph) == 0 && n_ph > 0) {
+        m->loads = calloc(n_ph, sizeof *m->loads);
+        for (size_t i = 0; m->loads && i < n_ph; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(m->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+                m->loads[m->n_loads++] = ph;
+        }
+    }
+    load_symbols(m);
+    return m;
+fail:
+    free(m);
+    return NULL;
+}
+
+static void close_module(struct module *m)
+{
+    if (!m)
+        return;
+    if (m->dw)
+        dwarf_end(m->dw);
+    if (m->elf)
+        elf_end(m->elf);
+    if (m->fd >= 0)
+        close(m->fd);
+    free(m->loads);
+    free(m->syms);
+    free(m->path);
+    free(m);
+}
+
+static struct module *find_module(bl__symbolizer *s, const char *path)
+{
+    for (size_t i = 0; i < s->n_mods; i++)
+        if (strcmp(s->mods[i]->path, path) == 0)
+            return s->mods[i];
+    struct module **mods = realloc(s->mods, (s->n_mods + 1) * sizeof *mods);
+    if (!mods)
+        return NULL;
+    s->mods = mods;
+    struct module *m = open_module(path);
+    if (m)
+        s->mods[s->n_mods++] = m;
+    return m;
+}
+
+bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
+{
+    elf_version(EV_CURRENT);
+    bl__symbolizer *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    size_t cap = 0;
+    const char *end = maps + n;
+    for (const char *line = maps; line < end;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        if (!eol)
+            eol = end;
+        char buf[4096];
+        size_t len = (size_t)(eol - line) < sizeof buf - 1 ? (size_t)(eol - line) : sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = '\0';
+        line = eol + 1;
+        unsigned long long start, stop, offset;
+        char perms[8];
+        int path_at = 0;
+        if (sscanf(buf, "%llx-%llx %7s %llx %*s %*s %n", &start, &stop, perms, &offset, &path_at) <
+                4 ||
+            !strchr(perms, 'x'))
+            continue;
+        char *path = path_at > 0 ? buf + path_at : buf + len;
+        char *deleted = strstr(path, " (deleted)");
+        if (deleted)
+            *deleted = '\0';
+        if (s->n_maps == cap) {
+            cap = cap ? cap * 2 : 64;
+            struct mapping *maps2 = realloc(s->maps, cap * sizeof *maps2);
+            if (!maps2)
+                break;
+            s->maps = maps2;
+        }
+        struct mapping *mp = &s->maps[s->n_maps];
+        *mp = (struct mapping){start, stop, offset, NULL, strdup(*path ? path : "[anon]")};
+        if (path[0] == '/')
+            mp->mod = find_module(s, path);
+        s->n_maps++;
+    }
+    return s;
+}
+
+void bl__symbolizer_destroy(bl__symbolizer *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_maps; i++)
+        free(s->maps[i].name);
+    for (size_t i = 0; i < s->n_mods; i++)
+        close_module(s->mods[i]);
+    free(s->maps);
+    free(s->mods);
+    free(s);
+}
+
+static const struct mapping *find_mapping(const bl__symbolizer *s, uint64_t addr)
+{
+    for (size_t i = 0; i < s->n_maps; i++)
+        if (addr >= s->maps[i].start && addr < s->maps[i].end)
+            return &s->maps[i];
+    return NULL;
+}
+
+static int to_vaddr(const struct mapping *mp, uint64_t addr, uint64_t *vaddr)
+{
+    uint64_t off = addr - mp->start + mp->offset;
+    for (size_t i = 0; mp->mod && i < mp->mod->n_loads; i++) {
+        const GElf_Phdr *ph = &mp->mod->loads[i];
+        if (off >= ph->p_offset && off < ph->p_offset + ph->p_filesz) {
+            *vaddr = off - ph->p_offset + ph->p_vaddr;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const struct sym *find_sym(const struct module *m, uint64_t vaddr)
+{
+    size_t lo = 0, hi = m->n_syms;
+    while (lo < hi) { /* first symbol above vaddr */
+        size_t mid = (lo + hi) / 2;
+        if (m->syms[mid].addr <= vaddr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const struct sym *sy = &m->syms[lo - 1];
+    /* aliases sort sized-first; walk back to the first at this address */
+    while (sy > m->syms && sy[-1].addr == sy->addr)
+        sy--;
+    if (sy->size && vaddr >= sy->addr + sy->size)
+        return NULL;
+    return sy;
+}
+
+static int in_plt(const struct module *m, uint64_t vaddr)
+{
+    for (size_t i = 0; i < m->n_plt; i++)
+        if (vaddr >= m->plt_lo[i] && vaddr < m->plt_hi[i])
+            return 1;
+    return 0;
+}
+
+static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
+{
+    if (!m->dw_tried) {
+        m->dw_tried = 1;
+        m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+    }
+    if (!m->dw)
+        return;
+    Dwarf_Die cu;
+    if (!dwarf_addrdie(m->dw, vaddr, &cu))
+        return;
+    Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+    if (!line)
+        return;
+    int lineno = 0;
+    dwarf_lineno(line, &lineno);
+    out->file = dwarf_linesrc(line, NULL, NULL);
+    out->line = lineno;
+}
+
+int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__frame *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct mapping *mp = find_mapping(s, addr);
+    if (!mp) {
+        out->module = "[unknown]";
+        return BL_ENOTFOUND;
+    }
+    const char *slash = strrchr(mp->name, '/');
+    out->module = slash ? slash + 1 : mp->name;
+    out->module_path = mp->name;
+    uint64_t vaddr;
+    if (!mp->mod || !mp->mod->elf || to_vaddr(mp, addr, &vaddr) != 0)
+        return BL_ENOTFOUND;
+    const struct sym *sy = find_sym(mp->mod, vaddr);
+    if (!sy) {
+        if (in_plt(mp->mod, vaddr))
+            out->name = "[plt]";
+        return out->name ? 0 : BL_ENOTFOUND;
+    }
+    out->name = sy->name;
+    out->start = addr - (vaddr - sy->addr);
+    if (want_line)
+        source_line(mp->mod, sy->addr, out);
+    return 0;
+}
+
+static int read_code(const bl__symbolizer *s, uint64_t addr, unsigned char *buf, size_t n)
+{
+    const struct mapping *mp = find_mapping(s, addr);
+    if (!mp || !mp->mod || mp->mod->fd < 0 || addr + n > mp->end)
+        return -1;
+    off_t off = (off_t)(addr - mp->start + mp->offset);
+    return pread(mp->mod->fd, buf, n, off) == (ssize_t)n ? 0 : -1;
+}
+
+/* Is `ret` a return address: just after a call to `callee_start` (or to a PLT stub, or indirect)?
+ */
+static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
+{
+    unsigned char b[7];
+    if (ret < 7 || read_code(s, ret - 7, b, 7) != 0)
+        return 0;
+    if (b[2] == 0xe8) { /* call rel32 */
+        int32_t rel;
+        memcpy(&rel, b + 3, 4);
+        uint64_t target = ret + (uint64_t)(int64_t)rel;
+        if (target == callee_start)
+            return 1;
+        const struct mapping *mp = find_mapping(s, target);
+        uint64_t vaddr;
+        return mp && mp->mod && to_vaddr(mp, target, &vaddr) == 0 && in_plt(mp->mod, vaddr);
+    }
+    /* call *disp32(%rip) (ff 15), call *%reg (ff d0+r), call *(%reg) forms */
+    if (b[1] == 0xff && b[2] == 0x15)
+        return 1;
+    if (b[5] == 0xff && (b[6] & 0xf8) == 0xd0)
+        return 1;
+    if (b[4] == 0xff && ((b[5] >> 3) & 7) == 2)
+        return 1;
+    return 0;
+}
+
+int bl__fixup_leaf(bl__symbolizer *s, uint64_t pc, uint64_t top0, uint64_t top1, uint64_t first_ret,
+                   uint64_t *caller)
+{
+    struct bl__frame f;
+    if (bl__symbolize(s, pc, 0, &f) != 0 || !f.start)
+        return 0;
+    unsigned char b[8];
+    if (read_code(s, f.start, b, sizeof b) != 0)
+        return 0;
+    size_t at = 0;
+    if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa) /* endbr64 */
+        at = 4;
+    int has_frame = b[at] == 0x55 && b[at + 1] == 0x48 && b[at + 2] == 0x89 && b[at + 3] == 0xe5;
+    uint64_t candidate = 0;
+    if (has_frame) {
+        uint64_t push_at = f.start + at, body_at = f.start + at + 4;
+        unsigned char op = 0;
+        if (pc <= push_at)
+            candidate = top0; /* not yet pushed */
+        else if (pc < body_at)
+            candidate = top1; /* pushed, rbp not yet set */
+        else if (read_code(s, pc, &op, 1) == 0 && op == 0xc3)
+            candidate = top0; /* frame popped, at ret */
+        else
+            return 0;
+    } else {
+        candidate = top0; /* frameless: right only if it is a return address */
+    }
+    if (!candidate || candidate == first_ret || !follows_call(s, candidate, f.start))
+        return 0;
+    *caller = candidate;
+    return 1;
+}

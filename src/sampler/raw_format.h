@@ -1,0 +1,56 @@
+/*
+ * raw_format.h - the file the sampler and the tracer write and libbenchlab-profile reads.
+ *
+ * A raw profile is a sequence of chunks, each one write(2) on an O_APPEND
+ * descriptor, so chunks from several threads never interleave. Host byte
+ * order: a raw file is read on the machine that wrote it.
+ *
+ *   chunk  = header payload[n_bytes]
+ *   header = magic "BLPC" (u32), type (u32), tid (u32), reserved (u32), n_bytes (u64)
+ *
+ * BL_RAW_SAMPLES: records { u32 n_words; u32 weight; u64 words[n_words] }, where
+ *   words[0] is the interrupted pc, words[1] and words[2] the two words at the
+ *   top of the stack (for the leaf fix-up), words[3..] the return addresses of
+ *   the frame-pointer chain, innermost first; weight counts periods.
+ * BL_RAW_MAPS: the text of /proc/self/maps at exit.
+ * BL_RAW_META: "key=value\n" lines (mode, period_ns, counts, exit status).
+ * BL_RAW_TRACE: one thread's call tree, records struct bl_raw_trace_node,
+ *   node 0 the root; a parent always comes before its children.
+ */
+#ifndef BENCHLAB_RAW_FORMAT_H
+#define BENCHLAB_RAW_FORMAT_H
+#include <stdint.h>
+
+#define BL_RAW_MAGIC 0x43504c42u /* "BLPC" little-endian */
+
+enum bl_raw_type {
+    BL_RAW_SAMPLES = 1,
+    BL_RAW_MAPS = 2,
+    BL_RAW_META = 3,
+    BL_RAW_TRACE = 4,
+};
+
+struct bl_raw_header {
+    uint32_t magic;
+    uint32_t type;
+    uint32_t tid;
+    uint32_t reserved;
+    uint64_t n_bytes;
+};
+
+struct bl_raw_sample {
+    uint32_t n_words;
+    uint32_t weight;
+    /* uint64_t words[n_words] follow */
+};
+
+struct bl_raw_trace_node {
+    uint64_t fn;     /* function entry address; 0 for the root */
+    uint32_t parent; /* index of the parent node; 0 for the root itself */
+    uint32_t reserved;
+    uint64_t calls;     /* completed and open calls */
+    uint64_t ticks;     /* inclusive time stamp counter ticks, tracer cost included */
+    uint64_t sub_calls; /* calls made in the whole subtree below this node */
+};
+
+#endif /* BENCHLAB_RAW_FORMAT_H */

@@ -1,0 +1,434 @@
+/*
+ * trace.c - libbenchlab-trace, the tracing profiler behind -finstrument-functions.
+ *
+ * gcc and clang call __cyg_profile_func_enter/exit around every function of
+ * code built with -finstrument-functions. Each thread keeps its own call
+ * tree in thread-local storage (seed 004): entering a function moves the
+ * thread's cursor to the matching child node, creating it once; leaving
+ * moves it back up and adds the elapsed time stamp counter ticks. No lock
+ * and no lookup in a shared table happens per call, and nothing allocates
+ * with malloc: node arrays grow with mremap, so a traced signal handler
+ * cannot deadlock in the allocator.
+ *
+ * The tracer's own cost per call is measured at start-up (calibrate()) and
+ * written with the trees; the reader subtracts it (src/profile/load.c).
+ * Calls abandoned by longjmp are closed when the stack pointer shows that
+ * their frames are gone; a thread that exits mid-call has its open calls
+ * closed by its key destructor. This library is built without
+ * -finstrument-functions, so its own functions never appear.
+ *
+ * Active only when BENCHLAB_PROFILE_OUT names the raw file to write
+ * (`benchlab profile --mode trace` sets it); otherwise every hook returns at
+ * once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../sampler/raw_format.h"
+#include "benchlab/profile_hook.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define HOOK __attribute__((no_instrument_function, visibility("default")))
+#define NOINST __attribute__((no_instrument_function))
+
+struct tnode {
+    uint64_t fn;
+    uint32_t parent;
+    uint32_t first_child;
+    uint32_t next_sibling;
+    uint32_t reserved;
+    uint64_t calls;
+    uint64_t ticks;
+};
+
+struct tframe {
+    uint32_t node;
+    uint64_t start;
+    uintptr_t sp;
+};
+
+struct tthread {
+    struct tnode *nodes;
+    size_t n_nodes, cap_nodes;
+    struct tframe *stack;
+    size_t depth, cap_stack;
+    uint32_t cur;
+    int busy; /* in a hook: a traced signal handler interrupting us is not traced */
+    int lost; /* out of memory: the tree stopped growing */
+    pid_t tid;
+    struct tthread *next;
+};
+
+static atomic_int g_active;
+static atomic_int g_dumped;
+static int g_fd = -1;
+static _Atomic(struct tthread *) g_threads;
+static pthread_key_t g_key;
+static uint64_t g_tsc0;
+static struct timespec g_mono0;
+static double g_cost_in, g_cost_call; /* ticks */
+static atomic_int g_crash_signal;
+
+static __thread struct tthread *tls_thread __attribute__((tls_model("initial-exec")));
+
+static inline NOINST uint64_t ticks_now(void)
+{
+    return __builtin_ia32_rdtsc();
+}
+
+static NOINST void *grow(void *old, size_t old_bytes, size_t new_bytes)
+{
+    void *p =
+        old ? mremap(old, old_bytes, new_bytes, MREMAP_MAYMOVE)
+            : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static NOINST struct tthread *thread_create(void)
+{
+    struct tthread *t = grow(NULL, 0, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cap_nodes = 1024;
+    t->nodes = grow(NULL, 0, t->cap_nodes * sizeof *t->nodes);
+    t->cap_stack = 256;
+    t->stack = grow(NULL, 0, t->cap_stack * sizeof *t->stack);
+    if (!t->nodes || !t->stack)
+        return NULL;
+    t->n_nodes = 1;
+    t->nodes[0].first_child = UINT32_MAX;
+    t->nodes[0].next_sibling = UINT32_MAX;
+    t->tid = (pid_t)syscall(SYS_gettid);
+    struct tthread *head = atomic_load(&g_threads);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&g_threads, &head, t));
+    return t;
+}
+
+static NOINST struct tthread *current(void)
+{
+    struct tthread *t = tls_thread;
+    if (t || !atomic_load_explicit(&g_active, memory_order_relaxed))
+        return t;
+    t = thread_create();
+    tls_thread = t;
+    if (t)
+        pthread_setspecific(g_key, t);
+    return t;
+}
+
+static inline NOINST void pop(struct tthread *t, uint64_t now)
+{
+    struct tframe *f = &t->stack[--t->depth];
+    t->nodes[f->node].ticks += now - f->start;
+    t->cur = t->nodes[f->node].parent;
+}
+
+static NOINST uint32_t new_child(struct tthread *t, uint64_t fn)
+{
+    if (t->n_nodes == t->cap_nodes) {
+        struct tnode *nodes =
+            grow(t->nodes, t->cap_nodes * sizeof *nodes, 2 * t->cap_nodes * sizeof *nodes);
+        if (!nodes || t->cap_nodes * 2 >= UINT32_MAX) {
+            t->lost = 1;
+            return UINT32_MAX;
+        }
+        t->nodes = nodes;
+        t->cap_nodes *= 2;
+    }
+    uint32_t c = (uint32_t)t->n_nodes++;
+    struct tnode *n = &t->nodes[c];
+    n->fn = fn;
+    n->parent = t->cur;
+    n->first_child = UINT32_MAX;
+    n->next_sibling = t->nodes[t->cur].first_child;
+    n->calls = 0;
+    n->ticks = 0;
+    t->nodes[t->cur].first_child = c;
+    return c;
+}
+
+HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+    (void)call_site;
+    struct tthread *t = tls_thread;
+    if (__builtin_expect(!t, 0) && !(t = current()))
+        return;
+    if (t->busy)
+        return;
+    t->busy = 1;
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    /* Frames at or below ours on the stack are gone: a longjmp skipped their exits. */
+    if (__builtin_expect(t->depth && t->stack[t->depth - 1].sp <= sp, 0)) {
+        uint64_t now = ticks_now();
+        while (t->depth && t->stack[t->depth - 1].sp <= sp)
+            pop(t, now);
+    }
+    struct tnode *nodes = t->nodes;
+    uint32_t prev = UINT32_MAX, c = nodes[t->cur].first_child;
+    while (c != UINT32_MAX && nodes[c].fn != (uint64_t)(uintptr_t)fn) {
+        prev = c;
+        c = nodes[c].next_sibling;
+    }
+    if (c == UINT32_MAX) {
+        c = new_child(t, (uint64_t)(uintptr_t)fn);
+        if (c == UINT32_MAX) {
+            t->busy = 0;
+            return;
+        }
+    } else if (prev != UINT32_MAX) { /* move to front: the next call finds it first */
+        nodes[prev].next_sibling = nodes[c].next_sibling;
+        nodes[c].next_sibling = nodes[t->cur].first_child;
+        nodes[t->cur].first_child = c;
+    }
+    if (__builtin_expect(t->depth == t->cap_stack, 0)) {
+        struct tframe *stack =
+            grow(t->stack, t->cap_stack * sizeof *stack, 2 * t->cap_stack * sizeof *stack);
+        if (!stack) {
+            t->lost = 1;
+            t->busy = 0;
+            return;
+        }
+        t->stack = stack;
+        t->cap_stack *= 2;
+    }
+    t->nodes[c].calls++;
+    t->cur = c;
+    struct tframe *f = &t->stack[t->depth++];
+    f->node = c;
+    f->sp = sp;
+    t->busy = 0;
+    f->start = ticks_now(); /* last, so that little of our own cost lands in the call */
+}
+
+HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+    uint64_t now = ticks_now();
+    (void)call_site;
+    struct tthread *t = tls_thread;
+    if (!t || t->busy || t->depth == 0)
+        return;
+    t->busy = 1;
+    uint64_t want = (uint64_t)(uintptr_t)fn;
+    if (__builtin_expect(t->nodes[t->stack[t->depth - 1].node].fn != want, 0)) {
+        /* exits we never saw (longjmp): close frames down to fn, if it is open at all */
+        size_t d = t->depth;
+        while (d > 0 && t->nodes[t->stack[d - 1].node].fn != want)
+            d--;
+        if (d == 0) {
+            t->busy = 0;
+            return;
+        }
+        while (t->depth > d)
+            pop(t, now);
+    }
+    pop(t, now);
+    t->busy = 0;
+}
+
+/* Thread exit: close the calls still open, so the thread's time is kept. */
+static NOINST void thread_exit(void *arg)
+{
+    struct tthread *t = arg;
+    t->busy = 1;
+    uint64_t now = ticks_now();
+    while (t->depth)
+        pop(t, now);
+    tls_thread = NULL;
+}
+
+/* An empty traced function, one frame below the caller as real calls are. */
+static NOINST __attribute__((noinline)) void calibration_call(void *child)
+{
+    __cyg_profile_func_enter(child, NULL);
+    __asm__ volatile("" ::: "memory");
+    __cyg_profile_func_exit(child, NULL);
+}
+
+/* Minimum over batches of the cost of an empty traced call, in ticks. */
+static NOINST void calibrate(void)
+{
+    struct tthread *t = current();
+    if (!t)
+        return;
+    static const int batches = 7, n = 20000;
+    double best_call = 1e300, best_in = 1e300;
+    void *parent = (void *)(uintptr_t)calibrate, *child = (void *)(uintptr_t)thread_exit;
+    for (int b = 0; b < batches; b++) {
+        __cyg_profile_func_enter(parent, NULL);
+        uint32_t pnode = t->cur;
+        uint64_t t0 = ticks_now();
+        for (int i = 0; i < n; i++)
+            calibration_call(child);
+        uint64_t t1 = ticks_now();
+        uint32_t cnode = t->nodes[pnode].first_child;
+        double in = (double)t->nodes[cnode].ticks / n;
+        __cyg_profile_func_exit(parent, NULL);
+        double call = (double)(t1 - t0) / n;
+        if (call < best_call)
+            best_call = call;
+        if (in < best_in)
+            best_in = in;
+        t->nodes[cnode].ticks = 0;
+    }
+    g_cost_call = best_call;
+    g_cost_in = best_in;
+    /* forget the calibration tree */
+    t->n_nodes = 1;
+    t->nodes[0].first_child = UINT32_MAX;
+    t->cur = 0;
+    t->depth = 0;
+}
+
+static NOINST void write_all(const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(g_fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static NOINST void write_chunk(uint32_t type, uint32_t tid, const void *data, size_t n)
+{
+    struct bl_raw_header h = {BL_RAW_MAGIC, type, tid, 0, n};
+    size_t total = sizeof h + n;
+    char *mem = grow(NULL, 0, total);
+    if (!mem)
+        return;
+    memcpy(mem, &h, sizeof h);
+    memcpy(mem + sizeof h, data, n);
+    write_all(mem, total);
+    munmap(mem, total);
+}
+
+/* One thread's tree as raw nodes, with open calls counted up to `now`. */
+static NOINST void write_thread(const struct tthread *t, uint64_t now)
+{
+    size_t n = t->n_nodes;
+    size_t bytes = n * sizeof(struct bl_raw_trace_node);
+    struct bl_raw_trace_node *out = grow(NULL, 0, bytes);
+    if (!out)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const struct tnode *tn = &t->nodes[i];
+        out[i] = (struct bl_raw_trace_node){tn->fn, i ? tn->parent : 0, 0, tn->calls, tn->ticks, 0};
+    }
+    for (size_t d = 0; d < t->depth; d++)
+        out[t->stack[d].node].ticks += now - t->stack[d].start;
+    /* children come after their parent: sum subtree calls from the back */
+    for (size_t i = n; i-- > 1;)
+        out[out[i].parent].sub_calls += out[i].sub_calls + out[i].calls;
+    write_chunk(BL_RAW_TRACE, (uint32_t)t->tid, out, bytes);
+    munmap(out, bytes);
+}
+
+static NOINST void write_maps(void)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    size_t cap = 1u << 20, used = 0;
+    char *buf = grow(NULL, 0, cap);
+    if (buf) {
+        ssize_t r;
+        while (used < cap && (r = read(fd, buf + used, cap - used)) > 0)
+            used += (size_t)r;
+        write_chunk(BL_RAW_MAPS, 0, buf, used);
+        munmap(buf, cap);
+    }
+    close(fd);
+}
+
+static NOINST void dump(void)
+{
+    if (!atomic_load(&g_active) || atomic_exchange(&g_dumped, 1))
+        return;
+    uint64_t now = ticks_now();
+    struct timespec mono;
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    double elapsed_ns =
+        (double)(mono.tv_sec - g_mono0.tv_sec) * 1e9 + (double)(mono.tv_nsec - g_mono0.tv_nsec);
+    double tsc_hz = elapsed_ns > 0 ? (double)(now - g_tsc0) * 1e9 / elapsed_ns : 1e9;
+    int n_threads = 0, lost = 0;
+    for (struct tthread *t = atomic_load(&g_threads); t; t = t->next) {
+        t->busy = 1; /* our own thread stops tracing; others are read as they are */
+        write_thread(t, now);
+        n_threads++;
+        lost |= t->lost;
+    }
+    char meta[512];
+    int len = snprintf(meta, sizeof meta,
+                       "mode=trace\nclock=wall\nsource=trace\ntsc_hz=%.0f\ncost_in_mticks=%.0f\n"
+                       "cost_call_mticks=%.0f\nthreads=%d\nelapsed_ns=%.0f\nlost=%d\n"
+                       "crash_signal=%d\npid=%d\n",
+                       tsc_hz, g_cost_in * 1000, g_cost_call * 1000, n_threads, elapsed_ns, lost,
+                       atomic_load(&g_crash_signal), (int)getpid());
+    write_chunk(BL_RAW_META, 0, meta, (size_t)len);
+    write_maps();
+}
+
+static NOINST void on_crash(int sig)
+{
+    atomic_store(&g_crash_signal, sig);
+    dump();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static NOINST void after_fork_child(void)
+{
+    atomic_store(&g_active, 0); /* the trees belong to the parent */
+    tls_thread = NULL;
+}
+
+/* Write the trees now (a worker calls it before _exit). */
+EXPORT NOINST void benchlab_trace_flush(void)
+{
+    dump();
+}
+
+__attribute__((constructor)) static NOINST void trace_init(void)
+{
+    const char *out = getenv("BENCHLAB_PROFILE_OUT");
+    if (!out || !*out)
+        return;
+    g_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    unsetenv("BENCHLAB_PROFILE_OUT");
+    if (g_fd < 0)
+        return;
+    pthread_key_create(&g_key, thread_exit);
+    pthread_atfork(NULL, NULL, after_fork_child);
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            signal(sigs[i], on_crash);
+    }
+    atomic_store(&g_active, 1);
+    calibrate();
+    clock_gettime(CLOCK_MONOTONIC, &g_mono0);
+    g_tsc0 = ticks_now();
+}
+
+__attribute__((destructor)) static NOINST void trace_fini(void)
+{
+    dump();
+}
