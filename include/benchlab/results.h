@@ -78,6 +78,8 @@ typedef struct bl_launch {
     size_t n_measured;      /* measured batches, valid or not */
     size_t n_invalid;       /* measured batches discarded */
     size_t invalid_by[BL_INVALID_NREASONS];
+    unsigned intrinsic;   /* bl_invalid bits seen in most batches: the benchmark's nature,
+                             not used to discard */
     double bytes_per_op; /* 0 when not set */
     bl_metric *metrics;
     size_t n_metrics;
@@ -94,6 +96,12 @@ typedef struct bl_bench_result {
     bl_launch *launches;
     size_t n_launches;
     size_t cap_launches;
+    /* The allocation pass (--alloc), a worker of its own: exact per-op counts
+     * by Caliper's difference of k and k+d repetitions. */
+    bool has_alloc;           /* counts are valid */
+    double alloc_bytes_per_op; /* bytes requested per repetition */
+    double allocs_per_op;      /* allocating calls per repetition */
+    char *alloc_message;       /* why the pass reported nothing; NULL when fine */
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */

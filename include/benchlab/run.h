@@ -27,6 +27,7 @@ typedef struct bl_run_options {
     int count;             /* launches per benchmark, each one result line; default 1 */
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
     const char *pkg;       /* value of the pkg: configuration line; default: basename of exe */
+    int alloc;             /* run the allocation pass: B/op and allocs/op */
 } bl_run_options;
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */

@@ -136,12 +136,13 @@ static void faults_invalidate_only_when_unusual(void **state)
     bl_launch_finish(l);
     assert_int_equal(l->n_invalid, 1);
     assert_int_equal(l->invalid_by[3], 1);
-    /* a benchmark that faults in every batch: faults are its work */
+    /* a benchmark that faults in every batch: faults are its nature */
     for (size_t i = 0; i < l->n_samples; i++)
         l->samples[i].minflt = 5;
     bl_launch_finish(l);
     assert_int_equal(l->n_invalid, 0);
-    /* off-CPU gap: 1 ms of wall time with 0.2 ms on CPU */
+    assert_true(l->intrinsic & BL_INVALID_MINFLT);
+    /* off-CPU gap: 1 ms of wall time with 0.2 ms on CPU, in one batch of ten */
     l->samples[4].ns = 1e6;
     l->samples[4].cpu_ns = 2e5;
     bl_launch_finish(l);
@@ -164,10 +165,15 @@ static void long_batches_keep_cheap_context_switches(void **state)
     bl_launch_add_sample(l, &a);
     bl_launch_add_sample(l, &b);
     bl_launch_add_sample(l, &c);
+    for (int i = 0; i < 5; i++) { /* most batches are clean */
+        bl_sample ok = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 1e6, .cpu_ns = 1e6};
+        bl_launch_add_sample(l, &ok);
+    }
     bl_launch_finish(l);
     assert_int_equal(l->samples[0].invalid, 0);
     assert_true(l->samples[1].invalid & BL_INVALID_CTXSW);
     assert_true(l->samples[2].invalid & BL_INVALID_CTXSW); /* short batch: always */
+    assert_int_equal(l->intrinsic, 0);
     bl_results_destroy(r);
 }
 

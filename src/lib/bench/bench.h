@@ -34,6 +34,7 @@ struct bl__worker_args {
     double time_s;
     double batch_ms;
     unsigned long long seed;
+    int alloc; /* the allocation pass instead of timing */
 };
 int bl__worker_main(const struct bl__worker_args *args);
 

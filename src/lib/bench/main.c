@@ -35,6 +35,7 @@ static const char usage[] =
     "  --count N          launch each benchmark N times, one result line each (default 1)\n"
     "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
     "  --batch DURATION   target length of one timed batch (default 1ms)\n"
+    "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
     "  --seed N           seed for batch-size jitter (default: from the clock)\n"
     "  --out FILE         write the results to FILE instead of stdout\n"
     "  --format go        output format (go)\n"
@@ -72,6 +73,7 @@ struct front {
     int table;
     FILE *out;
     int progress_shown;
+    char *alloc_said; /* the last allocation-pass message shown, said once */
 };
 
 static void on_begin(void *ctx, const bl_results *res, size_t total)
@@ -130,13 +132,22 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     fflush(fr->out);
     if (l->status)
         fprintf(stderr, "benchlab: %s: %s\n", b->name, l->message ? l->message : "failed");
+    if (b->alloc_message && b->n_launches == 1 &&
+        !(fr->alloc_said && strcmp(fr->alloc_said, b->alloc_message) == 0 &&
+          strstr(b->alloc_message, " is "))) {
+        /* per-benchmark reasons name the benchmark; a reason about the whole
+         * suite (statically linked, sanitizer) is said once */
+        fprintf(stderr, "benchlab: %s: --alloc: %s\n", b->name, b->alloc_message);
+        free(fr->alloc_said);
+        fr->alloc_said = strdup(b->alloc_message);
+    }
     show_captured(b->name, "stdout", l->out, l->out_total);
     show_captured(b->name, "stderr", l->err, l->err_total);
 }
 
 static int worker_mode(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -146,6 +157,8 @@ static int worker_mode(int argc, char **argv)
             a.batch_ms = strtod(argv[i + 1], NULL);
         else if (strcmp(argv[i], "--benchlab-seed") == 0)
             a.seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--benchlab-mode") == 0)
+            a.alloc = strcmp(argv[i + 1], "alloc") == 0;
     }
     return bl__worker_main(&a);
 }
@@ -215,6 +228,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
             const char *dummy;
             if (opt_is(a, "list", &dummy)) {
                 list = 1;
+            } else if (opt_is(a, "alloc", &dummy)) {
+                o.alloc = 1;
             } else if (opt_is(a, "no-table", &dummy)) {
                 table = 0;
             } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
@@ -354,5 +369,6 @@ int bl_run_main(int argc, char **argv, const char *exe)
     if (rc == BL_EINTR)
         fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n", prog);
     bl_results_destroy(res);
+    free(fr.alloc_said);
     return status;
 }

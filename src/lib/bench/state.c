@@ -142,17 +142,25 @@ static uint64_t jittered(struct bl__engine *e, uint64_t reps)
     return r ? r : 1;
 }
 
-/* The runner's rule (results/judge.c), applied as we go to count clean
- * batches; page faults are left to the runner, which sees them all. */
-static bool clean(const struct bl__snapshot *a, const struct bl__snapshot *b, uint64_t ns)
+/* The runner's rule (results/results.c), applied as we go to count clean
+ * batches: a reason most batches show so far is the benchmark's nature. */
+static bool clean(struct bl__engine *e, const struct bl__snapshot *a,
+                  const struct bl__snapshot *b, uint64_t ns)
 {
     bl_sample s = {.stage = BL_STAGE_MEASURE,
                    .ns = (double)ns,
                    .cpu_ns = (double)(b->cpu_ns - a->cpu_ns),
                    .nivcsw = (uint32_t)(b->nivcsw - a->nivcsw),
                    .migrations = b->migrations != a->migrations,
+                   .minflt = (uint32_t)(b->minflt - a->minflt),
                    .majflt = (uint32_t)(b->majflt - a->majflt)};
-    return bl__sample_judge(&s, true) == 0;
+    unsigned why = bl__sample_judge(&s, 0), ignore = 0;
+    for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+        e->reason_count[k] += (why >> k) & 1;
+        if (e->reason_count[k] * 2 > e->n_measured)
+            ignore |= 1u << k;
+    }
+    return (why & ~ignore) == 0;
 }
 
 /* Record the batch that just ended and move between stages. */
@@ -208,7 +216,7 @@ static void record(bl_state *st, const struct bl__snapshot *after)
     }
     case STAGE_MEASURE:
         e->n_measured++;
-        if (clean(&st->before, after, st->batch_ns))
+        if (clean(e, &st->before, after, st->batch_ns))
             e->n_valid++;
         if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
             (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
@@ -240,6 +248,68 @@ static void call_op_hook(bl_state *st, void (*hook)(bl_state *))
         hook(st);
 }
 
+/* Start the batch of reps for the current allocation phase: counting is
+ * switched on last, right before the loop body runs. */
+static bool begin_alloc_batch(bl_state *st)
+{
+    struct bl__engine *e = st->eng;
+    uint64_t reps = e->alloc_phase == ALLOC_WARM   ? 1
+                    : e->alloc_phase == ALLOC_BASE ? e->alloc_k
+                                                   : e->alloc_k + e->alloc_d;
+    st->batch_reps = reps;
+    st->batch_ns = 0;
+    st->ops_done = 0;
+    st->pauses = 0;
+    st->paused = false;
+    st->in_batch = true;
+    if (st->per_op) {
+        call_op_hook(st, st->inst->def->setup_op);
+        st->hot.left = 0;
+    } else {
+        st->hot.left = reps - 1;
+    }
+    e->counting = e->alloc_phase != ALLOC_WARM;
+    if (e->counting)
+        e->alloc.begin();
+    start_clock(st);
+    return true;
+}
+
+/* The allocation batch that just ended: keep its counts, pick the next. */
+static void record_alloc(bl_state *st)
+{
+    struct bl__engine *e = st->eng;
+    switch (e->alloc_phase) {
+    case ALLOC_WARM: {
+        /* k in 1..5 and d in 1..100 (Caliper), d bounded so that k+d
+         * repetitions take about a fifth of the budget */
+        e->alloc_k = 1 + bl__rng_next(&e->rng) % 5;
+        double per_op = (double)st->batch_ns > 0 ? (double)st->batch_ns : 1;
+        double fit = 0.2 * e->budget_ns / per_op;
+        uint64_t d = 1 + bl__rng_next(&e->rng) % 100;
+        if ((double)d > fit)
+            d = fit >= 1 ? (uint64_t)fit : 1;
+        e->alloc_d = d;
+        e->alloc_phase = ALLOC_BASE;
+        break;
+    }
+    case ALLOC_BASE:
+        e->alloc_phase = ALLOC_MORE;
+        break;
+    default:
+        bl__send(e->fd, "alloc %llu %llu %llu %llu %llu %llu %llu %llu",
+                 (unsigned long long)e->alloc_k, (unsigned long long)e->alloc_d,
+                 (unsigned long long)e->alloc_base.allocs,
+                 (unsigned long long)e->alloc_base.bytes,
+                 (unsigned long long)e->alloc_more.allocs,
+                 (unsigned long long)e->alloc_more.bytes,
+                 (unsigned long long)(e->alloc_base.foreign_frees + e->alloc_more.foreign_frees),
+                 (unsigned long long)(e->alloc_base.untracked + e->alloc_more.untracked));
+        e->stage = STAGE_DONE;
+        break;
+    }
+}
+
 static bool begin_batch(bl_state *st)
 {
     struct bl__engine *e = st->eng;
@@ -247,6 +317,8 @@ static bool begin_batch(bl_state *st)
         st->finished = true;
         return false;
     }
+    if (e->mode == MODE_ALLOC)
+        return begin_alloc_batch(st);
     uint64_t reps = e->stage == STAGE_PILOT ? (e->reps ? e->reps : 1) : jittered(e, e->reps);
     if (e->stage != STAGE_PILOT && e->overhead_fn)
         overhead_batch(e, reps, st->per_op);
@@ -278,13 +350,30 @@ bool bl__loop_next(bl_state *st)
         if (!st->paused)
             st->batch_ns += now - st->t_start;
         st->paused = false;
+        struct bl__engine *e = st->eng;
         if (st->per_op) {
+            if (e->counting)
+                e->alloc.suspend(1);
             call_op_hook(st, st->inst->def->teardown_op);
             if (++st->ops_done < st->batch_reps && !st->status) {
                 call_op_hook(st, st->inst->def->setup_op);
+                if (e->counting)
+                    e->alloc.suspend(0);
                 start_clock(st);
                 return true;
             }
+        }
+        if (e->counting) {
+            e->alloc.end(e->alloc_phase == ALLOC_BASE ? &e->alloc_base : &e->alloc_more);
+            e->counting = false;
+        }
+        if (e->mode == MODE_ALLOC) {
+            st->in_batch = false;
+            st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
+            if (!st->status)
+                record_alloc(st);
+            st->started = true;
+            return begin_batch(st);
         }
         st->in_batch = false;
         st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
@@ -309,12 +398,16 @@ void bl_pause(bl_state *st)
     st->batch_ns += now - st->t_start;
     st->paused = true;
     st->pauses++;
+    if (st->eng && st->eng->counting)
+        st->eng->alloc.suspend(1);
 }
 
 void bl_resume(bl_state *st)
 {
     if (!st->in_batch || !st->paused)
         return;
+    if (st->eng && st->eng->counting)
+        st->eng->alloc.suspend(0);
     st->paused = false;
     st->t_start = bl__now_ns();
 }

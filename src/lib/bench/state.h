@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../base/base.h"
+#include "../instruments/alloc.h"
 #include "bench.h"
 
 #define BL__MAX_METRICS 32
@@ -17,6 +18,9 @@
 
 enum { ST_RUN = 1, ST_SUB = 2 };
 enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DONE };
+/* The allocation pass: a warm repetition, then k, then k+d counted ones. */
+enum { MODE_TIME = 0, MODE_ALLOC = 1 };
+enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 
 /* Disturbance counters read around every batch, outside the timed region. */
 struct bl__counters {
@@ -45,9 +49,17 @@ struct bl__engine {
     int n_warm;
     uint64_t warm_begin;
     uint64_t n_measured, n_valid;
+    uint64_t reason_count[8]; /* per bl_invalid bit, over measured batches */
     struct bl__counters counters;
     struct bl__rng rng;
     bl_bench_fn overhead_fn;
+    /* the allocation pass */
+    int mode;
+    struct bl__alloc_api alloc;
+    int alloc_phase;
+    bool counting; /* a counted batch is running */
+    uint64_t alloc_k, alloc_d;
+    struct bl__alloc_counts alloc_base, alloc_more;
 };
 
 struct bl_state {

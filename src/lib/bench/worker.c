@@ -166,6 +166,14 @@ int bl__worker_main(const struct bl__worker_args *a)
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
     bl__counters_open(&eng.counters);
+    if (a->alloc) {
+        eng.mode = MODE_ALLOC;
+        if (bl__alloc_api_load(&eng.alloc) != 0) {
+            bl__send(fd, "fail the allocation counter (libbenchlab-alloc.so) is not loaded in "
+                         "the worker: LD_PRELOAD was refused or overridden");
+            return 1;
+        }
+    }
 
     double clock_ns, pause_ns;
     calibrate(&clock_ns, &pause_ns);

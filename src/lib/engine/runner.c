@@ -29,6 +29,7 @@
 
 #include "../base/base.h"
 #include "../bench/bench.h"
+#include "../instruments/alloc.h"
 #include "benchlab/run.h"
 
 #define CAPTURE_MAX 8192 /* bytes of the worker's stdout and stderr we keep */
@@ -85,7 +86,9 @@ static int move_high(int fd)
  * the next, and the same executor serves the suite binary and `benchlab
  * run`. The ~1 ms spawn is paid outside any timed region.
  */
-static int spawn(const char *exe, char *const argv[], struct worker *w)
+#define PRELOAD_FD 4
+
+static int spawn(const char *exe, char *const argv[], int preload_fd, struct worker *w)
 {
     int chan[2], out[2], err[2];
     if (pipe2(chan, O_CLOEXEC))
@@ -113,13 +116,23 @@ static int spawn(const char *exe, char *const argv[], struct worker *w)
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
         int c = move_high(chan[1]), o = move_high(out[1]), e = move_high(err[1]);
+        int pre = preload_fd >= 0 ? move_high(preload_fd) : -1;
         int devnull = open("/dev/null", O_RDONLY);
-        if (c < 0 || o < 0 || e < 0 || devnull < 0)
+        if (c < 0 || o < 0 || e < 0 || devnull < 0 || (preload_fd >= 0 && pre < 0))
             _exit(127);
         dup2(devnull, 0);
         dup2(o, 1);
         dup2(e, 2);
         dup2(c, CHANNEL_FD); /* dup2 clears FD_CLOEXEC on the new descriptor */
+        if (pre >= 0) {
+            /* the runner is single-threaded: setenv after fork is safe here */
+            char val[4096];
+            const char *old = getenv("LD_PRELOAD");
+            snprintf(val, sizeof val, "/proc/self/fd/%d%s%s", PRELOAD_FD, old ? " " : "",
+                     old ? old : "");
+            dup2(pre, PRELOAD_FD);
+            setenv("LD_PRELOAD", val, 1);
+        }
         execv(exe, argv);
         dprintf(2, "cannot execute %s: %s\n", exe, strerror(errno));
         _exit(127);
@@ -137,8 +150,14 @@ static int spawn(const char *exe, char *const argv[], struct worker *w)
 
 /* ---- the channel -------------------------------------------------------------- */
 
+struct alloc_out {
+    bool got;
+    unsigned long long k, d, allocs_k, bytes_k, allocs_kd, bytes_kd, foreign, untracked;
+};
+
 struct reader {
     bl_launch *launch;
+    struct alloc_out *alloc;
     struct bl__buf line;
     bool got_hello, got_done;
     int fail_kind; /* 0, 1 skip, 2 fail */
@@ -201,6 +220,11 @@ static void handle_line(struct reader *r, char *line)
         r->fail_kind = 2;
         free(l->message);
         l->message = bl__strdup(rest_after(line, 1));
+    } else if (strncmp(line, "alloc ", 6) == 0 && r->alloc) {
+        struct alloc_out *a = r->alloc;
+        a->got = sscanf(line, "alloc %llu %llu %llu %llu %llu %llu %llu %llu", &a->k, &a->d,
+                        &a->allocs_k, &a->bytes_k, &a->allocs_kd, &a->bytes_kd, &a->foreign,
+                        &a->untracked) == 8;
     } else if (strncmp(line, "done", 4) == 0) {
         r->got_done = true;
     } else if (!r->proto_error[0]) {
@@ -283,7 +307,7 @@ static void set_message(bl_launch *l, const char *fmt, ...)
 
 /* Run one launch to its end; fills `l`. */
 static void run_launch(const char *exe, const char *name, const bl_run_options *o,
-                       unsigned long long seed, bl_launch *l)
+                       unsigned long long seed, bl_launch *l, struct alloc_out *alloc)
 {
     char time_s[32], batch[32], seed_s[32], fd_s[8];
     snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
@@ -301,10 +325,21 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
                     batch,
                     (char *)"--benchlab-seed",
                     seed_s,
+                    alloc ? (char *)"--benchlab-mode" : NULL,
+                    (char *)"alloc",
                     NULL};
+    int preload = -1;
+    if (alloc) {
+        preload = bl__alloc_preload_fd();
+        if (preload < 0) {
+            l->status = BL_EUNSUPPORTED;
+            set_message(l, "cannot prepare the allocation counter: %s", bl_strerror(preload));
+            return;
+        }
+    }
     uint64_t t0 = bl__now_ns();
     struct worker w;
-    int err = spawn(exe, argv, &w);
+    int err = spawn(exe, argv, preload, &w);
     if (err) {
         l->status = BL_EEXIT;
         set_message(l, "cannot start a worker: %s", bl_strerror(err));
@@ -313,6 +348,7 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     struct reader r;
     memset(&r, 0, sizeof r);
     r.launch = l;
+    r.alloc = alloc;
     uint64_t deadline = t0 + (uint64_t)(o->timeout_s * 1e9);
     bool timed_out = false, user_stop = false;
     char buf[65536];
@@ -412,7 +448,7 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
         set_message(l, "exited with status %d after its measurements", l->exit_code);
     }
     bl_launch_finish(l);
-    if (l->status == 0 && !l->skipped && isnan(l->ns_per_op)) {
+    if (l->status == 0 && !l->skipped && !alloc && isnan(l->ns_per_op)) {
         l->status = BL_EBENCH;
         struct bl__buf why = {0};
         for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
@@ -423,6 +459,58 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
                     l->n_measured, why.data ? why.data : "no batches");
         bl__buf_fini(&why);
     }
+}
+
+/*
+ * The allocation pass of one benchmark: a worker with the counting library
+ * preloaded. Per-op counts are the difference between k+d and k counted
+ * repetitions, divided by d: exact for deterministic code, and free of
+ * whatever the benchmark allocates once per batch. Sets bench->has_alloc
+ * or bench->alloc_message; never a number it cannot stand behind.
+ */
+static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned long long seed,
+                           bl_bench_result *b)
+{
+    bl_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    struct alloc_out a;
+    memset(&a, 0, sizeof a);
+    run_launch(exe, b->name, o, seed, &tmp, &a);
+    free(b->alloc_message);
+    b->alloc_message = NULL;
+    struct bl__buf msg = {0};
+    if (tmp.status || tmp.skipped)
+        bl__buf_printf(&msg, "the allocation pass failed: %s",
+                       tmp.message ? tmp.message : bl_strerror(tmp.status));
+    else if (!a.got)
+        bl__buf_printf(&msg, "the allocation pass sent no counts");
+    else if (a.foreign)
+        bl__buf_printf(&msg,
+                       "it frees or resizes memory that was not allocated in the measured loop "
+                       "(%llu blocks, allocated in setup?): B/op and allocs/op would not "
+                       "describe one repetition, so none are reported",
+                       a.foreign);
+    else if (a.untracked)
+        bl__buf_printf(&msg, "too many live blocks to track (%llu untracked)", a.untracked);
+    else if (a.allocs_kd < a.allocs_k || a.bytes_kd < a.bytes_k)
+        bl__buf_printf(&msg, "fewer allocations for more repetitions (%llu then %llu): the "
+                             "benchmark is not deterministic enough to count",
+                       a.allocs_k, a.allocs_kd);
+    if (msg.data) {
+        b->has_alloc = false;
+        b->alloc_message = msg.data;
+    } else {
+        b->has_alloc = true;
+        b->allocs_per_op = (double)(a.allocs_kd - a.allocs_k) / (double)a.d;
+        b->alloc_bytes_per_op = (double)(a.bytes_kd - a.bytes_k) / (double)a.d;
+    }
+    free(tmp.message);
+    free(tmp.samples);
+    free(tmp.out);
+    free(tmp.err);
+    for (size_t m = 0; m < tmp.n_metrics; m++)
+        free(tmp.metrics[m].unit);
+    free(tmp.metrics);
 }
 
 /* ---- listing -------------------------------------------------------------------- */
@@ -457,7 +545,7 @@ static long list_exe(const char *exe, char ***names)
 {
     char *argv[] = {(char *)exe, (char *)"--benchlab-list", NULL};
     struct worker w;
-    int err = spawn(exe, argv, &w);
+    int err = spawn(exe, argv, -1, &w);
     if (err)
         return err;
     close(w.chan);
@@ -611,6 +699,9 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     bl__rng_seed(&rng, o.seed ? o.seed : bl__now_ns() ^ (uint64_t)getpid());
     size_t total = n_plan * (size_t)o.count, index = 0;
     int rc = 0;
+    char alloc_refused[512] = "";
+    if (o.alloc)
+        bl__alloc_check_exe(exe, alloc_refused, sizeof alloc_refused);
     if (obs && obs->on_begin)
         obs->on_begin(obs->ctx, res, total);
     for (int round = 0; round < o.count && !interrupted; round++) {
@@ -623,7 +714,16 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 rc = -ENOMEM;
                 break;
             }
-            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l);
+            if (o.alloc && round == 0) {
+                if (alloc_refused[0]) {
+                    b->alloc_message = bl__strdup(alloc_refused);
+                } else {
+                    run_alloc_pass(exe, &o, bl__rng_next(&rng) | 1, b);
+                    if (interrupted)
+                        break;
+                }
+            }
+            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
                 free(l->message);

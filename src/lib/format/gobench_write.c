@@ -60,6 +60,11 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     fprintf(f, "%s\t%8llu\t%10s ns/op", b->name, (unsigned long long)l->measured_reps, v);
     if (l->bytes_per_op > 0 && ns > 0)
         fprintf(f, "\t%8.2f MB/s", l->bytes_per_op / ns * 1e3);
+    /* B/op and allocs/op exactly as Go's testing package writes them:
+     * whole numbers, truncated (Go divides integers). */
+    if (b->has_alloc)
+        fprintf(f, "\t%8lld B/op\t%8lld allocs/op", (long long)b->alloc_bytes_per_op,
+                (long long)b->allocs_per_op);
     for (size_t i = 0; i < l->n_metrics; i++) {
         bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
         fprintf(f, "\t%10s %s", v, l->metrics[i].unit);

@@ -161,6 +161,19 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                         l->message ? l->message : bl_strerror(l->status));
             } else if (l->skipped) {
                 fprintf(f, "SKIP %s: %s\n", b->name, l->message ? l->message : "");
+            }
+            if (!l->status && !l->skipped && l->intrinsic && j == 0) {
+                fprintf(f, "note %s: most batches show ", b->name);
+                int first = 1;
+                for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+                    if (l->intrinsic & (1u << k)) {
+                        fprintf(f, "%s%s", first ? "" : ", ", bl_invalid_name(k));
+                        first = 0;
+                    }
+                }
+                fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
+            }
+            if (l->status || l->skipped) {
             } else if (l->n_invalid * 20 > l->n_measured || l->n_measured - l->n_invalid < 10) {
                 fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow,
                         reset, b->name, l->n_invalid, l->n_measured);

@@ -6,7 +6,8 @@
 
 #include "benchlab/results.h"
 
-/* enum bl_invalid bits for one batch; faults_are_normal: most batches fault. */
-unsigned bl__sample_judge(const bl_sample *s, bool faults_are_normal);
+/* enum bl_invalid bits for one batch, leaving out the reasons in `ignore`
+ * (those a benchmark shows in most batches: its own nature). */
+unsigned bl__sample_judge(const bl_sample *s, unsigned ignore);
 
 #endif

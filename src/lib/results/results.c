@@ -78,6 +78,7 @@ void bl_results_destroy(bl_results *r)
             free_launch(&b->launches[j]);
         free(b->launches);
         free(b->name);
+        free(b->alloc_message);
     }
     free(r->benches);
     free(r);
@@ -200,7 +201,7 @@ static double batch_per_op(const bl_launch *l, const bl_sample *s)
     return s->reps ? ns / (double)s->reps : NAN;
 }
 
-unsigned bl__sample_judge(const bl_sample *s, bool faults_are_normal)
+unsigned bl__sample_judge(const bl_sample *s, unsigned ignore)
 {
     unsigned why = 0;
     double gap = s->cpu_ns >= 0 ? s->ns - s->cpu_ns : -1;
@@ -211,11 +212,11 @@ unsigned bl__sample_judge(const bl_sample *s, bool faults_are_normal)
         why |= BL_INVALID_MIGRATION;
     if (s->majflt > 0)
         why |= BL_INVALID_MAJFLT;
-    if (s->minflt > 0 && !faults_are_normal)
+    if (s->minflt > 0)
         why |= BL_INVALID_MINFLT;
     if (gap > GAP_MIN_NS && gap > GAP_SHARE * s->ns)
         why |= BL_INVALID_GAP;
-    return why;
+    return why & ~ignore;
 }
 
 long bl_launch_per_op(const bl_launch *l, double **out)
@@ -237,16 +238,23 @@ long bl_launch_per_op(const bl_launch *l, double **out)
 
 void bl_launch_finish(bl_launch *l)
 {
-    /* Are page faults part of this benchmark's normal work? Yes when most
-     * measured batches have some; then they do not invalidate. */
-    size_t n_meas = 0, n_faulty = 0;
+    /* A disturbance that most measured batches show is the benchmark's own
+     * nature (page faults of a benchmark that maps memory, off-CPU time of
+     * one that waits for another thread): it then does not invalidate, or
+     * nothing would be left. l->intrinsic records which. */
+    size_t n_meas = 0, count[BL_INVALID_NREASONS] = {0};
     for (size_t i = 0; i < l->n_samples; i++) {
-        if (l->samples[i].stage == BL_STAGE_MEASURE) {
-            n_meas++;
-            n_faulty += l->samples[i].minflt > 0;
-        }
+        if (l->samples[i].stage != BL_STAGE_MEASURE)
+            continue;
+        n_meas++;
+        unsigned why = bl__sample_judge(&l->samples[i], 0);
+        for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
+            count[b] += (why >> b) & 1;
     }
-    bool faults_normal = n_faulty * 2 > n_meas;
+    l->intrinsic = 0;
+    for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
+        if (count[b] * 2 > n_meas)
+            l->intrinsic |= 1u << b;
 
     l->n_measured = l->n_invalid = 0;
     l->measured_reps = 0;
@@ -258,9 +266,9 @@ void bl_launch_finish(bl_launch *l)
         bl_sample *s = &l->samples[i];
         if (s->stage != BL_STAGE_MEASURE && s->stage != BL_STAGE_OVERHEAD)
             continue;
-        /* Overhead batches are judged by the same rules, without the fault rule:
-         * an empty loop never faults on its own. */
-        s->invalid = bl__sample_judge(s, s->stage == BL_STAGE_MEASURE ? faults_normal : false);
+        /* Overhead batches are judged by the plain rules: an empty loop has
+         * no nature of its own. */
+        s->invalid = bl__sample_judge(s, s->stage == BL_STAGE_MEASURE ? l->intrinsic : 0);
         if (s->stage == BL_STAGE_OVERHEAD) {
             if (!s->invalid && ovh)
                 ovh[n_ovh++] = batch_per_op(l, s);
