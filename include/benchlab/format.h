@@ -38,6 +38,61 @@ BL_API void bl_table_write(FILE *f, const bl_results *results, unsigned flags);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
 
+/* ---- Reading the Go benchmark format (gobench_read.c) ----------------------
+ * A streaming reader with benchstat's (golang.org/x/perf/benchfmt) rules:
+ * result lines "Benchmark<name> <iters> <value> <unit>...", "Unit <unit>
+ * key=value..." metadata, "key: value" configuration lines, "# key: value"
+ * comments (benchlab's per-run metadata). See docs/formats.md. */
+
+typedef struct bl_gobench_value {
+    double value;     /* as written: tidying (ns/op -> sec/op) is the reader's caller's choice */
+    const char *unit; /* NUL-terminated; borrowed until the callback returns */
+    size_t unit_len;
+} bl_gobench_value;
+
+typedef struct bl_gobench_result {
+    const char *name; /* without "Benchmark": "Sort/n=10-8"; NUL-terminated, borrowed */
+    size_t name_len;
+    long long iters;
+    const bl_gobench_value *values; /* at least one */
+    size_t n_values;
+    /* The file configuration in effect, in benchfmt's order: config[0] is
+     * ".file" (the input's label), then the keys as set, deletions swapping
+     * with the last key. Borrowed until the callback returns. */
+    const bl_label *config;
+    size_t n_config;
+    unsigned long config_gen; /* differs whenever config may differ (unique per process) */
+    const char *path;         /* as given to the reader */
+    size_t line;              /* 1-based */
+} bl_gobench_result;
+
+typedef struct bl_gobench_handler {
+    void *ctx;
+    /* A well-formed result. A nonzero return stops reading and is returned. */
+    int (*on_result)(void *ctx, const bl_gobench_result *result);
+    /* One key=value pair of a Unit line, unit as written. Nonzero stops. */
+    int (*on_unit)(void *ctx, const char *unit, const char *key, const char *value,
+                   const char *path, size_t line);
+    /* A "# key: value" comment line. */
+    void (*on_meta)(void *ctx, const char *key, const char *value);
+    /* A malformed line, skipped; print it as "path:line: msg". */
+    void (*on_error)(void *ctx, const char *path, size_t line, const char *msg);
+} bl_gobench_handler;
+
+/*
+ * Read fd to its end. `path` names the input in messages, `label` is the
+ * value of ".file". Memory is bounded by the 64 KiB line limit whatever the
+ * input's size. Returns 0; a callback's nonzero value; BL_EFORMAT for a line
+ * of 64 KiB or more ("path:line: bufio.Scanner: token too long" in err);
+ * -errno when reading fails ("read path: ..." in err); -ENOMEM.
+ */
+BL_API int bl_gobench_read_fd(int fd, const char *path, const char *label,
+                              const bl_gobench_handler *handler, char *err, size_t err_size);
+
+/* Parse s[0..n) as Go's strconv.ParseFloat(s, 64): 0, -EINVAL (syntax) or
+ * -ERANGE (overflow). */
+BL_API int bl_gobench_parse_float(const char *s, size_t n, double *out);
+
 #ifdef __cplusplus
 }
 #endif

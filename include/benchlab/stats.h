@@ -49,6 +49,52 @@ BL_API int bl_stats_median_ci_index(size_t n, double confidence, size_t *lo, siz
 /* Sort doubles ascending (NaNs last). */
 BL_API void bl_stats_sort(double *xs, size_t n);
 
+/* ---- benchstat v2's statistics (benchmath.c, utest.c) ----------------------
+ * The exact rules benchstat (golang.org/x/perf, aclements/go-moremath) uses,
+ * so that `benchlab compare` prints the same numbers. Pure functions. */
+
+/*
+ * Two-sided Mann-Whitney U test of a[0..na) against b[0..nb) (not
+ * modified). Exact distribution when there are no ties and na, nb <= 50,
+ * or with ties and na, nb <= 25 (midranks, Klotz's distribution); normal
+ * approximation with tie and continuity correction otherwise. Sets
+ * *p_two_sided and returns 0; -EINVAL when a sample is empty; -EDOM when
+ * all values are equal (the test is meaningless; benchstat reports p = 1
+ * and "all samples are equal"); -ENOMEM.
+ */
+BL_API int bl_stats_utest(const double *a, size_t na, const double *b, size_t nb,
+                          double *p_two_sided);
+
+/* Quantile q of sorted[0..n) by Hyndman-Fan type 8 (moremath's Quantile);
+ * for q = 0.5 that is the middle value, or lo + 0.5*(hi-lo). NAN if n == 0. */
+BL_API double bl_bstat_quantile_sorted(const double *sorted, size_t n, double q);
+
+/*
+ * 1-based order statistics bounding the confidence interval of the median
+ * of n values at `confidence`: lo_order 0 means -inf, hi_order n+1 means
+ * +inf. Exact binomial for n <= 30 (a table at 0.95, reproducing
+ * benchstat's rounding at n = 24), normal approximation above.
+ */
+BL_API void bl_bstat_median_ci_orders(size_t n, double confidence, long *lo_order,
+                                      long *hi_order);
+
+/* Median and its interval of sorted[0..n), n >= 1. Returns 1 when a bound
+ * is infinite (too few values for that confidence), else 0. */
+BL_API int bl_bstat_median_ci(const double *sorted, size_t n, double confidence, double *median,
+                              double *lo, double *hi);
+
+/* The smallest n in 2..50 whose interval is finite at `confidence`, or
+ * -50 when none is ("need > 50 samples"). */
+BL_API int bl_bstat_median_min_samples(double confidence);
+
+/* exp of the running mean of logs; NAN if n == 0 or any value <= 0. */
+BL_API double bl_bstat_geomean(const double *xs, size_t n);
+
+/* Normal distribution, as moremath computes it (erfc; Acklam + Halley). */
+BL_API double bl_bstat_norm_cdf(double x, double mu, double sigma);
+BL_API double bl_bstat_norm_inv_cdf(double p, double mu, double sigma);
+
+
 #ifdef __cplusplus
 }
 #endif

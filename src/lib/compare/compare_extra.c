@@ -1,0 +1,425 @@
+/*
+ * compare_extra.c - what benchlab adds to benchstat: Markdown and JSON
+ * renderings of the comparison tables, and the CI gate with a correction
+ * for multiple comparisons.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_priv.h"
+
+static void md_escape(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+static void label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b)
+{
+    b->len = 0;
+    bl__buf_append(b, "", 0);
+    int first = 1;
+    for (size_t i = 0; i < p->n_flat; i++) {
+        uint32_t v = bl__key_get(p, key, p->flat[i]);
+        if (!v)
+            continue;
+        if (!first)
+            bl__buf_append(b, " ", 1);
+        bl__buf_append(b, c->str.s[v], c->str.len[v]);
+        first = 0;
+    }
+}
+
+/* The strings the text table shows, for one cell. */
+static void cell_strings(const bl_compare *c, const struct table *t, size_t r, size_t k,
+                         char *center, char *range, char *delta, char *pv, size_t size)
+{
+    long ci = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
+    center[0] = range[0] = delta[0] = pv[0] = '\0';
+    if (ci < 0)
+        return;
+    const struct cell *cl = &c->cells[ci];
+    double centers[256];
+    size_t n = 0;
+    for (size_t j = 0; j < t->n_cols && n < 256; j++) {
+        long x = bl__cell_find(c, t->key, t->rows[r], t->cols[j]);
+        if (x >= 0)
+            centers[n++] = c->cells[x].center;
+    }
+    struct bl__scaler sc;
+    bl__common_scale(centers, n, t->binary, &sc);
+    bl__scaler_format(&sc, cl->center, center, size);
+    if (isinf(cl->lo) || isinf(cl->hi)) {
+        snprintf(range, size, "\xe2\x88\x9e");
+    } else if (cl->center == 0) {
+        snprintf(range, size, "0%%");
+    } else {
+        double v = fmax(cl->hi / cl->center - 1, 1 - cl->lo / cl->center);
+        if (!(v >= 0) || (cl->lo < 0) != (cl->center < 0) || (cl->hi < 0) != (cl->center < 0))
+            snprintf(range, size, "?");
+        else
+            snprintf(range, size, "%.0f%%", 100 * v);
+    }
+    if (k > 0 && cl->base >= 0) {
+        double old = c->cells[cl->base].center;
+        if (cl->p > cl->alpha)
+            snprintf(delta, size, "~");
+        else if (old == cl->center)
+            snprintf(delta, size, "0.00%%");
+        else if (old == 0)
+            snprintf(delta, size, "?");
+        else
+            snprintf(delta, size, "%+.2f%%", (cl->center / old - 1) * 100);
+        if (cl->p != 0)
+            snprintf(pv, size, "p=%.3f n=%zu", cl->p, cl->n1);
+        else
+            snprintf(pv, size, "n=%zu", cl->n1);
+        if (cl->n1 != cl->n2) {
+            char tmp[64];
+            snprintf(tmp, sizeof tmp, "n=%zu+%zu", cl->n1, cl->n2);
+            if (cl->p != 0)
+                snprintf(pv, size, "p=%.3f %s", cl->p, tmp);
+            else
+                snprintf(pv, size, "%s", tmp);
+        }
+    }
+}
+
+int bl_compare_write_markdown(bl_compare *c, FILE *f)
+{
+    struct bl__buf b = {0};
+    char center[600], range[64], delta[600], pv[128];
+    for (size_t ti = 0; ti < c->n_tables; ti++) {
+        const struct table *t = &c->tables[ti];
+        if (ti > 0)
+            fputc('\n', f);
+        int any = 0;
+        for (size_t i = 0; i < c->tablep->n_flat; i++) {
+            const struct field *fl = c->tablep->flat[i];
+            if (fl->kind == FK_UNIT)
+                continue;
+            uint32_t v = bl__key_get(c->tablep, t->key, fl);
+            fprintf(f, "%s**", any ? ", " : "");
+            md_escape(f, fl->name);
+            fputs(":** ", f);
+            md_escape(f, c->str.s[v]);
+            any = 1;
+        }
+        if (any)
+            fputs("\n\n", f);
+        fputs("| ", f);
+        md_escape(f, c->str.s[t->unit]);
+        fputs(" |", f);
+        for (size_t k = 0; k < t->n_cols; k++) {
+            label(c, c->colp, t->cols[k], &b);
+            fputc(' ', f);
+            md_escape(f, b.data);
+            fputs(" |", f);
+            if (k > 0)
+                fputs(" vs base | p |", f);
+        }
+        fputs("\n|---|", f);
+        for (size_t k = 0; k < t->n_cols; k++)
+            fputs(k > 0 ? "---:|---:|---|" : "---:|", f);
+        fputc('\n', f);
+        for (size_t r = 0; r < t->n_rows; r++) {
+            label(c, c->rowp, t->rows[r], &b);
+            fputs("| ", f);
+            md_escape(f, b.data);
+            fputs(" |", f);
+            for (size_t k = 0; k < t->n_cols; k++) {
+                cell_strings(c, t, r, k, center, range, delta, pv, sizeof center);
+                if (center[0])
+                    fprintf(f, " %s \xc2\xb1 %s |", center, range);
+                else
+                    fputs("  |", f);
+                if (k > 0)
+                    fprintf(f, " %s | %s |", delta, pv);
+            }
+            fputc('\n', f);
+        }
+        if (t->n_rows > 1) {
+            fputs("| geomean |", f);
+            for (size_t k = 0; k < t->n_cols; k++) {
+                const struct colsum *s = &t->sum[k];
+                if (s->has_summary) {
+                    struct bl__scaler sc;
+                    bl__common_scale(&s->summary, 1, t->binary, &sc);
+                    bl__scaler_format(&sc, s->summary, center, sizeof center);
+                    fprintf(f, " %s |", center);
+                } else {
+                    fputs("  |", f);
+                }
+                if (k > 0) {
+                    if (s->has_ratio)
+                        fprintf(f, " %+.2f%% |  |", (s->ratio - 1) * 100);
+                    else
+                        fputs(" ? |  |", f);
+                }
+            }
+            fputc('\n', f);
+        }
+    }
+    bl__buf_fini(&b);
+    return ferror(f) ? -EIO : 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double x)
+{
+    if (isnan(x) || isinf(x)) {
+        fputs("null", f);
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", x);
+    /* shortest round-trip */
+    for (int p = 1; p <= 17; p++) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*g", p, x);
+        if (strtod(t, NULL) == x) {
+            snprintf(buf, sizeof buf, "%s", t);
+            break;
+        }
+    }
+    fputs(buf, f);
+}
+
+static void json_warns(FILE *f, const char **w, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_str(f, w[i]);
+    }
+    fputc(']', f);
+}
+
+int bl_compare_write_json(bl_compare *c, FILE *f)
+{
+    struct bl__buf b = {0};
+    fputs("{\"schema\":\"benchlab-compare/1\",", f);
+    fputs("\"alpha\":", f);
+    json_num(f, c->opts.alpha);
+    fputs(",\"confidence\":", f);
+    json_num(f, c->opts.confidence);
+    fputs(",\"tables\":[", f);
+    for (size_t ti = 0; ti < c->n_tables; ti++) {
+        const struct table *t = &c->tables[ti];
+        fputs(ti ? ",\n{" : "\n{", f);
+        fputs("\"config\":{", f);
+        int any = 0;
+        for (size_t i = 0; i < c->tablep->n_flat; i++) {
+            const struct field *fl = c->tablep->flat[i];
+            if (fl->kind == FK_UNIT)
+                continue;
+            if (any)
+                fputc(',', f);
+            json_str(f, fl->name);
+            fputc(':', f);
+            json_str(f, c->str.s[bl__key_get(c->tablep, t->key, fl)]);
+            any = 1;
+        }
+        fputs("},\"unit\":", f);
+        json_str(f, c->str.s[t->unit]);
+        fputs(",\"assume\":", f);
+        json_str(f, t->exact ? "exact" : "nothing");
+        fputs(",\"columns\":[", f);
+        for (size_t k = 0; k < t->n_cols; k++) {
+            label(c, c->colp, t->cols[k], &b);
+            if (k)
+                fputc(',', f);
+            json_str(f, b.data);
+        }
+        fputs("],\"rows\":[", f);
+        for (size_t r = 0; r < t->n_rows; r++) {
+            label(c, c->rowp, t->rows[r], &b);
+            fputs(r ? ",\n{" : "\n{", f);
+            fputs("\"name\":", f);
+            json_str(f, b.data);
+            fputs(",\"cells\":[", f);
+            for (size_t k = 0; k < t->n_cols; k++) {
+                long ci = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
+                if (k)
+                    fputc(',', f);
+                if (ci < 0) {
+                    fputs("null", f);
+                    continue;
+                }
+                const struct cell *cl = &c->cells[ci];
+                fputs("{\"n\":", f);
+                fprintf(f, "%zu", cl->n);
+                fputs(",\"center\":", f);
+                json_num(f, cl->center);
+                fputs(",\"lo\":", f);
+                json_num(f, cl->lo);
+                fputs(",\"hi\":", f);
+                json_num(f, cl->hi);
+                fputs(",\"warnings\":", f);
+                json_warns(f, cl->warn, cl->n_warn);
+                if (k > 0 && cl->base >= 0) {
+                    double old = c->cells[cl->base].center;
+                    fputs(",\"vs_base\":{\"p\":", f);
+                    json_num(f, cl->p);
+                    fputs(",\"significant\":", f);
+                    fputs(cl->p <= cl->alpha ? "true" : "false", f);
+                    fputs(",\"ratio\":", f);
+                    json_num(f, old == cl->center ? 1 : old == 0 ? NAN : cl->center / old);
+                    fprintf(f, ",\"n_base\":%zu,\"n\":%zu,\"warnings\":", cl->n1, cl->n2);
+                    json_warns(f, cl->cwarn, cl->n_cwarn);
+                    fputc('}', f);
+                }
+                fputc('}', f);
+            }
+            fputs("]}", f);
+        }
+        fputs("],\"geomean\":[", f);
+        for (size_t k = 0; k < t->n_cols; k++) {
+            const struct colsum *s = &t->sum[k];
+            if (k)
+                fputc(',', f);
+            fputs("{\"value\":", f);
+            json_num(f, s->has_summary ? s->summary : NAN);
+            fputs(",\"ratio\":", f);
+            json_num(f, s->has_ratio ? s->ratio : NAN);
+            fputs(",\"warnings\":", f);
+            json_warns(f, s->warn, s->n_warn);
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    bl__buf_fini(&b);
+    return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the gate ---- */
+
+struct cmpref {
+    size_t table, row, col;
+    const struct cell *cell;
+    double p;
+    int reject;
+};
+
+static int by_p(const void *a, const void *b)
+{
+    const struct cmpref *x = *(const struct cmpref *const *)a, *y = *(const struct cmpref *const *)b;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
+{
+    const char *b = bl__unit_meta(c, unit, "better");
+    if (b && strcmp(b, "higher") == 0)
+        return 1;
+    if (b && strcmp(b, "lower") == 0)
+        return 0;
+    size_t n = strlen(unit);
+    return strcmp(unit, "B/s") == 0 || strcmp(unit, "MB/s") == 0 ||
+           (n >= 2 && strcmp(unit + n - 2, "/s") == 0);
+}
+
+int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr, FILE *report)
+{
+    size_t n = 0, cap = 0;
+    struct cmpref *refs = NULL;
+    for (size_t ti = 0; ti < c->n_tables; ti++) {
+        const struct table *t = &c->tables[ti];
+        for (size_t r = 0; r < t->n_rows; r++)
+            for (size_t k = 1; k < t->n_cols; k++) {
+                long ci = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
+                if (ci < 0 || c->cells[ci].base < 0)
+                    continue;
+                if (bl__grow((void **)&refs, &cap, n + 1, sizeof *refs)) {
+                    free(refs);
+                    return -ENOMEM;
+                }
+                refs[n].table = ti;
+                refs[n].row = r;
+                refs[n].col = k;
+                refs[n].cell = &c->cells[ci];
+                refs[n].p = c->cells[ci].p;
+                refs[n].reject = 0;
+                n++;
+            }
+    }
+    struct cmpref **order = malloc((n ? n : 1) * sizeof *order);
+    if (!order) {
+        free(refs);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &refs[i];
+    qsort(order, n, sizeof *order, by_p);
+    double alpha = c->opts.alpha;
+    if (corr == BL_CORRECTION_HOLM) {
+        for (size_t i = 0; i < n; i++) {
+            if (!(order[i]->p <= alpha / (double)(n - i)))
+                break;
+            order[i]->reject = 1;
+        }
+    } else if (corr == BL_CORRECTION_BH) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (order[i]->p <= alpha * (double)(i + 1) / (double)n)
+                k = i + 1;
+        for (size_t i = 0; i < k; i++)
+            order[i]->reject = 1;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            order[i]->reject = order[i]->p <= alpha;
+    }
+    int count = 0;
+    struct bl__buf row = {0}, col = {0};
+    static const char *const cname[] = {"none", "holm", "bh"};
+    for (size_t i = 0; i < n; i++) {
+        const struct cmpref *x = &refs[i];
+        if (!x->reject)
+            continue;
+        const struct table *t = &c->tables[x->table];
+        double old = c->cells[x->cell->base].center, nw = x->cell->center;
+        if (old == 0 || old == nw)
+            continue;
+        double pct = (nw / old - 1) * 100;
+        int higher = bl__unit_higher_is_better(c, c->str.s[t->unit]);
+        double worse = higher ? -pct : pct;
+        if (!(worse > threshold_pct))
+            continue;
+        count++;
+        if (report) {
+            label(c, c->rowp, t->rows[x->row], &row);
+            label(c, c->colp, t->cols[x->col], &col);
+            fprintf(report,
+                    "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu "
+                    "comparisons, threshold %g%%)\n",
+                    row.data, c->str.s[t->unit], pct, col.data, x->p, cname[corr], n,
+                    threshold_pct);
+        }
+    }
+    bl__buf_fini(&row);
+    bl__buf_fini(&col);
+    free(order);
+    free(refs);
+    return count;
+}

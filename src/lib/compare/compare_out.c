@@ -1,0 +1,768 @@
+/*
+ * compare_out.c - the writers of the compare engine: benchstat's text
+ * tables (a port of its texttab layout rules: spans, shrink columns,
+ * right-aligned margins, widths in runes) and CSV (encoding/csv quoting,
+ * spreadsheet cell names for warnings), plus Markdown, JSON and the CI
+ * gate. Everything here formats what bl_compare_finish() computed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_priv.h"
+
+/* ---- strings shared by the writers ---- */
+
+static size_t runelen(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static void superscript(char *out, size_t size, size_t i)
+{
+    static const char *const d[10] = {"\xe2\x81\xb0", "\xc2\xb9",     "\xc2\xb2",     "\xc2\xb3",
+                                      "\xe2\x81\xb4", "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7",
+                                      "\xe2\x81\xb8", "\xe2\x81\xb9"};
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%zu", i);
+    out[0] = '\0';
+    size_t o = 0;
+    for (int k = 0; k < n; k++) {
+        const char *s = d[digits[k] - '0'];
+        size_t l = strlen(s);
+        if (o + l + 1 > size)
+            break;
+        memcpy(out + o, s, l);
+        o += l;
+        out[o] = '\0';
+    }
+}
+
+static void range_str(const struct cell *cl, char *out, size_t size)
+{
+    if (isinf(cl->lo) || isinf(cl->hi)) {
+        snprintf(out, size, "\xe2\x88\x9e");
+        return;
+    }
+#define SIGN(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
+    int cs = SIGN(cl->center);
+    if (cs != SIGN(cl->lo) || cs != SIGN(cl->hi)) {
+        snprintf(out, size, "?");
+        return;
+    }
+#undef SIGN
+    if (cl->center == 0) {
+        snprintf(out, size, "0%%");
+        return;
+    }
+    double v = fmax(cl->hi / cl->center - 1, 1 - cl->lo / cl->center);
+    char num[400];
+    bl__go_fmt_f(num, sizeof num, 0, 100 * v, 0);
+    snprintf(out, size, "%s%%", num);
+}
+
+static void delta_str(const struct cell *cl, double old, char *out, size_t size)
+{
+    double nw = cl->center;
+    if (cl->p > cl->alpha) {
+        snprintf(out, size, "~");
+    } else if (old == nw) {
+        snprintf(out, size, "0.00%%");
+    } else if (old == 0) {
+        snprintf(out, size, "?");
+    } else {
+        char num[400];
+        bl__go_fmt_f(num, sizeof num, 2, ((nw / old) - 1.0) * 100.0, 1);
+        snprintf(out, size, "%s%%", num);
+    }
+}
+
+static void pval_str(const struct cell *cl, char *out, size_t size)
+{
+    char p[420] = "";
+    if (cl->p != 0) {
+        char num[400];
+        bl__go_fmt_f(num, sizeof num, 3, cl->p, 0);
+        snprintf(p, sizeof p, "p=%s ", num);
+    }
+    if (cl->n1 == cl->n2)
+        snprintf(out, size, "%sn=%zu", p, cl->n1);
+    else
+        snprintf(out, size, "%sn=%zu+%zu", p, cl->n1, cl->n2);
+}
+
+static void ratio_str(double ratio, char *out, size_t size)
+{
+    char num[400];
+    bl__go_fmt_f(num, sizeof num, 2, (ratio - 1) * 100, 1);
+    snprintf(out, size, "%s%%", num);
+}
+
+/* Key.StringValues: the non-empty values joined by spaces. */
+static void key_label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b)
+{
+    b->len = 0;
+    bl__buf_append(b, "", 0);
+    int first = 1;
+    for (size_t i = 0; i < p->n_flat; i++) {
+        uint32_t v = bl__key_get(p, key, p->flat[i]);
+        if (v == 0)
+            continue;
+        if (!first)
+            bl__buf_append(b, " ", 1);
+        bl__buf_append(b, c->str.s[v], c->str.len[v]);
+        first = 0;
+    }
+}
+
+static const struct cell *cell_at(const bl_compare *c, const struct table *t, size_t r, size_t k)
+{
+    long i = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
+    return i < 0 ? NULL : &c->cells[i];
+}
+
+/* ---- texttab ---- */
+
+enum { AL_LEFT, AL_CENTER, AL_RIGHT };
+
+struct tcell {
+    size_t row, col, span;
+    char *value;
+    const char *margin;
+    int align;
+    size_t seq;
+};
+
+struct ttab {
+    struct tcell *cells;
+    size_t n, cap;
+    size_t cols;
+    unsigned char *shrink;
+    size_t n_shrink;
+    size_t cur_row, cur_col;
+    int oom;
+};
+
+static void tt_row(struct ttab *t)
+{
+    if (t->n > 0)
+        t->cur_row++;
+    t->cur_col = 0;
+}
+
+static void tt_col(struct ttab *t, size_t col)
+{
+    t->cur_col = col;
+}
+
+static void tt_span(struct ttab *t, size_t span, const char *value, int align, const char *margin)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        struct tcell *nc = realloc(t->cells, cap * sizeof *nc);
+        if (!nc) {
+            t->oom = 1;
+            return;
+        }
+        t->cells = nc;
+        t->cap = cap;
+    }
+    struct tcell *c = &t->cells[t->n];
+    c->row = t->cur_row;
+    c->col = t->cur_col;
+    c->span = span;
+    c->value = strdup(value);
+    if (!c->value) {
+        t->oom = 1;
+        return;
+    }
+    c->margin = margin ? margin : (t->cur_col == 0 || value[0] == '\0') ? "" : " ";
+    c->align = align;
+    c->seq = t->n;
+    t->n++;
+    t->cur_col += span;
+    if (t->cur_col > t->cols)
+        t->cols = t->cur_col;
+}
+
+static void tt_cell(struct ttab *t, const char *value, int align, const char *margin)
+{
+    tt_span(t, 1, value, align, margin);
+}
+
+static void tt_shrink(struct ttab *t, size_t col)
+{
+    if (col >= t->n_shrink) {
+        unsigned char *ns = realloc(t->shrink, col + 1);
+        if (!ns) {
+            t->oom = 1;
+            return;
+        }
+        memset(ns + t->n_shrink, 0, col + 1 - t->n_shrink);
+        t->shrink = ns;
+        t->n_shrink = col + 1;
+    }
+    t->shrink[col] = 1;
+}
+
+static int by_span(const void *a, const void *b)
+{
+    const struct tcell *x = a, *y = b;
+    if (x->span != y->span)
+        return x->span < y->span ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_pos(const void *a, const void *b)
+{
+    const struct tcell *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int blank(const char *s)
+{
+    for (; *s; s++)
+        if (!(*s == ' ' || (*s >= '\t' && *s <= '\r')))
+            return 0;
+    return 1;
+}
+
+static void pad(FILE *f, long n)
+{
+    for (; n > 0; n--)
+        fputc(' ', f);
+}
+
+static int tt_format(struct ttab *t, FILE *f)
+{
+    if (t->oom)
+        return -ENOMEM;
+    size_t nc = t->cols;
+    size_t *lm = calloc(nc + 1, sizeof *lm), *ws = calloc(nc + 1, sizeof *ws);
+    size_t *offs = calloc(nc + 2, sizeof *offs), *span_cols = calloc(nc + 1, sizeof *span_cols);
+    if (!lm || !ws || !offs || !span_cols) {
+        free(lm);
+        free(ws);
+        free(offs);
+        free(span_cols);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        size_t m = runelen(t->cells[i].margin);
+        if (m > lm[t->cells[i].col])
+            lm[t->cells[i].col] = m;
+    }
+    qsort(t->cells, t->n, sizeof *t->cells, by_span);
+    for (size_t i = 0; i < t->n; i++) {
+        struct tcell *c = &t->cells[i];
+        long w = (long)(runelen(c->value) + lm[c->col]);
+        if (c->span == 1) {
+            if ((long)ws[c->col] < w)
+                ws[c->col] = (size_t)w;
+            continue;
+        }
+        long tw = 0;
+        for (size_t k = c->col; k < c->col + c->span; k++)
+            tw += (long)ws[k];
+        if (tw >= w)
+            continue;
+        size_t ns = 0;
+        for (size_t k = c->col; k < c->col + c->span; k++) {
+            if (k < t->n_shrink && t->shrink[k])
+                w -= (long)ws[k];
+            else
+                span_cols[ns++] = k;
+        }
+        /* widest first, stable */
+        for (size_t a = 1; a < ns; a++) {
+            size_t v = span_cols[a], b = a;
+            while (b > 0 && ws[span_cols[b - 1]] < ws[v]) {
+                span_cols[b] = span_cols[b - 1];
+                b--;
+            }
+            span_cols[b] = v;
+        }
+        long span = (long)ns;
+        for (size_t k = 0; k < ns; k++) {
+            size_t col = span_cols[k];
+            long avg = (w + span - 1) / span;
+            if ((long)ws[col] < avg)
+                ws[col] = (size_t)avg;
+            w -= (long)ws[col];
+            span--;
+        }
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < nc; i++) {
+        offs[i] = off;
+        off += ws[i];
+    }
+    offs[nc] = off;
+    qsort(t->cells, t->n, sizeof *t->cells, by_pos);
+    size_t row = 0;
+    off = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        struct tcell *c = &t->cells[i];
+        if (blank(c->value) && blank(c->margin))
+            continue;
+        while (c->row > row) {
+            fputc('\n', f);
+            row++;
+            off = 0;
+        }
+        long spaces = (long)offs[c->col] - (long)off;
+        pad(f, spaces);
+        pad(f, (long)lm[c->col] - (long)runelen(c->margin));
+        fputs(c->margin, f);
+        off = (size_t)((long)off + spaces + (long)lm[c->col]);
+        long tw = (long)offs[c->col + c->span] - (long)offs[c->col] - (long)lm[c->col];
+        long rl = (long)runelen(c->value);
+        long lp = 0;
+        if (c->align == AL_RIGHT)
+            lp = tw - rl > 0 ? tw - rl : 0;
+        else if (c->align == AL_CENTER)
+            lp = (tw - rl) / 2; /* Go: %*s with a negative width pads on the right */
+        if (lp < 0) {
+            fputs(c->value, f);
+            pad(f, -lp);
+            off += (size_t)(rl - lp);
+        } else {
+            pad(f, lp);
+            fputs(c->value, f);
+            off += (size_t)(rl + lp);
+        }
+    }
+    if (t->n > 0)
+        fputc('\n', f);
+    free(lm);
+    free(ws);
+    free(offs);
+    free(span_cols);
+    return 0;
+}
+
+static void tt_free(struct ttab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->cells[i].value);
+    free(t->cells);
+    free(t->shrink);
+}
+
+/* ---- footnotes ---- */
+
+struct notes {
+    const char **list;
+    size_t n;
+};
+
+static int note_idx(struct notes *ns, const char *msg)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (strcmp(ns->list[i], msg) == 0)
+            return (int)i;
+    const char **nl = realloc(ns->list, (ns->n + 1) * sizeof *nl);
+    if (!nl)
+        return -1;
+    ns->list = nl;
+    nl[ns->n] = msg;
+    return (int)ns->n++;
+}
+
+static void warn_cell(struct ttab *t, struct notes *ns, const char **w1, size_t n1,
+                      const char **w2, size_t n2)
+{
+    struct bl__buf b = {0};
+    bl__buf_append(&b, "", 0);
+    int first = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        const char **w = pass ? w2 : w1;
+        size_t n = pass ? n2 : n1;
+        for (size_t i = 0; i < n; i++) {
+            int k = note_idx(ns, w[i]);
+            char sup[64];
+            superscript(sup, sizeof sup, (size_t)k + 1);
+            if (!first)
+                bl__buf_append(&b, " ", 1);
+            bl__buf_puts(&b, sup);
+            first = 0;
+        }
+    }
+    tt_cell(t, b.data ? b.data : "", AL_LEFT, NULL);
+    bl__buf_fini(&b);
+}
+
+static size_t start_col(size_t exp)
+{
+    return exp == 0 ? 1 : 1 + 3 + (exp - 1) * 6;
+}
+
+struct hnode {
+    size_t start, len;
+    uint32_t value;
+};
+
+static int table_text(bl_compare *c, const struct table *t, FILE *f)
+{
+    struct ttab o = {0};
+    struct notes ns = {0};
+    struct bl__buf lab = {0};
+    const struct proj *cp = c->colp;
+    size_t ncols = t->n_cols, redge = start_col(ncols + 1);
+    /* Header: one level per column field; adjacent equal prefixes merge. */
+    size_t *bounds = calloc(ncols + 1, sizeof *bounds); /* group starts at this level */
+    unsigned char *cut = calloc(ncols + 1, 1);
+    if (!bounds || !cut) {
+        free(bounds);
+        free(cut);
+        return -ENOMEM;
+    }
+    for (size_t lv = 0; lv < cp->n_flat; lv++) {
+        tt_row(&o);
+        const struct field *fl = cp->flat[lv];
+        for (size_t k = 0; k < ncols;) {
+            size_t e = k + 1;
+            uint32_t v = bl__key_get(cp, t->cols[k], fl);
+            while (e < ncols && !cut[e] && bl__key_get(cp, t->cols[e], fl) == v)
+                e++;
+            size_t l = start_col(k), r = start_col(e);
+            tt_col(&o, l);
+            tt_span(&o, r - l, c->str.s[v], AL_CENTER, " \xe2\x94\x82 ");
+            cut[e] = 1; /* children do not cross a parent's boundary */
+            k = e;
+        }
+        tt_col(&o, redge);
+        tt_cell(&o, "", AL_LEFT, " \xe2\x94\x82");
+    }
+    free(bounds);
+    free(cut);
+    tt_row(&o);
+    for (size_t i = 0; i < ncols; i++) {
+        size_t l = start_col(i);
+        tt_col(&o, l);
+        tt_span(&o, 3, c->str.s[t->unit], AL_CENTER, " \xe2\x94\x82 ");
+        if (i > 0)
+            tt_span(&o, 3, "vs base", AL_LEFT, "  ");
+        for (size_t j = l + 1; j < o.cur_col; j++)
+            tt_shrink(&o, j);
+    }
+    tt_col(&o, redge);
+    tt_cell(&o, "", AL_LEFT, " \xe2\x94\x82");
+    char buf[600], rs[64];
+    double *centers = malloc((ncols ? ncols : 1) * sizeof *centers);
+    if (!centers) {
+        tt_free(&o);
+        return -ENOMEM;
+    }
+    for (size_t r = 0; r < t->n_rows; r++) {
+        tt_row(&o);
+        key_label(c, c->rowp, t->rows[r], &lab);
+        tt_cell(&o, lab.data ? lab.data : "", AL_LEFT, NULL);
+        size_t nce = 0;
+        for (size_t k = 0; k < ncols; k++) {
+            const struct cell *cl = cell_at(c, t, r, k);
+            if (cl)
+                centers[nce++] = cl->center;
+        }
+        struct bl__scaler sc;
+        bl__common_scale(centers, nce, t->binary, &sc);
+        for (size_t k = 0; k < ncols; k++) {
+            const struct cell *cl = cell_at(c, t, r, k);
+            if (!cl)
+                continue;
+            tt_col(&o, start_col(k));
+            bl__scaler_format(&sc, cl->center, buf, sizeof buf);
+            tt_cell(&o, buf, AL_RIGHT, NULL);
+            range_str(cl, rs, sizeof rs);
+            tt_cell(&o, rs, AL_RIGHT, " \xc2\xb1 ");
+            warn_cell(&o, &ns, cl->warn, cl->n_warn, NULL, 0);
+            if (k > 0 && cl->base >= 0) {
+                delta_str(cl, c->cells[cl->base].center, buf, sizeof buf);
+                tt_cell(&o, buf, AL_RIGHT, NULL);
+                char pv[128], par[140];
+                pval_str(cl, pv, sizeof pv);
+                snprintf(par, sizeof par, "(%s)", pv);
+                tt_cell(&o, par, AL_LEFT, NULL);
+                warn_cell(&o, &ns, cl->cwarn, cl->n_cwarn, NULL, 0);
+            }
+        }
+    }
+    free(centers);
+    if (t->n_rows > 1) {
+        tt_row(&o);
+        tt_cell(&o, "geomean", AL_LEFT, NULL);
+        for (size_t k = 0; k < ncols; k++) {
+            const struct colsum *s = &t->sum[k];
+            if (s->has_summary) {
+                tt_col(&o, start_col(k));
+                struct bl__scaler sc;
+                bl__common_scale(&s->summary, 1, t->binary, &sc);
+                bl__scaler_format(&sc, s->summary, buf, sizeof buf);
+                tt_cell(&o, buf, AL_RIGHT, NULL);
+            }
+            if (k > 0) {
+                tt_col(&o, start_col(k) + 3);
+                if (s->has_ratio) {
+                    ratio_str(s->ratio, buf, sizeof buf);
+                    tt_cell(&o, buf, AL_RIGHT, NULL);
+                } else {
+                    tt_cell(&o, "?", AL_LEFT, NULL);
+                }
+            }
+            tt_col(&o, start_col(k + 1) - 1);
+            warn_cell(&o, &ns, s->warn, s->n_warn, NULL, 0);
+        }
+    }
+    int rc = tt_format(&o, f);
+    for (size_t i = 0; i < ns.n && !rc; i++) {
+        char sup[64];
+        superscript(sup, sizeof sup, i + 1);
+        fprintf(f, "%s %s\n", sup, ns.list[i]);
+    }
+    free(ns.list);
+    bl__buf_fini(&lab);
+    tt_free(&o);
+    return rc;
+}
+
+/* Table-key header lines: every field for the first table, then changes. */
+typedef void (*hdr_fn)(void *ctx, const char *line);
+
+static void print_headers(bl_compare *c, size_t ti, hdr_fn fn, void *ctx)
+{
+    const struct proj *p = c->tablep;
+    for (size_t i = 0; i < p->n_flat; i++) {
+        const struct field *fl = p->flat[i];
+        if (fl->kind == FK_UNIT)
+            continue;
+        uint32_t v = bl__key_get(p, c->tables[ti].key, fl);
+        if (ti == 0 || v != bl__key_get(p, c->tables[ti - 1].key, fl)) {
+            struct bl__buf b = {0};
+            bl__buf_printf(&b, "%s: %s", fl->name, c->str.s[v]);
+            fn(ctx, b.data ? b.data : "");
+            bl__buf_fini(&b);
+        }
+    }
+}
+
+static void text_hdr(void *ctx, const char *line)
+{
+    fprintf((FILE *)ctx, "%s\n", line);
+}
+
+int bl_compare_write_text(bl_compare *c, FILE *f)
+{
+    for (size_t i = 0; i < c->n_tables; i++) {
+        if (i > 0)
+            fputc('\n', f);
+        print_headers(c, i, text_hdr, f);
+        int rc = table_text(c, &c->tables[i], f);
+        if (rc)
+            return rc;
+    }
+    return ferror(f) ? -EIO : 0;
+}
+
+/* ---- CSV ---- */
+
+struct csvrec {
+    char **f;
+    size_t n, cap;
+};
+
+static void rec_add(struct csvrec *r, const char *s)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        char **nf = realloc(r->f, cap * sizeof *nf);
+        if (!nf)
+            return;
+        r->f = nf;
+        r->cap = cap;
+    }
+    r->f[r->n++] = strdup(s);
+}
+
+static void rec_clear_to(struct csvrec *r, size_t col)
+{
+    while (r->n < col)
+        rec_add(r, "");
+}
+
+static int needs_quotes(const char *s)
+{
+    if (!*s)
+        return 0;
+    if (strcmp(s, "\\.") == 0)
+        return 1;
+    for (const char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '"' || *p == ',')
+            return 1;
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r'))
+        return 1;
+    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
+        return 1;
+    if (u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
+        return 1;
+    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) || (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
+        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
+        return 1;
+    return 0;
+}
+
+static void rec_emit(struct csvrec *r, FILE *f)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        if (i)
+            fputc(',', f);
+        const char *s = r->f[i] ? r->f[i] : "";
+        if (!needs_quotes(s)) {
+            fputs(s, f);
+            continue;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < r->n; i++)
+        free(r->f[i]);
+    r->n = 0;
+}
+
+static size_t csv_start(size_t exp)
+{
+    return exp == 0 ? 1 : 1 + 2 + (exp - 1) * 4;
+}
+
+static void csv_warn(FILE *w, const struct csvrec *r, size_t rowno, const char **msgs, size_t n)
+{
+    char name[16];
+    size_t pos = sizeof name - 1;
+    name[pos] = '\0';
+    for (size_t x = r->n; x > 0; x /= 26)
+        name[--pos] = (char)('A' + x % 26);
+    if (pos == sizeof name - 1)
+        name[--pos] = 'A';
+    for (size_t i = 0; i < n; i++)
+        fprintf(w, "%s%zu: %s\n", name + pos, rowno, msgs[i]);
+}
+
+static size_t table_csv(bl_compare *c, const struct table *t, FILE *f, FILE *w, size_t start)
+{
+    struct csvrec r = {0};
+    size_t count = 0, ncols = t->n_cols;
+    char buf[600];
+    const struct proj *cp = c->colp;
+    for (size_t lv = 0; lv < cp->n_flat; lv++) {
+        for (size_t k = 0; k < ncols; k++) {
+            rec_clear_to(&r, csv_start(k));
+            rec_add(&r, c->str.s[bl__key_get(cp, t->cols[k], cp->flat[lv])]);
+        }
+        rec_clear_to(&r, csv_start(ncols));
+        rec_emit(&r, f);
+        count++;
+    }
+    for (size_t k = 0; k < ncols; k++) {
+        rec_clear_to(&r, csv_start(k));
+        rec_add(&r, c->str.s[t->unit]);
+        rec_add(&r, "CI");
+        if (k > 0) {
+            rec_add(&r, "vs base");
+            rec_add(&r, "P");
+        }
+    }
+    rec_emit(&r, f);
+    count++;
+    struct bl__buf lab = {0};
+    for (size_t row = 0; row < t->n_rows; row++) {
+        key_label(c, c->rowp, t->rows[row], &lab);
+        rec_add(&r, lab.data ? lab.data : "");
+        for (size_t k = 0; k < ncols; k++) {
+            const struct cell *cl = cell_at(c, t, row, k);
+            if (!cl)
+                continue;
+            rec_clear_to(&r, csv_start(k));
+            csv_warn(w, &r, start + count, cl->warn, cl->n_warn);
+            bl__go_fmt_g(buf, sizeof buf, cl->center);
+            rec_add(&r, buf);
+            range_str(cl, buf, sizeof buf);
+            rec_add(&r, buf);
+            if (k > 0 && cl->base >= 0) {
+                csv_warn(w, &r, start + count, cl->cwarn, cl->n_cwarn);
+                delta_str(cl, c->cells[cl->base].center, buf, sizeof buf);
+                rec_add(&r, buf);
+                pval_str(cl, buf, sizeof buf);
+                rec_add(&r, buf);
+            }
+        }
+        rec_emit(&r, f);
+        count++;
+    }
+    bl__buf_fini(&lab);
+    rec_add(&r, "geomean");
+    for (size_t k = 0; k < ncols; k++) {
+        const struct colsum *s = &t->sum[k];
+        rec_clear_to(&r, csv_start(k));
+        csv_warn(w, &r, start + count, s->warn, s->n_warn);
+        if (s->has_summary) {
+            bl__go_fmt_g(buf, sizeof buf, s->summary);
+            rec_add(&r, buf);
+        }
+        if (k > 0) {
+            rec_clear_to(&r, csv_start(k) + 2);
+            if (s->has_ratio)
+                ratio_str(s->ratio, buf, sizeof buf);
+            else
+                snprintf(buf, sizeof buf, "?");
+            rec_add(&r, buf);
+        }
+    }
+    rec_clear_to(&r, csv_start(ncols));
+    rec_emit(&r, f);
+    count++;
+    free(r.f);
+    return count;
+}
+
+struct csvhdr {
+    FILE *f;
+    size_t *row;
+};
+
+static void csv_hdr(void *ctx, const char *line)
+{
+    struct csvhdr *h = ctx;
+    struct csvrec r = {0};
+    rec_add(&r, line);
+    rec_emit(&r, h->f);
+    free(r.f);
+    (*h->row)++;
+}
+
+int bl_compare_write_csv(bl_compare *c, FILE *f, FILE *warn)
+{
+    size_t row = 1;
+    struct csvhdr h = {f, &row};
+    for (size_t i = 0; i < c->n_tables; i++) {
+        if (i > 0)
+            csv_hdr(&h, "");
+        print_headers(c, i, csv_hdr, &h);
+        row += table_csv(c, &c->tables[i], f, warn, row);
+    }
+    return ferror(f) ? -EIO : 0;
+}

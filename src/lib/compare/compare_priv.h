@@ -1,0 +1,169 @@
+/*
+ * compare_priv.h - the compare engine's state, shared by compare.c (which
+ * fills it), compare_out.c (which formats it) and compare_in.c (inputs).
+ */
+#ifndef BENCHLAB_COMPARE_COMPARE_PRIV_H
+#define BENCHLAB_COMPARE_COMPARE_PRIV_H
+
+#include "compare_int.h"
+
+struct umap {
+    uint64_t *keys, *vals;
+    size_t n, n_slots;
+};
+int bl__umap_get(const struct umap *m, uint64_t k, uint64_t *v);
+
+enum { FK_GROUP, FK_FULLNAME, FK_NAME, FK_SUB, FK_CONFIG, FK_UNIT };
+
+struct field {
+    char *name; /* ".fullname", "/size", "goos", ".unit", or a .config key */
+    int kind;
+    int order;
+    long idx;  /* position in key vectors; -1 for the .config group */
+    int track; /* records observation order (top-level "first" fields) */
+    struct umap obs;
+    char **fixed;
+    size_t n_fixed;
+    struct umap fixed_map;
+    struct field **subs; /* .config group: its keys, in creation order */
+    size_t n_subs;
+    struct umap seen; /* config key string id -> index in subs */
+};
+
+struct proj {
+    struct field **top;
+    size_t n_top;
+    struct field **flat;
+    size_t n_flat;
+    size_t n_fields;
+    struct field *unit_field;
+    uint32_t *row; /* scratch row, cap_row wide */
+    size_t cap_row;
+    /* interned keys: string ids, trailing "" trimmed */
+    size_t *key_off;
+    uint32_t *key_len;
+    size_t n_keys, cap_keys;
+    uint32_t *pool;
+    size_t n_pool, cap_pool;
+    uint32_t *key_slots;
+    size_t n_key_slots;
+};
+uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f);
+
+struct cell {
+    uint32_t table, row, col;
+    double *vals;
+    size_t n, cap;
+    uint32_t *res; /* distinct residue keys */
+    size_t n_res;
+    /* after finish */
+    double center, lo, hi;
+    const char **warn; /* sample and summary warnings */
+    size_t n_warn;
+    long base; /* baseline cell, or -1 */
+    double p, alpha;
+    size_t n1, n2;
+    const char **cwarn; /* comparison warnings */
+    size_t n_cwarn;
+};
+
+struct colsum {
+    int has_summary, has_ratio;
+    double summary, ratio;
+    const char **warn;
+    size_t n_warn;
+};
+
+struct table {
+    uint32_t key;  /* table projection key (with unit) */
+    uint32_t unit; /* string id */
+    uint32_t *rows, *cols;
+    size_t n_rows, cap_rows, n_cols, cap_cols;
+    int exact, binary;
+    struct colsum *sum; /* per column */
+};
+
+enum { PASS_UNKNOWN, PASS_NONE, PASS_ALL, PASS_UNIT };
+#define MEMO_UNITS 8
+
+struct memo {
+    uint64_t hash;
+    unsigned long gen;
+    char *name;
+    size_t name_len;
+    int pass;
+    int projected;
+    uint32_t row_key, col_key, res_key;
+    uint32_t *tbl_row;
+    size_t tbl_n;
+    struct {
+        uint32_t unit, cell;
+    } uc[MEMO_UNITS];
+    size_t n_uc;
+};
+
+struct unitinfo {
+    int known;
+    double factor;
+    uint32_t tidy_id;
+};
+
+#define UCACHE 16
+struct ucache {
+    const char *s;
+    size_t len;
+    uint32_t id;
+};
+
+struct umeta {
+    char *unit, *key, *value;
+};
+
+struct bl_compare {
+    bl_compare_options opts;
+    struct bl__strtab str;
+    struct bl__fnode *filter;
+    int filter_has_unit;
+    struct proj *tablep, *rowp, *colp, *resp;
+    int have_config, have_fullname;
+    char **excl; /* "/key" sub-name keys excluded from .fullname */
+    size_t n_excl;
+    int excl_name, excl_procs;
+    char **config_excl; /* file keys excluded from .config */
+    size_t n_config_excl;
+    struct field **fixed_filters;
+    size_t n_fixed_filters;
+    struct memo **memos;
+    size_t n_memos, cap_memos;
+    uint32_t *memo_slots;
+    size_t n_memo_slots;
+    struct cell *cells;
+    size_t n_cells, cap_cells;
+    struct umap cellmap;
+    struct unitinfo *units;
+    size_t cap_units;
+    struct ucache ucache[UCACHE];
+    size_t n_ucache, ucache_next;
+    struct umeta *umeta;
+    size_t n_umeta, cap_umeta;
+    struct table *tables;
+    size_t n_tables;
+    int finished;
+    struct bl__buf tmp;
+    char **warn_strs;
+    size_t n_warn_strs;
+    bl_gobench_handler handler;
+};
+
+long bl__cell_find(const bl_compare *c, uint32_t table, uint32_t row, uint32_t col);
+const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key);
+const bl_gobench_handler *bl__compare_handler(bl_compare *c);
+/* compare_extra.c: the better direction of a unit (Unit metadata, then
+ * "/s" rates are higher-is-better). */
+int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
+int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
+/* compare_in.c: read one input, detecting its format. */
+int bl__compare_read_fd(bl_compare *c, int fd, const char *path, const char *label, char *err,
+                        size_t err_size);
+
+#endif /* BENCHLAB_COMPARE_COMPARE_PRIV_H */

@@ -1,0 +1,13 @@
+/* gobench_int.h - library-internal entry points of the format readers. */
+#ifndef BENCHLAB_FORMAT_GOBENCH_INT_H
+#define BENCHLAB_FORMAT_GOBENCH_INT_H
+
+#include <stddef.h>
+
+#include "benchlab/format.h"
+
+/* bl_gobench_read_fd, with prefix[0..prefix_len) (< 1 MiB) already read from fd. */
+int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *path,
+                     const char *label, const bl_gobench_handler *h, char *err, size_t err_size);
+
+#endif /* BENCHLAB_FORMAT_GOBENCH_INT_H */

@@ -1,0 +1,655 @@
+/*
+ * gobench_read.c - a streaming reader of the Go benchmark data format
+ * (golang.org/design/14313-benchmark-format), with the exact rules of
+ * golang.org/x/perf/benchfmt, the parser behind benchstat v2.
+ *
+ * The input is read in large blocks and split into lines in place; each
+ * line is classified (result, "Unit" metadata, configuration, '# key:
+ * value' comment, ignored) and handed to the caller's callbacks, so memory
+ * stays bounded by the longest line (64 KiB, as Go's bufio.Scanner) and
+ * the block size whatever the input's length. Malformed result lines are
+ * reported through on_error as benchfmt words them and skipped.
+ *
+ * Numbers are parsed as Go's strconv.ParseFloat does: a fast exact path
+ * for the usual short decimals, strtod for the rest after a syntax check
+ * (Go's syntax is stricter than C's: no "0x10" without exponent, no
+ * "nan(...)", underscores only between digits).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "../base/base.h"
+#include "benchlab/format.h"
+#include "gobench_int.h"
+
+#define MAX_LINE 65536      /* bufio.MaxScanTokenSize */
+#define BLOCK (1 << 20)     /* read size */
+#define MAX_PAIRS_INIT 16
+
+struct reader {
+    const bl_gobench_handler *h;
+    const char *path;
+    size_t line;
+    bl_label *config; /* config[0] is .file */
+    size_t n_config, cap_config;
+    unsigned long gen;
+    bl_gobench_value *vals;
+    size_t cap_vals;
+};
+
+static unsigned long next_gen = 1; /* configuration generations, unique per process */
+
+/* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0. */
+static size_t space_len(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return (c == ' ' || (c >= '\t' && c <= '\r')) ? 1 : 0;
+    if (c == 0xC2 && p + 1 < end && (p[1] == 0x85 || p[1] == 0xA0))
+        return 2;
+    if (c == 0xE1 && p + 2 < end && p[1] == 0x9A && p[2] == 0x80)
+        return 3; /* U+1680 */
+    if (c == 0xE2 && p + 2 < end) {
+        if (p[1] == 0x80 && (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+            return 3; /* U+2000-200A, 2028, 2029, 202F */
+        if (p[1] == 0x81 && p[2] == 0x9F)
+            return 3; /* U+205F */
+    }
+    if (c == 0xE3 && p + 2 < end && p[1] == 0x80 && p[2] == 0x80)
+        return 3; /* U+3000 */
+    return 0;
+}
+
+/* Split the next field off [*pp, end): returns its start, sets *len and
+ * advances *pp past the whitespace that follows. */
+static char *split_field(char **pp, char *end, size_t *len)
+{
+    unsigned char *p = (unsigned char *)*pp, *e = (unsigned char *)end;
+    unsigned char *start = p;
+    size_t sl = 0;
+    while (p < e) {
+        if (*p < 0x80) {
+            if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
+                sl = 1;
+                break;
+            }
+            p++;
+        } else if ((sl = space_len(p, e)) != 0) {
+            break;
+        } else {
+            p++;
+        }
+    }
+    *len = (size_t)(p - start);
+    if (p < e) {
+        p += sl;
+        while (p < e && (sl = space_len(p, e)) != 0)
+            p += sl;
+    }
+    *pp = (char *)p;
+    return (char *)start;
+}
+
+/* Go's strconv underscoreOK. */
+static int underscore_ok(const char *s, size_t n)
+{
+    char saw = '^';
+    size_t i = 0;
+    if (n >= 1 && (s[0] == '-' || s[0] == '+')) {
+        s++;
+        n--;
+    }
+    int hex = 0;
+    if (n >= 2 && s[0] == '0' &&
+        (s[1] == 'b' || s[1] == 'B' || s[1] == 'o' || s[1] == 'O' || s[1] == 'x' || s[1] == 'X')) {
+        i = 2;
+        saw = '0';
+        hex = s[1] == 'x' || s[1] == 'X';
+    }
+    for (; i < n; i++) {
+        char c = s[i], lc = (char)(c | 0x20);
+        if ((c >= '0' && c <= '9') || (hex && lc >= 'a' && lc <= 'f')) {
+            saw = '0';
+            continue;
+        }
+        if (c == '_') {
+            if (saw != '0')
+                return 0;
+            saw = '_';
+            continue;
+        }
+        if (saw == '_')
+            return 0;
+        saw = '!';
+    }
+    return saw != '_';
+}
+
+static int ieq(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] | 0x20) != lit[i])
+            return 0;
+    return 1;
+}
+
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+int bl_gobench_parse_float(const char *s, size_t n, double *out)
+{
+    if (n == 0)
+        return -EINVAL;
+    /* Fast path: [+-]digits[.digits][e[+-]digits], at most 19 significant
+     * digits and a small exponent: one exact operation, correctly rounded. */
+    size_t i = 0;
+    int neg = 0;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    uint64_t mant = 0;
+    int ndig = 0, exp10 = 0, any = 0, overflow = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        any = 1;
+        if (mant == 0 && s[i] == '0')
+            continue;
+        if (ndig < 19) {
+            mant = mant * 10 + (uint64_t)(s[i] - '0');
+            ndig++;
+        } else {
+            overflow = 1;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            any = 1;
+            if (mant == 0 && s[i] == '0') {
+                exp10--;
+                continue;
+            }
+            if (ndig < 19) {
+                mant = mant * 10 + (uint64_t)(s[i] - '0');
+                ndig++;
+                exp10--;
+            } else {
+                overflow = 1;
+            }
+        }
+    }
+    int simple = any;
+    if (simple && i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        int eneg = 0, e = 0, edig = 0;
+        if (j < n && (s[j] == '+' || s[j] == '-')) {
+            eneg = s[j] == '-';
+            j++;
+        }
+        for (; j < n && s[j] >= '0' && s[j] <= '9'; j++) {
+            if (e < 100000)
+                e = e * 10 + (s[j] - '0');
+            edig = 1;
+        }
+        if (!edig)
+            simple = 0;
+        exp10 += eneg ? -e : e;
+        i = j;
+    }
+    if (simple && i == n && !overflow && mant < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+        double v = (double)mant;
+        v = exp10 < 0 ? v / pow10_exact[-exp10] : v * pow10_exact[exp10];
+        *out = neg ? -v : v;
+        return 0;
+    }
+    /* Slow path: special values, hex floats, underscores, long numbers. */
+    const char *t = s;
+    size_t tn = n;
+    int sign = 0;
+    if (tn && (t[0] == '+' || t[0] == '-')) {
+        sign = t[0] == '-' ? -1 : 1;
+        t++;
+        tn--;
+    }
+    if (ieq(t, tn, "inf") || ieq(t, tn, "infinity")) {
+        *out = sign < 0 ? -INFINITY : INFINITY;
+        return 0;
+    }
+    if (!sign && ieq(t, tn, "nan")) {
+        *out = NAN;
+        return 0;
+    }
+    /* Validate Go syntax, then let strtod convert the digits. */
+    char buf[512];
+    size_t k = 0;
+    int hex = tn >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    size_t p = hex ? 2 : 0;
+    int digits = 0, dot = 0, has_exp = 0, under = 0;
+    if (n >= sizeof buf)
+        return -EINVAL;
+    if (sign < 0)
+        buf[k++] = '-';
+    if (hex) {
+        buf[k++] = '0';
+        buf[k++] = 'x';
+    }
+    for (; p < tn; p++) {
+        char c = t[p], lc = (char)(c | 0x20);
+        if (c == '_') {
+            under = 1;
+            continue;
+        }
+        if ((c >= '0' && c <= '9') || (hex && lc >= 'a' && lc <= 'f')) {
+            digits = 1;
+            buf[k++] = c;
+        } else if (c == '.' && !dot) {
+            dot = 1;
+            buf[k++] = c;
+        } else {
+            break;
+        }
+    }
+    if (!digits)
+        return -EINVAL;
+    if (p < tn && ((!hex && (t[p] | 0x20) == 'e') || (hex && (t[p] | 0x20) == 'p'))) {
+        has_exp = 1;
+        buf[k++] = t[p++];
+        if (p < tn && (t[p] == '+' || t[p] == '-'))
+            buf[k++] = t[p++];
+        int edig = 0;
+        for (; p < tn; p++) {
+            if (t[p] == '_') {
+                under = 1;
+                continue;
+            }
+            if (t[p] < '0' || t[p] > '9')
+                break;
+            buf[k++] = t[p];
+            edig = 1;
+        }
+        if (!edig)
+            return -EINVAL;
+    }
+    if (p != tn || (hex && !has_exp))
+        return -EINVAL;
+    if (under && !underscore_ok(s, n))
+        return -EINVAL;
+    buf[k] = '\0';
+    errno = 0;
+    char *endp;
+    double v = strtod(buf, &endp);
+    if (*endp)
+        return -EINVAL;
+    if (isinf(v))
+        return -ERANGE;
+    *out = v;
+    return 0;
+}
+
+/* Go's strconv.Atoi on a field. */
+static int parse_int(const char *s, size_t n, long long *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (n && (s[0] == '+' || s[0] == '-')) {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == n)
+        return -EINVAL;
+    unsigned long long v = 0;
+    int range = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -EINVAL;
+        if (v > (ULLONG_MAX - 9) / 10)
+            range = 1;
+        else
+            v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    if (range || (!neg && v > (unsigned long long)LLONG_MAX) ||
+        (neg && v > (unsigned long long)LLONG_MAX + 1))
+        return -ERANGE;
+    *out = neg ? (long long)(0 - v) : (long long)v;
+    return 0;
+}
+
+static void report(struct reader *r, const char *msg)
+{
+    if (r->h->on_error)
+        r->h->on_error(r->h->ctx, r->path, r->line, msg);
+}
+
+static int set_config(struct reader *r, const char *key, size_t klen, const char *val, size_t vlen)
+{
+    size_t i;
+    for (i = 0; i < r->n_config; i++)
+        if (strlen(r->config[i].key) == klen && memcmp(r->config[i].key, key, klen) == 0)
+            break;
+    if (vlen == 0) {
+        if (i == r->n_config)
+            return 0;
+        /* benchfmt deletes by swapping with the last key: keep its order. */
+        free(r->config[i].key);
+        free(r->config[i].value);
+        r->config[i] = r->config[r->n_config - 1];
+        r->n_config--;
+        r->gen = next_gen++;
+        return 0;
+    }
+    char *v = malloc(vlen + 1);
+    if (!v)
+        return -ENOMEM;
+    memcpy(v, val, vlen);
+    v[vlen] = '\0';
+    if (i < r->n_config) {
+        if (strcmp(r->config[i].value, v) == 0) {
+            free(v);
+            return 0;
+        }
+        free(r->config[i].value);
+        r->config[i].value = v;
+    } else {
+        if (bl__grow((void **)&r->config, &r->cap_config, r->n_config + 1, sizeof(bl_label))) {
+            free(v);
+            return -ENOMEM;
+        }
+        char *k = malloc(klen + 1);
+        if (!k) {
+            free(v);
+            return -ENOMEM;
+        }
+        memcpy(k, key, klen);
+        k[klen] = '\0';
+        r->config[r->n_config].key = k;
+        r->config[r->n_config].value = v;
+        r->n_config++;
+    }
+    r->gen = next_gen++;
+    return 0;
+}
+
+static int is_upper_ascii(unsigned c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+
+/* parseKeyValueLine: "key: value". Keys are checked for ASCII case only. */
+static int config_line(struct reader *r, char *line, size_t n, int *handled)
+{
+    unsigned char c0 = (unsigned char)line[0];
+    *handled = 0;
+    if (!(c0 >= 'a' && c0 <= 'z'))
+        return 0;
+    size_t i = 0;
+    const unsigned char *u = (const unsigned char *)line, *e = u + n;
+    while (i < n) {
+        size_t sl = space_len(u + i, e);
+        if (sl || is_upper_ascii(u[i]))
+            return 0;
+        if (i > 0 && u[i] == ':')
+            break;
+        i++;
+    }
+    if (i >= n)
+        return 0;
+    char *val = line + i + 1;
+    size_t vlen = n - i - 1;
+    if (vlen > 0) {
+        if (*val != ' ' && *val != '\t')
+            return 0;
+        while (vlen && (*val == ' ' || *val == '\t')) {
+            val++;
+            vlen--;
+        }
+    }
+    *handled = 1;
+    return set_config(r, line, i, val, vlen);
+}
+
+static int unit_line(struct reader *r, char *p, char *end)
+{
+    size_t len;
+    char *unit = split_field(&p, end, &len);
+    if (len == 0) {
+        report(r, "missing unit");
+        return 0;
+    }
+    unit[len] = '\0'; /* the byte after a field is whitespace or the line's end */
+    while (p < end) {
+        char *f = split_field(&p, end, &len);
+        if (len == 0)
+            break;
+        f[len] = '\0';
+        char *eq = memchr(f, '=', len);
+        if (!eq || eq == f) {
+            report(r, "expected key=value");
+            continue;
+        }
+        *eq = '\0';
+        if (r->h->on_unit) {
+            int rc = r->h->on_unit(r->h->ctx, unit, f, eq + 1, r->path, r->line);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static void comment_line(struct reader *r, char *line, size_t n)
+{
+    /* "# key: value", as benchlab writes its per-run metadata. */
+    size_t i = 1;
+    while (i < n && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    size_t k = i;
+    while (i < n && line[i] != ':' && line[i] != ' ' && line[i] != '\t')
+        i++;
+    if (i == k || i >= n || line[i] != ':' || i + 1 >= n || line[i + 1] != ' ')
+        return;
+    line[i] = '\0';
+    char *v = line + i + 1;
+    while (*v == ' ')
+        v++;
+    if (r->h->on_meta)
+        r->h->on_meta(r->h->ctx, line + k, v);
+}
+
+static int result_line(struct reader *r, char *line, size_t n)
+{
+    char *p = line + 9, *end = line + n;
+    size_t len;
+    char *name = split_field(&p, end, &len);
+    size_t name_len = len;
+    if (name + name_len == end)
+        return 0; /* a bare "BenchmarkName" line, as go test -v prints */
+    char *f = split_field(&p, end, &len);
+    if (len == 0) {
+        report(r, "missing iteration count");
+        return 0;
+    }
+    long long iters;
+    int rc = parse_int(f, len, &iters);
+    if (rc) {
+        report(r, rc == -ERANGE ? "parsing iteration count: value out of range"
+                                : "parsing iteration count: invalid syntax");
+        return 0;
+    }
+    size_t nv = 0;
+    for (;;) {
+        f = split_field(&p, end, &len);
+        if (len == 0) {
+            if (nv > 0)
+                break;
+            report(r, "missing measurements");
+            return 0;
+        }
+        double v;
+        rc = bl_gobench_parse_float(f, len, &v);
+        if (rc) {
+            report(r, rc == -ERANGE ? "parsing measurement: value out of range"
+                                    : "parsing measurement: invalid syntax");
+            return 0;
+        }
+        char *unit = split_field(&p, end, &len);
+        if (len == 0) {
+            report(r, "missing units");
+            return 0;
+        }
+        unit[len] = '\0';
+        if (nv == r->cap_vals &&
+            bl__grow((void **)&r->vals, &r->cap_vals, nv + 1, sizeof(bl_gobench_value)))
+            return -ENOMEM;
+        r->vals[nv].value = v;
+        r->vals[nv].unit = unit;
+        r->vals[nv].unit_len = len;
+        nv++;
+    }
+    name[name_len] = '\0';
+    bl_gobench_result res = {
+        .name = name,
+        .name_len = name_len,
+        .iters = iters,
+        .values = r->vals,
+        .n_values = nv,
+        .config = r->config,
+        .n_config = r->n_config,
+        .config_gen = r->gen,
+        .path = r->path,
+        .line = r->line,
+    };
+    return r->h->on_result ? r->h->on_result(r->h->ctx, &res) : 0;
+}
+
+static int handle_line(struct reader *r, char *line, size_t n)
+{
+    if (n && line[n - 1] == '\r')
+        n--; /* bufio.ScanLines drops one trailing \r */
+    line[n] = '\0';
+    if (n >= 9 && memcmp(line, "Benchmark", 9) == 0)
+        return result_line(r, line, n);
+    if (n && line[0] == 'U') {
+        char *p = line, *end = line + n;
+        size_t len;
+        char *f = split_field(&p, end, &len);
+        if (len == 4 && memcmp(f, "Unit", 4) == 0)
+            return unit_line(r, p, end);
+    }
+    if (n && line[0] == '#') {
+        comment_line(r, line, n);
+        return 0;
+    }
+    int handled;
+    return config_line(r, line, n, &handled);
+}
+
+int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *path,
+                     const char *label, const bl_gobench_handler *h, char *err, size_t err_size)
+{
+    struct reader r = {.h = h, .path = path};
+    int rc = 0;
+    size_t cap = BLOCK + MAX_LINE + 1;
+    char *buf = malloc(cap);
+    if (!buf)
+        return -ENOMEM;
+    /* benchfmt keeps .file as the first configuration entry; it is not a
+     * file key, but its position matters to the swap-on-delete order. */
+    r.config = calloc(1, sizeof(bl_label));
+    r.cap_config = r.n_config = 1;
+    if (!r.config || !(r.config[0].key = bl__strdup(".file")) ||
+        !(r.config[0].value = bl__strdup(label))) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    r.gen = next_gen++;
+    size_t have = 0; /* bytes in buf not yet consumed */
+    if (prefix_len) {
+        /* the caller already read these bytes to sniff the format */
+        if (prefix_len > cap - 1) {
+            rc = -EINVAL;
+            goto out;
+        }
+        memcpy(buf, prefix, prefix_len);
+        have = prefix_len;
+    }
+    int eof = 0;
+    while (!rc) {
+        if (!eof) {
+            ssize_t got = read(fd, buf + have, cap - 1 - have);
+            if (got < 0) {
+                if (errno == EINTR)
+                    continue;
+                rc = -errno;
+                if (err)
+                    snprintf(err, err_size, "read %s: %s", path, strerror(errno));
+                break;
+            }
+            if (got == 0)
+                eof = 1;
+            have += (size_t)got;
+        }
+        char *p = buf, *end = buf + have;
+        for (;;) {
+            char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break;
+            r.line++;
+            if (nl - p >= MAX_LINE) {
+                rc = BL_EFORMAT;
+                break;
+            }
+            rc = handle_line(&r, p, (size_t)(nl - p));
+            if (rc)
+                break;
+            p = nl + 1;
+        }
+        if (rc)
+            break;
+        size_t rest = (size_t)(end - p);
+        if (eof) {
+            if (rest) {
+                r.line++;
+                if (rest >= MAX_LINE)
+                    rc = BL_EFORMAT;
+                else
+                    rc = handle_line(&r, p, rest);
+            }
+            break;
+        }
+        if (rest >= MAX_LINE) {
+            r.line++;
+            rc = BL_EFORMAT;
+            break;
+        }
+        memmove(buf, p, rest);
+        have = rest;
+    }
+    if (rc == BL_EFORMAT && err)
+        snprintf(err, err_size, "%s:%zu: bufio.Scanner: token too long", path, r.line);
+out:
+    for (size_t i = 0; i < r.n_config; i++) {
+        free(r.config[i].key);
+        free(r.config[i].value);
+    }
+    free(r.config);
+    free(r.vals);
+    free(buf);
+    return rc;
+}
+
+int bl_gobench_read_fd(int fd, const char *path, const char *label, const bl_gobench_handler *h,
+                       char *err, size_t err_size)
+{
+    return bl__gobench_read(fd, NULL, 0, path, label, h, err, err_size);
+}
