@@ -28,7 +28,7 @@ build: deps $(BUILD)/build.ninja
 
 demo: build
 	@echo "== benchlab example suite: Go benchmark format on stdout, summary on stderr =="
-	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite $(DEMO_ARGS)
+	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite --alloc $(DEMO_ARGS)
 
 test: deps-check $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
