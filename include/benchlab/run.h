@@ -28,6 +28,7 @@ typedef struct bl_run_options {
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
     const char *pkg;       /* value of the pkg: configuration line; default: basename of exe */
     int alloc;             /* run the allocation pass: B/op and allocs/op */
+    const char *cpus;      /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
 } bl_run_options;
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */

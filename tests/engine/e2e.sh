@@ -236,6 +236,32 @@ interrupt-keeps-results)
     sleep 0.2
     ! pgrep -f 'fixture_faults --benchlab-worker BenchmarkHang' >/dev/null || fail "worker left running"
     ;;
+env-lists-noise-sources)
+    run "$cli" env
+    [ "$st" -eq 0 ] || [ "$st" -eq 1 ] || fail "exit status $st"
+    for c in governor aslr load hypervisor perf_event_paranoid; do
+        grep -q "^[a-zA-Z ]*  $c " "$tmp/out" || fail "no $c line"
+    done
+    # exit 1 exactly when something is a warning
+    if grep -q '^WARN' "$tmp/out"; then expect_status 1; else expect_status 0; fi
+    # a run records the warnings with the results and says them once
+    run "$measure" $fast --filter '^BenchmarkEmpty$'
+    "$cli" env >"$tmp/envout" 2>&1
+    if grep -q '^WARN' "$tmp/envout"; then
+        out_has '^# env-warnings: '
+        [ "$(grep -c 'noise on this machine' "$tmp/err")" -eq 1 ] || fail "say the noise once"
+    fi
+    ;;
+cpu-pinning)
+    run "$measure" $fast --cpu 0 --filter '^BenchmarkEmpty$'
+    expect_status 0
+    out_has '^# cpus: 0$'
+    out_has '^BenchmarkEmpty	'
+    run "$measure" $fast --cpu 63 --filter '^BenchmarkEmpty$'
+    expect_status 2; err_has "--cpu '63': CPU 63 is not available here"
+    run "$measure" $fast --cpu 'x-1' --filter '^BenchmarkEmpty$'
+    expect_status 2; err_has "--cpu 'x-1': not a CPU list"
+    ;;
 *)
     echo "unknown case $case_name"; exit 2 ;;
 esac

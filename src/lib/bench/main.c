@@ -40,6 +40,7 @@ static const char usage[] =
     "  --out FILE         write the results to FILE instead of stdout\n"
     "  --format go        output format (go)\n"
     "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
+    "  --cpu LIST         pin workers to these CPUs, such as 1 or 0-3,6\n"
     "  --no-table         do not print the summary table on stderr\n"
     "  --color WHEN       auto, always or never (NO_COLOR is respected)\n"
     "  --version, --help\n"
@@ -82,6 +83,9 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
     (void)total;
     bl_gobench_write_header(fr->out, res);
     fflush(fr->out);
+    const char *noise = bl_results_get_meta(res, "env-warnings");
+    if (noise && fr->table)
+        fprintf(stderr, "benchlab: noise on this machine: %s (benchlab env explains)\n", noise);
 }
 
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
@@ -206,8 +210,9 @@ int bl_run_main(int argc, char **argv, const char *exe)
     o.exe = exe;
     const char *out_path = NULL, *color = "auto";
     int list = 0, table = 1;
-    static const char *const with_value[] = {"filter", "time",   "count", "timeout", "batch",
-                                             "seed",   "out",    "format", "pkg",    "color"};
+    static const char *const with_value[] = {"filter", "time", "count",  "timeout", "batch",
+                                             "seed",   "out",  "format", "pkg",     "color",
+                                             "cpu"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *name = NULL;
@@ -279,6 +284,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
             }
         } else if (strcmp(name, "pkg") == 0) {
             o.pkg = v;
+        } else if (strcmp(name, "cpu") == 0) {
+            o.cpus = v;
         } else if (strcmp(name, "color") == 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
                 fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);

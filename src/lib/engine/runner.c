@@ -18,6 +18,7 @@
 #include <math.h>
 #include <poll.h>
 #include <regex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "../base/base.h"
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
+#include "benchlab/env.h"
 #include "benchlab/run.h"
 
 #define CAPTURE_MAX 8192 /* bytes of the worker's stdout and stderr we keep */
@@ -88,6 +90,8 @@ static int move_high(int fd)
  */
 #define PRELOAD_FD 4
 
+static unsigned long long pin_mask; /* CPUs workers are pinned to; 0: none */
+
 static int spawn(const char *exe, char *const argv[], int preload_fd, struct worker *w)
 {
     int chan[2], out[2], err[2];
@@ -112,6 +116,17 @@ static int spawn(const char *exe, char *const argv[], int preload_fd, struct wor
     }
     if (pid == 0) {
         setpgid(0, 0);
+        if (pin_mask) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            for (int c = 0; c < 64; c++)
+                if (pin_mask & (1ull << c))
+                    CPU_SET(c, &set);
+            if (sched_setaffinity(0, sizeof set, &set) != 0) {
+                dprintf(2, "cannot pin to the CPUs of --cpu: %s\n", strerror(errno));
+                _exit(126);
+            }
+        }
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
@@ -619,6 +634,18 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
     char buf[64];
     snprintf(buf, sizeof buf, "%g", o->time_s);
     bl_results_set_meta(res, "time-budget-s", buf);
+    /* what on this machine adds noise: recorded with the results */
+    bl_env_finding env[16];
+    size_t n = bl_env_check(env, 16, 0);
+    struct bl__buf w = {0};
+    for (size_t i = 0; i < n; i++)
+        if (env[i].level == BL_ENV_WARN)
+            bl__buf_printf(&w, "%s%s: %s", w.len ? "; " : "", env[i].check, env[i].value);
+    if (w.data)
+        bl_results_set_meta(res, "env-warnings", w.data);
+    bl__buf_fini(&w);
+    if (o->cpus)
+        bl_results_set_meta(res, "cpus", o->cpus);
 }
 
 int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
@@ -647,6 +674,23 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         int e = -errno;
         snprintf(errbuf, errsize, "%s: %s", exe, strerror(errno));
         return e;
+    }
+    pin_mask = 0;
+    if (o.cpus) {
+        if (bl_env_parse_cpus(o.cpus, &pin_mask) != 0) {
+            snprintf(errbuf, errsize, "--cpu '%s': not a CPU list such as 2 or 0-3,6 (CPUs 0-63)",
+                     o.cpus);
+            return BL_EUSAGE;
+        }
+        cpu_set_t have;
+        if (sched_getaffinity(0, sizeof have, &have) == 0) {
+            for (int c = 0; c < 64; c++)
+                if ((pin_mask & (1ull << c)) && !CPU_ISSET(c, &have)) {
+                    snprintf(errbuf, errsize, "--cpu '%s': CPU %d is not available here", o.cpus,
+                             c);
+                    return BL_EUSAGE;
+                }
+        }
     }
     regex_t re;
     if (o.filter) {
