@@ -16,6 +16,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"run", cmd_run, "run a benchmark suite: benchlab run SUITE [options]"},
+    {"exec", cmd_exec, "benchmark whole commands: benchlab exec [options] CMD..."},
     {"env", cmd_env, "what on this machine adds noise to measurements"},
     {"compare", cmd_compare, "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
     {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},

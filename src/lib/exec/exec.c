@@ -1,0 +1,737 @@
+/*
+ * exec.c - the parent side of `benchlab exec`: runs whole commands and
+ * measures them from outside, as the runner (engine/runner.c) watches a
+ * worker. Called by the CLI (cmd_exec.c); calls posix_spawn, wait4 and
+ * the statistics (stats/).
+ *
+ * A session is a list of groups: all commands in one group when they are
+ * interleaved (the default), one command per group in sequential order.
+ * A group runs in rounds: one run of each of its commands per round, plus,
+ * with a shell, one run of `sh -c ''`, in a shuffled or fixed order, until
+ * the budget is met. The shell's median start-up is subtracted at the end.
+ *
+ * Invariant: a run is in the results only when it completed as a run
+ * (measured, not interrupted, not failed unless failures are ignored);
+ * whatever stops the session, every run measured before stays.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/base.h"
+#include "benchlab/exec.h"
+
+extern char **environ;
+
+/* The early stop: at least this many runs, and the median's interval no
+ * wider than this fraction of the median (docs/exec.md). */
+#define EARLY_MIN_RUNS 30
+#define EARLY_REL_WIDTH 0.01
+
+void bl_exec_options_init(bl_exec_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->shell = "sh";
+    o->min_runs = 10;
+    o->time_s = 3.0;
+    o->order = BL_EXEC_SHUFFLE;
+    o->confidence = 0.95;
+}
+
+/* ---- splitting and substitution ---------------------------------------------- */
+
+void bl_exec_argv_free(char **argv)
+{
+    if (!argv)
+        return;
+    for (char **p = argv; *p; p++)
+        free(*p);
+    free(argv);
+}
+
+int bl_exec_split(const char *s, char ***out)
+{
+    *out = NULL;
+    char **argv = NULL;
+    size_t n = 0, cap = 0;
+    struct bl__buf word = {0};
+    int err = 0;
+    while (!err) {
+        while (*s == ' ' || *s == '\t' || *s == '\n')
+            s++;
+        if (!*s)
+            break;
+        word.len = 0;
+        err = bl__buf_reserve(&word, 1);
+        if (err)
+            break;
+        word.data[0] = '\0';
+        while (!err && *s && *s != ' ' && *s != '\t' && *s != '\n') {
+            if (*s == '\'') {
+                const char *end = strchr(s + 1, '\'');
+                if (!end) {
+                    err = BL_EUSAGE;
+                    break;
+                }
+                err = bl__buf_append(&word, s + 1, (size_t)(end - s - 1));
+                s = end + 1;
+            } else if (*s == '"') {
+                s++;
+                while (!err && *s && *s != '"') {
+                    if (*s == '\\' && s[1] && strchr("\"\\$`\n", s[1]))
+                        s++;
+                    err = bl__buf_append(&word, s, 1);
+                    s++;
+                }
+                if (!err && *s != '"')
+                    err = BL_EUSAGE;
+                else
+                    s++;
+            } else if (*s == '\\' && s[1]) {
+                err = bl__buf_append(&word, s + 1, 1);
+                s += 2;
+            } else {
+                err = bl__buf_append(&word, s, 1);
+                s++;
+            }
+        }
+        if (err)
+            break;
+        err = bl__grow((void **)&argv, &cap, n + 2, sizeof *argv);
+        if (!err) {
+            argv[n] = bl__strdup(word.data ? word.data : "");
+            err = argv[n] ? 0 : -ENOMEM;
+            if (!err)
+                argv[++n] = NULL;
+        }
+    }
+    bl__buf_fini(&word);
+    if (!err && n == 0)
+        err = BL_EUSAGE;
+    if (err) {
+        bl_exec_argv_free(argv);
+        return err;
+    }
+    *out = argv;
+    return 0;
+}
+
+char *bl_exec_substitute(const char *tmpl, const bl_exec_param *params, size_t n_params)
+{
+    struct bl__buf b = {0};
+    int err = bl__buf_puts(&b, "");
+    for (const char *s = tmpl; !err && *s;) {
+        size_t i = n_params;
+        if (*s == '{')
+            for (i = 0; i < n_params; i++) {
+                size_t len = strlen(params[i].name);
+                if (strncmp(s + 1, params[i].name, len) == 0 && s[1 + len] == '}')
+                    break;
+            }
+        if (i < n_params) {
+            err = bl__buf_puts(&b, params[i].value);
+            s += strlen(params[i].name) + 2;
+        } else {
+            err = bl__buf_append(&b, s, 1);
+            s++;
+        }
+    }
+    if (err) {
+        bl__buf_fini(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+/* ---- one process ----------------------------------------------------------------- */
+
+struct session {
+    const bl_exec_options *o;
+    const bl_exec_observer *obs;
+    int in_fd, null_fd;
+    char *err;
+    size_t err_size;
+    struct bl__rng rng;
+    double *shell_wall, *shell_user, *shell_sys;
+    size_t n_shell, cap_shell;
+    char **shell_argv; /* sh -c '' */
+};
+
+static void set_err(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, s->err_size, fmt, ap);
+    va_end(ap);
+}
+
+static int stop_requested(const struct session *s)
+{
+    return s->o->stop && *s->o->stop;
+}
+
+/* argv for `command`: shell -c command, or the command's own words. */
+static int make_argv(const struct session *s, const char *command, char ***argv)
+{
+    if (!s->o->shell)
+        return bl_exec_split(command, argv);
+    char **a = calloc(4, sizeof *a);
+    if (!a)
+        return -ENOMEM;
+    a[0] = bl__strdup(s->o->shell);
+    a[1] = bl__strdup("-c");
+    a[2] = bl__strdup(command);
+    if (!a[0] || !a[1] || !a[2]) {
+        bl_exec_argv_free(a);
+        return -ENOMEM;
+    }
+    *argv = a;
+    return 0;
+}
+
+/*
+ * Run argv to its end and measure it: wall time from just before the spawn
+ * to just after wait4() reaped it, and wait4's rusage. posix_spawn (a
+ * vfork-like clone in glibc) keeps the harness's own cost per run small and
+ * reports a program that cannot be executed as an error, not as a run.
+ * Returns 0 (the run is filled, whatever its exit status), -errno from
+ * posix_spawn (nothing ran), or BL_EINTR when a stop was requested while it
+ * ran (the run is not valid).
+ */
+static int run_process(struct session *s, char *const argv[], bl_exec_run *run)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t dflt, none;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGINT);
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawn_file_actions_adddup2(&fa, s->in_fd, 0);
+    if (!s->o->show_output) {
+        posix_spawn_file_actions_adddup2(&fa, s->null_fd, 1);
+        posix_spawn_file_actions_adddup2(&fa, s->null_fd, 2);
+    }
+    if (s->in_fd != s->null_fd)
+        lseek(s->in_fd, 0, SEEK_SET); /* every run reads the whole input */
+    pid_t pid;
+    uint64_t t0 = bl__now_ns();
+    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0)
+        return -rc;
+    int status = 0;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0) {
+        if (errno != EINTR)
+            return -errno;
+    }
+    uint64_t t1 = bl__now_ns();
+    memset(run, 0, sizeof *run);
+    run->raw_wall_ns = (double)(t1 - t0);
+    run->wall_ns = run->raw_wall_ns;
+    run->user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+    run->sys_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
+    run->peak_rss_bytes = ru.ru_maxrss * 1024L;
+    if (WIFEXITED(status)) {
+        run->exit_code = WEXITSTATUS(status);
+    } else {
+        run->exit_code = -1;
+        run->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    }
+    if (stop_requested(s))
+        return BL_EINTR;
+    return 0;
+}
+
+static void describe_status(const bl_exec_run *run, char *out, size_t size)
+{
+    if (run->term_signal)
+        snprintf(out, size, "was killed by signal %d (%s)", run->term_signal,
+                 strsignal(run->term_signal));
+    else if (run->exit_code == 127)
+        snprintf(out, size, "exited with status 127 (command not found?)");
+    else
+        snprintf(out, size, "exited with status %d", run->exit_code);
+}
+
+static int spawn_error(struct session *s, const char *what, const char *command, int rc)
+{
+    if (s->o->shell)
+        set_err(s, "%s '%s': cannot execute the shell '%s': %s", what, command, s->o->shell,
+                strerror(-rc));
+    else
+        set_err(s, "%s '%s': cannot execute it: %s", what, command,
+                rc == -ENOENT ? "command not found" : strerror(-rc));
+    return rc == -ENOENT || rc == -EACCES ? BL_ENOTFOUND : rc;
+}
+
+/* An untimed helper (setup, prepare, ...): must exit 0. */
+static int run_helper(struct session *s, const char *what, const char *command)
+{
+    if (!command)
+        return 0;
+    char **argv = NULL;
+    int err = make_argv(s, command, &argv);
+    if (err) {
+        if (err == BL_EUSAGE)
+            set_err(s, "%s command '%s': cannot be split into words", what, command);
+        return err;
+    }
+    bl_exec_run run;
+    err = run_process(s, argv, &run);
+    bl_exec_argv_free(argv);
+    if (err == BL_EINTR)
+        return err;
+    if (err)
+        return spawn_error(s, what, command, err);
+    if (run.exit_code != 0) {
+        char st[80];
+        describe_status(&run, st, sizeof st);
+        set_err(s, "%s command '%s' %s", what, command, st);
+        return BL_EBENCH;
+    }
+    return 0;
+}
+
+/* ---- the session ----------------------------------------------------------------- */
+
+struct cmd_state {
+    const bl_exec_command *c;
+    bl_exec_result *r;
+    char **argv;
+    double raw_sum_ns;
+};
+
+static int add_run(bl_exec_result *r, const bl_exec_run *run)
+{
+    int err = bl__grow((void **)&r->runs, &r->cap_runs, r->n_runs + 1, sizeof *r->runs);
+    if (!err)
+        r->runs[r->n_runs++] = *run;
+    return err;
+}
+
+static int add_shell_run(struct session *s, const bl_exec_run *run)
+{
+    size_t cap = s->cap_shell;
+    int err = bl__grow((void **)&s->shell_wall, &cap, s->n_shell + 1, sizeof(double));
+    cap = s->cap_shell;
+    if (!err)
+        err = bl__grow((void **)&s->shell_user, &cap, s->n_shell + 1, sizeof(double));
+    cap = s->cap_shell;
+    if (!err)
+        err = bl__grow((void **)&s->shell_sys, &cap, s->n_shell + 1, sizeof(double));
+    if (err)
+        return err;
+    s->cap_shell = cap;
+    s->shell_wall[s->n_shell] = run->raw_wall_ns;
+    s->shell_user[s->n_shell] = run->user_ns;
+    s->shell_sys[s->n_shell] = run->sys_ns;
+    s->n_shell++;
+    return 0;
+}
+
+/* The planned number of runs of one command, for progress and ETA. */
+static int planned_runs(const struct session *s, const struct cmd_state *c)
+{
+    const bl_exec_options *o = s->o;
+    if (o->runs > 0)
+        return o->runs;
+    size_t n = c->r->n_runs;
+    double mean = n ? c->raw_sum_ns / (double)n : 0;
+    double want = mean > 0 ? ceil(o->time_s * 1e9 / mean) : o->min_runs;
+    if (want < o->min_runs)
+        want = o->min_runs;
+    if (o->max_runs > 0 && want > o->max_runs)
+        want = o->max_runs;
+    if (want < (double)n)
+        want = (double)n;
+    return want > 1e9 ? 1000000000 : (int)want;
+}
+
+/* Is the median's interval of this command tight enough to stop early? */
+static int interval_tight(const struct session *s, const struct cmd_state *c)
+{
+    size_t n = c->r->n_runs;
+    if (n < EARLY_MIN_RUNS || n < (size_t)s->o->min_runs)
+        return 0;
+    double shell = s->n_shell ? bl_stats_median(s->shell_wall, s->n_shell) : 0;
+    double *xs = malloc(n * sizeof *xs);
+    if (!xs)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        xs[i] = c->r->runs[i].raw_wall_ns - shell;
+    bl_summary sm;
+    int tight = bl_stats_summarize(xs, n, s->o->confidence, &sm) == 0 && sm.median > 0 &&
+                isfinite(sm.ci_lo) && isfinite(sm.ci_hi) &&
+                (sm.ci_hi - sm.ci_lo) <= EARLY_REL_WIDTH * sm.median;
+    free(xs);
+    return tight;
+}
+
+/* Does command c need another run? Sets *early when only the interval stopped it. */
+static int needs_run(const struct session *s, const struct cmd_state *c, int *early)
+{
+    const bl_exec_options *o = s->o;
+    int n = (int)c->r->n_runs;
+    if (o->runs > 0)
+        return n < o->runs;
+    if (o->max_runs > 0 && n >= o->max_runs)
+        return 0;
+    if (n < o->min_runs)
+        return 1;
+    if (c->raw_sum_ns >= o->time_s * 1e9)
+        return 0;
+    if (interval_tight(s, c)) {
+        *early = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static double eta_s(const struct session *s, struct cmd_state *cs, size_t n)
+{
+    double eta = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t done = cs[i].r->n_runs;
+        double mean = done ? cs[i].raw_sum_ns / (double)done : 0;
+        eta += (planned_runs(s, &cs[i]) - (double)done) * mean * 1e-9;
+    }
+    return eta;
+}
+
+/* One run of command c: prepare, the timed run, conclude. */
+static int one_run(struct session *s, struct cmd_state *cs, size_t n_cs, size_t ci, size_t index,
+                   int is_warmup, int k)
+{
+    struct cmd_state *c = &cs[ci];
+    if (stop_requested(s))
+        return BL_EINTR;
+    if (s->obs && s->obs->on_run_start)
+        s->obs->on_run_start(s->obs->ctx, index, k, is_warmup ? s->o->warmup : planned_runs(s, c),
+                             is_warmup, eta_s(s, cs, n_cs));
+    int err = run_helper(s, "prepare", c->c->prepare);
+    if (err)
+        return err;
+    bl_exec_run run;
+    err = run_process(s, c->argv, &run);
+    if (err == BL_EINTR)
+        return err;
+    if (err)
+        return spawn_error(s, "command", c->c->command, err);
+    if ((run.exit_code != 0 || run.term_signal) && !s->o->ignore_failure) {
+        char st[80];
+        describe_status(&run, st, sizeof st);
+        set_err(s, "command '%s' %s%s", c->c->name, st, is_warmup ? " (in a warm-up run)" : "");
+        return BL_EEXIT;
+    }
+    err = run_helper(s, "conclude", c->c->conclude);
+    if (err)
+        return err;
+    if (is_warmup)
+        return 0;
+    c->raw_sum_ns += run.raw_wall_ns;
+    err = add_run(c->r, &run);
+    if (!err && s->obs && s->obs->on_run_done)
+        s->obs->on_run_done(s->obs->ctx, index, &run);
+    return err;
+}
+
+static int shell_run(struct session *s)
+{
+    bl_exec_run run;
+    int err = run_process(s, s->shell_argv, &run);
+    if (err == BL_EINTR)
+        return err;
+    if (err)
+        return spawn_error(s, "shell", "", err);
+    return add_shell_run(s, &run);
+}
+
+static void shuffle(struct session *s, size_t *xs, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(bl__rng_next(&s->rng) % i);
+        size_t t = xs[i - 1];
+        xs[i - 1] = xs[j];
+        xs[j] = t;
+    }
+}
+
+/*
+ * One round: a run of each command in `todo` (indices into cs) and, with a
+ * shell, one of the shell alone, in the session's order. `slots` has room
+ * for n_todo + 1 entries; slot value n_cs means the shell.
+ */
+static int round_run(struct session *s, struct cmd_state *cs, size_t n_cs, const size_t *todo,
+                     size_t n_todo, size_t *slots, int is_warmup, int k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_todo; i++)
+        slots[n++] = todo[i];
+    if (s->shell_argv && !is_warmup)
+        slots[n++] = n_cs;
+    if (s->o->order == BL_EXEC_SHUFFLE)
+        shuffle(s, slots, n);
+    for (size_t i = 0; i < n; i++) {
+        int err = slots[i] == n_cs ? shell_run(s)
+                                   : one_run(s, cs, n_cs, slots[i], slots[i], is_warmup,
+                                             is_warmup ? k : (int)cs[slots[i]].r->n_runs + 1);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* Run the commands cs[first..first+count) as one group of rounds. */
+static int run_group(struct session *s, struct cmd_state *cs, size_t n_cs, size_t first,
+                     size_t count, int *early)
+{
+    size_t *todo = calloc(count + 1, sizeof *todo), *slots = calloc(count + 2, sizeof *slots);
+    int err = todo && slots ? 0 : -ENOMEM;
+    size_t n_setup = 0;
+    for (; !err && n_setup < count; n_setup++)
+        err = run_helper(s, "setup", cs[first + n_setup].c->setup);
+    for (size_t i = 0; i < count; i++)
+        if (!err)
+            todo[i] = first + i;
+    /* warm-up rounds: the shell too, untimed */
+    for (int w = 0; !err && w < s->o->warmup; w++)
+        err = round_run(s, cs, n_cs, todo, count, slots, 1, w + 1);
+    if (!err && s->shell_argv && s->o->warmup > 0) {
+        size_t keep = s->n_shell;
+        err = shell_run(s);
+        s->n_shell = keep; /* the warm-up of the shell does not count */
+    }
+    while (!err) {
+        size_t n_todo = 0;
+        int early_here = 0;
+        for (size_t i = 0; i < count; i++)
+            if (needs_run(s, &cs[first + i], &early_here))
+                todo[n_todo++] = first + i;
+        if (early_here)
+            *early = 1;
+        if (n_todo == 0)
+            break;
+        err = round_run(s, cs, n_cs, todo, n_todo, slots, 0, 0);
+    }
+    /* cleanup for every command whose setup ran, even after an error */
+    int err2 = 0;
+    for (size_t i = 0; i < n_setup && err != BL_EINTR; i++) {
+        int e = run_helper(s, "cleanup", cs[first + i].c->cleanup);
+        if (e && !err2)
+            err2 = e;
+    }
+    free(todo);
+    free(slots);
+    return err ? err : err2;
+}
+
+/* Subtract the shell and summarise every command. */
+static int finish(struct session *s, bl_exec_results *res)
+{
+    if (s->n_shell) {
+        res->n_shell_runs = s->n_shell;
+        res->shell_wall_ns = bl_stats_median(s->shell_wall, s->n_shell);
+        res->shell_user_ns = bl_stats_median(s->shell_user, s->n_shell);
+        res->shell_sys_ns = bl_stats_median(s->shell_sys, s->n_shell);
+    }
+    for (size_t i = 0; i < res->n_results; i++) {
+        bl_exec_result *r = &res->results[i];
+        if (!r->n_runs)
+            continue;
+        double *xs = malloc(3 * r->n_runs * sizeof *xs);
+        if (!xs)
+            return -ENOMEM;
+        double *us = xs + r->n_runs, *ss = us + r->n_runs;
+        for (size_t k = 0; k < r->n_runs; k++) {
+            bl_exec_run *run = &r->runs[k];
+            run->wall_ns = fmax(0, run->raw_wall_ns - res->shell_wall_ns);
+            run->user_ns = fmax(0, run->user_ns - res->shell_user_ns);
+            run->sys_ns = fmax(0, run->sys_ns - res->shell_sys_ns);
+            xs[k] = run->wall_ns;
+            us[k] = run->user_ns;
+            ss[k] = run->sys_ns;
+            if (run->peak_rss_bytes > r->max_rss_bytes)
+                r->max_rss_bytes = run->peak_rss_bytes;
+        }
+        int err = bl_stats_summarize(xs, r->n_runs, s->o->confidence, &r->wall);
+        if (!err)
+            err = bl_stats_summarize(us, r->n_runs, s->o->confidence, &r->user);
+        if (!err)
+            err = bl_stats_summarize(ss, r->n_runs, s->o->confidence, &r->sys);
+        free(xs);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int open_fds(struct session *s)
+{
+    s->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (s->null_fd < 0) {
+        set_err(s, "cannot open /dev/null: %s", strerror(errno));
+        return -errno;
+    }
+    s->in_fd = s->null_fd;
+    if (s->o->input) {
+        s->in_fd = open(s->o->input, O_RDONLY | O_CLOEXEC);
+        if (s->in_fd < 0) {
+            int e = -errno;
+            set_err(s, "input file '%s': %s", s->o->input, strerror(errno));
+            return e;
+        }
+    }
+    return 0;
+}
+
+int bl_exec_run_all(const bl_exec_command *commands, size_t n_commands, const bl_exec_options *opts,
+                    const bl_exec_observer *obs, bl_exec_results **out, char *err_msg,
+                    size_t err_size)
+{
+    char dummy[8];
+    struct session s;
+    memset(&s, 0, sizeof s);
+    s.o = opts;
+    s.obs = obs;
+    s.err = err_size ? err_msg : dummy;
+    s.err_size = err_size ? err_size : sizeof dummy;
+    s.err[0] = '\0';
+    s.in_fd = s.null_fd = -1;
+    uint64_t t_start = bl__now_ns();
+    bl__rng_seed(&s.rng, opts->seed ? opts->seed : t_start);
+
+    bl_exec_results *res = calloc(1, sizeof *res);
+    *out = res;
+    if (!res)
+        return -ENOMEM;
+    res->results = calloc(n_commands ? n_commands : 1, sizeof *res->results);
+    struct cmd_state *cs = calloc(n_commands ? n_commands : 1, sizeof *cs);
+    int err = res->results && cs ? 0 : -ENOMEM;
+    if (!err && (n_commands == 0 || opts->runs < 0 || opts->min_runs < 1 || opts->warmup < 0 ||
+                 (opts->max_runs > 0 && opts->max_runs < opts->min_runs && opts->runs == 0))) {
+        set_err(&s, "bad options: no command, or a bad number of runs");
+        err = BL_EUSAGE;
+    }
+    if (!err) {
+        res->n_results = n_commands;
+        snprintf(res->shell, sizeof res->shell, "%s", opts->shell ? opts->shell : "");
+    }
+    for (size_t i = 0; !err && i < n_commands; i++) {
+        cs[i].c = &commands[i];
+        cs[i].r = &res->results[i];
+        cs[i].r->command = &commands[i];
+        err = make_argv(&s, commands[i].command, &cs[i].argv);
+        if (err == BL_EUSAGE)
+            set_err(&s, "command '%s': cannot be split into words (an open quote?)",
+                    commands[i].command);
+    }
+    if (!err && opts->shell)
+        err = make_argv(&s, "", &s.shell_argv);
+    if (!err)
+        err = open_fds(&s);
+    int early = 0;
+    if (!err && opts->order == BL_EXEC_SEQUENTIAL) {
+        for (size_t i = 0; !err && i < n_commands; i++)
+            err = run_group(&s, cs, n_commands, i, 1, &early);
+    } else if (!err) {
+        err = run_group(&s, cs, n_commands, 0, n_commands, &early);
+    }
+    if (err == BL_EINTR)
+        set_err(&s, "interrupted");
+    res->stopped_early = early && !err;
+    int err2 = finish(&s, res);
+    res->elapsed_s = (double)(bl__now_ns() - t_start) * 1e-9;
+    for (size_t i = 0; cs && i < n_commands; i++)
+        bl_exec_argv_free(cs[i].argv);
+    free(cs);
+    bl_exec_argv_free(s.shell_argv);
+    free(s.shell_wall);
+    free(s.shell_user);
+    free(s.shell_sys);
+    if (s.in_fd >= 0 && s.in_fd != s.null_fd)
+        close(s.in_fd);
+    if (s.null_fd >= 0)
+        close(s.null_fd);
+    return err ? err : err2;
+}
+
+void bl_exec_results_destroy(bl_exec_results *res)
+{
+    if (!res)
+        return;
+    for (size_t i = 0; i < res->n_results; i++)
+        free(res->results[i].runs);
+    free(res->results);
+    free(res);
+}
+
+/* ---- judging ---------------------------------------------------------------------- */
+
+int bl_exec_compare(const bl_exec_result *a, const bl_exec_result *b, double *ratio,
+                    double *ratio_lo, double *ratio_hi, double *p_value)
+{
+    if (!a->n_runs || !b->n_runs)
+        return -EINVAL;
+    *ratio = a->wall.median > 0 ? b->wall.median / a->wall.median : NAN;
+    *ratio_lo = *ratio_hi = NAN;
+    if (isfinite(a->wall.ci_lo) && isfinite(b->wall.ci_lo) && a->wall.ci_lo > 0 &&
+        a->wall.ci_hi > 0) {
+        *ratio_lo = b->wall.ci_lo / a->wall.ci_hi;
+        *ratio_hi = b->wall.ci_hi / a->wall.ci_lo;
+    }
+    double *xa = malloc((a->n_runs + b->n_runs) * sizeof *xa);
+    if (!xa)
+        return -ENOMEM;
+    double *xb = xa + a->n_runs;
+    for (size_t i = 0; i < a->n_runs; i++)
+        xa[i] = a->runs[i].wall_ns;
+    for (size_t i = 0; i < b->n_runs; i++)
+        xb[i] = b->runs[i].wall_ns;
+    int err = bl_stats_utest(xa, a->n_runs, xb, b->n_runs, p_value);
+    free(xa);
+    if (err == -EDOM) {
+        *p_value = 1.0;
+        err = 0;
+    }
+    return err;
+}
+
+int bl_exec_first_run_slow(const bl_exec_result *r)
+{
+    if (r->n_runs < 5)
+        return 0;
+    double first = r->runs[0].wall_ns;
+    double fence = r->wall.q3 + 3 * (r->wall.q3 - r->wall.q1);
+    return first > fence && first >= r->wall.max;
+}
+
+size_t bl_exec_count_slow(const bl_exec_result *r)
+{
+    if (r->n_runs < 5)
+        return 0;
+    double fence = r->wall.q3 + 1.5 * (r->wall.q3 - r->wall.q1);
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        n += r->runs[i].wall_ns > fence;
+    return n;
+}

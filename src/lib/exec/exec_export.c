@@ -1,0 +1,222 @@
+/*
+ * exec_export.c - writing the results of `benchlab exec`: the Go benchmark
+ * format (for benchlab compare and benchstat) and hyperfine's JSON, CSV and
+ * Markdown exports, with hyperfine's field names and units (seconds) so
+ * that tools written for hyperfine read ours.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "benchlab/exec.h"
+#include "benchlab/format.h"
+
+static int status_of(FILE *f)
+{
+    return ferror(f) ? -EIO : 0;
+}
+
+/* Append s, with whitespace and '/' mapped to '_' when `clean`. */
+static void append(char *out, size_t size, size_t *pos, const char *s, int clean)
+{
+    for (; *s && *pos + 1 < size; s++)
+        out[(*pos)++] = clean && (isspace((unsigned char)*s) || *s == '/') ? '_' : *s;
+    out[*pos] = '\0';
+}
+
+void bl_exec_go_name(const bl_exec_result *r, char *out, size_t size)
+{
+    size_t pos = 0;
+    if (!size)
+        return;
+    out[0] = '\0';
+    append(out, size, &pos, "Exec/cmd=", 0);
+    append(out, size, &pos, r->command->name, 1);
+    for (size_t i = 0; i < r->command->n_params; i++) {
+        append(out, size, &pos, "/", 0);
+        append(out, size, &pos, r->command->params[i].name, 1);
+        append(out, size, &pos, "=", 0);
+        append(out, size, &pos, r->command->params[i].value, 1);
+    }
+}
+
+int bl_exec_write_gobench(FILE *f, const bl_exec_results *res)
+{
+    fprintf(f, "goos: linux\ngoarch: %s\npkg: benchlab/exec\ncpu: %s\n", bl__sys_goarch(),
+            bl__sys_cpu_model());
+    fprintf(f, "# benchlab: %s\n# shell: %s\n", bl_version(), res->shell[0] ? res->shell : "none");
+    if (res->n_shell_runs)
+        fprintf(f, "# shell-startup-ns: %.0f\n", res->shell_wall_ns);
+    for (size_t i = 0; i < res->n_results; i++) {
+        const bl_exec_result *r = &res->results[i];
+        char name[512];
+        bl_exec_go_name(r, name, sizeof name);
+        fprintf(f, "# command: %s = %s\n", name, r->command->command);
+        for (size_t k = 0; k < r->n_runs; k++) {
+            const bl_exec_run *run = &r->runs[k];
+            char w[64], u[64], s[64], m[64];
+            bl_gobench_format_value(w, sizeof w, run->wall_ns);
+            bl_gobench_format_value(u, sizeof u, run->user_ns);
+            bl_gobench_format_value(s, sizeof s, run->sys_ns);
+            bl_gobench_format_value(m, sizeof m, (double)run->peak_rss_bytes);
+            fprintf(f,
+                    "Benchmark%s\t%8d\t%10s ns/op\t%10s user-ns/op\t%10s sys-ns/op\t%10s "
+                    "peak-RSS-bytes\n",
+                    name, 1, w, u, s, m);
+        }
+    }
+    return status_of(f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_seconds(FILE *f, double ns)
+{
+    if (isfinite(ns))
+        fprintf(f, "%.9g", ns * 1e-9);
+    else
+        fputs("null", f);
+}
+
+int bl_exec_write_json(FILE *f, const bl_exec_results *res)
+{
+    fputs("{\n  \"results\": [", f);
+    for (size_t i = 0; i < res->n_results; i++) {
+        const bl_exec_result *r = &res->results[i];
+        int any = r->n_runs > 0;
+        fputs(i ? ",\n    {\n" : "\n    {\n", f);
+        fputs("      \"command\": ", f);
+        json_string(f, r->command->name);
+        fputs(",\n      \"mean\": ", f);
+        json_seconds(f, any ? r->wall.mean : NAN);
+        fputs(",\n      \"stddev\": ", f);
+        json_seconds(f, r->n_runs > 1 ? r->wall.stddev : NAN);
+        fputs(",\n      \"median\": ", f);
+        json_seconds(f, any ? r->wall.median : NAN);
+        fputs(",\n      \"user\": ", f);
+        json_seconds(f, any ? r->user.mean : NAN);
+        fputs(",\n      \"system\": ", f);
+        json_seconds(f, any ? r->sys.mean : NAN);
+        fputs(",\n      \"min\": ", f);
+        json_seconds(f, any ? r->wall.min : NAN);
+        fputs(",\n      \"max\": ", f);
+        json_seconds(f, any ? r->wall.max : NAN);
+        fputs(",\n      \"times\": [", f);
+        for (size_t k = 0; k < r->n_runs; k++) {
+            fputs(k ? ", " : "", f);
+            json_seconds(f, r->runs[k].wall_ns);
+        }
+        fputs("],\n      \"exit_codes\": [", f);
+        for (size_t k = 0; k < r->n_runs; k++)
+            fprintf(f, "%s%d", k ? ", " : "", r->runs[k].exit_code);
+        fputs("],\n      \"peak_rss_bytes\": [", f);
+        for (size_t k = 0; k < r->n_runs; k++)
+            fprintf(f, "%s%ld", k ? ", " : "", r->runs[k].peak_rss_bytes);
+        fputs("]", f);
+        if (r->command->n_params) {
+            fputs(",\n      \"parameters\": {", f);
+            for (size_t p = 0; p < r->command->n_params; p++) {
+                fputs(p ? ", " : "", f);
+                json_string(f, r->command->params[p].name);
+                fputs(": ", f);
+                json_string(f, r->command->params[p].value);
+            }
+            fputs("}", f);
+        }
+        fputs("\n    }", f);
+    }
+    fputs("\n  ]", f);
+    if (res->n_shell_runs) {
+        fputs(",\n  \"shell_startup\": {\"shell\": ", f);
+        json_string(f, res->shell);
+        fputs(", \"median\": ", f);
+        json_seconds(f, res->shell_wall_ns);
+        fprintf(f, ", \"runs\": %zu}", res->n_shell_runs);
+    }
+    fputs("\n}\n", f);
+    return status_of(f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
+{
+    fputs("command,mean,stddev,median,user,system,min,max", f);
+    const bl_exec_command *c0 = res->n_results ? res->results[0].command : NULL;
+    for (size_t p = 0; c0 && p < c0->n_params; p++)
+        fprintf(f, ",parameter_%s", c0->params[p].name);
+    fputc('\n', f);
+    for (size_t i = 0; i < res->n_results; i++) {
+        const bl_exec_result *r = &res->results[i];
+        if (!r->n_runs)
+            continue;
+        csv_field(f, r->command->name);
+        fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", r->wall.mean * 1e-9,
+                r->n_runs > 1 ? r->wall.stddev * 1e-9 : 0.0, r->wall.median * 1e-9,
+                r->user.mean * 1e-9, r->sys.mean * 1e-9, r->wall.min * 1e-9, r->wall.max * 1e-9);
+        for (size_t p = 0; p < r->command->n_params; p++) {
+            fputc(',', f);
+            csv_field(f, r->command->params[p].value);
+        }
+        fputc('\n', f);
+    }
+    return status_of(f);
+}
+
+int bl_exec_write_markdown(FILE *f, const bl_exec_results *res)
+{
+    /* one unit for the table, from the fastest mean, as hyperfine does */
+    double fastest = INFINITY;
+    for (size_t i = 0; i < res->n_results; i++)
+        if (res->results[i].n_runs && res->results[i].wall.mean < fastest)
+            fastest = res->results[i].wall.mean;
+    const char *unit = fastest < 1e6 ? "µs" : fastest < 1e9 ? "ms" : "s";
+    double div = fastest < 1e6 ? 1e3 : fastest < 1e9 ? 1e6 : 1e9;
+    fprintf(f, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n", unit, unit, unit);
+    fputs("|:---|---:|---:|---:|---:|\n", f);
+    for (size_t i = 0; i < res->n_results; i++) {
+        const bl_exec_result *r = &res->results[i];
+        if (!r->n_runs)
+            continue;
+        fputs("| `", f);
+        for (const char *s = r->command->name; *s; s++)
+            fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
+        fprintf(f, "` | %.1f ± %.1f | %.1f | %.1f | %.2f |\n", r->wall.mean / div,
+                (r->n_runs > 1 ? r->wall.stddev : 0) / div, r->wall.min / div, r->wall.max / div,
+                fastest > 0 ? r->wall.mean / fastest : 1.0);
+    }
+    return status_of(f);
+}
