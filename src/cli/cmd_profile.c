@@ -252,7 +252,7 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
     if (info->delivered > 0)
         fprintf(stderr, ", %.0f%% of the asked rate delivered", 100 * info->delivered);
     fputc('\n', stderr);
-    if (strcmp(info->source, "timer") == 0)
+    if (strncmp(info->source, "timer", 5) == 0)
         fprintf(stderr,
                 "benchlab: profile: warning: perf events unavailable (%s); fell back to "
                 "timer_create, whose rate the kernel tick caps (often 250 Hz)\n",

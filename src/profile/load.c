@@ -137,28 +137,40 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
 static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns)
 {
     const unsigned char *end = at + n;
-    uint32_t funcs[140];
+    enum { MAX_WORDS = 3 + 2048 + 128 };
+    uint32_t funcs[MAX_WORDS];
     while (at + sizeof(struct bl_raw_sample) <= end) {
         struct bl_raw_sample rec;
         memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
-        if (rec.n_words < 3 || rec.n_words > 131 || at + rec.n_words * 8 > end)
+        if (rec.n_words < 3 || rec.n_words > MAX_WORDS || (size_t)(end - at) < rec.n_words * 8u)
             return BL_EFORMAT;
-        uint64_t w[131];
+        static _Thread_local uint64_t w[MAX_WORDS];
         memcpy(w, at, rec.n_words * 8);
         at += rec.n_words * 8;
+        /* w: pc, sp, n_scan, scanned stack words, then the chain's return addresses */
+        uint64_t n_scan = w[2];
+        if (n_scan > rec.n_words - 3)
+            return BL_EFORMAT;
+        const uint64_t *scan = &w[3], *chain = &w[3 + n_scan];
+        size_t n_chain = rec.n_words - 3 - n_scan;
         size_t depth = 0;
         uint32_t f = name_frame(nm, w[0], 0);
         if (f != BL__NO_NODE)
             funcs[depth++] = f;
-        uint64_t caller;
-        if (bl__fixup_leaf(nm->sym, w[0], w[1], w[2], rec.n_words > 3 ? w[3] : 0, &caller)) {
-            f = name_frame(nm, caller, 1);
+        uint64_t callers[128];
+        int scan_only = (rec.weight & BL_RAW_SCAN_ONLY) != 0;
+        rec.weight &= ~BL_RAW_SCAN_ONLY;
+        size_t n_callers = scan_only ? bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, 128)
+                                     : bl__fixup_frames(nm->sym, w[0], scan, n_scan,
+                                                        n_chain ? chain[0] : 0, callers, 8);
+        for (size_t i = 0; i < n_callers && depth < MAX_WORDS; i++) {
+            f = name_frame(nm, callers[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
         }
-        for (uint32_t i = 3; i < rec.n_words; i++) {
-            f = name_frame(nm, w[i], 1);
+        for (size_t i = 0; i < n_chain && depth < MAX_WORDS; i++) {
+            f = name_frame(nm, chain[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
         }

@@ -361,7 +361,7 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
         int32_t rel;
         memcpy(&rel, b + 3, 4);
         uint64_t target = ret + (uint64_t)(int64_t)rel;
-        if (target == callee_start)
+        if (target == callee_start || callee_start == 0)
             return 1;
         const struct mapping *mp = find_mapping(s, target);
         uint64_t vaddr;
@@ -377,36 +377,74 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
     return 0;
 }
 
-int bl__fixup_leaf(bl__symbolizer *s, uint64_t pc, uint64_t top0, uint64_t top1, uint64_t first_ret,
-                   uint64_t *caller)
+/* Does the function starting at `start` set up a frame pointer (push %rbp; mov %rsp,%rbp)? */
+static int frame_prologue(bl__symbolizer *s, uint64_t start, uint64_t *push_at, uint64_t *body_at)
 {
-    struct bl__frame f;
-    if (bl__symbolize(s, pc, 0, &f) != 0 || !f.start)
-        return 0;
     unsigned char b[8];
-    if (read_code(s, f.start, b, sizeof b) != 0)
+    if (!start || read_code(s, start, b, sizeof b) != 0)
         return 0;
     size_t at = 0;
     if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa) /* endbr64 */
         at = 4;
-    int has_frame = b[at] == 0x55 && b[at + 1] == 0x48 && b[at + 2] == 0x89 && b[at + 3] == 0xe5;
-    uint64_t candidate = 0;
-    if (has_frame) {
-        uint64_t push_at = f.start + at, body_at = f.start + at + 4;
-        unsigned char op = 0;
-        if (pc <= push_at)
-            candidate = top0; /* not yet pushed */
-        else if (pc < body_at)
-            candidate = top1; /* pushed, rbp not yet set */
-        else if (read_code(s, pc, &op, 1) == 0 && op == 0xc3)
-            candidate = top0; /* frame popped, at ret */
-        else
-            return 0;
-    } else {
-        candidate = top0; /* frameless: right only if it is a return address */
-    }
-    if (!candidate || candidate == first_ret || !follows_call(s, candidate, f.start))
+    if (!(b[at] == 0x55 && b[at + 1] == 0x48 && b[at + 2] == 0x89 && b[at + 3] == 0xe5))
         return 0;
-    *caller = candidate;
+    *push_at = start + at;
+    *body_at = start + at + 4;
     return 1;
+}
+
+/*
+ * Return addresses are the words that follow a call to the function we are
+ * in (checked on the call instruction when it is direct). With stop_at_fp we
+ * stop at the first return into code that keeps a frame pointer: the
+ * frame-pointer chain goes on from its frame.
+ */
+static size_t scan_frames(bl__symbolizer *s, uint64_t callee, const uint64_t *scan, size_t n_scan,
+                          size_t from, int stop_at_fp, uint64_t first_ret, uint64_t *callers,
+                          size_t max)
+{
+    size_t n = 0;
+    uint64_t push_at, body_at;
+    for (size_t i = from; i < n_scan && n < max; i++) {
+        uint64_t w = scan[i];
+        if (first_ret && w == first_ret)
+            break;
+        if (w < 4096 || !follows_call(s, w, callee))
+            continue;
+        callers[n++] = w;
+        struct bl__frame g;
+        if (bl__symbolize(s, w - 1, 0, &g) != 0 || !g.start)
+            break;
+        if (stop_at_fp && frame_prologue(s, g.start, &push_at, &body_at))
+            break;
+        callee = g.start;
+    }
+    return n;
+}
+
+size_t bl__fixup_frames(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, size_t n_scan,
+                        uint64_t first_ret, uint64_t *callers, size_t max)
+{
+    struct bl__frame f;
+    if (bl__symbolize(s, pc, 0, &f) != 0)
+        f.start = 0;
+    uint64_t push_at, body_at;
+    size_t from = 0;
+    if (frame_prologue(s, f.start, &push_at, &body_at)) {
+        unsigned char op = 0;
+        if (pc > push_at && pc < body_at)
+            from = 1; /* rbp pushed, not yet set: the return address is one word up */
+        else if (pc >= body_at && !(read_code(s, pc, &op, 1) == 0 && op == 0xc3))
+            return 0; /* inside the body: the frame-pointer chain is complete */
+    }
+    return scan_frames(s, f.start, scan, n_scan, from, 1, first_ret, callers, max);
+}
+
+size_t bl__unwind_by_scan(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, size_t n_scan,
+                          uint64_t *callers, size_t max)
+{
+    struct bl__frame f;
+    if (bl__symbolize(s, pc, 0, &f) != 0)
+        f.start = 0;
+    return scan_frames(s, f.start, scan, n_scan, 0, 0, 0, callers, max);
 }

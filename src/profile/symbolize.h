@@ -26,12 +26,17 @@ void bl__symbolizer_destroy(bl__symbolizer *s);
 int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__frame *out);
 
 /*
- * The leaf fix-up: given the sampled pc, the two words at the top of the
- * stack and the first return address of the frame-pointer chain, decide
- * whether the walk skipped the caller of the function at pc; if so store its
- * return address in *caller and return 1.
+ * The leaf fix-up: a frame-pointer walk from code without a frame pointer
+ * (a small leaf, a function in its prologue or epilogue, libc) skips that
+ * code's callers. Given the sampled pc, the stack words from sp upwards and
+ * the first return address of the chain, find the skipped return addresses
+ * (innermost first) and store up to `max` of them in callers. Returns how many.
  */
-int bl__fixup_leaf(bl__symbolizer *s, uint64_t pc, uint64_t top0, uint64_t top1, uint64_t first_ret,
-                   uint64_t *caller);
+size_t bl__fixup_frames(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, size_t n_scan,
+                        uint64_t first_ret, uint64_t *callers, size_t max);
+
+/* Unwind a sample that has no frame-pointer chain (an off-CPU sample) by scanning alone. */
+size_t bl__unwind_by_scan(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, size_t n_scan,
+                          uint64_t *callers, size_t max);
 
 #endif /* BENCHLAB_SYMBOLIZE_H */

@@ -9,9 +9,11 @@
  *   header = magic "BLPC" (u32), type (u32), tid (u32), reserved (u32), n_bytes (u64)
  *
  * BL_RAW_SAMPLES: records { u32 n_words; u32 weight; u64 words[n_words] }, where
- *   words[0] is the interrupted pc, words[1] and words[2] the two words at the
- *   top of the stack (for the leaf fix-up), words[3..] the return addresses of
- *   the frame-pointer chain, innermost first; weight counts periods.
+ *   words[0] is the interrupted pc, words[1] the stack pointer, words[2] a
+ *   count n of stack words copied from sp up (for the leaf fix-up), then those
+ *   n words, then the return addresses of the frame-pointer chain, innermost
+ *   first; weight counts periods (BL_RAW_SCAN_ONLY: an off-CPU sample
+ *   without a chain).
  * BL_RAW_MAPS: the text of /proc/self/maps at exit.
  * BL_RAW_META: "key=value\n" lines (mode, period_ns, counts, exit status).
  * BL_RAW_TRACE: one thread's call tree, records struct bl_raw_trace_node,
@@ -37,6 +39,9 @@ struct bl_raw_header {
     uint32_t reserved;
     uint64_t n_bytes;
 };
+
+/* In bl_raw_sample.weight: no frame-pointer chain, unwind by scanning the stack copy. */
+#define BL_RAW_SCAN_ONLY 0x80000000u
 
 struct bl_raw_sample {
     uint32_t n_words;

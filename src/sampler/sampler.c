@@ -32,12 +32,14 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -47,7 +49,8 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_THREADS 4096
-#define MAX_WORDS 131 /* pc, two stack words, 128 return addresses */
+#define SCAN_WORDS 64 /* stack words kept for the offline fix-up of frameless code */
+#define MAX_WORDS (3 + SCAN_WORDS + 128) /* pc, sp, n_scan, scanned words, return addresses */
 #define BUF_BYTES (1u << 20)
 
 #ifndef sigev_notify_thread_id
@@ -64,10 +67,11 @@ struct thread_buf {
     uintptr_t stack_lo, stack_hi;
     size_t used; /* bytes in data, chunk header included */
     size_t cap;
+    uint64_t rng;        /* xorshift state for the period jitter */
     unsigned char *data; /* starts with a struct bl_raw_header */
 };
 
-enum source { SRC_PERF, SRC_TIMER_CPU, SRC_TIMER_WALL };
+enum source { SRC_PERF, SRC_TIMER_CPU };
 
 static int g_fd = -1;
 static uint64_t g_period_ns = 1000000;
@@ -136,14 +140,23 @@ static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t 
     uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
     uint32_t n = 0;
     words[n++] = pc;
-    /* The leaf fix-up (done offline) needs the words at the top of the stack. */
-    if (in_stack(tb, sp, 2 * sizeof(uintptr_t))) {
-        words[n++] = ((const uintptr_t *)sp)[0];
-        words[n++] = ((const uintptr_t *)sp)[1];
-    } else {
-        words[n++] = 0;
-        words[n++] = 0;
+    words[n++] = sp;
+    /* Code without a frame pointer (a leaf, libc) between pc and the frame
+     * rbp points to: keep the stack words up to that frame, so that the
+     * reader can find the return addresses the chain walk skips. */
+    size_t n_scan = 0;
+    if (in_stack(tb, sp, sizeof(uintptr_t))) {
+        uintptr_t top =
+            fp > sp && fp - sp < SCAN_WORDS * sizeof(uintptr_t) ? fp + 16 : sp + SCAN_WORDS * 8;
+        if (top > tb->stack_hi)
+            top = tb->stack_hi;
+        n_scan = (top - sp) / sizeof(uintptr_t);
+        if (n_scan > SCAN_WORDS)
+            n_scan = SCAN_WORDS;
     }
+    words[n++] = n_scan;
+    memcpy(&words[n], (const void *)sp, n_scan * sizeof(uintptr_t));
+    n += (uint32_t)n_scan;
     /* Frame-pointer chain: each frame is {saved fp, return address}, and
      * frames only move towards the stack's top, so garbage ends the walk. */
     uintptr_t lo = sp;
@@ -167,6 +180,30 @@ static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t 
     atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
 }
 
+/*
+ * The next period, uniform in [period/2, 3*period/2): a fixed period
+ * aliases with programs whose work repeats at a similar period (a loop of
+ * rounds), and then one phase of the round gets all the samples.
+ */
+static uint64_t next_period(struct thread_buf *tb)
+{
+    uint64_t x = tb->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    tb->rng = x;
+    return g_period_ns / 2 + x % g_period_ns;
+}
+
+static void arm_timer(struct thread_buf *tb, uint64_t ns)
+{
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_sec = (time_t)(ns / 1000000000u);
+    its.it_value.tv_nsec = (long)(ns % 1000000000u);
+    timer_settime(tb->timer, 0, &its, NULL);
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
     (void)sig;
@@ -184,8 +221,13 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
             weight += (uint32_t)si->si_overrun;
         if (!atomic_load_explicit(&g_paused, memory_order_relaxed))
             record_sample(tb, ucv, weight);
-        if (tb->perf_fd >= 0)
+        uint64_t next = next_period(tb);
+        if (tb->perf_fd >= 0) {
+            ioctl(tb->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
             ioctl(tb->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+        } else if (tb->has_timer && si->si_code == SI_TIMER) {
+            arm_timer(tb, next);
+        }
     }
     atomic_store(&tb->busy, 0);
     errno = saved_errno;
@@ -198,7 +240,7 @@ static int start_perf(struct thread_buf *tb)
     pe.type = PERF_TYPE_SOFTWARE;
     pe.size = sizeof pe;
     pe.config = PERF_COUNT_SW_CPU_CLOCK;
-    pe.sample_period = g_period_ns;
+    pe.sample_period = g_period_ns / 2 + (tb->rng >> 3) % g_period_ns;
     pe.disabled = 1;
     pe.exclude_kernel = 1;
     pe.exclude_hv = 1;
@@ -229,11 +271,7 @@ static int start_timer(struct thread_buf *tb, clockid_t clock)
     if (timer_create(clock, &sev, &tb->timer) != 0)
         return -errno;
     tb->has_timer = 1;
-    struct itimerspec its;
-    its.it_interval.tv_sec = (time_t)(g_period_ns / 1000000000u);
-    its.it_interval.tv_nsec = (long)(g_period_ns % 1000000000u);
-    its.it_value = its.it_interval;
-    timer_settime(tb->timer, 0, &its, NULL);
+    arm_timer(tb, next_period(tb)); /* one-shot: the handler re-arms with a new period */
     return 0;
 }
 
@@ -260,6 +298,9 @@ static void thread_register(void)
     struct thread_buf *tb = mem;
     tb->tid = current_tid();
     tb->perf_fd = -1;
+    struct timespec seed;
+    clock_gettime(CLOCK_MONOTONIC, &seed);
+    tb->rng = ((uint64_t)tb->tid << 32 ^ (uint64_t)seed.tv_nsec) | 1;
     tb->data = (unsigned char *)mem + sizeof *tb;
     tb->cap = BUF_BYTES;
     tb->used = sizeof(struct bl_raw_header);
@@ -285,8 +326,6 @@ static void thread_register(void)
         g_source = SRC_TIMER_CPU; /* first thread decides; later ones follow */
     if (g_source == SRC_TIMER_CPU)
         start_timer(tb, CLOCK_THREAD_CPUTIME_ID);
-    else if (g_source == SRC_TIMER_WALL)
-        start_timer(tb, CLOCK_MONOTONIC);
 }
 
 /* Thread exit (pthread key destructor): stop the clock, write the buffer. */
@@ -317,14 +356,20 @@ static void *start_thread(void *p)
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
-                          void *arg)
+static pthread_create_fn real_pthread_create(void)
 {
     static pthread_create_fn real;
     if (!real) {
         void *sym = dlsym(RTLD_NEXT, "pthread_create");
         memcpy(&real, &sym, sizeof real); /* ISO C has no object-to-function cast */
     }
+    return real;
+}
+
+EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
+                          void *arg)
+{
+    pthread_create_fn real = real_pthread_create();
     if (!real)
         return EAGAIN;
     if (!atomic_load(&g_active) || atomic_load(&g_stopping))
@@ -338,6 +383,138 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
     if (err)
         free(s);
     return err;
+}
+
+/*
+ * Wall-clock mode: running threads are sampled by their CPU clock as in CPU
+ * mode; blocked threads by this helper thread, every period, without a
+ * signal (a signal would cut nanosleep, poll and friends short with EINTR
+ * even under SA_RESTART). A blocked thread's user pc and sp are in
+ * /proc/self/task/TID/syscall; its stack is copied with process_vm_readv,
+ * which fails instead of faulting if the thread has just exited. Such
+ * samples have no frame-pointer chain: the reader unwinds them by scanning
+ * the copy for return addresses (BL_RAW_SCAN_ONLY).
+ */
+#define OFFCPU_WORDS 2048
+
+static struct thread_buf *g_offcpu_buf;
+static pthread_t g_offcpu_thread;
+static atomic_int g_offcpu_running;
+static uint64_t g_offcpu_scan[OFFCPU_WORDS];
+
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, cap - 1);
+    close(fd);
+    if (n >= 0)
+        buf[n] = '\0';
+    return n;
+}
+
+static int thread_blocked(pid_t tid, uint64_t *sp, uint64_t *pc)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    if (read_small(path, buf, sizeof buf) <= 0)
+        return 0;
+    const char *close_paren = strrchr(buf, ')');
+    if (!close_paren || (close_paren[2] != 'S' && close_paren[2] != 'D'))
+        return 0;
+    snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+    if (read_small(path, buf, sizeof buf) <= 0)
+        return 0;
+    /* "nr arg1 .. arg6 sp pc", or "running", or "-1 sp pc" outside a system call */
+    unsigned long long v[9];
+    int n = sscanf(buf, "%lld %llx %llx %llx %llx %llx %llx %llx %llx", (long long *)&v[0], &v[1],
+                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]);
+    if (n == 9) {
+        *sp = v[7];
+        *pc = v[8];
+    } else if (n == 3) {
+        *sp = v[1];
+        *pc = v[2];
+    } else {
+        return 0;
+    }
+    return *sp != 0 && *pc != 0;
+}
+
+static void offcpu_sample(struct thread_buf *from, struct thread_buf *out)
+{
+    uint64_t sp, pc;
+    if (!thread_blocked(from->tid, &sp, &pc) || sp < from->stack_lo || sp >= from->stack_hi)
+        return;
+    size_t n = (from->stack_hi - sp) / sizeof(uint64_t);
+    if (n > OFFCPU_WORDS)
+        n = OFFCPU_WORDS;
+    struct iovec local = {g_offcpu_scan, n * sizeof(uint64_t)};
+    struct iovec remote = {(void *)(uintptr_t)sp, n * sizeof(uint64_t)};
+    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (got <= 0)
+        return;
+    n = (size_t)got / sizeof(uint64_t);
+    size_t need = sizeof(struct bl_raw_sample) + (3 + n) * sizeof(uint64_t);
+    atomic_store(&out->busy, 1);
+    if (!atomic_load(&g_stopping) && !atomic_load(&out->flushed) &&
+        !atomic_load_explicit(&g_paused, memory_order_relaxed) && need <= out->cap) {
+        if (out->used + need > out->cap)
+            flush_buf(out);
+        struct bl_raw_sample rec = {(uint32_t)(3 + n), 1u | BL_RAW_SCAN_ONLY};
+        uint64_t head[3] = {pc, sp, n};
+        memcpy(out->data + out->used, &rec, sizeof rec);
+        memcpy(out->data + out->used + sizeof rec, head, sizeof head);
+        memcpy(out->data + out->used + sizeof rec + sizeof head, g_offcpu_scan, n * 8);
+        out->used += need;
+        atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
+    }
+    atomic_store(&out->busy, 0);
+}
+
+static void *offcpu_main(void *arg)
+{
+    struct thread_buf *out = arg;
+    while (!atomic_load(&g_stopping)) {
+        uint64_t ns = next_period(out);
+        struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+        nanosleep(&ts, NULL);
+        int n = atomic_load(&g_n_threads);
+        if (n > MAX_THREADS)
+            n = MAX_THREADS;
+        for (int i = 0; i < n && !atomic_load(&g_stopping); i++) {
+            struct thread_buf *tb = atomic_load(&g_threads[i]);
+            if (tb && tb != out && !atomic_load(&tb->flushed))
+                offcpu_sample(tb, out);
+        }
+    }
+    atomic_store(&g_offcpu_running, 0);
+    return NULL;
+}
+
+static void start_offcpu_sampler(void)
+{
+    size_t bytes = sizeof(struct thread_buf) + BUF_BYTES;
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return;
+    struct thread_buf *tb = mem;
+    tb->tid = current_tid();
+    tb->perf_fd = -1;
+    tb->data = (unsigned char *)mem + sizeof *tb;
+    tb->cap = BUF_BYTES;
+    tb->used = sizeof(struct bl_raw_header);
+    tb->rng = 0x9e3779b97f4a7c15u;
+    int slot = atomic_fetch_add(&g_n_threads, 1);
+    if (slot >= MAX_THREADS)
+        return;
+    atomic_store(&g_threads[slot], tb);
+    g_offcpu_buf = tb;
+    pthread_create_fn real = real_pthread_create();
+    atomic_store(&g_offcpu_running, 1);
+    if (!real || real(&g_offcpu_thread, NULL, offcpu_main, tb) != 0)
+        atomic_store(&g_offcpu_running, 0);
 }
 
 /* Decimal formatting without stdio, for the meta chunk (async-signal-safe). */
@@ -412,13 +589,12 @@ static void write_meta(void)
     at = put_str(buf, at, cap, "mode=sample\nclock=");
     at = put_str(buf, at, cap, g_wall ? "wall\n" : "cpu\n");
     at = put_str(buf, at, cap, "source=");
-    at = put_str(buf, at, cap,
-                 g_source == SRC_PERF        ? "perf\n"
-                 : g_source == SRC_TIMER_CPU ? "timer\n"
-                                             : "wall-timer\n");
+    at = put_str(buf, at, cap, g_source == SRC_PERF ? "perf" : "timer");
+    at = put_str(buf, at, cap, g_wall ? "+offcpu\n" : "\n");
     at = put_kv(buf, at, cap, "period_ns", g_period_ns);
     at = put_kv(buf, at, cap, "pid", (uint64_t)getpid());
-    at = put_kv(buf, at, cap, "threads", (uint64_t)atomic_load(&g_n_threads));
+    at = put_kv(buf, at, cap, "threads",
+                (uint64_t)atomic_load(&g_n_threads) - (g_offcpu_buf != NULL)); /* not the helper */
     at = put_kv(buf, at, cap, "samples", atomic_load(&g_samples));
     at = put_kv(buf, at, cap, "dropped", atomic_load(&g_dropped));
     at = put_kv(buf, at, cap, "truncated", atomic_load(&g_truncated));
@@ -539,7 +715,7 @@ __attribute__((constructor)) static void sampler_init(void)
     g_period_ns = 1000000000u / hz;
     const char *clock = getenv("BENCHLAB_PROFILE_CLOCK");
     g_wall = clock && strcmp(clock, "wall") == 0;
-    g_source = g_wall ? SRC_TIMER_WALL : SRC_PERF;
+    g_source = SRC_PERF;
     const char *paused = getenv("BENCHLAB_PROFILE_PAUSED");
     atomic_store(&g_paused, paused && strcmp(paused, "1") == 0);
     clock_gettime(CLOCK_MONOTONIC, &g_start);
@@ -554,7 +730,7 @@ __attribute__((constructor)) static void sampler_init(void)
     pthread_atfork(NULL, NULL, after_fork_child);
     install_crash_handlers();
     atomic_store(&g_active, 1);
-    if (!g_wall) {
+    {
         /* Probe once so the meta chunk can say why we fell back. */
         struct perf_event_attr pe;
         memset(&pe, 0, sizeof pe);
@@ -576,6 +752,8 @@ __attribute__((constructor)) static void sampler_init(void)
             g_source = SRC_TIMER_CPU;
     }
     thread_register();
+    if (g_wall)
+        start_offcpu_sampler();
 }
 
 __attribute__((destructor)) static void sampler_fini(void)

@@ -1,0 +1,216 @@
+#!/bin/sh
+# e2e.sh CASE BIN LIB - `benchlab profile` end to end on programs of known structure.
+# BIN holds benchlab and the test programs (known, known_traced, ...), LIB the
+# profiler libraries. Shares are checked with wide margins (the accuracy
+# targets are the business of bench/profile); call counts exactly.
+set -u
+case_name=$1
+BIN=$2
+LIB=$3
+BL=$BIN/benchlab
+work=$(mktemp -d "${TMPDIR:-/tmp}/benchlab-profile-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 2
+
+fail() {
+    echo "FAIL ($case_name): $*" >&2
+    for f in err out; do [ -f $f ] && sed "s/^/  $f: /" $f >&2; done
+    exit 1
+}
+
+# share FOLDED FUNC: percent of the total on stacks that contain FUNC (once per stack)
+share() {
+    awk -v f="$2" '{ v = $NF; total += v; n = split($1, fr, ";");
+        for (i = 1; i <= n; i++) if (fr[i] == f) { hit += v; break } }
+        END { printf "%.1f", total ? 100 * hit / total : 0 }' "$1"
+}
+
+# near VALUE WANT TOLERANCE
+near() {
+    awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= t) }'
+}
+
+check_known_shares() { # FOLDED
+    for fw in hot_a:54.5 mid_b:36.4 leaf_c:27.3 cold_d:9.1 spin:100; do
+        f=${fw%%:*}
+        w=${fw#*:}
+        s=$(share "$1" "$f")
+        near "$s" "$w" 6 || fail "$f has $s% of the samples, expected about $w%"
+    done
+    # the leaf fix-up: spin is never directly under work or main
+    if grep -Eq '(^|;)(work|main);spin ' "$1"; then
+        fail "a stack lost spin's caller: $(grep -E '(work|main);spin ' "$1" | head -1)"
+    fi
+}
+
+# csv_calls CSV FUNC
+csv_calls() {
+    awk -F, -v f="$2" '$1 == f { print $2 }' "$1"
+}
+
+case $case_name in
+sample-single-thread)
+    "$BL" profile -o p.folded -- "$BIN/known" 20000 2000 >out 2>err || fail "exit status $?"
+    grep -q "known: done" out || fail "the program's stdout was not the program's"
+    grep -q "samples from 1 thread" err || fail "no sample summary on stderr"
+    check_known_shares p.folded
+    ;;
+sample-threads)
+    "$BL" profile -o p.folded -- "$BIN/known" 20000 400 3 >out 2>err || fail "exit status $?"
+    grep -q "samples from 3 thread" err || fail "threads created later were not sampled"
+    check_known_shares p.folded
+    ;;
+sample-default-output)
+    "$BL" profile -- "$BIN/known" 20000 300 >out 2>err || fail "exit status $?"
+    grep -q "full profile in known.profile.txt" err || fail "default file not named"
+    grep -q "hot_a" err || fail "no summary of top functions on stderr"
+    grep -q "hot_a" known.profile.txt || fail "default file lacks the profile"
+    grep -q "function (inclusive, exclusive)" known.profile.txt || fail "no call tree"
+    ;;
+sample-all-formats)
+    "$BL" profile --raw r.raw -o p.txt -- "$BIN/known" 20000 300 >out 2>err || fail "run"
+    for fmt in flat tree folded csv svg pprof speedscope chrome; do
+        "$BL" profile --load r.raw --format $fmt -o p.$fmt 2>err || fail "--format $fmt"
+        [ -s p.$fmt ] || fail "--format $fmt wrote nothing"
+    done
+    head -1 p.csv | grep -qx "function,calls,self,total" || fail "csv header"
+    grep -q '^hot_a,0,' p.csv || fail "csv lacks hot_a"
+    if command -v xmllint >/dev/null; then
+        xmllint --noout p.svg 2>err || fail "the SVG is not well-formed XML"
+    fi
+    if command -v python3 >/dev/null; then
+        python3 -c 'import json,sys; [json.load(open(f)) for f in sys.argv[1:]]' \
+            p.speedscope p.chrome 2>err || fail "invalid JSON"
+    fi
+    ;;
+svg-renders)
+    # Rendered by rsvg-convert, the PNG decoded here: the flame graph must
+    # draw its frames in many colours, the root frames as wide as the graph.
+    "$BL" profile -o p.svg -- "$BIN/known" 20000 300 >out 2>err || fail "run"
+    rsvg-convert -b white -o p.png p.svg 2>err || fail "rsvg-convert cannot render the SVG"
+    python3 - p.png >out 2>err <<'PY' || fail "rendering check failed"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+at, idat = 8, b""
+while at < len(data):
+    n, kind = struct.unpack(">I4s", data[at:at + 8])
+    body = data[at + 8:at + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    at += 12 + n
+assert depth == 8 and ctype in (2, 6), (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, pix = zlib.decompress(idat), w * bpp, bytearray(w * bpp), bytearray()
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    pix += bytes(line[i] for i in range(stride) if i % bpp < 3)
+    prev = line
+colours = {bytes(pix[i:i + 3]) for i in range(0, len(pix) - 2, 3)}
+assert w == 1200, w
+assert len(colours) > 8, "only %d colours" % len(colours)
+# a warm (flame) colour must span most of some row: the root frames are full width
+rows = 0
+for y in range(h):
+    row = pix[3 * w * y:3 * w * (y + 1)]
+    warm = sum(1 for x in range(w) if row[3 * x] > 180 and row[3 * x + 2] < 120)
+    rows += warm > 0.9 * w
+assert rows >= 3, "no full-width frames drawn"
+print("ok", w, h, len(colours), rows)
+PY
+    ;;
+trace-single-thread)
+    "$BL" profile --mode trace -o p.csv -- "$BIN/known_traced" 20000 300 >out 2>err ||
+        fail "exit status $?"
+    grep -q "tracer cost" err || fail "no tracer cost on stderr"
+    for fc in hot_a:300 mid_b:300 leaf_c:300 cold_d:300 spin:1200 work:1 main:1; do
+        c=$(csv_calls p.csv "${fc%%:*}")
+        [ "$c" = "${fc#*:}" ] || fail "${fc%%:*} called $c times, expected ${fc#*:}"
+    done
+    "$BL" profile --mode trace -o p.folded -- "$BIN/known_traced" 20000 300 >out 2>err || fail "run"
+    check_known_shares p.folded
+    ;;
+trace-threads)
+    "$BL" profile --mode trace -o p.csv -- "$BIN/known_traced" 20000 200 3 >out 2>err ||
+        fail "exit status $?"
+    for fc in hot_a:600 spin:2400 work:3 main:1; do
+        c=$(csv_calls p.csv "${fc%%:*}")
+        [ "$c" = "${fc#*:}" ] || fail "${fc%%:*} called $c times, expected ${fc#*:}"
+    done
+    ;;
+trace-recursion-longjmp-exit)
+    "$BL" profile --mode trace -o p.csv -- "$BIN/tracecases" >out 2>err || fail "exit status $?"
+    for fc in fib:21891 catcher:10 thrower:40 after_jump:10 quitter:1 inner_exit:1; do
+        c=$(csv_calls p.csv "${fc%%:*}")
+        [ "$c" = "${fc#*:}" ] || fail "${fc%%:*} called $c times, expected ${fc#*:}"
+    done
+    "$BL" profile --load "$work/none" 2>/dev/null && fail "--load of a missing file succeeded"
+    "$BL" profile --mode trace -o p.folded -- "$BIN/tracecases" >out 2>err || fail "folded"
+    grep -q 'thrower;after_jump' p.folded && fail "after a longjmp, after_jump hangs under thrower"
+    grep -q '^main;catcher;after_jump ' p.folded || fail "after_jump is not under catcher"
+    ;;
+trace-needs-instrumentation)
+    "$BL" profile --mode trace -- "$BIN/known" >out 2>err && fail "accepted"
+    grep -q "not built with -finstrument-functions" err || fail "unclear message"
+    ;;
+crash-keeps-samples)
+    "$BL" profile -o p.folded -- "$BIN/known" 20000 300 1 crash >out 2>err
+    [ $? -eq 1 ] || fail "a crash must exit 1"
+    grep -q "killed by signal 11" err || fail "the crash is not reported"
+    [ "$(share p.folded hot_a)" != "0.0" ] || fail "samples taken before the crash are lost"
+    ;;
+bad-programs)
+    "$BL" profile -- "$work/nope" >out 2>err && fail "a missing program was accepted"
+    grep -q "no such program" err || fail "missing program: unclear message"
+    printf 'hello\n' >text
+    chmod +x text
+    "$BL" profile -- ./text >out 2>err && fail "a text file was accepted"
+    grep -q "not an x86-64 ELF executable" err || fail "not ELF: unclear message"
+    "$BL" profile -- "$BIN/known_static" 100 1 >out 2>err && fail "a static program was accepted"
+    grep -q "statically linked: the sampler cannot be preloaded" err || fail "static: unclear"
+    "$BL" profile -o p.folded -- "$BIN/known_stripped" 20000 200 >out 2>err ||
+        fail "a stripped program failed"
+    grep -q "has no symbols" err || fail "stripped: no warning"
+    grep -q "known_stripped" p.folded || fail "stripped frames should name their module"
+    "$BL" profile --frequency 0 -- "$BIN/known" >out 2>err && fail "--frequency 0 accepted"
+    [ $? -eq 2 ] || fail "bad usage must exit 2"
+    ;;
+pause-resume-hook)
+    BENCHLAB_PROFILE_OUT=$work/r.raw BENCHLAB_PROFILE_PAUSED=1 \
+        LD_PRELOAD=$LIB/libbenchlab-sampler.so "$BIN/phases" >out 2>err || fail "exit $?"
+    "$BL" profile --load r.raw -o p.folded 2>err || fail "--load"
+    grep -q phase_b p.folded || fail "the resumed phase was not sampled"
+    grep -Eq 'phase_a|phase_c' p.folded && fail "paused phases were sampled"
+    ;;
+wall-clock-sees-sleep)
+    "$BL" profile --clock wall -o w.folded -- "$BIN/phases" sleep >out 2>err || fail "wall"
+    s=$(share w.folded sleeper)
+    near "$s" 40 15 || fail "wall clock: sleeper has $s%, expected about 40%"
+    "$BL" profile -o c.folded -- "$BIN/phases" sleep >out 2>err || fail "cpu"
+    s=$(share c.folded sleeper)
+    near "$s" 0 5 || fail "cpu clock: sleeper has $s%, expected about 0%"
+    ;;
+timer-fallback-warns)
+    BENCHLAB_PROFILE_SOURCE=timer "$BL" profile -o p.folded -- "$BIN/known" 20000 300 \
+        >out 2>err || fail "exit $?"
+    grep -q "fell back to timer_create" err || fail "no warning about the tick cap"
+    [ "$(share p.folded hot_a)" != "0.0" ] || fail "no samples from the timer"
+    ;;
+*)
+    echo "unknown case $case_name" >&2
+    exit 2
+    ;;
+esac
+exit 0

@@ -1,0 +1,258 @@
+/*
+ * test_profile_model.c - the call-tree model and its outputs on stacks of known structure.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "benchlab/profile.h"
+
+static void add(bl_profile *p, const char *path, double value, uint64_t calls)
+{
+    char buf[256];
+    const char *frames[16];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";"))
+        frames[n++] = tok;
+    assert_int_equal(bl_profile_add_stack(p, frames, n, value, calls), 0);
+}
+
+/* The profile written in `format`, as a string; caller frees. */
+static char *render(const bl_profile *p, enum bl_profile_format format, size_t *len)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    assert_int_equal(bl_profile_write(p, format, f), 0);
+    fclose(f);
+    if (len)
+        *len = n;
+    return text;
+}
+
+static bl_profile *known_sampled(void)
+{
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    assert_non_null(p);
+    add(p, "main;a;b", 3, 0);
+    add(p, "main;a", 1, 0);
+    add(p, "main;c", 2, 0);
+    add(p, "main;a;b", 1, 0);
+    return p;
+}
+
+static void folded_of_known_stacks_is_exact(void **state)
+{
+    (void)state;
+    bl_profile *p = known_sampled();
+    char *text = render(p, BL_PROFILE_FOLDED, NULL);
+    assert_string_equal(text, "main;a 1\nmain;a;b 4\nmain;c 2\n");
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static void flat_has_self_and_total(void **state)
+{
+    (void)state;
+    bl_profile *p = known_sampled();
+    struct bl_profile_function *fs;
+    size_t n = bl_profile_flat(p, &fs);
+    assert_int_equal(n, 4);
+    assert_string_equal(fs[0].name, "main");
+    assert_true(fs[0].total_ns == 7 && fs[0].self_ns == 0);
+    assert_string_equal(fs[1].name, "a");
+    assert_true(fs[1].total_ns == 5 && fs[1].self_ns == 1);
+    assert_string_equal(fs[2].name, "b");
+    assert_true(fs[2].total_ns == 4 && fs[2].self_ns == 4);
+    assert_string_equal(fs[3].name, "c");
+    assert_true(bl_profile_total_ns(p) == 7);
+    free(fs);
+    bl_profile_destroy(p);
+}
+
+static void flat_counts_recursion_once(void **state)
+{
+    (void)state;
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    add(p, "main;f;f;f", 4, 0);
+    add(p, "main;f;g;f", 1, 0);
+    add(p, "main;f", 2, 0);
+    struct bl_profile_function *fs;
+    size_t n = bl_profile_flat(p, &fs);
+    assert_int_equal(n, 3);
+    assert_string_equal(fs[0].name, "f"); /* ties with main on total; more self */
+    assert_true(fs[0].total_ns == 7 && fs[0].self_ns == 7);
+    assert_string_equal(fs[1].name, "main");
+    assert_true(fs[1].total_ns == 7);
+    assert_string_equal(fs[2].name, "g");
+    assert_true(fs[2].total_ns == 1 && fs[2].self_ns == 0);
+    free(fs);
+    bl_profile_destroy(p);
+}
+
+static bl_profile *known_traced(void)
+{
+    bl_profile *p = bl_profile_create(BL_PROFILE_TRACED);
+    add(p, "main", 100, 1);
+    add(p, "main;f", 60, 10);
+    add(p, "main;f;g", 20, 5);
+    add(p, "main;g", 10, 2);
+    return p;
+}
+
+static void csv_of_traced_tree_is_exact(void **state)
+{
+    (void)state;
+    bl_profile *p = known_traced();
+    char *text = render(p, BL_PROFILE_CSV, NULL);
+    assert_string_equal(text, "function,calls,self,total\n"
+                              "main,1,30,100\n"
+                              "f,10,40,60\n"
+                              "g,7,30,30\n");
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static void csv_quotes_awkward_names(void **state)
+{
+    (void)state;
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    const char *frames[] = {"operator,()", "say \"hi\""};
+    assert_int_equal(bl_profile_add_stack(p, frames, 2, 5, 0), 0);
+    char *text = render(p, BL_PROFILE_CSV, NULL);
+    assert_string_equal(text, "function,calls,self,total\n"
+                              "\"say \"\"hi\"\"\",0,5,5\n"
+                              "\"operator,()\",0,0,5\n");
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static void tree_shows_inclusive_and_exclusive_percent(void **state)
+{
+    (void)state;
+    bl_profile *p = known_traced();
+    char *text = render(p, BL_PROFILE_TREE, NULL);
+    assert_non_null(strstr(text, " 100.00%   30.00%            1 main\n"));
+    assert_non_null(strstr(text, "  60.00%   40.00%           10   f\n"));
+    assert_non_null(strstr(text, "  20.00%   20.00%            5     g\n"));
+    assert_non_null(strstr(text, "  10.00%   10.00%            2   g\n"));
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at++)
+        n++;
+    return n;
+}
+
+static void svg_has_one_frame_per_node_and_escapes(void **state)
+{
+    (void)state;
+    bl_profile *p = known_sampled();
+    add(p, "main;vector<int>&", 1, 0);
+    char *text = render(p, BL_PROFILE_SVG, NULL);
+    assert_true(strncmp(text, "<?xml", 5) == 0);
+    assert_non_null(strstr(text, "</svg>\n"));
+    assert_int_equal(count(text, "<g class=\"f\">"), 6); /* all, main, a, b, c, vector */
+    assert_non_null(strstr(text, "vector&lt;int&gt;&amp;"));
+    assert_null(strstr(text, "vector<int>"));
+    assert_null(strstr(text, "src=")); /* nothing external */
+    assert_non_null(strstr(text, "function search()"));
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static void speedscope_and_chrome_name_every_frame(void **state)
+{
+    (void)state;
+    bl_profile *p = known_traced();
+    char *text = render(p, BL_PROFILE_SPEEDSCOPE, NULL);
+    assert_non_null(strstr(text, "\"frames\":[\n{\"name\":\"main\"},\n{\"name\":\"f\"},\n"
+                                 "{\"name\":\"g\"}]"));
+    assert_non_null(strstr(text, "\"samples\":[\n[0],\n[0,1],\n[0,1,2],\n[0,2]]"));
+    assert_non_null(strstr(text, "\"weights\":[30,40,20,10]"));
+    free(text);
+    text = render(p, BL_PROFILE_CHROME, NULL);
+    assert_non_null(strstr(text, "{\"name\":\"main\",\"cat\":\"function\",\"ph\":\"X\","
+                                 "\"ts\":0.000,\"dur\":0.100"));
+    assert_non_null(strstr(text, "\"calls\":10"));
+    free(text);
+    bl_profile_destroy(p);
+}
+
+static void pprof_starts_with_sample_types_and_holds_names(void **state)
+{
+    (void)state;
+    bl_profile *p = known_traced();
+    size_t n;
+    char *data = render(p, BL_PROFILE_PPROF, &n);
+    assert_true(n > 20);
+    assert_int_equal((unsigned char)data[0], 0x0a); /* field 1 (sample_type), length-delimited */
+    assert_non_null(memmem(data, n, "nanoseconds", 11));
+    assert_non_null(memmem(data, n, "main", 4));
+    free(data);
+    bl_profile_destroy(p);
+}
+
+static void format_names_and_extensions_parse(void **state)
+{
+    (void)state;
+    enum bl_profile_format f;
+    assert_int_equal(bl_profile_format_parse("folded", &f), 0);
+    assert_int_equal(f, BL_PROFILE_FOLDED);
+    assert_int_equal(bl_profile_format_parse("nope", &f), BL_EUSAGE);
+    assert_int_equal(bl_profile_format_for_path("x.svg"), BL_PROFILE_SVG);
+    assert_int_equal(bl_profile_format_for_path("x.speedscope.json"), BL_PROFILE_SPEEDSCOPE);
+    assert_int_equal(bl_profile_format_for_path("x.trace.json"), BL_PROFILE_CHROME);
+    assert_int_equal(bl_profile_format_for_path("x.pb"), BL_PROFILE_PPROF);
+    assert_int_equal(bl_profile_format_for_path("x.csv"), BL_PROFILE_CSV);
+    assert_int_equal(bl_profile_format_for_path("x"), BL_PROFILE_FLAT);
+}
+
+static void load_rejects_missing_empty_and_garbage(void **state)
+{
+    (void)state;
+    bl_profile *p = NULL;
+    assert_int_equal(bl_profile_load("/nonexistent/raw", &p, NULL), -ENOENT);
+    assert_null(p);
+    char path[] = "/tmp/benchlab-test-raw-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(bl_profile_load(path, &p, NULL), BL_ENOTFOUND);
+    assert_int_equal(write(fd, "not a raw profile at all, sorry", 31), 31);
+    assert_int_equal(bl_profile_load(path, &p, NULL), BL_EFORMAT);
+    assert_null(p);
+    close(fd);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(folded_of_known_stacks_is_exact),
+        cmocka_unit_test(flat_has_self_and_total),
+        cmocka_unit_test(flat_counts_recursion_once),
+        cmocka_unit_test(csv_of_traced_tree_is_exact),
+        cmocka_unit_test(csv_quotes_awkward_names),
+        cmocka_unit_test(tree_shows_inclusive_and_exclusive_percent),
+        cmocka_unit_test(svg_has_one_frame_per_node_and_escapes),
+        cmocka_unit_test(speedscope_and_chrome_name_every_frame),
+        cmocka_unit_test(pprof_starts_with_sample_types_and_holds_names),
+        cmocka_unit_test(format_names_and_extensions_parse),
+        cmocka_unit_test(load_rejects_missing_empty_and_garbage),
+    };
+    return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}
