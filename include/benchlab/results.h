@@ -102,6 +102,12 @@ typedef struct bl_bench_result {
     double alloc_bytes_per_op; /* bytes requested per repetition */
     double allocs_per_op;      /* allocating calls per repetition */
     char *alloc_message;       /* why the pass reported nothing; NULL when fine */
+    /* The counters pass (--counters): hardware events per repetition. */
+    int n_counters;            /* 0 when not measured */
+    char counter_unit[6][32];  /* "instructions/op", ... */
+    double counter_per_op[6];
+    bool counters_scaled;      /* multiplexed: scaled by time enabled/running */
+    char *counters_message;    /* why the pass reported nothing; NULL when fine */
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */

@@ -28,6 +28,7 @@ typedef struct bl_run_options {
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
     const char *pkg;       /* value of the pkg: configuration line; default: basename of exe */
     int alloc;             /* run the allocation pass: B/op and allocs/op */
+    const char *counters;  /* hardware counters pass: a list, or "" for all; NULL: none */
     const char *cpus;      /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
 } bl_run_options;
 
@@ -52,7 +53,10 @@ BL_API void bl_run_options_init(bl_run_options *opts);
  * skipped, 1 when some failed, BL_EINTR when interrupted (SIGINT/SIGTERM),
  * or a negative error when the run could not start (no benchmark matches
  * the filter: BL_ENOTFOUND; a bad regex: BL_EUSAGE; the suite cannot be
- * listed: BL_EPROTO). `err` receives a message for the negative cases.
+ * listed: BL_EPROTO; unknown or repeated --counters names: BL_EUSAGE).
+ * `err` receives a message for the negative cases. When the machine cannot
+ * count the asked hardware counters, the run goes on and the results'
+ * metadata "counters-unsupported" says why.
  */
 BL_API int bl_run(const bl_run_options *opts, const bl_run_observer *observer,
                   bl_results **results, char *err, size_t err_size);

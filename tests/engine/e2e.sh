@@ -262,6 +262,27 @@ cpu-pinning)
     run "$measure" $fast --cpu 'x-1' --filter '^BenchmarkEmpty$'
     expect_status 2; err_has "--cpu 'x-1': not a CPU list"
     ;;
+counters-supported-or-said)
+    run "$measure" $fast --counters=instructions,cycles --filter '^BenchmarkGlobal$'
+    expect_status 0
+    out_has '^BenchmarkGlobal	'
+    if grep -q 'no hardware performance counters\|is not permitted' "$tmp/err"; then
+        # unsupported (this kind of VM): said once, recorded, and no columns, never zeros
+        [ "$(grep -c -- '--counters:' "$tmp/err")" -eq 1 ] || fail "say it once"
+        out_has '^# counters-unsupported: '
+        out_lacks 'instructions/op'
+        out_lacks 'cycles/op'
+    else
+        # supported: positive counts per op, in the asked order
+        grep -q '^BenchmarkGlobal	.* instructions/op	 *[0-9.]* cycles/op' "$tmp/out" || fail "no counter columns"
+        v=$(awk '$1 == "BenchmarkGlobal" { for (i = 3; i < NF; i++) if ($(i+1) == "instructions/op") print $i }' "$tmp/out")
+        check "$v" 'x > 0' "instructions/op"
+    fi
+    run "$measure" $fast --counters=cycles,bogus
+    expect_status 2; err_has "--counters: unknown counter 'bogus'"
+    run "$measure" $fast --counters=cycles,cycles
+    expect_status 2; err_has "--counters: 'cycles' is named twice"
+    ;;
 *)
     echo "unknown case $case_name"; exit 2 ;;
 esac

@@ -35,6 +35,7 @@ struct bl__worker_args {
     double batch_ms;
     unsigned long long seed;
     int alloc; /* the allocation pass instead of timing */
+    const char *counters; /* the counters pass, with this list, instead of timing */
 };
 int bl__worker_main(const struct bl__worker_args *args);
 

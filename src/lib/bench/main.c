@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../base/base.h"
+#include "../instruments/counters.h"
 #include "bench.h"
 #include "benchlab/format.h"
 #include "benchlab/run.h"
@@ -36,6 +37,8 @@ static const char usage[] =
     "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
     "  --batch DURATION   target length of one timed batch (default 1ms)\n"
     "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
+    "  --counters[=LIST]  hardware counters per op: instructions, cycles, branches,\n"
+    "                     branch-misses, cache-references, cache-misses (default: all)\n"
     "  --seed N           seed for batch-size jitter (default: from the clock)\n"
     "  --out FILE         write the results to FILE instead of stdout\n"
     "  --format go        output format (go)\n"
@@ -83,6 +86,9 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
     (void)total;
     bl_gobench_write_header(fr->out, res);
     fflush(fr->out);
+    const char *hw = bl_results_get_meta(res, "counters-unsupported");
+    if (hw)
+        fprintf(stderr, "benchlab: --counters: %s\n", hw);
     const char *noise = bl_results_get_meta(res, "env-warnings");
     if (noise && fr->table)
         fprintf(stderr, "benchlab: noise on this machine: %s (benchlab env explains)\n", noise);
@@ -151,7 +157,7 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
 
 static int worker_mode(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -163,6 +169,8 @@ static int worker_mode(int argc, char **argv)
             a.seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--benchlab-mode") == 0)
             a.alloc = strcmp(argv[i + 1], "alloc") == 0;
+        else if (strcmp(argv[i], "--benchlab-counters") == 0)
+            a.counters = argv[i + 1];
     }
     return bl__worker_main(&a);
 }
@@ -233,6 +241,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
             const char *dummy;
             if (opt_is(a, "list", &dummy)) {
                 list = 1;
+            } else if (opt_is(a, "counters", &dummy)) {
+                o.counters = dummy ? dummy : "";
             } else if (opt_is(a, "alloc", &dummy)) {
                 o.alloc = 1;
             } else if (opt_is(a, "no-table", &dummy)) {
@@ -295,6 +305,15 @@ int bl_run_main(int argc, char **argv, const char *exe)
         }
     }
 
+    if (o.counters) {
+        /* unknown or repeated names are bad usage, before anything runs */
+        int idx[BL__MAX_COUNTERS], nc;
+        char why[300];
+        if (bl__counters_parse(o.counters, idx, &nc, why, sizeof why) != 0) {
+            fprintf(stderr, "%s: %s\n", prog, why);
+            return 2;
+        }
+    }
     if (list) {
         char **names;
         long n = bl_list(exe, &names);

@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../results/judge.h"
@@ -248,6 +250,34 @@ static void call_op_hook(bl_state *st, void (*hook)(bl_state *))
         hook(st);
 }
 
+/* Counting in the allocation or counters pass: on, suspended, off. */
+static void counting_begin(struct bl__engine *e)
+{
+    if (e->mode == MODE_ALLOC)
+        e->alloc.begin();
+    else
+        bl__hw_start(&e->hw);
+}
+
+static void counting_suspend(struct bl__engine *e, int suspended)
+{
+    if (e->mode == MODE_ALLOC) {
+        e->alloc.suspend(suspended);
+    } else {
+        for (int i = 0; i < e->hw.n; i++)
+            ioctl(e->hw.fd[i], suspended ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+    }
+}
+
+static void counting_end(struct bl__engine *e)
+{
+    if (e->mode == MODE_ALLOC)
+        e->alloc.end(e->alloc_phase == ALLOC_BASE ? &e->alloc_base : &e->alloc_more);
+    else
+        bl__hw_stop(&e->hw, e->alloc_phase == ALLOC_BASE ? e->hw_base : e->hw_more,
+                    &e->hw_scaled);
+}
+
 /* Start the batch of reps for the current allocation phase: counting is
  * switched on last, right before the loop body runs. */
 static bool begin_alloc_batch(bl_state *st)
@@ -270,7 +300,7 @@ static bool begin_alloc_batch(bl_state *st)
     }
     e->counting = e->alloc_phase != ALLOC_WARM;
     if (e->counting)
-        e->alloc.begin();
+        counting_begin(e);
     start_clock(st);
     return true;
 }
@@ -297,6 +327,18 @@ static void record_alloc(bl_state *st)
         e->alloc_phase = ALLOC_MORE;
         break;
     default:
+        if (e->mode == MODE_COUNTERS) {
+            char line[900];
+            int len = snprintf(line, sizeof line, "counters %llu %llu %d",
+                               (unsigned long long)e->alloc_k, (unsigned long long)e->alloc_d,
+                               e->hw_scaled);
+            for (int i = 0; i < e->hw.n && len < (int)sizeof line - 80; i++)
+                len += snprintf(line + len, sizeof line - (size_t)len, " %s %.17g %.17g",
+                                bl__counter_name(e->hw_idx[i]), e->hw_base[i], e->hw_more[i]);
+            bl__send(e->fd, "%s", line);
+            e->stage = STAGE_DONE;
+            break;
+        }
         bl__send(e->fd, "alloc %llu %llu %llu %llu %llu %llu %llu %llu",
                  (unsigned long long)e->alloc_k, (unsigned long long)e->alloc_d,
                  (unsigned long long)e->alloc_base.allocs,
@@ -317,7 +359,7 @@ static bool begin_batch(bl_state *st)
         st->finished = true;
         return false;
     }
-    if (e->mode == MODE_ALLOC)
+    if (e->mode != MODE_TIME)
         return begin_alloc_batch(st);
     uint64_t reps = e->stage == STAGE_PILOT ? (e->reps ? e->reps : 1) : jittered(e, e->reps);
     if (e->stage != STAGE_PILOT && e->overhead_fn)
@@ -353,21 +395,21 @@ bool bl__loop_next(bl_state *st)
         struct bl__engine *e = st->eng;
         if (st->per_op) {
             if (e->counting)
-                e->alloc.suspend(1);
+                counting_suspend(e, 1);
             call_op_hook(st, st->inst->def->teardown_op);
             if (++st->ops_done < st->batch_reps && !st->status) {
                 call_op_hook(st, st->inst->def->setup_op);
                 if (e->counting)
-                    e->alloc.suspend(0);
+                    counting_suspend(e, 0);
                 start_clock(st);
                 return true;
             }
         }
         if (e->counting) {
-            e->alloc.end(e->alloc_phase == ALLOC_BASE ? &e->alloc_base : &e->alloc_more);
+            counting_end(e);
             e->counting = false;
         }
-        if (e->mode == MODE_ALLOC) {
+        if (e->mode != MODE_TIME) {
             st->in_batch = false;
             st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
             if (!st->status)
@@ -399,7 +441,7 @@ void bl_pause(bl_state *st)
     st->paused = true;
     st->pauses++;
     if (st->eng && st->eng->counting)
-        st->eng->alloc.suspend(1);
+        counting_suspend(st->eng, 1);
 }
 
 void bl_resume(bl_state *st)
@@ -407,7 +449,7 @@ void bl_resume(bl_state *st)
     if (!st->in_batch || !st->paused)
         return;
     if (st->eng && st->eng->counting)
-        st->eng->alloc.suspend(0);
+        counting_suspend(st->eng, 0);
     st->paused = false;
     st->t_start = bl__now_ns();
 }

@@ -11,6 +11,7 @@
 
 #include "../base/base.h"
 #include "../instruments/alloc.h"
+#include "../instruments/counters.h"
 #include "bench.h"
 
 #define BL__MAX_METRICS 32
@@ -19,7 +20,7 @@
 enum { ST_RUN = 1, ST_SUB = 2 };
 enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DONE };
 /* The allocation pass: a warm repetition, then k, then k+d counted ones. */
-enum { MODE_TIME = 0, MODE_ALLOC = 1 };
+enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2 };
 enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 
 /* Disturbance counters read around every batch, outside the timed region. */
@@ -60,6 +61,11 @@ struct bl__engine {
     bool counting; /* a counted batch is running */
     uint64_t alloc_k, alloc_d;
     struct bl__alloc_counts alloc_base, alloc_more;
+    /* the counters pass shares the phases of the allocation pass */
+    struct bl__hw_group hw;
+    int hw_idx[BL__MAX_COUNTERS];
+    double hw_base[BL__MAX_COUNTERS], hw_more[BL__MAX_COUNTERS];
+    int hw_scaled;
 };
 
 struct bl_state {

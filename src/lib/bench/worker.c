@@ -166,7 +166,16 @@ int bl__worker_main(const struct bl__worker_args *a)
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
     bl__counters_open(&eng.counters);
-    if (a->alloc) {
+    if (a->counters) {
+        eng.mode = MODE_COUNTERS;
+        int n = 0;
+        char why[300];
+        if (bl__counters_parse(a->counters, eng.hw_idx, &n, why, sizeof why) != 0 ||
+            bl__hw_open(&eng.hw, eng.hw_idx, n) != 0) {
+            bl__send(fd, "fail cannot open the hardware counters %s in the worker", a->counters);
+            return 1;
+        }
+    } else if (a->alloc) {
         eng.mode = MODE_ALLOC;
         if (bl__alloc_api_load(&eng.alloc) != 0) {
             bl__send(fd, "fail the allocation counter (libbenchlab-alloc.so) is not loaded in "
@@ -194,6 +203,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     if (inst->def->global_cleanup)
         inst->def->global_cleanup(&st);
     bl__counters_close(&eng.counters);
+    bl__hw_close(&eng.hw);
 
     one_line(st.message);
     if (st.status == 1) {

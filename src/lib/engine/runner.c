@@ -31,6 +31,7 @@
 #include "../base/base.h"
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
+#include "../instruments/counters.h"
 #include "benchlab/env.h"
 #include "benchlab/run.h"
 
@@ -173,6 +174,7 @@ struct alloc_out {
 struct reader {
     bl_launch *launch;
     struct alloc_out *alloc;
+    char *counters_line; /* the "counters ..." message of a counters pass */
     struct bl__buf line;
     bool got_hello, got_done;
     int fail_kind; /* 0, 1 skip, 2 fail */
@@ -240,6 +242,9 @@ static void handle_line(struct reader *r, char *line)
         a->got = sscanf(line, "alloc %llu %llu %llu %llu %llu %llu %llu %llu", &a->k, &a->d,
                         &a->allocs_k, &a->bytes_k, &a->allocs_kd, &a->bytes_kd, &a->foreign,
                         &a->untracked) == 8;
+    } else if (strncmp(line, "counters ", 9) == 0) {
+        free(r->counters_line);
+        r->counters_line = bl__strdup(line);
     } else if (strncmp(line, "done", 4) == 0) {
         r->got_done = true;
     } else if (!r->proto_error[0]) {
@@ -322,7 +327,8 @@ static void set_message(bl_launch *l, const char *fmt, ...)
 
 /* Run one launch to its end; fills `l`. */
 static void run_launch(const char *exe, const char *name, const bl_run_options *o,
-                       unsigned long long seed, bl_launch *l, struct alloc_out *alloc)
+                       unsigned long long seed, bl_launch *l, struct alloc_out *alloc,
+                       const char *counters, char **counters_line)
 {
     char time_s[32], batch[32], seed_s[32], fd_s[8];
     snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
@@ -340,9 +346,16 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
                     batch,
                     (char *)"--benchlab-seed",
                     seed_s,
-                    alloc ? (char *)"--benchlab-mode" : NULL,
-                    (char *)"alloc",
+                    NULL,
+                    NULL,
                     NULL};
+    if (alloc) {
+        argv[11] = (char *)"--benchlab-mode";
+        argv[12] = (char *)"alloc";
+    } else if (counters) {
+        argv[11] = (char *)"--benchlab-counters";
+        argv[12] = (char *)counters;
+    }
     int preload = -1;
     if (alloc) {
         preload = bl__alloc_preload_fd();
@@ -364,6 +377,7 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     memset(&r, 0, sizeof r);
     r.launch = l;
     r.alloc = alloc;
+    r.counters_line = NULL;
     uint64_t deadline = t0 + (uint64_t)(o->timeout_s * 1e9);
     bool timed_out = false, user_stop = false;
     char buf[65536];
@@ -421,6 +435,10 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     if (w.err >= 0)
         close(w.err);
     bl__buf_fini(&r.line);
+    if (counters_line)
+        *counters_line = r.counters_line;
+    else
+        free(r.counters_line);
     l->wall_s = (double)(bl__now_ns() - t0) / 1e9;
     if (WIFEXITED(status))
         l->exit_code = WEXITSTATUS(status);
@@ -463,7 +481,7 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
         set_message(l, "exited with status %d after its measurements", l->exit_code);
     }
     bl_launch_finish(l);
-    if (l->status == 0 && !l->skipped && !alloc && isnan(l->ns_per_op)) {
+    if (l->status == 0 && !l->skipped && !alloc && !counters && isnan(l->ns_per_op)) {
         l->status = BL_EBENCH;
         struct bl__buf why = {0};
         for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
@@ -490,7 +508,7 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
     memset(&tmp, 0, sizeof tmp);
     struct alloc_out a;
     memset(&a, 0, sizeof a);
-    run_launch(exe, b->name, o, seed, &tmp, &a);
+    run_launch(exe, b->name, o, seed, &tmp, &a, NULL, NULL);
     free(b->alloc_message);
     b->alloc_message = NULL;
     struct bl__buf msg = {0};
@@ -519,6 +537,48 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
         b->allocs_per_op = (double)(a.allocs_kd - a.allocs_k) / (double)a.d;
         b->alloc_bytes_per_op = (double)(a.bytes_kd - a.bytes_k) / (double)a.d;
     }
+    free(tmp.message);
+    free(tmp.samples);
+    free(tmp.out);
+    free(tmp.err);
+    for (size_t m = 0; m < tmp.n_metrics; m++)
+        free(tmp.metrics[m].unit);
+    free(tmp.metrics);
+}
+
+/* The counters pass of one benchmark: per-op counts by the same k, k+d
+ * difference as the allocation pass, scaled when the kernel multiplexed. */
+static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned long long seed,
+                              bl_bench_result *b)
+{
+    bl_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    char *line = NULL;
+    run_launch(exe, b->name, o, seed, &tmp, NULL, o->counters[0] ? o->counters : "", &line);
+    unsigned long long k = 0, d = 0;
+    int scaled = 0, used = 0;
+    if (tmp.status || tmp.skipped || !line ||
+        sscanf(line, "counters %llu %llu %d%n", &k, &d, &scaled, &used) != 3 || d == 0) {
+        free(b->counters_message);
+        struct bl__buf m = {0};
+        bl__buf_printf(&m, "the counters pass failed: %s",
+                       tmp.message ? tmp.message : line ? "bad counts" : "no counts sent");
+        b->counters_message = m.data;
+    } else {
+        const char *p = line + used;
+        char name[32];
+        double base, more;
+        int adv = 0;
+        b->n_counters = 0;
+        while (b->n_counters < 6 && sscanf(p, " %31s %lf %lf%n", name, &base, &more, &adv) == 3) {
+            snprintf(b->counter_unit[b->n_counters], sizeof b->counter_unit[0], "%.27s/op", name);
+            b->counter_per_op[b->n_counters] = (more - base) / (double)d;
+            b->n_counters++;
+            p += adv;
+        }
+        b->counters_scaled = scaled != 0;
+    }
+    free(line);
     free(tmp.message);
     free(tmp.samples);
     free(tmp.out);
@@ -746,6 +806,15 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     char alloc_refused[512] = "";
     if (o.alloc)
         bl__alloc_check_exe(exe, alloc_refused, sizeof alloc_refused);
+    char counters_refused[512] = "";
+    if (o.counters) {
+        int idx[BL__MAX_COUNTERS], nc;
+        if (bl__counters_parse(o.counters, idx, &nc, counters_refused,
+                               sizeof counters_refused) == 0)
+            bl__counters_probe(idx, nc, counters_refused, sizeof counters_refused);
+        if (counters_refused[0])
+            bl_results_set_meta(res, "counters-unsupported", counters_refused);
+    }
     if (obs && obs->on_begin)
         obs->on_begin(obs->ctx, res, total);
     for (int round = 0; round < o.count && !interrupted; round++) {
@@ -767,7 +836,12 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                         break;
                 }
             }
-            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
+            if (o.counters && round == 0 && !counters_refused[0]) {
+                run_counters_pass(exe, &o, bl__rng_next(&rng) | 1, b);
+                if (interrupted)
+                    break;
+            }
+            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL, NULL, NULL);
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
                 free(l->message);

@@ -65,6 +65,10 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     if (b->has_alloc)
         fprintf(f, "\t%8lld B/op\t%8lld allocs/op", (long long)b->alloc_bytes_per_op,
                 (long long)b->allocs_per_op);
+    for (int i = 0; i < b->n_counters; i++) {
+        bl_gobench_format_value(v, sizeof v, b->counter_per_op[i]);
+        fprintf(f, "\t%10s %s", v, b->counter_unit[i]);
+    }
     for (size_t i = 0; i < l->n_metrics; i++) {
         bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
         fprintf(f, "\t%10s %s", v, l->metrics[i].unit);

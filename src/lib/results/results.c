@@ -79,6 +79,7 @@ void bl_results_destroy(bl_results *r)
         free(b->launches);
         free(b->name);
         free(b->alloc_message);
+        free(b->counters_message);
     }
     free(r->benches);
     free(r);
