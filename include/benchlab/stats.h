@@ -64,6 +64,12 @@ BL_API void bl_stats_sort(double *xs, size_t n);
  */
 BL_API int bl_stats_utest(const double *a, size_t na, const double *b, size_t nb,
                           double *p_two_sided);
+/* The same on samples already sorted ascending (NaNs first), without copying. */
+BL_API int bl_stats_utest_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                 double *p_two_sided);
+
+/* Sort ascending with NaNs first, as Go's sort.Float64s (what benchstat uses). */
+BL_API void bl_bstat_sort(double *xs, size_t n);
 
 /* Quantile q of sorted[0..n) by Hyndman-Fan type 8 (moremath's Quantile);
  * for q = 0.5 that is the middle value, or lo + 0.5*(hi-lo). NAN if n == 0. */

@@ -268,7 +268,7 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
                 }
                 const struct cell *cl = &c->cells[ci];
                 fputs("{\"n\":", f);
-                fprintf(f, "%zu", cl->n);
+                fprintf(f, "%zu", (size_t)cl->n);
                 fputs(",\"center\":", f);
                 json_num(f, cl->center);
                 fputs(",\"lo\":", f);

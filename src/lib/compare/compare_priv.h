@@ -5,6 +5,8 @@
 #ifndef BENCHLAB_COMPARE_COMPARE_PRIV_H
 #define BENCHLAB_COMPARE_COMPARE_PRIV_H
 
+#include <pthread.h>
+
 #include "compare_int.h"
 
 struct umap {
@@ -51,16 +53,19 @@ struct proj {
 uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f);
 
 struct cell {
-    uint32_t table, row, col;
+    /* hot while reading: the first cache line */
     double *vals;
-    size_t n, cap;
-    uint32_t *res; /* distinct residue keys */
+    uint32_t n, cap;
+    uint32_t res0; /* the first residue key, kept inline */
+    uint32_t table, row, col;
+    uint32_t *res; /* distinct residue keys (res[0] == res0) */
     size_t n_res;
     /* after finish */
     double center, lo, hi;
     const char **warn; /* sample and summary warnings */
     size_t n_warn;
     long base; /* baseline cell, or -1 */
+    unsigned char exact; /* the table's unit has assume=exact */
     double p, alpha;
     size_t n1, n2;
     const char **cwarn; /* comparison warnings */
@@ -100,6 +105,26 @@ struct memo {
         uint32_t unit, cell;
     } uc[MEMO_UNITS];
     size_t n_uc;
+    /* Fast path: lines whose units match pat[] (the first passing line's)
+     * append their values here, one row of n_pat per line; bl_compare_finish
+     * moves them into pat_cell[]. One append per line instead of one cell
+     * per value keeps the reader out of cache misses. */
+    uint32_t pat[MEMO_UNITS], pat_cell[MEMO_UNITS];
+    size_t n_pat;
+    struct vchunk *head, *tail; /* from the engine's arena */
+};
+
+struct vchunk {
+    struct vchunk *next;
+    uint32_t n, cap; /* doubles */
+    double v[];
+};
+
+struct arena {
+    char *block;
+    size_t used, size;
+    char **blocks;
+    size_t n_blocks;
 };
 
 struct unitinfo {
@@ -135,6 +160,7 @@ struct bl_compare {
     size_t n_fixed_filters;
     struct memo **memos;
     size_t n_memos, cap_memos;
+    struct arena arena;
     uint32_t *memo_slots;
     size_t n_memo_slots;
     struct cell *cells;
@@ -150,8 +176,9 @@ struct bl_compare {
     size_t n_tables;
     int finished;
     struct bl__buf tmp;
-    char **warn_strs;
+    char **warn_strs; /* every warning text, once; guarded by warn_mu */
     size_t n_warn_strs;
+    pthread_mutex_t warn_mu;
     bl_gobench_handler handler;
 };
 
@@ -162,8 +189,8 @@ const bl_gobench_handler *bl__compare_handler(bl_compare *c);
  * "/s" rates are higher-is-better). */
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
 int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
-/* compare_in.c: read one input, detecting its format. */
-int bl__compare_read_fd(bl_compare *c, int fd, const char *path, const char *label, char *err,
-                        size_t err_size);
+/* compare_in.c: read the inputs in order, detecting each one's format. */
+int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
+                         char *err, size_t err_size);
 
 #endif /* BENCHLAB_COMPARE_COMPARE_PRIV_H */

@@ -46,6 +46,10 @@ struct reader {
 
 static unsigned long next_gen = 1; /* configuration generations, unique per process */
 
+static const unsigned char ascii_space[128] = {
+    ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
+};
+
 /* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0. */
 static size_t space_len(const unsigned char *p, const unsigned char *end)
 {
@@ -74,9 +78,12 @@ static char *split_field(char **pp, char *end, size_t *len)
     unsigned char *p = (unsigned char *)*pp, *e = (unsigned char *)end;
     unsigned char *start = p;
     size_t sl = 0;
+    /* The common case is ASCII: test bytes against a table, and look at
+     * UTF-8 sequences only when one shows up. */
     while (p < e) {
-        if (*p < 0x80) {
-            if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            if (ascii_space[c]) {
                 sl = 1;
                 break;
             }
@@ -90,8 +97,17 @@ static char *split_field(char **pp, char *end, size_t *len)
     *len = (size_t)(p - start);
     if (p < e) {
         p += sl;
-        while (p < e && (sl = space_len(p, e)) != 0)
-            p += sl;
+        while (p < e) {
+            if (*p < 0x80) {
+                if (!ascii_space[*p])
+                    break;
+                p++;
+            } else if ((sl = space_len(p, e)) != 0) {
+                p += sl;
+            } else {
+                break;
+            }
+        }
     }
     *pp = (char *)p;
     return (char *)start;

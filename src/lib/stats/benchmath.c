@@ -201,3 +201,79 @@ double bl_bstat_geomean(const double *xs, size_t n)
     }
     return exp(m);
 }
+
+/* Introsort-free quicksort with median of three and insertion sort for
+ * short runs: samples are small arrays of doubles, qsort's indirect calls
+ * dominated compare's profile. NaNs are moved to the front first. */
+static void insertion(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double v = x[i];
+        size_t j = i;
+        while (j > 0 && x[j - 1] > v) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = v;
+    }
+}
+
+static void quick(double *x, size_t n, int depth)
+{
+    while (n > 24) {
+        if (depth-- == 0) {
+            /* pathological input: fall back to heap-free shell sort */
+            for (size_t gap = n / 2; gap > 0; gap /= 2)
+                for (size_t i = gap; i < n; i++) {
+                    double v = x[i];
+                    size_t j = i;
+                    while (j >= gap && x[j - gap] > v) {
+                        x[j] = x[j - gap];
+                        j -= gap;
+                    }
+                    x[j] = v;
+                }
+            return;
+        }
+        double a = x[0], b = x[n / 2], c = x[n - 1];
+        double piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (x[i] < piv)
+                i++;
+            while (x[j] > piv)
+                j--;
+            if (i >= j)
+                break;
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
+            i++;
+            j--;
+        }
+        size_t left = j + 1;
+        if (left < n - left) {
+            quick(x, left, depth);
+            x += left;
+            n -= left;
+        } else {
+            quick(x + left, n - left, depth);
+            n = left;
+        }
+    }
+    insertion(x, n);
+}
+
+void bl_bstat_sort(double *xs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(xs[i])) {
+            double t = xs[k];
+            xs[k] = xs[i];
+            xs[i] = t;
+            k++;
+        }
+    }
+    quick(xs + k, n - k, 64);
+}

@@ -134,25 +134,34 @@ int bl_stats_utest(const double *a, size_t na, const double *b, size_t nb, doubl
 {
     if (na == 0 || nb == 0)
         return -EINVAL;
+    double *x = malloc((na + nb) * sizeof(double));
+    if (!x)
+        return -ENOMEM;
+    memcpy(x, a, na * sizeof(double));
+    memcpy(x + na, b, nb * sizeof(double));
+    qsort(x, na, sizeof(double), cmp_double);
+    qsort(x + na, nb, sizeof(double), cmp_double);
+    int rc = bl_stats_utest_sorted(x, na, x + na, nb, p_two_sided);
+    free(x);
+    return rc;
+}
+
+int bl_stats_utest_sorted(const double *s1, size_t na, const double *s2, size_t nb,
+                          double *p_two_sided)
+{
+    if (na == 0 || nb == 0)
+        return -EINVAL;
     size_t n = na + nb;
-    double *x = malloc(n * sizeof(double));
     unsigned char *lab = malloc(n);
     int *ties = malloc(n * sizeof(int));
-    if (!x || !lab || !ties) {
-        free(x);
+    if (!lab || !ties) {
         free(lab);
         free(ties);
         return -ENOMEM;
     }
-    double *s1 = x, *s2 = x + na;
-    memcpy(s1, a, na * sizeof(double));
-    memcpy(s2, b, nb * sizeof(double));
-    qsort(s1, na, sizeof(double), cmp_double);
-    qsort(s2, nb, sizeof(double), cmp_double);
     /* Merge, labelled; on equal values sample 2 goes first as in moremath. */
     double *m = malloc(n * sizeof(double));
     if (!m) {
-        free(x);
         free(lab);
         free(ties);
         return -ENOMEM;
@@ -229,7 +238,6 @@ int bl_stats_utest(const double *a, size_t na, const double *b, size_t nb, doubl
         }
     }
     free(m);
-    free(x);
     free(lab);
     free(ties);
     if (err)
