@@ -99,6 +99,10 @@ typedef struct bl_param {
  *   .global_cleanup  run once per worker after it
  *   .setup_op        run before every single repetition, outside timing
  *   .teardown_op     run after every single repetition, outside timing
+ *   .macro           1: a macrobenchmark (Caliper): every invocation is timed
+ *                    on its own and the distribution is reported; for
+ *                    operations of tens of microseconds and more. Operations
+ *                    longer than the batch target (1 ms) get this by default.
  *
  * With setup_op or teardown_op the engine times each repetition on its own
  * (two clock reads per repetition, subtracted by the overhead stage), so use
@@ -115,6 +119,7 @@ typedef struct bl_bench_def {
     void (*global_cleanup)(bl_state *st);
     void (*setup_op)(bl_state *st);
     void (*teardown_op)(bl_state *st);
+    int macro;
     int bl__end;
 } bl_bench_def;
 

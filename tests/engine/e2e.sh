@@ -156,7 +156,7 @@ count-gives-lines)
 filter-and-list)
     run "$measure" --list
     expect_status 0
-    [ "$(wc -l <"$tmp/out")" -eq 9 ] || fail "want 9 instances"
+    [ "$(wc -l <"$tmp/out")" -eq 10 ] || fail "want 10 instances"
     out_has '^BenchmarkParams/size=22/mode=c_d$'
     run "$measure" --list --filter 'size=22'
     [ "$(wc -l <"$tmp/out")" -eq 2 ] || fail "filter in list"
@@ -282,6 +282,21 @@ counters-supported-or-said)
     expect_status 2; err_has "--counters: unknown counter 'bogus'"
     run "$measure" $fast --counters=cycles,cycles
     expect_status 2; err_has "--counters: 'cycles' is named twice"
+    ;;
+macro-reports-distribution)
+    run "$measure" --time 0.1s --filter '^BenchmarkMacro$'
+    expect_status 0
+    # one invocation per batch: the iteration count is the number of clean batches
+    v=$(nsop BenchmarkMacro)
+    check "$v" 'x > 45000 && x < 200000' "macro ns/op"
+    grep -q '^Macro: per invocation (n=[0-9]*):  min .*  p10 .*  median .*  p90 .*  p99 .*  max ' "$tmp/err" ||
+        fail "no distribution line"
+    n=$(sed -n 's/^Macro: per invocation (n=\([0-9]*\)).*/\1/p' "$tmp/err")
+    iters=$(awk '$1 == "BenchmarkMacro" { print $2 }' "$tmp/out")
+    [ "$n" = "$iters" ] || fail "per-invocation count $n != iterations $iters"
+    # a benchmark of tiny operations is not a macrobenchmark
+    run "$measure" $fast --filter '^BenchmarkEmpty$'
+    ! grep -q 'per invocation' "$tmp/err" || fail "Empty reported as a macrobenchmark"
     ;;
 *)
     echo "unknown case $case_name"; exit 2 ;;

@@ -62,7 +62,7 @@ void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst,
     st->inst = inst;
     st->eng = eng;
     if (inst)
-        st->per_op = inst->def->setup_op || inst->def->teardown_op;
+        st->per_op = inst->def->setup_op || inst->def->teardown_op || inst->def->macro;
 }
 
 static inline void start_clock(bl_state *st)
@@ -211,7 +211,7 @@ static void record(bl_state *st, const struct bl__snapshot *after)
         if (steady || (double)(now - e->warm_begin) >= 0.25 * e->budget_ns || e->n_warm >= 64) {
             double recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
                                       e->n_warm < w ? e->n_warm : w);
-            e->reps = reps_for(e->target_ns, recent);
+            e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
             e->stage = STAGE_MEASURE;
         }
         break;

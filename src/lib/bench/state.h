@@ -46,6 +46,7 @@ struct bl__engine {
     uint64_t t_begin; /* when the first batch started */
     int stage;
     uint64_t reps;      /* current batch size for warmup/measure (before jitter) */
+    bool macro;         /* one invocation per batch, always */
     double warm[64];    /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;

@@ -163,6 +163,12 @@ int bl__worker_main(const struct bl__worker_args *a)
     eng.budget_ns = a->time_s * 1e9;
     eng.stage = STAGE_PILOT;
     eng.reps = 1;
+    if (inst->def->macro) {
+        /* one timed invocation per batch: no pilot, no jitter (reps < 10) */
+        eng.stage = STAGE_WARMUP;
+        eng.warm_begin = bl__now_ns();
+        eng.macro = true;
+    }
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
     bl__counters_open(&eng.counters);

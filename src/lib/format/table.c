@@ -151,6 +151,50 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             }
         }
     }
+    /* Macrobenchmarks (one invocation per batch): the whole distribution */
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_bench_result *b = &r->benches[i];
+        size_t n = 0, single = 1;
+        for (size_t j = 0; j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (l->status || l->skipped)
+                continue;
+            for (size_t k = 0; k < l->n_samples; k++)
+                if (l->samples[k].stage == BL_STAGE_MEASURE && !l->samples[k].invalid) {
+                    single &= l->samples[k].reps == 1;
+                    n++;
+                }
+        }
+        if (!n || !single)
+            continue;
+        double *v = malloc(n * sizeof *v);
+        size_t m = 0;
+        for (size_t j = 0; v && j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (l->status || l->skipped)
+                continue;
+            double *x;
+            long k = bl_launch_per_op(l, &x);
+            for (long t = 0; t < k && m < n; t++)
+                v[m++] = x[t];
+            if (k >= 0)
+                free(x);
+        }
+        if (v && m) {
+            bl_stats_sort(v, m);
+            static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
+            static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
+            fprintf(f, "%s: per invocation (n=%zu):",
+                    strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name, m);
+            for (int q = 0; q < 6; q++) {
+                char d[32];
+                bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
+                fprintf(f, "  %s %s", pn[q], d);
+            }
+            fputc('\n', f);
+        }
+        free(v);
+    }
     /* notes in plain words */
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
