@@ -204,7 +204,9 @@ uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f)
 
 static int row_reserve(struct proj *p)
 {
-    if (p->cap_row >= p->n_fields)
+    /* always allocated, even for a projection of no fields: the row is
+     * passed to memcpy/memcmp/memset, which must not get NULL even for 0 bytes */
+    if (p->row && p->cap_row >= p->n_fields)
         return 0;
     size_t cap = p->n_fields + 8;
     uint32_t *r = realloc(p->row, cap * sizeof *r);
@@ -228,7 +230,7 @@ static long proj_intern(struct proj *p)
         while (p->key_slots[j]) {
             uint32_t k = p->key_slots[j] - 1;
             if (p->key_len[k] == n &&
-                memcmp(p->pool + p->key_off[k], p->row, n * sizeof(uint32_t)) == 0)
+                (n == 0 || memcmp(p->pool + p->key_off[k], p->row, n * sizeof(uint32_t)) == 0))
                 return k;
             j = (j + 1) & (p->n_key_slots - 1);
         }
@@ -268,7 +270,8 @@ static long proj_intern(struct proj *p)
     p->key_len = kl;
     if (bl__grow((void **)&p->pool, &p->cap_pool, p->n_pool + n + 1, sizeof *p->pool))
         return -ENOMEM;
-    memcpy(p->pool + p->n_pool, p->row, n * sizeof(uint32_t));
+    if (n)
+        memcpy(p->pool + p->n_pool, p->row, n * sizeof(uint32_t));
     uint32_t k = (uint32_t)p->n_keys++;
     p->key_off[k] = p->n_pool;
     p->key_len[k] = (uint32_t)n;

@@ -6,7 +6,8 @@
 
 #include "benchlab/format.h"
 
-/* bl_gobench_read_fd, with prefix[0..prefix_len) (< 1 MiB) already read from fd. */
+/* bl_gobench_read_fd, with prefix[0..prefix_len) (< 1 MiB) already read from fd;
+ * fd < 0 means the prefix is all there is. */
 int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *path,
                      const char *label, const bl_gobench_handler *h, char *err, size_t err_size);
 

@@ -590,6 +590,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
     }
     r.gen = next_gen++;
     size_t have = 0; /* bytes in buf not yet consumed */
+    int eof = fd < 0; /* fd < 0: the prefix is the whole input */
     if (prefix_len) {
         /* the caller already read these bytes to sniff the format */
         if (prefix_len > cap - 1) {
@@ -599,7 +600,6 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
         memcpy(buf, prefix, prefix_len);
         have = prefix_len;
     }
-    int eof = 0;
     while (!rc) {
         if (!eof) {
             ssize_t got = read(fd, buf + have, cap - 1 - have);
