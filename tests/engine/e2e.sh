@@ -116,7 +116,7 @@ params-name-and-values)
     err_has 'BenchmarkBadParam: no parameter named "nope"'
     ;;
 setup-op-and-pause-untimed)
-    run "$measure" --time 0.2s --timeout 20s --filter '^Benchmark(SetupOp|Paused)$'
+    run "$measure" --time 0.5s --timeout 30s --filter '^Benchmark(SetupOp|Paused)$'
     expect_status 0
     for b in BenchmarkSetupOp BenchmarkPaused; do
         v=$(nsop $b)
