@@ -1,22 +1,284 @@
-/* json_in.c - JSON inputs of compare (placeholder until the JSON reader lands). */
+/*
+ * json_in.c - JSON inputs of `benchlab compare`, turned into the same
+ * results the Go benchmark format gives, so that every rule of the engine
+ * applies unchanged:
+ *
+ *  - Google Benchmark (--benchmark_format=json): one result per entry of
+ *    "benchmarks" whose run_type is "iteration" (aggregates are skipped;
+ *    benchstat computes its own), named as Google Benchmark names it with
+ *    "key:value" parts written "key=value" so that -col /key works.
+ *    real_time becomes ns/op, cpu_time cpu-ns/op, bytes_per_second B/s,
+ *    items_per_second items/s, and any other numeric field (a user
+ *    counter) a unit of its own name.
+ *  - benchlab JSON ("schema": "benchlab/1", json_write.c): one result per
+ *    successful launch, with the values the Go-format writer would print
+ *    (ns/op, MB/s when bytes were set, the launch's metrics) and the run's
+ *    configuration.
+ */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../format/gobench_int.h"
+#include "../format/json.h"
 #include "compare_priv.h"
 
 int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const char *path,
                           const char *label, const bl_gobench_handler *h, char *err,
                           size_t err_size);
 
+static int slurp(int fd, const char *prefix, size_t prefix_len, char **out, size_t *out_len)
+{
+    size_t cap = prefix_len + 65536, n = prefix_len;
+    char *buf = malloc(cap);
+    if (!buf)
+        return -ENOMEM;
+    memcpy(buf, prefix, prefix_len);
+    while (fd >= 0) {
+        if (n == cap) {
+            if (cap > ((size_t)1 << 31)) {
+                free(buf);
+                return -EFBIG;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return -ENOMEM;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            return -e;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    *out = buf;
+    *out_len = n;
+    return 0;
+}
+
+struct emit {
+    const bl_gobench_handler *h;
+    bl_label *config;
+    size_t n_config;
+    unsigned long gen;
+    const char *path;
+    bl_gobench_value vals[64];
+    char units[64][64];
+    size_t n_vals;
+};
+
+static void add_val(struct emit *e, const char *unit, double v)
+{
+    if (e->n_vals >= 64 || isnan(v))
+        return;
+    snprintf(e->units[e->n_vals], sizeof e->units[0], "%s", unit);
+    for (char *p = e->units[e->n_vals]; *p; p++)
+        if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+            *p = '_'; /* a unit is one field */
+    e->vals[e->n_vals].value = v;
+    e->vals[e->n_vals].unit = e->units[e->n_vals];
+    e->vals[e->n_vals].unit_len = strlen(e->units[e->n_vals]);
+    e->n_vals++;
+}
+
+static int send(struct emit *e, const char *name, size_t line, long long iters)
+{
+    if (!e->n_vals)
+        return 0;
+    bl_gobench_result r = {
+        .name = name,
+        .name_len = strlen(name),
+        .iters = iters,
+        .values = e->vals,
+        .n_values = e->n_vals,
+        .config = e->config,
+        .n_config = e->n_config,
+        .config_gen = e->gen,
+        .path = e->path,
+        .line = line,
+    };
+    e->n_vals = 0;
+    return e->h->on_result ? e->h->on_result(e->h->ctx, &r) : 0;
+}
+
+static int is_known_gbench_field(const char *k)
+{
+    static const char *const known[] = {
+        "name",       "family_index",     "per_family_instance_index", "run_name",
+        "run_type",   "repetitions",      "repetition_index",          "threads",
+        "iterations", "real_time",        "cpu_time",                  "time_unit",
+        "error_occurred", "error_message", "aggregate_name",           "aggregate_unit",
+        "label",      "big_o",            "rms",                       "bytes_per_second",
+        "items_per_second"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(k, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int read_gbench(struct emit *e, const struct bl__json *doc)
+{
+    const struct bl__json *bs = bl__json_get(doc, "benchmarks");
+    if (!bs || bs->type != BL_JARR)
+        return 0;
+    for (size_t i = 0; i < bs->n; i++) {
+        const struct bl__json *b = &bs->items[i];
+        const char *rt = bl__json_str(bl__json_get(b, "run_type"));
+        const struct bl__json *eo = bl__json_get(b, "error_occurred");
+        if ((rt && strcmp(rt, "iteration") != 0) || (eo && eo->type == BL_JBOOL && eo->boolean))
+            continue;
+        const char *name = bl__json_str(bl__json_get(b, "name"));
+        if (!name)
+            continue;
+        char nm[1024];
+        snprintf(nm, sizeof nm, "%s", name);
+        /* "BM_x/size:8" -> "BM_x/size=8"; spaces would split the name field */
+        for (char *p = nm; *p; p++) {
+            if (*p == ':' && p > nm)
+                *p = '=';
+            else if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+                *p = '_';
+        }
+        const char *tu = bl__json_str(bl__json_get(b, "time_unit"));
+        double scale = 1;
+        if (tu && strcmp(tu, "us") == 0)
+            scale = 1e3;
+        else if (tu && strcmp(tu, "ms") == 0)
+            scale = 1e6;
+        else if (tu && strcmp(tu, "s") == 0)
+            scale = 1e9;
+        const struct bl__json *rtv = bl__json_get(b, "real_time");
+        const struct bl__json *ctv = bl__json_get(b, "cpu_time");
+        if (rtv && rtv->type == BL_JNUM)
+            add_val(e, "ns/op", rtv->num * scale);
+        if (ctv && ctv->type == BL_JNUM)
+            add_val(e, "cpu-ns/op", ctv->num * scale);
+        const struct bl__json *bps = bl__json_get(b, "bytes_per_second");
+        if (bps && bps->type == BL_JNUM)
+            add_val(e, "B/s", bps->num);
+        const struct bl__json *ips = bl__json_get(b, "items_per_second");
+        if (ips && ips->type == BL_JNUM)
+            add_val(e, "items/s", ips->num);
+        for (size_t k = 0; k < b->n; k++)
+            if (b->items[k].type == BL_JNUM && !is_known_gbench_field(b->keys[k]))
+                add_val(e, b->keys[k], b->items[k].num);
+        int rc = send(e, nm, i + 1, (long long)bl__json_num(bl__json_get(b, "iterations"), 0));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int read_benchlab(struct emit *e, const struct bl__json *doc)
+{
+    const struct bl__json *bs = bl__json_get(doc, "benchmarks");
+    if (!bs || bs->type != BL_JARR)
+        return 0;
+    for (size_t i = 0; i < bs->n; i++) {
+        const struct bl__json *b = &bs->items[i];
+        const char *name = bl__json_str(bl__json_get(b, "name"));
+        const struct bl__json *ls = bl__json_get(b, "launches");
+        if (!name || !ls || ls->type != BL_JARR)
+            continue;
+        if (strncmp(name, "Benchmark", 9) == 0)
+            name += 9;
+        for (size_t j = 0; j < ls->n; j++) {
+            const struct bl__json *l = &ls->items[j];
+            const char *status = bl__json_str(bl__json_get(l, "status"));
+            const struct bl__json *sk = bl__json_get(l, "skipped");
+            if ((status && strcmp(status, "ok") != 0) || (sk && sk->type == BL_JBOOL && sk->boolean))
+                continue;
+            double ns = bl__json_num(bl__json_get(l, "ns_per_op"), NAN);
+            if (isnan(ns))
+                continue;
+            if (!(ns > 0))
+                ns = 0.001; /* as the Go-format writer: a literal 0 ns/op splits tables */
+            add_val(e, "ns/op", ns);
+            double bytes = bl__json_num(bl__json_get(l, "bytes_per_op"), 0);
+            if (bytes > 0)
+                add_val(e, "MB/s", bytes / ns * 1e3);
+            const struct bl__json *ms = bl__json_get(l, "metrics");
+            for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
+                if (ms->items[k].type == BL_JNUM)
+                    add_val(e, ms->keys[k], ms->items[k].num);
+            int rc = send(e, name, i + 1,
+                          (long long)bl__json_num(bl__json_get(l, "measured_reps"), 0));
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const char *path,
                           const char *label, const bl_gobench_handler *h, char *err,
                           size_t err_size)
 {
-    (void)fd;
-    (void)prefix;
-    (void)prefix_len;
-    (void)label;
-    (void)h;
-    snprintf(err, err_size, "%s: JSON input not supported yet", path);
-    return BL_EUNSUPPORTED;
+    char *text = NULL;
+    size_t n = 0;
+    int rc = slurp(fd, prefix, prefix_len, &text, &n);
+    if (rc) {
+        snprintf(err, err_size, "read %s: %s", path, strerror(-rc));
+        return rc;
+    }
+    struct bl__json *doc = NULL;
+    char msg[256];
+    rc = bl__json_parse(text, n, &doc, msg, sizeof msg);
+    free(text);
+    if (rc) {
+        if (rc == BL_EFORMAT)
+            snprintf(err, err_size, "%s: invalid JSON: %s", path, msg);
+        return rc;
+    }
+    struct emit *e = calloc(1, sizeof *e);
+    if (!e) {
+        bl__json_free(doc);
+        return -ENOMEM;
+    }
+    e->h = h;
+    e->path = path;
+    e->gen = bl__gobench_next_gen();
+    const struct bl__json *cfg = bl__json_get(doc, "config");
+    size_t nc = 1 + (cfg && cfg->type == BL_JOBJ ? cfg->n : 0);
+    e->config = calloc(nc, sizeof *e->config);
+    if (!e->config) {
+        free(e);
+        bl__json_free(doc);
+        return -ENOMEM;
+    }
+    e->config[0].key = (char *)".file";
+    e->config[0].value = (char *)label;
+    e->n_config = 1;
+    for (size_t i = 0; cfg && cfg->type == BL_JOBJ && i < cfg->n; i++) {
+        if (cfg->items[i].type != BL_JSTR || !cfg->items[i].str[0])
+            continue;
+        e->config[e->n_config].key = cfg->keys[i];
+        e->config[e->n_config].value = cfg->items[i].str;
+        e->n_config++;
+    }
+    const char *schema = bl__json_str(bl__json_get(doc, "schema"));
+    if (schema && strncmp(schema, "benchlab/", 9) == 0)
+        rc = read_benchlab(e, doc);
+    else if (bl__json_get(doc, "benchmarks"))
+        rc = read_gbench(e, doc);
+    else {
+        snprintf(err, err_size, "%s: JSON is neither Google Benchmark nor benchlab output", path);
+        rc = BL_EFORMAT;
+    }
+    free(e->config);
+    free(e);
+    bl__json_free(doc);
+    return rc;
 }

@@ -11,4 +11,7 @@
 int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *path,
                      const char *label, const bl_gobench_handler *h, char *err, size_t err_size);
 
+/* A fresh configuration generation (bl_gobench_result.config_gen). */
+unsigned long bl__gobench_next_gen(void);
+
 #endif /* BENCHLAB_FORMAT_GOBENCH_INT_H */

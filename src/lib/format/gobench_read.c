@@ -44,7 +44,12 @@ struct reader {
     size_t cap_vals;
 };
 
-static unsigned long next_gen = 1; /* configuration generations, unique per process */
+static unsigned long gen_counter = 1; /* configuration generations, unique per process */
+
+unsigned long bl__gobench_next_gen(void)
+{
+    return __atomic_fetch_add(&gen_counter, 1, __ATOMIC_RELAXED);
+}
 
 static const unsigned char ascii_space[128] = {
     ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
@@ -361,7 +366,7 @@ static int set_config(struct reader *r, const char *key, size_t klen, const char
         free(r->config[i].value);
         r->config[i] = r->config[r->n_config - 1];
         r->n_config--;
-        r->gen = next_gen++;
+        r->gen = bl__gobench_next_gen();
         return 0;
     }
     char *v = malloc(vlen + 1);
@@ -392,7 +397,7 @@ static int set_config(struct reader *r, const char *key, size_t klen, const char
         r->config[r->n_config].value = v;
         r->n_config++;
     }
-    r->gen = next_gen++;
+    r->gen = bl__gobench_next_gen();
     return 0;
 }
 
@@ -588,7 +593,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
         rc = -ENOMEM;
         goto out;
     }
-    r.gen = next_gen++;
+    r.gen = bl__gobench_next_gen();
     size_t have = 0; /* bytes in buf not yet consumed */
     int eof = fd < 0; /* fd < 0: the prefix is the whole input */
     if (prefix_len) {
