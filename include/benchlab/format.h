@@ -93,6 +93,20 @@ BL_API int bl_gobench_read_fd(int fd, const char *path, const char *label,
  * -ERANGE (overflow). */
 BL_API int bl_gobench_parse_float(const char *s, size_t n, double *out);
 
+/* ---- Writers of run results (json_write.c, csv_write.c, markdown_write.c) ----
+ * Each writes the whole of `results` to f and returns 0, -EIO when the
+ * stream failed, or -ENOMEM. Callers that write files write them whole or
+ * not at all (temporary file, then rename), as the runner's --out does. */
+
+/* JSON, schema "benchlab/1" (docs/json-schema.md): every sample, every
+ * estimate with its interval, overhead, outliers, invalidated batches by
+ * reason, metrics, configuration and metadata. benchlab compare reads it. */
+BL_API int bl_json_write(FILE *f, const bl_results *results);
+/* CSV: one record per launch (estimate, interval, overhead, counts, metrics). */
+BL_API int bl_csv_write(FILE *f, const bl_results *results);
+/* Markdown: configuration, then one table row per benchmark. */
+BL_API int bl_markdown_write(FILE *f, const bl_results *results);
+
 #ifdef __cplusplus
 }
 #endif

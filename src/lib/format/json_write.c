@@ -1,0 +1,184 @@
+/*
+ * json_write.c - benchlab's own results as JSON, schema "benchlab/1"
+ * (docs/json-schema.md): everything a run measured, so that nothing has
+ * to be re-measured to be re-analysed. Per launch: every batch (sample),
+ * the estimate with its confidence interval and outlier count, the
+ * overhead, the invalidated batches by reason, the instruments' metrics;
+ * per run: configuration and metadata. `benchlab compare` reads it back
+ * (src/lib/compare/json_in.c).
+ *
+ * Numbers are written in the shortest form that reads back to the same
+ * double; NaN and infinities, which JSON lacks, are written as null.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchlab/format.h"
+#include "benchlab/stats.h"
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void bl__json_number(FILE *f, double x);
+
+void bl__json_number(FILE *f, double x)
+{
+    if (isnan(x) || isinf(x)) {
+        fputs("null", f);
+        return;
+    }
+    char buf[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, sizeof buf, "%.*g", p, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    fputs(buf, f);
+}
+
+static const char *status_name(int status)
+{
+    switch (status) {
+    case 0: return "ok";
+    case BL_ECRASH: return "crash";
+    case BL_ETIMEOUT: return "timeout";
+    case BL_EEXIT: return "exit";
+    case BL_EPROTO: return "protocol";
+    case BL_EBENCH: return "failed";
+    case BL_EINTR: return "interrupted";
+    default: return "error";
+    }
+}
+
+static void labels(FILE *f, const bl_label *l, size_t n)
+{
+    fputc('{', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        jstr(f, l[i].key);
+        fputc(':', f);
+        jstr(f, l[i].value);
+    }
+    fputc('}', f);
+}
+
+static void write_launch(FILE *f, const bl_launch *l)
+{
+    fputs("{\"status\":", f);
+    jstr(f, status_name(l->status));
+    fprintf(f, ",\"skipped\":%s,\"message\":", l->skipped ? "true" : "false");
+    if (l->message)
+        jstr(f, l->message);
+    else
+        fputs("null", f);
+#define NUM(key, v)                                                                                \
+    do {                                                                                           \
+        fputs(",\"" key "\":", f);                                                                 \
+        bl__json_number(f, (v));                                                                   \
+    } while (0)
+    NUM("ns_per_op", l->ns_per_op);
+    NUM("raw_ns_per_op", l->raw_ns_per_op);
+    NUM("overhead_ns", l->overhead_ns);
+    NUM("clock_ns", l->clock_ns);
+    NUM("pause_ns", l->pause_ns);
+    NUM("bytes_per_op", l->bytes_per_op);
+    fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
+            (unsigned long long)l->measured_reps, l->n_measured, l->n_invalid);
+    for (unsigned i = 0; i < BL_INVALID_NREASONS; i++) {
+        if (i)
+            fputc(',', f);
+        jstr(f, bl_invalid_name(i));
+        fprintf(f, ":%zu", l->invalid_by[i]);
+    }
+    fputs("},\"metrics\":{", f);
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        if (i)
+            fputc(',', f);
+        jstr(f, l->metrics[i].unit);
+        fputc(':', f);
+        bl__json_number(f, l->metrics[i].value);
+    }
+    fputs("},\"estimate\":", f);
+    double *per_op = NULL;
+    long n = bl_launch_per_op(l, &per_op);
+    bl_summary s;
+    if (n > 0 && bl_stats_summarize(per_op, (size_t)n, 0.95, &s) == 0) {
+        fprintf(f, "{\"n\":%zu", s.n);
+        NUM("median", s.median);
+        NUM("ci_lo", s.ci_lo);
+        NUM("ci_hi", s.ci_hi);
+        NUM("confidence", s.confidence);
+        NUM("mean", s.mean);
+        NUM("stddev", s.stddev);
+        NUM("min", s.min);
+        NUM("max", s.max);
+        NUM("mad", s.mad);
+        fprintf(f, ",\"n_outliers\":%zu}", s.n_outliers);
+    } else {
+        fputs("null", f);
+    }
+    free(per_op);
+    fputs(",\"samples\":[", f);
+    for (size_t i = 0; i < l->n_samples; i++) {
+        const bl_sample *b = &l->samples[i];
+        if (i)
+            fputc(',', f);
+        fprintf(f, "\n{\"stage\":\"%c\",\"reps\":%llu,\"ns\":", b->stage ? b->stage : '?',
+                (unsigned long long)b->reps);
+        bl__json_number(f, b->ns);
+        fputs(",\"cpu_ns\":", f);
+        bl__json_number(f, b->cpu_ns >= 0 ? b->cpu_ns : NAN);
+        fprintf(f,
+                ",\"nivcsw\":%u,\"migrations\":%u,\"minflt\":%u,\"majflt\":%u,\"pauses\":%u,"
+                "\"invalid\":%u}",
+                b->nivcsw, b->migrations, b->minflt, b->majflt, b->pauses, b->invalid);
+    }
+    fputs("]", f);
+    NUM("wall_s", l->wall_s);
+    fprintf(f, ",\"exit_code\":%d,\"term_signal\":%d}", l->exit_code, l->term_signal);
+#undef NUM
+}
+
+int bl_json_write(FILE *f, const bl_results *r)
+{
+    fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
+    labels(f, r->config, r->n_config);
+    fputs(",\"meta\":", f);
+    labels(f, r->meta, r->n_meta);
+    fputs(",\"benchmarks\":[", f);
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_bench_result *b = &r->benches[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        jstr(f, b->name);
+        fputs(",\"launches\":[", f);
+        for (size_t j = 0; j < b->n_launches; j++) {
+            if (j)
+                fputc(',', f);
+            write_launch(f, &b->launches[j]);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    return ferror(f) ? -EIO : 0;
+}
