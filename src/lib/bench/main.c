@@ -41,7 +41,8 @@ static const char usage[] =
     "                     branch-misses, cache-references, cache-misses (default: all)\n"
     "  --seed N           seed for batch-size jitter (default: from the clock)\n"
     "  --out FILE         write the results to FILE instead of stdout\n"
-    "  --format go        output format (go)\n"
+    "  --format FMT       go, json, csv or markdown (default: from --out's extension,\n"
+    "                     .json .csv .md .txt, else go)\n"
     "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
     "  --cpu LIST         pin workers to these CPUs, such as 1 or 0-3,6\n"
     "  --no-table         do not print the summary table on stderr\n"
@@ -76,16 +77,44 @@ struct front {
     int color;
     int table;
     FILE *out;
+    int fmt; /* enum out_format: anything but FMT_GO is written whole at the end */
     int progress_shown;
     char *alloc_said; /* the last allocation-pass message shown, said once */
 };
+
+/* Output formats: the Go format streams launch by launch; the others are
+ * written whole once the run is over. */
+enum out_format { FMT_GO, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
+
+static int out_format(const char *name)
+{
+    return strcmp(name, "go") == 0         ? FMT_GO
+           : strcmp(name, "json") == 0     ? FMT_JSON
+           : strcmp(name, "csv") == 0      ? FMT_CSV
+           : strcmp(name, "markdown") == 0 ? FMT_MARKDOWN
+                                           : -1;
+}
+
+static int format_of_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && strcmp(dot, ".json") == 0)
+        return FMT_JSON;
+    if (dot && strcmp(dot, ".csv") == 0)
+        return FMT_CSV;
+    if (dot && strcmp(dot, ".md") == 0)
+        return FMT_MARKDOWN;
+    return FMT_GO; /* .txt and anything else */
+}
 
 static void on_begin(void *ctx, const bl_results *res, size_t total)
 {
     struct front *fr = ctx;
     (void)total;
-    bl_gobench_write_header(fr->out, res);
-    fflush(fr->out);
+    if (fr->fmt == FMT_GO) {
+        bl_gobench_write_header(fr->out, res);
+        fflush(fr->out);
+    }
     const char *hw = bl_results_get_meta(res, "counters-unsupported");
     if (hw)
         fprintf(stderr, "benchlab: --counters: %s\n", hw);
@@ -138,8 +167,10 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     struct front *fr = ctx;
     (void)res;
     clear_progress(fr);
-    bl_gobench_write_launch(fr->out, b, l);
-    fflush(fr->out);
+    if (fr->fmt == FMT_GO) {
+        bl_gobench_write_launch(fr->out, b, l);
+        fflush(fr->out);
+    }
     if (l->status)
         fprintf(stderr, "benchlab: %s: %s\n", b->name, l->message ? l->message : "failed");
     if (b->alloc_message && b->n_launches == 1 &&
@@ -217,6 +248,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     bl_run_options_init(&o);
     o.exe = exe;
     const char *out_path = NULL, *color = "auto";
+    const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1;
     static const char *const with_value[] = {"filter", "time", "count",  "timeout", "batch",
                                              "seed",   "out",  "format", "pkg",     "color",
@@ -288,10 +320,12 @@ int bl_run_main(int argc, char **argv, const char *exe)
         } else if (strcmp(name, "out") == 0) {
             out_path = v;
         } else if (strcmp(name, "format") == 0) {
-            if (strcmp(v, "go") != 0) {
-                fprintf(stderr, "%s: --format: unknown format '%s' (known: go)\n", prog, v);
+            if (out_format(v) < 0) {
+                fprintf(stderr, "%s: --format: unknown format '%s' (known: go, json, csv, markdown)\n",
+                        prog, v);
                 return 2;
             }
+            format = v;
         } else if (strcmp(name, "pkg") == 0) {
             o.pkg = v;
         } else if (strcmp(name, "cpu") == 0) {
@@ -346,6 +380,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     fr.color = strcmp(color, "always") == 0 ||
                (strcmp(color, "auto") == 0 && fr.tty && !getenv("NO_COLOR"));
     fr.table = table;
+    fr.fmt = format ? out_format(format) : out_path ? format_of_path(out_path) : FMT_GO;
     char *tmp_path = NULL;
     if (out_path) {
         struct bl__buf t = {0};
@@ -383,6 +418,15 @@ int bl_run_main(int argc, char **argv, const char *exe)
         bl_table_write(stderr, res, fr.color ? BL_TABLE_COLOR : 0);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
+    if (fr.fmt != FMT_GO && res) {
+        int werr = fr.fmt == FMT_JSON  ? bl_json_write(fr.out, res)
+                   : fr.fmt == FMT_CSV ? bl_csv_write(fr.out, res)
+                                       : bl_markdown_write(fr.out, res);
+        if (werr) {
+            fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(werr));
+            status = 2;
+        }
+    }
     if (out_path) {
         if (fflush(fr.out) != 0 || ferror(fr.out) || fclose(fr.out) != 0 ||
             rename(tmp_path, out_path) != 0) {
