@@ -23,7 +23,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -710,42 +709,6 @@ static int cell_add(struct cell *cl, double v, uint32_t residue)
     return 0;
 }
 
-/* ---- a bump allocator for the fast path's value chunks ---- */
-
-static void *arena_alloc(struct arena *a, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    if (!a->block || a->used + n > a->size) {
-        /* 4 MiB blocks on 2 MiB boundaries, offered to transparent huge
-         * pages: page faults were a tenth of compare's time. */
-        size_t size = n > (4u << 20) ? n : (4u << 20);
-        char **nb = realloc(a->blocks, (a->n_blocks + 1) * sizeof *nb);
-        if (!nb)
-            return NULL;
-        a->blocks = nb;
-        void *bv = NULL;
-        if (posix_memalign(&bv, 2u << 20, size))
-            return NULL;
-        char *b = bv;
-        madvise(b, size, MADV_HUGEPAGE);
-        a->blocks[a->n_blocks++] = b;
-        a->block = b;
-        a->used = 0;
-        a->size = size;
-    }
-    void *p = a->block + a->used;
-    a->used += n;
-    return p;
-}
-
-static void arena_free(struct arena *a)
-{
-    for (size_t i = 0; i < a->n_blocks; i++)
-        free(a->blocks[i]);
-    free(a->blocks);
-    memset(a, 0, sizeof *a);
-}
-
 /* ---- memo: (config generation, name) -> projections ---- */
 
 static struct memo *memo_find(bl_compare *c, const bl_gobench_result *r, uint64_t *hash)
@@ -881,26 +844,20 @@ static int on_result(void *ctx, const bl_gobench_result *r)
             vals[i] = tv != v ? tv : v;
         }
         if (i == r->n_values) {
-            struct vchunk *t = m->tail;
-            if (!t || t->n + m->n_pat > t->cap) {
-                uint32_t lines = t ? (t->cap / (uint32_t)m->n_pat) * 2 : 16;
-                if (lines > 4096)
-                    lines = 4096;
-                struct vchunk *nc =
-                    arena_alloc(&c->arena, sizeof *nc + lines * m->n_pat * sizeof(double));
-                if (!nc)
-                    return -ENOMEM;
-                nc->next = NULL;
-                nc->n = 0;
-                nc->cap = lines * (uint32_t)m->n_pat;
-                if (t)
-                    t->next = nc;
-                else
-                    m->head = nc;
-                m->tail = t = nc;
+            /* straight into the cells: buffering per benchmark and copying
+             * later cost as many cache misses and twice the memory */
+            for (i = 0; i < r->n_values; i++) {
+                struct cell *cl = &c->cells[m->pat_cell[i]];
+                if (cl->n == cl->cap) {
+                    uint32_t cap = cl->cap ? cl->cap * 2 : 16;
+                    double *nv = realloc(cl->vals, cap * sizeof *nv);
+                    if (!nv)
+                        return -ENOMEM;
+                    cl->vals = nv;
+                    cl->cap = cap;
+                }
+                cl->vals[cl->n++] = vals[i];
             }
-            memcpy(t->v + t->n, vals, m->n_pat * sizeof *vals);
-            t->n += (uint32_t)m->n_pat;
             return 0;
         }
     }
@@ -974,36 +931,6 @@ static int on_result(void *ctx, const bl_gobench_result *r)
         }
         m->n_pat = r->n_values;
     }
-    return 0;
-}
-
-/* Move the fast path's buffered values into their cells. */
-static int flush_memos(bl_compare *c)
-{
-    for (size_t i = 0; i < c->n_memos; i++) {
-        struct memo *m = c->memos[i];
-        if (!m->head)
-            continue;
-        size_t lines = 0;
-        for (struct vchunk *k = m->head; k; k = k->next)
-            lines += k->n / m->n_pat;
-        for (size_t k = 0; k < m->n_pat; k++) {
-            struct cell *cl = &c->cells[m->pat_cell[k]];
-            size_t need = cl->n + lines;
-            if (need > cl->cap) {
-                double *nv = realloc(cl->vals, need * sizeof *nv);
-                if (!nv)
-                    return -ENOMEM;
-                cl->vals = nv;
-                cl->cap = (uint32_t)need;
-            }
-            for (struct vchunk *ch = m->head; ch; ch = ch->next)
-                for (size_t j = k; j < ch->n; j += m->n_pat)
-                    cl->vals[cl->n++] = ch->v[j];
-        }
-        m->head = m->tail = NULL;
-    }
-    arena_free(&c->arena);
     return 0;
 }
 
@@ -1273,7 +1200,6 @@ void bl_compare_destroy(bl_compare *c)
     }
     free(c->memos);
     free(c->memo_slots);
-    arena_free(&c->arena);
     for (size_t i = 0; i < c->n_cells; i++) {
         free(c->cells[i].vals);
         free(c->cells[i].res);
@@ -1657,8 +1583,6 @@ static int run_parallel(bl_compare *c, int phase)
 
 int bl_compare_finish(bl_compare *c)
 {
-    if (flush_memos(c))
-        return -ENOMEM;
     if (proj_flatten(c->tablep) || proj_flatten(c->rowp) || proj_flatten(c->colp) ||
         proj_flatten(c->resp))
         return -ENOMEM;

@@ -105,26 +105,11 @@ struct memo {
         uint32_t unit, cell;
     } uc[MEMO_UNITS];
     size_t n_uc;
-    /* Fast path: lines whose units match pat[] (the first passing line's)
-     * append their values here, one row of n_pat per line; bl_compare_finish
-     * moves them into pat_cell[]. One append per line instead of one cell
-     * per value keeps the reader out of cache misses. */
+    /* Fast path: a line whose units (after tidying) are pat[], as the first
+     * passing line's were, appends its values to pat_cell[] directly, with
+     * no filtering, projection or cell lookup. */
     uint32_t pat[MEMO_UNITS], pat_cell[MEMO_UNITS];
     size_t n_pat;
-    struct vchunk *head, *tail; /* from the engine's arena */
-};
-
-struct vchunk {
-    struct vchunk *next;
-    uint32_t n, cap; /* doubles */
-    double v[];
-};
-
-struct arena {
-    char *block;
-    size_t used, size;
-    char **blocks;
-    size_t n_blocks;
 };
 
 struct unitinfo {
@@ -160,7 +145,6 @@ struct bl_compare {
     size_t n_fixed_filters;
     struct memo **memos;
     size_t n_memos, cap_memos;
-    struct arena arena;
     uint32_t *memo_slots;
     size_t n_memo_slots;
     struct cell *cells;
