@@ -377,20 +377,28 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
     return 0;
 }
 
-/* Does the function starting at `start` set up a frame pointer (push %rbp; mov %rsp,%rbp)? */
+/*
+ * Does the function starting at `start` set up a frame pointer? We look for
+ * push %rbp and, a few bytes on, mov %rsp,%rbp: gcc may schedule another
+ * instruction between them, or shrink-wrap the prologue after an early exit
+ * test. *push_at and *body_at bracket the code where rbp is not yet ours.
+ */
 static int frame_prologue(bl__symbolizer *s, uint64_t start, uint64_t *push_at, uint64_t *body_at)
 {
-    unsigned char b[8];
+    unsigned char b[48];
     if (!start || read_code(s, start, b, sizeof b) != 0)
         return 0;
-    size_t at = 0;
-    if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa) /* endbr64 */
-        at = 4;
-    if (!(b[at] == 0x55 && b[at + 1] == 0x48 && b[at + 2] == 0x89 && b[at + 3] == 0xe5))
-        return 0;
-    *push_at = start + at;
-    *body_at = start + at + 4;
-    return 1;
+    for (size_t i = 0; i < 32; i++) {
+        if (b[i] != 0x55)
+            continue;
+        for (size_t j = i + 1; j < i + 12 && j + 3 <= sizeof b; j++)
+            if (b[j] == 0x48 && b[j + 1] == 0x89 && b[j + 2] == 0xe5) {
+                *push_at = start + i;
+                *body_at = start + j + 3;
+                return 1;
+            }
+    }
+    return 0;
 }
 
 /*
@@ -432,9 +440,9 @@ size_t bl__fixup_frames(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, si
     size_t from = 0;
     if (frame_prologue(s, f.start, &push_at, &body_at)) {
         unsigned char op = 0;
-        if (pc > push_at && pc < body_at)
-            from = 1; /* rbp pushed, not yet set: the return address is one word up */
-        else if (pc >= body_at && !(read_code(s, pc, &op, 1) == 0 && op == 0xc3))
+        /* Before the frame is set up or at the final ret, the scan below
+         * finds the return address (a saved rbp never follows a call). */
+        if (pc >= body_at && !(read_code(s, pc, &op, 1) == 0 && op == 0xc3))
             return 0; /* inside the body: the frame-pointer chain is complete */
     }
     return scan_frames(s, f.start, scan, n_scan, from, 1, first_ret, callers, max);

@@ -61,7 +61,8 @@ struct thread_buf {
     atomic_int busy;    /* set while this thread's handler runs */
     atomic_int flushed; /* set once the buffer is written for good */
     pid_t tid;
-    int perf_fd; /* -1 when the timer is a POSIX timer */
+    int perf_fd;                       /* -1 when the timer is a POSIX timer */
+    struct perf_event_mmap_page *ring; /* the event's ring buffer: signals come on its wakeups */
     timer_t timer;
     int has_timer;
     uintptr_t stack_lo, stack_hi;
@@ -221,12 +222,18 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
             weight += (uint32_t)si->si_overrun;
         if (!atomic_load_explicit(&g_paused, memory_order_relaxed))
             record_sample(tb, ucv, weight);
-        uint64_t next = next_period(tb);
-        if (tb->perf_fd >= 0) {
+        if (tb->ring) {
+            /* Consume the ring (empty sample records) so that wakeups, and
+             * signals, keep coming. A new random period every sample: with
+             * a period kept for even 16 samples, a program whose rounds
+             * repeat at a multiple of it still gets 16 samples at one phase. */
+            __atomic_store_n(&tb->ring->data_tail,
+                             __atomic_load_n(&tb->ring->data_head, __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
+            uint64_t next = next_period(tb);
             ioctl(tb->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
-            ioctl(tb->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
         } else if (tb->has_timer && si->si_code == SI_TIMER) {
-            arm_timer(tb, next);
+            arm_timer(tb, next_period(tb));
         }
     }
     atomic_store(&tb->busy, 0);
@@ -245,19 +252,29 @@ static int start_perf(struct thread_buf *tb)
     pe.exclude_kernel = 1;
     pe.exclude_hv = 1;
     pe.wakeup_events = 1;
+    pe.sample_type = 0; /* records carry nothing: we only want the wakeup signal */
     int fd = (int)syscall(SYS_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
         return -errno;
-    struct f_owner_ex owner = {F_OWNER_TID, tb->tid};
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
-        fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+    long page = sysconf(_SC_PAGESIZE);
+    void *ring = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (ring == MAP_FAILED) {
         int err = -errno;
         close(fd);
         return err;
     }
+    struct f_owner_ex owner = {F_OWNER_TID, tb->tid};
+    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+        fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+        int err = -errno;
+        munmap(ring, 2 * (size_t)page);
+        close(fd);
+        return err;
+    }
+    tb->ring = ring;
     tb->perf_fd = fd;
     ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
     return 0;
 }
 
@@ -279,6 +296,7 @@ static void stop_clock(struct thread_buf *tb)
 {
     if (tb->perf_fd >= 0) {
         ioctl(tb->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+        /* the ring stays mapped: a handler may still be reading it (a few pages per thread) */
         close(tb->perf_fd);
         tb->perf_fd = -1;
     }

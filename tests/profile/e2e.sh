@@ -139,7 +139,9 @@ trace-single-thread)
         c=$(csv_calls p.csv "${fc%%:*}")
         [ "$c" = "${fc#*:}" ] || fail "${fc%%:*} called $c times, expected ${fc#*:}"
     done
-    "$BL" profile --mode trace -o p.folded -- "$BIN/known_traced" 20000 300 >out 2>err || fail "run"
+    # traced times are wall time: a longer run averages out preemption on a busy machine
+    "$BL" profile --mode trace -o p.folded -- "$BIN/known_traced" 20000 2000 >out 2>err ||
+        fail "run"
     check_known_shares p.folded
     ;;
 trace-threads)
@@ -196,8 +198,10 @@ pause-resume-hook)
     ;;
 wall-clock-sees-sleep)
     "$BL" profile --clock wall -o w.folded -- "$BIN/phases" sleep >out 2>err || fail "wall"
+    # 0.2 s asleep in 0.5 s: about 40%, more when the machine is busy (the
+    # burning phases then wait for a CPU, which neither clock samples)
     s=$(share w.folded sleeper)
-    near "$s" 40 15 || fail "wall clock: sleeper has $s%, expected about 40%"
+    near "$s" 50 25 || fail "wall clock: sleeper has $s%, expected 25-75%"
     "$BL" profile -o c.folded -- "$BIN/phases" sleep >out 2>err || fail "cpu"
     s=$(share c.folded sleeper)
     near "$s" 0 5 || fail "cpu clock: sleeper has $s%, expected about 0%"
