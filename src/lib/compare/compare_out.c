@@ -132,13 +132,15 @@ enum { AL_LEFT, AL_CENTER, AL_RIGHT };
 
 struct tcell {
     size_t row, col, span;
-    char *value;
+    size_t value; /* offset in ttab.text */
+    size_t vlen;  /* runes */
     const char *margin;
     int align;
     size_t seq;
 };
 
 struct ttab {
+    struct bl__buf text; /* every cell's text, NUL-separated */
     struct tcell *cells;
     size_t n, cap;
     size_t cols;
@@ -176,8 +178,9 @@ static void tt_span(struct ttab *t, size_t span, const char *value, int align, c
     c->row = t->cur_row;
     c->col = t->cur_col;
     c->span = span;
-    c->value = strdup(value);
-    if (!c->value) {
+    c->value = t->text.len;
+    c->vlen = runelen(value);
+    if (bl__buf_append(&t->text, value, strlen(value) + 1)) {
         t->oom = 1;
         return;
     }
@@ -210,24 +213,6 @@ static void tt_shrink(struct ttab *t, size_t col)
     t->shrink[col] = 1;
 }
 
-static int by_span(const void *a, const void *b)
-{
-    const struct tcell *x = a, *y = b;
-    if (x->span != y->span)
-        return x->span < y->span ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int by_pos(const void *a, const void *b)
-{
-    const struct tcell *x = a, *y = b;
-    if (x->row != y->row)
-        return x->row < y->row ? -1 : 1;
-    if (x->col != y->col)
-        return x->col < y->col ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static int blank(const char *s)
 {
     for (; *s; s++)
@@ -238,8 +223,12 @@ static int blank(const char *s)
 
 static void pad(FILE *f, long n)
 {
-    for (; n > 0; n--)
-        fputc(' ', f);
+    static const char spaces[64] = "                                                               ";
+    while (n > 0) {
+        long k = n > 63 ? 63 : n;
+        fwrite(spaces, 1, (size_t)k, f);
+        n -= k;
+    }
 }
 
 static int tt_format(struct ttab *t, FILE *f)
@@ -261,15 +250,42 @@ static int tt_format(struct ttab *t, FILE *f)
         if (m > lm[t->cells[i].col])
             lm[t->cells[i].col] = m;
     }
-    qsort(t->cells, t->n, sizeof *t->cells, by_span);
+    /* Span-1 cells in any order, then wider ones by increasing span
+     * (stable): the order Go's texttab needs. */
+    struct tcell **multi = NULL;
+    size_t n_multi = 0;
     for (size_t i = 0; i < t->n; i++) {
         struct tcell *c = &t->cells[i];
-        long w = (long)(runelen(c->value) + lm[c->col]);
+        size_t w = c->vlen + lm[c->col];
         if (c->span == 1) {
-            if ((long)ws[c->col] < w)
-                ws[c->col] = (size_t)w;
+            if (ws[c->col] < w)
+                ws[c->col] = w;
             continue;
         }
+        struct tcell **nm = realloc(multi, (n_multi + 1) * sizeof *nm);
+        if (!nm) {
+            free(multi);
+            free(lm);
+            free(ws);
+            free(offs);
+            free(span_cols);
+            return -ENOMEM;
+        }
+        multi = nm;
+        multi[n_multi++] = c;
+    }
+    for (size_t a = 1; a < n_multi; a++) { /* insertion sort: few, stable */
+        struct tcell *v = multi[a];
+        size_t b = a;
+        while (b > 0 && multi[b - 1]->span > v->span) {
+            multi[b] = multi[b - 1];
+            b--;
+        }
+        multi[b] = v;
+    }
+    for (size_t i = 0; i < n_multi; i++) {
+        struct tcell *c = multi[i];
+        long w = (long)(c->vlen + lm[c->col]);
         long tw = 0;
         for (size_t k = c->col; k < c->col + c->span; k++)
             tw += (long)ws[k];
@@ -301,18 +317,20 @@ static int tt_format(struct ttab *t, FILE *f)
             span--;
         }
     }
+    free(multi);
     size_t off = 0;
     for (size_t i = 0; i < nc; i++) {
         offs[i] = off;
         off += ws[i];
     }
     offs[nc] = off;
-    qsort(t->cells, t->n, sizeof *t->cells, by_pos);
+    /* cells were added row by row, column by column: already in order */
     size_t row = 0;
     off = 0;
     for (size_t i = 0; i < t->n; i++) {
         struct tcell *c = &t->cells[i];
-        if (blank(c->value) && blank(c->margin))
+        const char *value = t->text.data + c->value;
+        if (blank(value) && blank(c->margin))
             continue;
         while (c->row > row) {
             fputc('\n', f);
@@ -325,19 +343,19 @@ static int tt_format(struct ttab *t, FILE *f)
         fputs(c->margin, f);
         off = (size_t)((long)off + spaces + (long)lm[c->col]);
         long tw = (long)offs[c->col + c->span] - (long)offs[c->col] - (long)lm[c->col];
-        long rl = (long)runelen(c->value);
+        long rl = (long)c->vlen;
         long lp = 0;
         if (c->align == AL_RIGHT)
             lp = tw - rl > 0 ? tw - rl : 0;
         else if (c->align == AL_CENTER)
             lp = (tw - rl) / 2; /* Go: %*s with a negative width pads on the right */
         if (lp < 0) {
-            fputs(c->value, f);
+            fputs(value, f);
             pad(f, -lp);
             off += (size_t)(rl - lp);
         } else {
             pad(f, lp);
-            fputs(c->value, f);
+            fputs(value, f);
             off += (size_t)(rl + lp);
         }
     }
@@ -352,8 +370,7 @@ static int tt_format(struct ttab *t, FILE *f)
 
 static void tt_free(struct ttab *t)
 {
-    for (size_t i = 0; i < t->n; i++)
-        free(t->cells[i].value);
+    bl__buf_fini(&t->text);
     free(t->cells);
     free(t->shrink);
 }
