@@ -847,16 +847,15 @@ static int on_result(void *ctx, const bl_gobench_result *r)
             /* straight into the cells: buffering per benchmark and copying
              * later cost as many cache misses and twice the memory */
             for (i = 0; i < r->n_values; i++) {
-                struct cell *cl = &c->cells[m->pat_cell[i]];
-                if (cl->n == cl->cap) {
-                    uint32_t cap = cl->cap ? cl->cap * 2 : 16;
-                    double *nv = realloc(cl->vals, cap * sizeof *nv);
+                if (m->pn[i] == m->pcap[i]) {
+                    uint32_t cap = m->pcap[i] ? m->pcap[i] * 2 : 16;
+                    double *nv = realloc(m->pv[i], cap * sizeof *nv);
                     if (!nv)
                         return -ENOMEM;
-                    cl->vals = nv;
-                    cl->cap = cap;
+                    m->pv[i] = nv;
+                    m->pcap[i] = cap;
                 }
-                cl->vals[cl->n++] = vals[i];
+                m->pv[i][m->pn[i]++] = vals[i];
             }
             return 0;
         }
@@ -929,7 +928,46 @@ static int on_result(void *ctx, const bl_gobench_result *r)
             m->pat[i] = uids[i];
             m->pat_cell[i] = (uint32_t)vals[i];
         }
-        m->n_pat = r->n_values;
+        m->n_pat = (uint32_t)r->n_values;
+    }
+    return 0;
+}
+
+/* Give the fast path's arrays to their cells: adopt when the cell has
+ * fewer values of its own (the first line's), append otherwise. */
+static int flush_memos(bl_compare *c)
+{
+    for (size_t i = 0; i < c->n_memos; i++) {
+        struct memo *m = c->memos[i];
+        for (size_t k = 0; k < m->n_pat; k++) {
+            if (!m->pn[k])
+                continue;
+            struct cell *cl = &c->cells[m->pat_cell[k]];
+            double *big = m->pv[k], *small = cl->vals;
+            uint32_t nb = m->pn[k], cb = m->pcap[k], ns = cl->n;
+            if (ns > nb) {
+                big = cl->vals;
+                small = m->pv[k];
+                nb = cl->n;
+                cb = cl->cap;
+                ns = m->pn[k];
+            }
+            if (nb + ns > cb) {
+                double *nv = realloc(big, (size_t)(nb + ns) * sizeof *nv);
+                if (!nv)
+                    return -ENOMEM;
+                big = nv;
+                cb = nb + ns;
+            }
+            if (ns)
+                memcpy(big + nb, small, ns * sizeof *small);
+            free(small);
+            cl->vals = big;
+            cl->n = nb + ns;
+            cl->cap = cb;
+            m->pv[k] = NULL;
+            m->pn[k] = m->pcap[k] = 0;
+        }
     }
     return 0;
 }
@@ -1196,6 +1234,8 @@ void bl_compare_destroy(bl_compare *c)
     proj_free(c->resp);
     for (size_t i = 0; i < c->n_memos; i++) {
         free(c->memos[i]->tbl_row);
+        for (size_t k = 0; k < MEMO_UNITS; k++)
+            free(c->memos[i]->pv[k]);
         free(c->memos[i]);
     }
     free(c->memos);
@@ -1583,6 +1623,8 @@ static int run_parallel(bl_compare *c, int phase)
 
 int bl_compare_finish(bl_compare *c)
 {
+    if (flush_memos(c))
+        return -ENOMEM;
     if (proj_flatten(c->tablep) || proj_flatten(c->rowp) || proj_flatten(c->colp) ||
         proj_flatten(c->resp))
         return -ENOMEM;
