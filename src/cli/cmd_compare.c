@@ -106,9 +106,8 @@ int cmd_compare(int argc, char **argv)
                 return 2;
             continue;
         }
-        static const char *const known[] = {"table",  "row",        "col",    "ignore",
-                                            "filter", "alpha",      "confidence", "format",
-                                            "correction"};
+        static const char *const known[] = {"table", "row",        "col",    "ignore",    "filter",
+                                            "alpha", "confidence", "format", "correction"};
         int k;
         for (k = 0; k < (int)(sizeof known / sizeof *known); k++)
             if (strcmp(nbuf, known[k]) == 0)
@@ -131,11 +130,21 @@ int cmd_compare(int argc, char **argv)
             value = argv[++i];
         }
         switch (k) {
-        case 0: o.table = value; break;
-        case 1: o.row = value; break;
-        case 2: o.col = value; break;
-        case 3: o.ignore = value; break;
-        case 4: o.filter = value; break;
+        case 0:
+            o.table = value;
+            break;
+        case 1:
+            o.row = value;
+            break;
+        case 2:
+            o.col = value;
+            break;
+        case 3:
+            o.ignore = value;
+            break;
+        case 4:
+            o.filter = value;
+            break;
         case 5:
             if (parse_float_flag(nbuf, value, &o.alpha))
                 return 2;
@@ -144,7 +153,9 @@ int cmd_compare(int argc, char **argv)
             if (parse_float_flag(nbuf, value, &o.confidence))
                 return 2;
             break;
-        case 7: format = value; break;
+        case 7:
+            format = value;
+            break;
         case 8:
             if (strcmp(value, "holm") == 0)
                 corr = BL_CORRECTION_HOLM;

@@ -38,8 +38,8 @@ static void ci_orders_at_95_match_benchstat_table(void **state)
 {
     (void)state;
     /* spec table, including n = 24's (8, 18) */
-    static const int want[][3] = {{1, 0, 2},   {5, 0, 5},   {6, 1, 6},    {10, 2, 9},
-                                  {24, 8, 18}, {29, 9, 20}, {30, 10, 21}, {31, 10, 22},
+    static const int want[][3] = {{1, 0, 2},    {5, 0, 5},    {6, 1, 6},     {10, 2, 9},
+                                  {24, 8, 18},  {29, 9, 20},  {30, 10, 21},  {31, 10, 22},
                                   {45, 16, 30}, {60, 22, 38}, {100, 40, 60}, {200, 86, 114}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         long lo, hi;

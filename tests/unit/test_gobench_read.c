@@ -180,7 +180,10 @@ static void same_unit_twice_gives_two_values(void **state)
 static void unicode_spaces_separate_fields(void **state)
 {
     (void)state;
-    check("BenchmarkA\xc2\xa0" "1\xe2\x80\x83" "5 x\n", "R 1 [A] 1 5 x {.file=lab}\n");
+    check("BenchmarkA\xc2\xa0"
+          "1\xe2\x80\x83"
+          "5 x\n",
+          "R 1 [A] 1 5 x {.file=lab}\n");
 }
 
 static void unit_lines_give_pairs_and_report_bad_fields(void **state)

@@ -19,8 +19,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -797,7 +797,8 @@ static long table_key(bl_compare *c, struct memo *m, uint32_t unit_id)
     if (row_reserve(p))
         return -1;
     memset(p->row, 0, p->cap_row * sizeof *p->row);
-    memcpy(p->row, m->tbl_row, (m->tbl_n < p->n_fields ? m->tbl_n : p->n_fields) * sizeof(uint32_t));
+    memcpy(p->row, m->tbl_row,
+           (m->tbl_n < p->n_fields ? m->tbl_n : p->n_fields) * sizeof(uint32_t));
     p->row[p->unit_field->idx] = unit_id;
     return proj_intern(p);
 }
@@ -922,8 +923,7 @@ static int on_result(void *ctx, const bl_gobench_result *r)
         }
         n_added++;
     }
-    if (m->pass == PASS_ALL && !m->n_pat && n_added == r->n_values &&
-        r->n_values <= MEMO_UNITS) {
+    if (m->pass == PASS_ALL && !m->n_pat && n_added == r->n_values && r->n_values <= MEMO_UNITS) {
         for (size_t i = 0; i < r->n_values; i++) {
             m->pat[i] = uids[i];
             m->pat_cell[i] = (uint32_t)vals[i];
@@ -1070,8 +1070,8 @@ static int add_excl(char ***arr, size_t *n, const char *s)
 }
 
 /* makeProjection for each parsed element; errors are benchstat's. */
-static int build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size_t n,
-                      const char *q, char *err, size_t err_size)
+static int build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size_t n, const char *q,
+                      char *err, size_t err_size)
 {
     for (size_t i = 0; i < n; i++) {
         struct bl__pfield *e = &pf[i];
@@ -1130,8 +1130,7 @@ static int build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size
                                umap_put(&f->fixed_map, (uint64_t)id, j)))
                     return -ENOMEM;
             }
-            struct field **ff =
-                realloc(c->fixed_filters, (c->n_fixed_filters + 1) * sizeof *ff);
+            struct field **ff = realloc(c->fixed_filters, (c->n_fixed_filters + 1) * sizeof *ff);
             if (!ff) {
                 field_free(f);
                 return -ENOMEM;
@@ -1145,8 +1144,7 @@ static int build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size
     return 0;
 }
 
-int bl_compare_create(const bl_compare_options *opts, bl_compare **out, char *err,
-                      size_t err_size)
+int bl_compare_create(const bl_compare_options *opts, bl_compare **out, char *err, size_t err_size)
 {
     *out = NULL;
     bl_compare *c = calloc(1, sizeof *c);
@@ -1533,7 +1531,8 @@ static int summarize_col(bl_compare *c, struct table *t, size_t ci)
 {
     struct colsum *s = &t->sum[ci];
     size_t nr = t->n_rows;
-    double *sums = malloc((nr ? nr : 1) * sizeof *sums), *ratios = malloc((nr ? nr : 1) * sizeof *ratios);
+    double *sums = malloc((nr ? nr : 1) * sizeof *sums),
+           *ratios = malloc((nr ? nr : 1) * sizeof *ratios);
     if (!sums || !ratios) {
         free(sums);
         free(ratios);
@@ -1788,7 +1787,8 @@ int bl_compare_read_inputs(bl_compare *c, char *const *args, size_t n_args, char
         }
     }
     if (!rc) {
-        const char **paths = malloc(n_args * sizeof *paths), **labels = malloc(n_args * sizeof *labels);
+        const char **paths = malloc(n_args * sizeof *paths),
+                   **labels = malloc(n_args * sizeof *labels);
         if (!paths || !labels) {
             rc = -ENOMEM;
         } else {

@@ -94,7 +94,8 @@ static void cell_strings(const bl_compare *c, const struct table *t, size_t r, s
 int bl_compare_write_markdown(bl_compare *c, FILE *f)
 {
     struct bl__buf b = {0};
-    char center[600], range[64], delta[600], pv[128];
+    /* cell_strings writes up to `size` bytes into each of the four */
+    char center[600], range[600], delta[600], pv[600];
     for (size_t ti = 0; ti < c->n_tables; ti++) {
         const struct table *t = &c->tables[ti];
         if (ti > 0)
@@ -324,7 +325,8 @@ struct cmpref {
 
 static int by_p(const void *a, const void *b)
 {
-    const struct cmpref *x = *(const struct cmpref *const *)a, *y = *(const struct cmpref *const *)b;
+    const struct cmpref *x = *(const struct cmpref *const *)a,
+                        *y = *(const struct cmpref *const *)b;
     return (x->p > y->p) - (x->p < y->p);
 }
 

@@ -205,8 +205,8 @@ static int prod_unit(void *ctx, const char *unit, const char *key, const char *v
 {
     struct pipe *p = ctx;
     (void)path;
-    char *w = rec_begin(p, REC_UNIT,
-                        8 + str_size(strlen(unit)) + str_size(strlen(key)) + str_size(strlen(value)));
+    char *w = rec_begin(
+        p, REC_UNIT, 8 + str_size(strlen(unit)) + str_size(strlen(key)) + str_size(strlen(value)));
     if (!w)
         return -ENOMEM;
     uint64_t l = line;
@@ -333,8 +333,8 @@ static void *producer(void *arg)
 
 /* Replay one block into the engine. Returns 0, 1 at a fatal record, or an error. */
 static int replay(bl_compare *c, struct pipe *p, const struct block *b, bl_label **cfg,
-                  size_t *n_cfg, size_t *cap_cfg, unsigned long *gen, const char **path,
-                  char *err, size_t err_size, int *fatal)
+                  size_t *n_cfg, size_t *cap_cfg, unsigned long *gen, const char **path, char *err,
+                  size_t err_size, int *fatal)
 {
     const bl_gobench_handler *h = bl__compare_handler(c);
     const char *r = b->data, *end = b->data + b->used;

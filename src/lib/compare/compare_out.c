@@ -25,9 +25,9 @@ static size_t runelen(const char *s)
 
 static void superscript(char *out, size_t size, size_t i)
 {
-    static const char *const d[10] = {"\xe2\x81\xb0", "\xc2\xb9",     "\xc2\xb2",     "\xc2\xb3",
-                                      "\xe2\x81\xb4", "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7",
-                                      "\xe2\x81\xb8", "\xe2\x81\xb9"};
+    static const char *const d[10] = {
+        "\xe2\x81\xb0", "\xc2\xb9",     "\xc2\xb2",     "\xc2\xb3",     "\xe2\x81\xb4",
+        "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
     char digits[24];
     int n = snprintf(digits, sizeof digits, "%zu", i);
     out[0] = '\0';
@@ -223,7 +223,8 @@ static int blank(const char *s)
 
 static void pad(FILE *f, long n)
 {
-    static const char spaces[64] = "                                                               ";
+    static const char spaces[64] =
+        "                                                               ";
     while (n > 0) {
         long k = n > 63 ? 63 : n;
         fwrite(spaces, 1, (size_t)k, f);
@@ -395,8 +396,8 @@ static int note_idx(struct notes *ns, const char *msg)
     return (int)ns->n++;
 }
 
-static void warn_cell(struct ttab *t, struct notes *ns, const char **w1, size_t n1,
-                      const char **w2, size_t n2)
+static void warn_cell(struct ttab *t, struct notes *ns, const char **w1, size_t n1, const char **w2,
+                      size_t n2)
 {
     struct bl__buf b = {0};
     bl__buf_append(&b, "", 0);
@@ -629,9 +630,11 @@ static int needs_quotes(const char *s)
         return 1;
     if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
         return 1;
-    if (u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
+    if (u[0] == 0xE2 && u[1] == 0x80 &&
+        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
         return 1;
-    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) || (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
+    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
+        (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
         (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
         return 1;
     return 0;

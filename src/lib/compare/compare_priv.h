@@ -64,7 +64,7 @@ struct cell {
     double center, lo, hi;
     const char **warn; /* sample and summary warnings */
     size_t n_warn;
-    long base; /* baseline cell, or -1 */
+    long base;           /* baseline cell, or -1 */
     unsigned char exact; /* the table's unit has assume=exact */
     double p, alpha;
     size_t n1, n2;

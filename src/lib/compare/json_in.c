@@ -115,13 +115,27 @@ static int send(struct emit *e, const char *name, size_t line, long long iters)
 
 static int is_known_gbench_field(const char *k)
 {
-    static const char *const known[] = {
-        "name",       "family_index",     "per_family_instance_index", "run_name",
-        "run_type",   "repetitions",      "repetition_index",          "threads",
-        "iterations", "real_time",        "cpu_time",                  "time_unit",
-        "error_occurred", "error_message", "aggregate_name",           "aggregate_unit",
-        "label",      "big_o",            "rms",                       "bytes_per_second",
-        "items_per_second"};
+    static const char *const known[] = {"name",
+                                        "family_index",
+                                        "per_family_instance_index",
+                                        "run_name",
+                                        "run_type",
+                                        "repetitions",
+                                        "repetition_index",
+                                        "threads",
+                                        "iterations",
+                                        "real_time",
+                                        "cpu_time",
+                                        "time_unit",
+                                        "error_occurred",
+                                        "error_message",
+                                        "aggregate_name",
+                                        "aggregate_unit",
+                                        "label",
+                                        "big_o",
+                                        "rms",
+                                        "bytes_per_second",
+                                        "items_per_second"};
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (strcmp(k, known[i]) == 0)
             return 1;
@@ -198,7 +212,8 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             const struct bl__json *l = &ls->items[j];
             const char *status = bl__json_str(bl__json_get(l, "status"));
             const struct bl__json *sk = bl__json_get(l, "skipped");
-            if ((status && strcmp(status, "ok") != 0) || (sk && sk->type == BL_JBOOL && sk->boolean))
+            if ((status && strcmp(status, "ok") != 0) ||
+                (sk && sk->type == BL_JBOOL && sk->boolean))
                 continue;
             double ns = bl__json_num(bl__json_get(l, "ns_per_op"), NAN);
             if (isnan(ns))
@@ -213,8 +228,8 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
                 if (ms->items[k].type == BL_JNUM)
                     add_val(e, ms->keys[k], ms->items[k].num);
-            int rc = send(e, name, i + 1,
-                          (long long)bl__json_num(bl__json_get(l, "measured_reps"), 0));
+            int rc =
+                send(e, name, i + 1, (long long)bl__json_num(bl__json_get(l, "measured_reps"), 0));
             if (rc)
                 return rc;
         }

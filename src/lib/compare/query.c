@@ -69,7 +69,8 @@ static size_t uspace(const char *s, size_t n)
         return 1;
     if (n >= 2 && u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
         return 2;
-    if (n >= 3 && u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
+    if (n >= 3 && u[0] == 0xE2 && u[1] == 0x80 &&
+        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
         return 3;
     if (n >= 3 && ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
                    (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
@@ -126,15 +127,33 @@ static char *unquote(const char *s, size_t n)
             return NULL;
         }
         switch (s[i]) {
-        case 'a': o[k++] = '\a'; break;
-        case 'b': o[k++] = '\b'; break;
-        case 'f': o[k++] = '\f'; break;
-        case 'n': o[k++] = '\n'; break;
-        case 'r': o[k++] = '\r'; break;
-        case 't': o[k++] = '\t'; break;
-        case 'v': o[k++] = '\v'; break;
-        case '\\': o[k++] = '\\'; break;
-        case '"': o[k++] = '"'; break;
+        case 'a':
+            o[k++] = '\a';
+            break;
+        case 'b':
+            o[k++] = '\b';
+            break;
+        case 'f':
+            o[k++] = '\f';
+            break;
+        case 'n':
+            o[k++] = '\n';
+            break;
+        case 'r':
+            o[k++] = '\r';
+            break;
+        case 't':
+            o[k++] = '\t';
+            break;
+        case 'v':
+            o[k++] = '\v';
+            break;
+        case '\\':
+            o[k++] = '\\';
+            break;
+        case '"':
+            o[k++] = '"';
+            break;
         case 'x':
             if (i + 2 < n - 1) {
                 char h[3] = {s[i + 1], s[i + 2], 0};
@@ -226,8 +245,8 @@ static struct tok next_tok(struct tokz *t, int allow_re, struct tokz *next)
                 free(re);
                 free(expr);
                 t->pos = q2;
-                return tok_error(t, "regexp must be followed by space or an operator (unescaped \"/\"?)",
-                                 next);
+                return tok_error(
+                    t, "regexp must be followed by space or an operator (unescaped \"/\"?)", next);
             }
             struct tok k = mk(t, 'r', q2, next);
             k.text = expr;
@@ -651,7 +670,7 @@ static struct bl__fnode *p_and(struct tokz *toks)
             return NULL;
         }
     }
-    if (and && and->n_sub == 1) {
+    if (and&&and->n_sub == 1) {
         struct bl__fnode *only = and->sub[0];
         and->n_sub = 0;
         bl__fnode_free(and);
@@ -662,7 +681,7 @@ static struct bl__fnode *p_and(struct tokz *toks)
 
 static struct bl__fnode *p_expr(struct tokz *toks)
 {
-    struct bl__fnode *or = fnode(FN_OR);
+    struct bl__fnode * or = fnode(FN_OR);
     for (;;) {
         fnode_add(or, p_and(toks));
         struct tokz t2;
@@ -679,7 +698,7 @@ static struct bl__fnode *p_expr(struct tokz *toks)
         bl__fnode_free(or);
         return only;
     }
-    return or;
+    return or ;
 }
 
 static int check_keys(const struct bl__fnode *n, int *off, const char **msg)

@@ -79,7 +79,9 @@ int bl_csv_write(FILE *f, const bl_results *r)
             const bl_launch *l = &b->launches[j];
             field(f, b->name);
             fprintf(f, ",%zu,%s", j + 1,
-                    l->skipped ? "skipped" : l->status == 0 ? "ok" : bl_strerror(l->status));
+                    l->skipped       ? "skipped"
+                    : l->status == 0 ? "ok"
+                                     : bl_strerror(l->status));
             double *per_op = NULL;
             long n = bl_launch_per_op(l, &per_op);
             bl_summary s;

@@ -29,8 +29,8 @@
 #include "benchlab/format.h"
 #include "gobench_int.h"
 
-#define MAX_LINE 65536      /* bufio.MaxScanTokenSize */
-#define BLOCK (1 << 20)     /* read size */
+#define MAX_LINE 65536  /* bufio.MaxScanTokenSize */
+#define BLOCK (1 << 20) /* read size */
 #define MAX_PAIRS_INIT 16
 
 struct reader {
@@ -594,7 +594,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
         goto out;
     }
     r.gen = bl__gobench_next_gen();
-    size_t have = 0; /* bytes in buf not yet consumed */
+    size_t have = 0;  /* bytes in buf not yet consumed */
     int eof = fd < 0; /* fd < 0: the prefix is the whole input */
     if (prefix_len) {
         /* the caller already read these bytes to sniff the format */

@@ -41,8 +41,7 @@ static int fail(struct parser *ps, const char *msg)
 
 static void skip_ws(struct parser *ps)
 {
-    while (ps->p < ps->end &&
-           (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
         ps->p++;
 }
 
@@ -117,14 +116,30 @@ static int parse_string(struct parser *ps, char **out, size_t *out_len)
         ps->p++;
         char e = *ps->p++;
         switch (e) {
-        case '"': o[k++] = '"'; break;
-        case '\\': o[k++] = '\\'; break;
-        case '/': o[k++] = '/'; break;
-        case 'b': o[k++] = '\b'; break;
-        case 'f': o[k++] = '\f'; break;
-        case 'n': o[k++] = '\n'; break;
-        case 'r': o[k++] = '\r'; break;
-        case 't': o[k++] = '\t'; break;
+        case '"':
+            o[k++] = '"';
+            break;
+        case '\\':
+            o[k++] = '\\';
+            break;
+        case '/':
+            o[k++] = '/';
+            break;
+        case 'b':
+            o[k++] = '\b';
+            break;
+        case 'f':
+            o[k++] = '\f';
+            break;
+        case 'n':
+            o[k++] = '\n';
+            break;
+        case 'r':
+            o[k++] = '\r';
+            break;
+        case 't':
+            o[k++] = '\t';
+            break;
         case 'u': {
             unsigned long cp, lo;
             if (hex4(ps->p, q, &cp)) {

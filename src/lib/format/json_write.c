@@ -24,11 +24,21 @@ static void jstr(FILE *f, const char *s)
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
         default:
             if (*p < 0x20)
                 fprintf(f, "\\u%04x", *p);
@@ -59,14 +69,22 @@ void bl__json_number(FILE *f, double x)
 static const char *status_name(int status)
 {
     switch (status) {
-    case 0: return "ok";
-    case BL_ECRASH: return "crash";
-    case BL_ETIMEOUT: return "timeout";
-    case BL_EEXIT: return "exit";
-    case BL_EPROTO: return "protocol";
-    case BL_EBENCH: return "failed";
-    case BL_EINTR: return "interrupted";
-    default: return "error";
+    case 0:
+        return "ok";
+    case BL_ECRASH:
+        return "crash";
+    case BL_ETIMEOUT:
+        return "timeout";
+    case BL_EEXIT:
+        return "exit";
+    case BL_EPROTO:
+        return "protocol";
+    case BL_EBENCH:
+        return "failed";
+    case BL_EINTR:
+        return "interrupted";
+    default:
+        return "error";
     }
 }
 
