@@ -475,7 +475,7 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f)
     }
     tt_col(&o, redge);
     tt_cell(&o, "", AL_LEFT, " \xe2\x94\x82");
-    char buf[600], rs[64];
+    char buf[600], rs[600];
     double *centers = malloc((ncols ? ncols : 1) * sizeof *centers);
     if (!centers) {
         tt_free(&o);
