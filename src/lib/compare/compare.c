@@ -1455,7 +1455,7 @@ static int summarize_cell(bl_compare *c, struct cell *cl, int exact)
         cl->center = cl->vals[best];
         cl->lo = cl->vals[0];
         cl->hi = cl->vals[cl->n - 1];
-        if (cl->lo != cl->hi) {
+        if (best_len != cl->n) { /* not all equal (NaNs never are) */
             bl__go_fmt_g(a, sizeof a, cl->lo);
             bl__go_fmt_g(b, sizeof b, cl->hi);
             snprintf(msg, sizeof msg, "exact distribution expected, but values range from %s to %s",

@@ -318,7 +318,8 @@ int bl_gobench_parse_float(const char *s, size_t n, double *out)
     return 0;
 }
 
-/* Go's strconv.Atoi on a field. */
+/* Go's strconv.Atoi on a field: a syntax error at the first non-digit, a
+ * range error as soon as the value overflows (before later characters). */
 static int parse_int(const char *s, size_t n, long long *out)
 {
     size_t i = 0;
@@ -329,17 +330,19 @@ static int parse_int(const char *s, size_t n, long long *out)
     }
     if (i == n)
         return -EINVAL;
+    const unsigned long long cutoff = ULLONG_MAX / 10 + 1;
     unsigned long long v = 0;
-    int range = 0;
     for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -EINVAL;
-        if (v > (ULLONG_MAX - 9) / 10)
-            range = 1;
-        else
-            v = v * 10 + (unsigned)(s[i] - '0');
+        if (v >= cutoff)
+            return -ERANGE;
+        unsigned long long v1 = v * 10 + (unsigned)(s[i] - '0');
+        if (v1 < v * 10)
+            return -ERANGE;
+        v = v1;
     }
-    if (range || (!neg && v > (unsigned long long)LLONG_MAX) ||
+    if ((!neg && v > (unsigned long long)LLONG_MAX) ||
         (neg && v > (unsigned long long)LLONG_MAX + 1))
         return -ERANGE;
     *out = neg ? (long long)(0 - v) : (long long)v;
