@@ -152,7 +152,10 @@ struct bl_compare {
     size_t n_fixed_filters;
     struct memo **memos;
     size_t n_memos, cap_memos;
-    uint32_t *memo_slots;
+    struct memo_slot {
+        uint64_t hash;
+        struct memo *m; /* NULL: empty */
+    } * memo_slots;
     size_t n_memo_slots;
     struct cell *cells;
     size_t n_cells, cap_cells;
