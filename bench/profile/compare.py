@@ -9,12 +9,14 @@ the call counts are exact. Run by bench/profile/run.sh; usage:
 
     compare.py BUILD_DIR [--rounds N] [--threads T] [--repeat R]
 
-Timings are wall-clock on a shared machine: each ratio is the median of R
-interleaved pairs (plain run, profiled run), so drift hits both alike.
+Costs are CPU time (user + system, the tool's own processes included) on a
+shared machine: each ratio is the median of R interleaved pairs (plain run,
+profiled run), so drift hits both alike; start-up is elapsed time.
 """
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,9 +41,19 @@ def build(out, extra, libs=()):
 
 
 def wall(cmd, env=None, cwd=None):
-    t0 = time.perf_counter()
+    """CPU time (user + system) of cmd and its children: unlike wall time, it
+    does not grow when other work on a shared machine preempts the run."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                    env=env, cwd=cwd)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def elapsed(cmd, env=None):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=env)
     return time.perf_counter() - t0
 
 
@@ -249,14 +261,16 @@ def main():
     true_bin = shutil.which("true")
     env = dict(os.environ, LD_PRELOAD=os.path.join(lib, "libbenchlab-sampler.so"),
                BENCHLAB_PROFILE_OUT=os.path.join(tmp, "true.raw"))
-    plain = statistics.median([wall([true_bin]) for _ in range(20)])
-    pre = statistics.median([wall([true_bin], env=env) for _ in range(20)])
-    cli = statistics.median([wall([bl, "profile", "-o", os.path.join(tmp, "t.folded"), "--",
-                                   fp, "1", "1"]) for _ in range(10)])
+    plain = statistics.median([elapsed([true_bin]) for _ in range(20)])
+    pre = statistics.median([elapsed([true_bin], env=env) for _ in range(20)])
+    short = statistics.median([elapsed([fp, "30", "1"]) for _ in range(10)])
+    cli = statistics.median([elapsed([bl, "profile", "-o", os.path.join(tmp, "t.folded"), "--",
+                                   fp, "30", "1"]) for _ in range(10)])
     print()
-    print("start-up + tear-down: preloaded sampler %.1f ms over a plain run of `true` (%.1f ms);"
-          " whole `benchlab profile` of a 1-round workload %.1f ms" % (
-              (pre - plain) * 1e3, plain * 1e3, cli * 1e3))
+    print("start-up + tear-down: preloaded sampler adds %.1f ms to `true` (%.1f ms plain); "
+          "`benchlab profile` of a 30-round workload, symbolization included, adds %.1f ms "
+          "(%.1f ms plain)" % ((pre - plain) * 1e3, plain * 1e3, (cli - short) * 1e3,
+                               short * 1e3))
     shutil.rmtree(tmp, ignore_errors=True)
 
 

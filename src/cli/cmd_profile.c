@@ -28,6 +28,7 @@ extern char **environ;
 struct profile_opts {
     int trace;
     int wall;
+    int dwarf;
     unsigned long hz;
     const char *output;
     const char *format;
@@ -45,6 +46,8 @@ static void profile_usage(FILE *f)
             "  --mode sample|trace  sample (default; no rebuild) or trace (a program built with\n"
             "                       -finstrument-functions and linked with libbenchlab-trace)\n"
             "  --clock cpu|wall     sample CPU time (default) or wall time, off-CPU included\n"
+            "  --unwind fp|dwarf    call stacks from frame pointers (default) or, for code\n"
+            "                       built without them, from DWARF CFI over 8 KB stack copies\n"
             "  -F, --frequency HZ   samples per second per thread (default 1000)\n"
             "  -o, --output FILE    write the profile there (format from --format or the\n"
             "                       extension: .svg .folded .csv .tree .pb .speedscope.json\n"
@@ -80,10 +83,11 @@ static int find_program(const char *name, char *buf, size_t cap)
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
 {
-    enum { O_MODE = 256, O_CLOCK, O_FORMAT, O_RAW, O_LOAD, O_TOP };
+    enum { O_MODE = 256, O_CLOCK, O_UNWIND, O_FORMAT, O_RAW, O_LOAD, O_TOP };
     static const struct option longs[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"clock", required_argument, NULL, O_CLOCK},
+        {"unwind", required_argument, NULL, O_UNWIND},
         {"frequency", required_argument, NULL, 'F'},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, O_FORMAT},
@@ -107,6 +111,11 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             if (strcmp(optarg, "cpu") != 0 && strcmp(optarg, "wall") != 0)
                 return cli_error("profile: --clock is cpu or wall, not '%s'", optarg);
             o->wall = strcmp(optarg, "wall") == 0;
+            break;
+        case O_UNWIND:
+            if (strcmp(optarg, "fp") != 0 && strcmp(optarg, "dwarf") != 0)
+                return cli_error("profile: --unwind is fp or dwarf, not '%s'", optarg);
+            o->dwarf = strcmp(optarg, "dwarf") == 0;
             break;
         case 'F':
             o->hz = strtoul(optarg, &end, 10);
@@ -179,11 +188,14 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
                          "into it; link it dynamically, or build it for --mode trace",
                          path);
     }
-    if (!prog.has_symbols)
+    if (!prog.has_symbols) {
+        char real[PATH_MAX];
+        const char *shown = realpath(path, real) ? real : path;
         fprintf(stderr,
                 "benchlab: profile: warning: %s has no symbols (stripped): its own functions "
                 "will show as [%s]\n",
-                path, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+                path, strrchr(shown, '/') ? strrchr(shown, '/') + 1 : shown);
+    }
     return 0;
 }
 
@@ -218,6 +230,7 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         setenv("BENCHLAB_PROFILE_OUT", raw, 1);
         setenv("BENCHLAB_PROFILE_HZ", hz, 1);
         setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
+        setenv("BENCHLAB_PROFILE_UNWIND", o->dwarf ? "dwarf" : "fp", 1);
         unsetenv("BENCHLAB_PROFILE_PAUSED");
         execv(path, args);
         fprintf(stderr, "benchlab: profile: %s: %s\n", path, strerror(errno));
@@ -305,7 +318,7 @@ static int write_output(const bl_profile *p, const struct profile_opts *o, const
 
 int cmd_profile(int argc, char **argv)
 {
-    struct profile_opts o = {0, 0, 1000, NULL, NULL, NULL, NULL, 0, 15};
+    struct profile_opts o = {0, 0, 0, 1000, NULL, NULL, NULL, NULL, 0, 15};
     int err = parse_opts(argc, argv, &o);
     if (err)
         return err < 0 ? 0 : err;

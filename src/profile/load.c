@@ -110,7 +110,10 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
     const char *name = f.name;
     if (err || !name) {
         nm->unknown++;
-        snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
+        if (f.module && f.module[0] == '[')
+            snprintf(buf, sizeof buf, "%s", f.module); /* [vdso], [unknown] */
+        else
+            snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
         name = buf;
     }
     uint32_t func = bl__profile_func(nm->p, name);
@@ -160,10 +163,19 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
             funcs[depth++] = f;
         uint64_t callers[128];
         int scan_only = (rec.weight & BL_RAW_SCAN_ONLY) != 0;
-        rec.weight &= ~BL_RAW_SCAN_ONLY;
-        size_t n_callers = scan_only ? bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, 128)
-                                     : bl__fixup_frames(nm->sym, w[0], scan, n_scan,
-                                                        n_chain ? chain[0] : 0, callers, 8);
+        int dwarf = (rec.weight & BL_RAW_DWARF) != 0;
+        rec.weight &= BL_RAW_WEIGHT_MASK;
+        size_t n_callers;
+        if (dwarf) {
+            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], n_chain ? chain[0] : 0, scan, n_scan,
+                                         callers, 128);
+            n_chain = 0; /* the one word after the stack copy is rbp */
+        } else if (scan_only) {
+            n_callers = bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, 128);
+        } else {
+            n_callers =
+                bl__fixup_frames(nm->sym, w[0], scan, n_scan, n_chain ? chain[0] : 0, callers, 8);
+        }
         for (size_t i = 0; i < n_callers && depth < MAX_WORDS; i++) {
             f = name_frame(nm, callers[i], 1);
             if (f != BL__NO_NODE)

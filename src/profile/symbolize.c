@@ -14,6 +14,7 @@
  * address is then the word at the top of the stack. We decide offline, from
  * the function's code bytes, whether that is the case.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,8 @@ struct module {
     Elf *elf;
     Dwarf *dw;
     int dw_tried;
+    Dwarf_CFI *cfi; /* from .eh_frame (dwarf_getcfi_elf): ours to dwarf_cfi_end() */
+    int cfi_tried;
     GElf_Phdr *loads;
     size_t n_loads;
     struct sym *syms;
@@ -160,6 +163,8 @@ static void close_module(struct module *m)
 {
     if (!m)
         return;
+    if (m->cfi)
+        dwarf_cfi_end(m->cfi);
     if (m->dw)
         dwarf_end(m->dw);
     if (m->elf)
@@ -455,4 +460,151 @@ size_t bl__unwind_by_scan(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, 
     if (bl__symbolize(s, pc, 0, &f) != 0)
         f.start = 0;
     return scan_frames(s, f.start, scan, n_scan, 0, 0, 0, callers, max);
+}
+
+/* ---- DWARF unwinding of a stack copy (sampling with --unwind dwarf) ---- */
+
+enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
+
+struct unwind_regs {
+    uint64_t val[17];
+    unsigned known; /* bit per register */
+};
+
+struct stack_copy {
+    uint64_t base; /* address of words[0] */
+    const uint64_t *words;
+    size_t n;
+};
+
+static int read_stack(const struct stack_copy *st, uint64_t addr, uint64_t *out)
+{
+    if (addr < st->base || addr % 8 || (addr - st->base) / 8 >= st->n)
+        return -1;
+    *out = st->words[(addr - st->base) / 8];
+    return 0;
+}
+
+/* Evaluate a CFI expression (the forms gcc and clang emit). Returns 0 and *out. */
+static int eval_ops(const Dwarf_Op *ops, size_t n, const struct unwind_regs *r, uint64_t cfa,
+                    int *is_value, uint64_t *out)
+{
+    uint64_t stack[8];
+    size_t sp = 0;
+    *is_value = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned atom = ops[i].atom;
+        if ((atom >= DW_OP_breg0 && atom <= DW_OP_breg16) || atom == DW_OP_bregx) {
+            /* libdw gives the CFA rule "reg + offset" as DW_OP_bregx reg, offset */
+            uint64_t reg = atom == DW_OP_bregx ? ops[i].number : atom - DW_OP_breg0;
+            uint64_t off = atom == DW_OP_bregx ? ops[i].number2 : ops[i].number;
+            if (reg > 16 || !(r->known & (1u << reg)) || sp == 8)
+                return -1;
+            stack[sp++] = r->val[reg] + off;
+        } else if (atom == DW_OP_call_frame_cfa) {
+            if (sp == 8)
+                return -1;
+            stack[sp++] = cfa;
+        } else if (atom == DW_OP_plus_uconst) {
+            if (sp < 1)
+                return -1;
+            stack[sp - 1] += ops[i].number;
+        } else if (atom == DW_OP_consts || atom == DW_OP_constu ||
+                   (atom >= DW_OP_lit0 && atom <= DW_OP_lit31)) {
+            if (sp == 8)
+                return -1;
+            stack[sp++] =
+                atom >= DW_OP_lit0 && atom <= DW_OP_lit31 ? atom - DW_OP_lit0 : ops[i].number;
+        } else if (atom == DW_OP_plus || atom == DW_OP_minus) {
+            if (sp < 2)
+                return -1;
+            sp--;
+            stack[sp - 1] =
+                atom == DW_OP_plus ? stack[sp - 1] + stack[sp] : stack[sp - 1] - stack[sp];
+        } else if (atom == DW_OP_stack_value) {
+            *is_value = 1;
+        } else {
+            return -1; /* DW_OP_deref and friends: PLT stubs, signal frames */
+        }
+    }
+    if (sp != 1)
+        return -1;
+    *out = stack[0];
+    return 0;
+}
+
+/* A register's value in the caller: 0 on success, 1 when undefined, -1 when unknown. */
+static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, uint64_t cfa,
+                      const struct stack_copy *st, uint64_t *out)
+{
+    Dwarf_Op mem[3], *ops = NULL;
+    size_t n = 0;
+    if (dwarf_frame_register(frame, reg, mem, &ops, &n) != 0)
+        return -1;
+    if (n == 0) {
+        if (!ops)
+            return 1; /* undefined: the outermost frame */
+        if (!(r->known & (1u << reg)))
+            return -1;
+        *out = r->val[reg]; /* same value */
+        return 0;
+    }
+    int is_value;
+    uint64_t v;
+    if (eval_ops(ops, n, r, cfa, &is_value, &v) != 0)
+        return -1;
+    if (is_value) {
+        *out = v;
+        return 0;
+    }
+    return read_stack(st, v, out);
+}
+
+size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
+                        const uint64_t *stack, size_t n_stack, uint64_t *callers, size_t max)
+{
+    struct stack_copy st = {sp, stack, n_stack};
+    struct unwind_regs r = {{0}, 0};
+    r.val[REG_RA] = pc;
+    r.val[REG_RSP] = sp;
+    r.val[REG_RBP] = rbp;
+    r.known = 1u << REG_RA | 1u << REG_RSP | 1u << REG_RBP;
+    size_t n = 0;
+    for (int first = 1; n < max; first = 0) {
+        uint64_t ip = r.val[REG_RA];
+        /* a return address points after the call: look up the call itself */
+        uint64_t lookup = first ? ip : ip - 1;
+        const struct mapping *mp = find_mapping(s, lookup);
+        uint64_t vaddr;
+        if (!mp || !mp->mod || !mp->mod->elf || to_vaddr(mp, lookup, &vaddr) != 0)
+            break;
+        struct module *m = mp->mod;
+        if (!m->cfi_tried) {
+            m->cfi_tried = 1;
+            m->cfi = dwarf_getcfi_elf(m->elf);
+        }
+        Dwarf_Frame *frame = NULL;
+        if (!m->cfi || dwarf_cfi_addrframe(m->cfi, vaddr, &frame) != 0)
+            break;
+        Dwarf_Op *ops = NULL;
+        size_t n_ops = 0;
+        uint64_t cfa, ra, new_rbp = 0;
+        int is_value;
+        int ok = dwarf_frame_cfa(frame, &ops, &n_ops) == 0 &&
+                 eval_ops(ops, n_ops, &r, 0, &is_value, &cfa) == 0 &&
+                 caller_reg(frame, REG_RA, &r, cfa, &st, &ra) == 0;
+        int rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
+        free(frame);
+        /* ra == ip: the outermost frames (_start, clone3) read as returning into themselves */
+        if (!ok || ra == 0 || ra == ip || cfa <= r.val[REG_RSP] || !find_mapping(s, ra - 1))
+            break;
+        callers[n++] = ra;
+        r.val[REG_RA] = ra;
+        r.val[REG_RSP] = cfa;
+        if (rbp_state == 0)
+            r.val[REG_RBP] = new_rbp;
+        else
+            r.known &= ~(1u << REG_RBP);
+    }
+    return n;
 }

@@ -39,4 +39,12 @@ size_t bl__fixup_frames(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, si
 size_t bl__unwind_by_scan(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, size_t n_scan,
                           uint64_t *callers, size_t max);
 
+/*
+ * Unwind a DWARF sample (registers and a copy of the stack from sp up) with
+ * the call frame information of each module (.eh_frame, through libdw).
+ * Stores the return addresses, innermost first; returns how many.
+ */
+size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
+                        const uint64_t *stack, size_t n_stack, uint64_t *callers, size_t max);
+
 #endif /* BENCHLAB_SYMBOLIZE_H */

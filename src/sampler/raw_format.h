@@ -42,6 +42,9 @@ struct bl_raw_header {
 
 /* In bl_raw_sample.weight: no frame-pointer chain, unwind by scanning the stack copy. */
 #define BL_RAW_SCAN_ONLY 0x80000000u
+/* In bl_raw_sample.weight: a DWARF sample, words = pc, sp, n, n stack words, rbp. */
+#define BL_RAW_DWARF 0x40000000u
+#define BL_RAW_WEIGHT_MASK 0x3fffffffu
 
 struct bl_raw_sample {
     uint32_t n_words;

@@ -133,8 +133,46 @@ static int in_stack(const struct thread_buf *tb, uintptr_t p, size_t n)
     return p >= tb->stack_lo && p + n <= tb->stack_hi && p % sizeof(uintptr_t) == 0;
 }
 
+/*
+ * DWARF mode (BENCHLAB_PROFILE_UNWIND=dwarf), for code built without frame
+ * pointers: copy the registers the unwinder starts from and DWARF_WORDS of
+ * stack, and leave the unwinding (CFI from .eh_frame, with libdw) to the
+ * reader. 8 KB per sample, as perf's --call-graph dwarf takes by default.
+ */
+#define DWARF_WORDS 1024
+static int g_dwarf;
+
+static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t weight)
+{
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+    uint64_t rbp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+    size_t n = 0;
+    if (in_stack(tb, sp, sizeof(uintptr_t))) {
+        n = (tb->stack_hi - sp) / sizeof(uintptr_t);
+        if (n > DWARF_WORDS)
+            n = DWARF_WORDS;
+    }
+    size_t need = sizeof(struct bl_raw_sample) + (4 + n) * sizeof(uint64_t);
+    if (tb->used + need > tb->cap)
+        flush_buf(tb);
+    struct bl_raw_sample rec = {(uint32_t)(4 + n), weight | BL_RAW_DWARF};
+    uint64_t head[3] = {pc, sp, n};
+    unsigned char *at = tb->data + tb->used;
+    memcpy(at, &rec, sizeof rec);
+    memcpy(at + sizeof rec, head, sizeof head);
+    memcpy(at + sizeof rec + sizeof head, (const void *)sp, n * sizeof(uint64_t));
+    memcpy(at + sizeof rec + sizeof head + n * sizeof(uint64_t), &rbp, sizeof rbp);
+    tb->used += need;
+    atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
+}
+
 static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t weight)
 {
+    if (g_dwarf) {
+        record_dwarf(tb, uc, weight);
+        return;
+    }
     uint64_t words[MAX_WORDS];
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
     uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
@@ -604,6 +642,7 @@ static void write_meta(void)
             (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
         sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
     }
+    at = put_str(buf, at, cap, g_dwarf ? "unwind=dwarf\n" : "unwind=fp\n");
     at = put_str(buf, at, cap, "mode=sample\nclock=");
     at = put_str(buf, at, cap, g_wall ? "wall\n" : "cpu\n");
     at = put_str(buf, at, cap, "source=");
@@ -688,6 +727,26 @@ static void after_fork_child(void)
     g_fd = -1;
 }
 
+/*
+ * _exit() skips destructors (dash ends that way, and so do many forked
+ * workers): write the profile first. Only in the process we profile: a
+ * vfork child shares our memory but has its own pid.
+ */
+static pid_t g_pid;
+
+EXPORT void _exit(int status)
+{
+    if (g_pid && getpid() == g_pid)
+        finish();
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+
+EXPORT void _Exit(int status)
+{
+    _exit(status);
+}
+
 /* Pause and resume recording; the run --profile hook (docs/profile.md). */
 EXPORT void benchlab_profile_pause(void)
 {
@@ -734,9 +793,12 @@ __attribute__((constructor)) static void sampler_init(void)
     const char *clock = getenv("BENCHLAB_PROFILE_CLOCK");
     g_wall = clock && strcmp(clock, "wall") == 0;
     g_source = SRC_PERF;
+    const char *unwind = getenv("BENCHLAB_PROFILE_UNWIND");
+    g_dwarf = unwind && strcmp(unwind, "dwarf") == 0;
     const char *paused = getenv("BENCHLAB_PROFILE_PAUSED");
     atomic_store(&g_paused, paused && strcmp(paused, "1") == 0);
     clock_gettime(CLOCK_MONOTONIC, &g_start);
+    g_pid = getpid();
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -212,6 +212,19 @@ timer-fallback-warns)
     grep -q "fell back to timer_create" err || fail "no warning about the tick cap"
     [ "$(share p.folded hot_a)" != "0.0" ] || fail "no samples from the timer"
     ;;
+sample-dwarf-without-frame-pointers)
+    "$BL" profile --unwind dwarf -o p.folded -- "$BIN/known_nofp" 20000 1000 2 >out 2>err ||
+        fail "exit status $?"
+    check_known_shares p.folded
+    grep -q '^_start;__libc_start_main;.*main;work;hot_a;spin ' p.folded ||
+        fail "the main thread's stacks do not reach _start"
+    ;;
+exit-without-destructors)
+    # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
+    "$BL" profile -F 10000 -o p.folded -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
+        >out 2>err || fail "exit status $?"
+    [ -s p.folded ] || fail "no samples from a program that ends with _exit"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
