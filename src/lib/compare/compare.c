@@ -721,8 +721,8 @@ static struct memo *memo_find(bl_compare *c, const bl_gobench_result *r, uint64_
     size_t j = (size_t)h & (c->n_memo_slots - 1);
     while (c->memo_slots[j].m) {
         struct memo *m = c->memo_slots[j].m;
-        if (c->memo_slots[j].hash == h && m->gen == r->config_gen &&
-            m->name_len == r->name_len && short_eq(m->name, r->name, r->name_len))
+        if (c->memo_slots[j].hash == h && m->gen == r->config_gen && m->name_len == r->name_len &&
+            short_eq(m->name, r->name, r->name_len))
             return m;
         j = (j + 1) & (c->n_memo_slots - 1);
     }

@@ -265,7 +265,7 @@ static int sniff_and_read(struct pipe *p, int fd, const char *path, const char *
             snprintf(m, sizeof m, "%s", strerror(e));
             if (m[0] >= 'A' && m[0] <= 'Z')
                 m[0] = (char)(m[0] - 'A' + 'a');
-            snprintf(err, err_size, "read %s: %s", path, m);
+            snprintf(err, err_size, "%s:0: read %s: %s", path, path, m);
             return -e;
         }
         n += (size_t)got;

@@ -245,7 +245,11 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
     size_t n = 0;
     int rc = slurp(fd, prefix, prefix_len, &text, &n);
     if (rc) {
-        snprintf(err, err_size, "read %s: %s", path, strerror(-rc));
+        char m[128];
+        snprintf(m, sizeof m, "%s", strerror(-rc));
+        if (m[0] >= 'A' && m[0] <= 'Z')
+            m[0] = (char)(m[0] - 'A' + 'a');
+        snprintf(err, err_size, "%s:0: read %s: %s", path, path, m);
         return rc;
     }
     struct bl__json *doc = NULL;

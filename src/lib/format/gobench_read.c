@@ -615,8 +615,15 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
                 if (errno == EINTR)
                     continue;
                 rc = -errno;
-                if (err)
-                    snprintf(err, err_size, "read %s: %s", path, strerror(errno));
+                if (err) {
+                    /* as benchfmt wraps the scanner's error: "path:line: read
+                     * path: is a directory", Go's lower-case error text */
+                    char m[128];
+                    snprintf(m, sizeof m, "%s", strerror(-rc));
+                    if (m[0] >= 'A' && m[0] <= 'Z')
+                        m[0] = (char)(m[0] - 'A' + 'a');
+                    snprintf(err, err_size, "%s:%zu: read %s: %s", path, r.line, path, m);
+                }
                 break;
             }
             if (got == 0)
