@@ -99,6 +99,13 @@ static void config_line_applies_to_later_results_and_empty_value_deletes(void **
           "R 5 [A] 1 2 x {.file=lab,goos=linux}\n");
 }
 
+static void config_keys_follow_unicode_letter_case(void **state)
+{
+    (void)state;
+    check("k\xc3\xa4se: 1\n\xc3\xb6l: 2\n\xc3\x84pfel: 3\nk\xc3\x84se: 4\nBenchmarkA 1 1 x\n",
+          "R 5 [A] 1 1 x {.file=lab,k\xc3\xa4se=1,\xc3\xb6l=2}\n");
+}
+
 static void deleting_a_config_key_swaps_in_the_last_one(void **state)
 {
     (void)state;
@@ -265,6 +272,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(result_line_gives_name_iterations_and_pairs),
         cmocka_unit_test(config_line_applies_to_later_results_and_empty_value_deletes),
+        cmocka_unit_test(config_keys_follow_unicode_letter_case),
         cmocka_unit_test(deleting_a_config_key_swaps_in_the_last_one),
         cmocka_unit_test(lines_that_are_not_config_are_ignored),
         cmocka_unit_test(bare_benchmark_name_is_ignored_but_trailing_space_is_an_error),

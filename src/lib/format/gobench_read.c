@@ -17,13 +17,16 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <wctype.h>
 
 #include "../base/base.h"
 #include "benchlab/format.h"
@@ -404,27 +407,67 @@ static int set_config(struct reader *r, const char *key, size_t klen, const char
     return 0;
 }
 
-static int is_upper_ascii(unsigned c)
+/* Decode one UTF-8 sequence at u (Go's utf8.DecodeRune: invalid -> U+FFFD, 1 byte). */
+static unsigned long decode_rune(const unsigned char *u, const unsigned char *e, size_t *len)
 {
-    return c >= 'A' && c <= 'Z';
+    unsigned c = u[0];
+    size_t need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    *len = 1;
+    if (c < 0x80)
+        return c;
+    if (!need || (size_t)(e - u) < need)
+        return 0xFFFD;
+    unsigned long r = c & (0x7F >> need);
+    for (size_t k = 1; k < need; k++) {
+        if ((u[k] & 0xC0) != 0x80)
+            return 0xFFFD;
+        r = (r << 6) | (u[k] & 0x3F);
+    }
+    if ((need == 3 && (r < 0x800 || (r >= 0xD800 && r < 0xE000))) ||
+        (need == 4 && (r < 0x10000 || r > 0x10FFFF)))
+        return 0xFFFD;
+    *len = need;
+    return r;
 }
 
-/* parseKeyValueLine: "key: value". Keys are checked for ASCII case only. */
+/* Unicode letter case for configuration keys (Go's unicode.IsLower and
+ * IsUpper) through glibc's C.UTF-8 tables; ASCII only if that locale is
+ * missing. */
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void utf8_init(void)
+{
+    utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+static int rune_case(unsigned long r, int upper)
+{
+    if (r < 0x80)
+        return upper ? (r >= 'A' && r <= 'Z') : (r >= 'a' && r <= 'z');
+    pthread_once(&utf8_once, utf8_init);
+    if (!utf8_locale)
+        return 0;
+    return upper ? iswupper_l((wint_t)r, utf8_locale) != 0
+                 : iswlower_l((wint_t)r, utf8_locale) != 0;
+}
+
+/* parseKeyValueLine: "key: value". The key starts with a lower-case letter
+ * and has no space and no upper-case letter up to the first ':'. */
 static int config_line(struct reader *r, char *line, size_t n, int *handled)
 {
-    unsigned char c0 = (unsigned char)line[0];
     *handled = 0;
-    if (!(c0 >= 'a' && c0 <= 'z'))
-        return 0;
-    size_t i = 0;
+    size_t i = 0, rl;
     const unsigned char *u = (const unsigned char *)line, *e = u + n;
+    if (n == 0 || !rune_case(decode_rune(u, e, &rl), 0))
+        return 0;
     while (i < n) {
-        size_t sl = space_len(u + i, e);
-        if (sl || is_upper_ascii(u[i]))
+        unsigned long rn = decode_rune(u + i, e, &rl);
+        if (space_len(u + i, e) || rune_case(rn, 1))
             return 0;
-        if (i > 0 && u[i] == ':')
+        if (i > 0 && rn == ':')
             break;
-        i++;
+        i += rl;
     }
     if (i >= n)
         return 0;
