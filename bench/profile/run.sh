@@ -18,7 +18,7 @@ if [ -n "$need" ]; then
 fi
 [ -x "$build/bin/benchlab" ] || { echo "bench/profile: build first ($build/bin/benchlab)" >&2; exit 2; }
 echo "## single-threaded"
-python3 "$here/compare.py" "$build" --rounds 3000 --threads 1 --repeat "${REPEAT:-5}"
+python3 "$here/compare.py" "$build" --rounds "${ROUNDS:-8000}" --threads 1 --repeat "${REPEAT:-5}"
 echo
 echo "## 2 threads"
-python3 "$here/compare.py" "$build" --rounds 1500 --threads 2 --repeat "${REPEAT:-5}"
+python3 "$here/compare.py" "$build" --rounds "$(( ${ROUNDS:-8000} / 2 ))" --threads 2 --repeat "${REPEAT:-5}"

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbolize.h"
@@ -137,9 +138,15 @@ static struct module *open_module(const char *path)
     m->path = strdup(path);
     if (!m->path)
         goto fail;
-    m->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* The path comes from a file: never block on a FIFO or read a device. */
+    m->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (m->fd >= 0 && (fstat(m->fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(m->fd);
+        m->fd = -1;
+    }
     if (m->fd < 0)
-        return m; /* gone since: addresses stay unknown */
+        return m; /* gone since, or not a file: addresses stay unknown */
     m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
     if (!m->elf || elf_kind(m->elf) != ELF_K_ELF)
         return m;

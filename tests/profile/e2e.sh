@@ -81,6 +81,39 @@ sample-all-formats)
     if command -v python3 >/dev/null; then
         python3 -c 'import json,sys; [json.load(open(f)) for f in sys.argv[1:]]' \
             p.speedscope p.chrome 2>err || fail "invalid JSON"
+        # pprof: decode the protobuf wire format; samples, locations, functions and
+        # the names must be there, and the sample counts must add up to the CSV's
+        python3 - p.pprof >out 2>err <<'PY' || fail "pprof profile does not decode"
+import sys
+def fields(buf):
+    at = 0
+    while at < len(buf):
+        key, at = varint(buf, at)
+        num, wire = key >> 3, key & 7
+        if wire == 0:
+            val, at = varint(buf, at)
+        elif wire == 2:
+            n, at = varint(buf, at)
+            val, at = buf[at:at + n], at + n
+        else:
+            raise ValueError("wire type %d" % wire)
+        yield num, val
+def varint(buf, at):
+    v = shift = 0
+    while True:
+        b = buf[at]; at += 1
+        v |= (b & 0x7f) << shift; shift += 7
+        if not b & 0x80:
+            return v, at
+top = list(fields(open(sys.argv[1], "rb").read()))
+strings = [v.decode() for n, v in top if n == 6]
+samples = [dict(fields(v)) for n, v in top if n == 2]
+assert strings[0] == "" and "hot_a" in strings and "spin" in strings, strings[:12]
+assert len([1 for n, _ in top if n == 4]) == len([1 for n, _ in top if n == 5]) > 4
+assert samples and all(1 in s and 2 in s for s in samples)
+counts = sum(varint(s[2], 0)[0] for s in samples)  # first value: samples
+print("pprof ok", len(samples), counts)
+PY
     fi
     ;;
 svg-renders)

@@ -239,6 +239,69 @@ static void load_rejects_missing_empty_and_garbage(void **state)
     unlink(path);
 }
 
+static void put_chunk(FILE *f, uint32_t type, const void *data, uint64_t n)
+{
+    uint32_t head[4] = {0x43504c42u, type, 1, 0};
+    fwrite(head, sizeof head, 1, f);
+    fwrite(&n, sizeof n, 1, f);
+    fwrite(data, 1, n, f);
+}
+
+/* A raw file with every kind of chunk, then thousands of corrupted copies:
+ * the reader must answer each with a profile or an error, never a crash (the
+ * ASan build runs this too). */
+static void load_survives_corrupted_raw_files(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    size_t n_raw = 0;
+    FILE *f = open_memstream(&raw, &n_raw);
+    const char meta[] = "mode=sample\nclock=cpu\nsource=perf\nperiod_ns=1000000\nsamples=3\n";
+    put_chunk(f, 3, meta, sizeof meta - 1);
+    uint64_t words[] = {0x400000, 0x7ff000, 2, 0x400010, 0x7ff100, 0x400020, 0x400030};
+    uint32_t rec[2] = {7, 1};
+    unsigned char samples[sizeof rec + sizeof words];
+    memcpy(samples, rec, sizeof rec);
+    memcpy(samples + sizeof rec, words, sizeof words);
+    put_chunk(f, 1, samples, sizeof samples);
+    uint64_t trace[2][6] = {{0, 0, 0, 0, 0, 0}, {0x400000, 0, 5, 100, 0, 0}};
+    put_chunk(f, 4, trace, sizeof trace);
+    const char maps[] = "00400000-00500000 r-xp 00000000 00:00 0 /proc/self/exe\n"
+                        "7f0000000000-7f0000001000 r-xp 00000000 00:00 0 [vdso]\n"
+                        "garbage line\n";
+    put_chunk(f, 2, maps, sizeof maps - 1);
+    fclose(f);
+    char path[] = "/tmp/benchlab-test-fuzz-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unsigned seed = 12345;
+    unsigned char *copy = malloc(n_raw);
+    assert_non_null(copy);
+    for (int round = 0; round < 3000; round++) {
+        memcpy(copy, raw, n_raw);
+        size_t n = round == 0 ? n_raw : (seed = seed * 1103515245u + 12345u) % (n_raw + 1);
+        for (int flips = (int)(seed >> 16) % 8; flips > 0 && n > 0; flips--) {
+            seed = seed * 1103515245u + 12345u;
+            copy[(seed >> 8) % n] ^= (unsigned char)(1u << (seed % 8));
+        }
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, copy, n, 0), (ssize_t)n);
+        bl_profile *p = NULL;
+        struct bl_profile_info info;
+        int err = bl_profile_load(path, &p, &info);
+        assert_true(err == 0 || err == BL_ENOTFOUND || err == BL_EFORMAT);
+        if (p) {
+            char *text = render(p, BL_PROFILE_FOLDED, NULL);
+            free(text);
+        }
+        bl_profile_destroy(p);
+    }
+    free(copy);
+    free(raw);
+    close(fd);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +316,7 @@ int main(void)
         cmocka_unit_test(pprof_starts_with_sample_types_and_holds_names),
         cmocka_unit_test(format_names_and_extensions_parse),
         cmocka_unit_test(load_rejects_missing_empty_and_garbage),
+        cmocka_unit_test(load_survives_corrupted_raw_files),
     };
     return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
 }
