@@ -70,6 +70,30 @@ static inline void start_clock(bl_state *st)
     st->t_start = bl__now_ns();
 }
 
+/* Disturbance counters around each timed segment, read outside it: right
+ * before its clock start and right after its clock stop. */
+static void seg_begin(bl_state *st)
+{
+    if (!st->eng || st->eng->mode != MODE_TIME)
+        return;
+    bl__counters_read(&st->eng->counters, &st->before);
+    st->seg_open = true;
+}
+
+static void seg_end(bl_state *st)
+{
+    if (!st->seg_open)
+        return;
+    struct bl__snapshot now;
+    bl__counters_read(&st->eng->counters, &now);
+    st->acc.cpu_ns += now.cpu_ns - st->before.cpu_ns;
+    st->acc.migrations += now.migrations != st->before.migrations; /* also right without perf */
+    st->acc.nivcsw += now.nivcsw - st->before.nivcsw;
+    st->acc.minflt += now.minflt - st->before.minflt;
+    st->acc.majflt += now.majflt - st->before.majflt;
+    st->seg_open = false;
+}
+
 /* ---- sub-states: one batch of an overhead or calibration loop ---------- */
 
 static bool sub_next(bl_state *st)
@@ -146,16 +170,15 @@ static uint64_t jittered(struct bl__engine *e, uint64_t reps)
 
 /* The runner's rule (results/results.c), applied as we go to count clean
  * batches: a reason most batches show so far is the benchmark's nature. */
-static bool clean(struct bl__engine *e, const struct bl__snapshot *a,
-                  const struct bl__snapshot *b, uint64_t ns)
+static bool clean(struct bl__engine *e, const bl_state *st)
 {
     bl_sample s = {.stage = BL_STAGE_MEASURE,
-                   .ns = (double)ns,
-                   .cpu_ns = (double)(b->cpu_ns - a->cpu_ns),
-                   .nivcsw = (uint32_t)(b->nivcsw - a->nivcsw),
-                   .migrations = b->migrations != a->migrations,
-                   .minflt = (uint32_t)(b->minflt - a->minflt),
-                   .majflt = (uint32_t)(b->majflt - a->majflt)};
+                   .ns = (double)st->batch_ns,
+                   .cpu_ns = (double)st->acc.cpu_ns,
+                   .nivcsw = (uint32_t)st->acc.nivcsw,
+                   .migrations = (uint32_t)st->acc.migrations,
+                   .minflt = (uint32_t)st->acc.minflt,
+                   .majflt = (uint32_t)st->acc.majflt};
     unsigned why = bl__sample_judge(&s, 0), ignore = 0;
     for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
         e->reason_count[k] += (why >> k) & 1;
@@ -166,7 +189,7 @@ static bool clean(struct bl__engine *e, const struct bl__snapshot *a,
 }
 
 /* Record the batch that just ended and move between stages. */
-static void record(bl_state *st, const struct bl__snapshot *after)
+static void record(bl_state *st)
 {
     struct bl__engine *e = st->eng;
     char stage_c = e->stage == STAGE_PILOT    ? 'p'
@@ -174,9 +197,8 @@ static void record(bl_state *st, const struct bl__snapshot *after)
                                               : 'm';
     bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u", stage_c,
              (unsigned long long)st->batch_reps, (unsigned long long)st->batch_ns,
-             (long long)(after->cpu_ns - st->before.cpu_ns), after->nivcsw - st->before.nivcsw,
-             (long long)(after->migrations - st->before.migrations),
-             after->minflt - st->before.minflt, after->majflt - st->before.majflt, st->pauses);
+             (long long)st->acc.cpu_ns, st->acc.nivcsw, (long long)st->acc.migrations,
+             st->acc.minflt, st->acc.majflt, st->pauses);
 
     double per_op = (double)st->batch_ns / (double)st->batch_reps;
     uint64_t now = bl__now_ns();
@@ -218,7 +240,7 @@ static void record(bl_state *st, const struct bl__snapshot *after)
     }
     case STAGE_MEASURE:
         e->n_measured++;
-        if (clean(e, &st->before, after, st->batch_ns))
+        if (clean(e, st))
             e->n_valid++;
         if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
             (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
@@ -372,13 +394,14 @@ static bool begin_batch(bl_state *st)
     st->pauses = 0;
     st->paused = false;
     st->in_batch = true;
-    bl__counters_read(&e->counters, &st->before);
+    memset(&st->acc, 0, sizeof st->acc);
     if (st->per_op) {
         call_op_hook(st, st->inst->def->setup_op);
         st->hot.left = 0;
     } else {
         st->hot.left = reps - 1;
     }
+    seg_begin(st);
     start_clock(st);
     return true;
 }
@@ -389,8 +412,10 @@ bool bl__loop_next(bl_state *st)
         return sub_next(st);
     if (st->in_batch) {
         uint64_t now = bl__now_ns();
-        if (!st->paused)
+        if (!st->paused) {
             st->batch_ns += now - st->t_start;
+            seg_end(st);
+        }
         st->paused = false;
         struct bl__engine *e = st->eng;
         if (st->per_op) {
@@ -401,6 +426,7 @@ bool bl__loop_next(bl_state *st)
                 call_op_hook(st, st->inst->def->setup_op);
                 if (e->counting)
                     counting_suspend(e, 0);
+                seg_begin(st);
                 start_clock(st);
                 return true;
             }
@@ -419,10 +445,8 @@ bool bl__loop_next(bl_state *st)
         }
         st->in_batch = false;
         st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
-        struct bl__snapshot after;
-        bl__counters_read(&st->eng->counters, &after);
         if (!st->status)
-            record(st, &after);
+            record(st);
     } else if (st->finished) {
         return false;
     }
@@ -438,6 +462,7 @@ void bl_pause(bl_state *st)
     if (!st->in_batch || st->paused)
         return;
     st->batch_ns += now - st->t_start;
+    seg_end(st);
     st->paused = true;
     st->pauses++;
     if (st->eng && st->eng->counting)
@@ -451,6 +476,7 @@ void bl_resume(bl_state *st)
     if (st->eng && st->eng->counting)
         counting_suspend(st->eng, 0);
     st->paused = false;
+    seg_begin(st);
     st->t_start = bl__now_ns();
 }
 

@@ -80,7 +80,15 @@ struct bl_state {
     uint64_t t_start, batch_ns;
     uint32_t pauses;
     bool in_batch, paused, finished, started;
-    struct bl__snapshot before;
+    struct bl__snapshot before; /* counters at the start of the open timed segment */
+    bool seg_open;
+    /* disturbances summed over the timed segments of the batch only: per-op
+     * hooks and paused regions are outside, so a preemption there does not
+     * count against the measurement */
+    struct {
+        uint64_t cpu_ns, migrations;
+        long nivcsw, minflt, majflt;
+    } acc;
     uint64_t total_iters;
     /* what the benchmark told us */
     void *user;

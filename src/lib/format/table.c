@@ -57,8 +57,10 @@ static void pad(FILE *f, const char *s, int w, int right)
             fputc(' ', f);
 }
 
+#define NCOL 9 /* the last two, B/op and allocs/op, only after --alloc */
+
 struct row {
-    char cell[7][96];
+    char cell[NCOL][96];
 };
 
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
@@ -67,13 +69,18 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[7] = {"benchmark", "time/op", "spread", "95% CI of median",
-                                  "overhead",  "batches", "outliers"};
+    static const char *head[NCOL] = {"benchmark", "time/op", "spread",   "95% CI of median",
+                                     "overhead",  "batches", "outliers", "B/op",
+                                     "allocs/op"};
+    int ncol = 7;
+    for (size_t i = 0; i < r->n_benches; i++)
+        if (r->benches[i].has_alloc)
+            ncol = NCOL;
     struct row *rows = calloc(r->n_benches + 1, sizeof *rows);
     if (!rows)
         return;
-    int w[7];
-    for (int c = 0; c < 7; c++)
+    int w[NCOL];
+    for (int c = 0; c < NCOL; c++)
         w[c] = width(head[c]);
     size_t n_rows = 0;
     for (size_t i = 0; i < r->n_benches; i++) {
@@ -132,22 +139,29 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         }
         bl_format_duration(row->cell[4], sizeof row->cell[4], ovh_sum / (double)n_ok);
         snprintf(row->cell[5], sizeof row->cell[5], "%zu/%zu", measured - invalid, measured);
-        for (int c = 0; c < 7; c++)
+        if (b->has_alloc) {
+            snprintf(row->cell[7], sizeof row->cell[7], "%.0f", b->alloc_bytes_per_op);
+            snprintf(row->cell[8], sizeof row->cell[8], "%.0f", b->allocs_per_op);
+        } else {
+            snprintf(row->cell[7], sizeof row->cell[7], "-");
+            snprintf(row->cell[8], sizeof row->cell[8], "-");
+        }
+        for (int c = 0; c < NCOL; c++)
             if (width(row->cell[c]) > w[c])
                 w[c] = width(row->cell[c]);
         free(all);
     }
     if (n_rows) {
         fputs(bold, f);
-        for (int c = 0; c < 7; c++) {
+        for (int c = 0; c < ncol; c++) {
             pad(f, head[c], w[c], c > 0 && c != 3);
-            fputs(c < 6 ? "  " : "\n", f);
+            fputs(c < ncol - 1 ? "  " : "\n", f);
         }
         fputs(reset, f);
         for (size_t i = 0; i < n_rows; i++) {
-            for (int c = 0; c < 7; c++) {
-                pad(f, rows[i].cell[c], c == 6 ? 0 : w[c], c > 0 && c != 3);
-                fputs(c < 6 ? "  " : "\n", f);
+            for (int c = 0; c < ncol; c++) {
+                pad(f, rows[i].cell[c], c == ncol - 1 ? 0 : w[c], c > 0 && c != 3);
+                fputs(c < ncol - 1 ? "  " : "\n", f);
             }
         }
     }
