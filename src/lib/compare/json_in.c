@@ -113,6 +113,14 @@ static int send(struct emit *e, const char *name, size_t line, long long iters)
     return e->h->on_result ? e->h->on_result(e->h->ctx, &r) : 0;
 }
 
+/* A JSON number as an iteration count, without undefined conversions. */
+static long long to_count(double x)
+{
+    if (!(x >= -9.2e18 && x <= 9.2e18))
+        return 0;
+    return (long long)x;
+}
+
 static int is_known_gbench_field(const char *k)
 {
     static const char *const known[] = {"name",
@@ -188,7 +196,7 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
         for (size_t k = 0; k < b->n; k++)
             if (b->items[k].type == BL_JNUM && !is_known_gbench_field(b->keys[k]))
                 add_val(e, b->keys[k], b->items[k].num);
-        int rc = send(e, nm, i + 1, (long long)bl__json_num(bl__json_get(b, "iterations"), 0));
+        int rc = send(e, nm, i + 1, to_count(bl__json_num(bl__json_get(b, "iterations"), 0)));
         if (rc)
             return rc;
     }
