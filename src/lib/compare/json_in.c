@@ -237,7 +237,7 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
                 if (ms->items[k].type == BL_JNUM)
                     add_val(e, ms->keys[k], ms->items[k].num);
             int rc =
-                send(e, name, i + 1, (long long)bl__json_num(bl__json_get(l, "measured_reps"), 0));
+                send(e, name, i + 1, to_count(bl__json_num(bl__json_get(l, "measured_reps"), 0)));
             if (rc)
                 return rc;
         }
