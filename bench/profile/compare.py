@@ -245,7 +245,8 @@ def main():
     else:
         rows.append(["uftrace: not installed", float("nan"), float("nan"), "-", "-", "-", {}])
 
-    print("workload: %d rounds x %d thread(s); truth = callgrind inclusive instructions" % (R, T))
+    print("workload: %d rounds x %d thread(s); truth = callgrind inclusive instructions; "
+          "load average at the end %s" % (R, T, open("/proc/loadavg").read().split()[0]))
     print("truth: " + ", ".join("%s %.2f%%" % (f, truth[f]) for f in FUNCS if f in truth))
     print()
     print("| tool | max inclusive error (points) | slowdown | rate delivered | cost per call"
