@@ -7,6 +7,7 @@
  * (a node's window holds the part of its own hooks after the first time
  * stamp, and every call below it adds the full cost of its two hooks).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,34 @@ struct namer {
     uint64_t unknown;
 };
 
+/*
+ * C++ names, demangled by libstdc++'s __cxa_demangle when the library is on
+ * the machine (loaded on first use; we do not link it). Returns a string the
+ * caller frees, or NULL to keep the mangled name.
+ */
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+static char *demangle(const char *name)
+{
+    static demangle_fn fn;
+    static int tried;
+    if (strncmp(name, "_Z", 2) != 0)
+        return NULL;
+    if (!tried) {
+        tried = 1;
+        void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        void *sym = lib ? dlsym(lib, "__cxa_demangle") : NULL;
+        memcpy(&fn, &sym, sizeof fn); /* ISO C has no object-to-function cast */
+    }
+    int status = -1;
+    char *out = fn ? fn(name, NULL, NULL, &status) : NULL;
+    if (status != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* Function index for an address (a return address when is_ret), or BL__NO_NODE to skip it. */
 static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
 {
@@ -116,7 +145,9 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
             snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
         name = buf;
     }
-    uint32_t func = bl__profile_func(nm->p, name);
+    char *readable = err || !f.name ? NULL : demangle(name);
+    uint32_t func = bl__profile_func(nm->p, readable ? readable : name);
+    free(readable);
     if (func == BL__NO_NODE || err || !f.name)
         return func;
     if (func >= nm->n_tried) {

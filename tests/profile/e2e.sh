@@ -258,6 +258,10 @@ exit-without-destructors)
         >out 2>err || fail "exit status $?"
     [ -s p.folded ] || fail "no samples from a program that ends with _exit"
     ;;
+cxx-names-demangled)
+    "$BL" profile -o p.folded -- "$BIN/mangled" >out 2>err || fail "exit status $?"
+    grep -q ';ns::spin(unsigned long) [0-9]*$' p.folded || fail "ns::spin is not demangled"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
