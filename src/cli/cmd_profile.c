@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -199,9 +201,9 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
     return 0;
 }
 
-/* Run the program with the profiler's environment; *status as from waitpid. */
+/* Run the program with the profiler's environment; *status and *usage as from wait4. */
 static int run_program(const char *path, char **args, const struct profile_opts *o, const char *raw,
-                       int *status)
+                       int *status, struct rusage *usage)
 {
     char sampler[PATH_MAX];
     if (!o->trace && bl_profile_sampler_path(NULL, sampler, sizeof sampler) != 0)
@@ -242,7 +244,7 @@ static int run_program(const char *path, char **args, const struct profile_opts 
     ign.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    while (wait4(pid, status, 0, usage) < 0 && errno == EINTR)
         ;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
@@ -274,6 +276,30 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
         fprintf(stderr, "benchlab: profile: %llu samples dropped\n",
                 (unsigned long long)info->dropped);
     (void)o;
+}
+
+/*
+ * Traced times are elapsed time: a call that waited for a CPU is charged
+ * with the wait, and a function's chance to be preempted grows with its
+ * traced time, the tracer's cost included. Say so when it happened a lot.
+ */
+static void warn_preempted(const struct bl_profile_info *info, const struct rusage *usage)
+{
+    if (info->kind != BL_PROFILE_TRACED || info->elapsed_ns == 0)
+        return;
+    double cpu_ns = ((double)usage->ru_utime.tv_sec + (double)usage->ru_stime.tv_sec) * 1e9 +
+                    ((double)usage->ru_utime.tv_usec + (double)usage->ru_stime.tv_usec) * 1e3;
+    double threads = info->threads ? (double)info->threads : 1.0;
+    double share = cpu_ns / ((double)info->elapsed_ns * threads); /* per thread */
+    long switches = usage->ru_nivcsw;
+    /* at least one preemption per 100 ms per thread, and time visibly lost */
+    if (switches > 20 && (double)switches * 1e8 > (double)info->elapsed_ns * threads &&
+        share < 0.95)
+        fprintf(stderr,
+                "benchlab: profile: warning: the program was preempted %ld times (CPU time "
+                "%.0f%% of elapsed per thread): traced times include the waits; profile on a "
+                "quieter machine for exact shares\n",
+                switches, 100 * share);
 }
 
 static int write_output(const bl_profile *p, const struct profile_opts *o, const char *prog)
@@ -352,7 +378,9 @@ int cmd_profile(int argc, char **argv)
         close(fd);
     }
     int status = 0;
-    err = run_program(path, argv + optind, &o, raw, &status);
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    err = run_program(path, argv + optind, &o, raw, &status, &usage);
     if (err) {
         if (!o.keep_raw)
             unlink(raw);
@@ -383,6 +411,7 @@ int cmd_profile(int argc, char **argv)
     if (err)
         return cli_error("profile: reading the raw profile: %s", bl_strerror(err));
     say_info(&info, &o);
+    warn_preempted(&info, &usage);
     int werr = write_output(p, &o, path);
     bl_profile_destroy(p);
     return werr ? werr : rc;

@@ -30,12 +30,12 @@ near() {
     awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= t) }'
 }
 
-check_known_shares() { # FOLDED
+check_known_shares() { # FOLDED [TOLERANCE]
     for fw in hot_a:54.5 mid_b:36.4 leaf_c:27.3 cold_d:9.1 spin:100; do
         f=${fw%%:*}
         w=${fw#*:}
         s=$(share "$1" "$f")
-        near "$s" "$w" 6 || fail "$f has $s% of the samples, expected about $w%"
+        near "$s" "$w" "${2:-6}" || fail "$f has $s% of the samples, expected about $w%"
     done
     # the leaf fix-up: spin is never directly under work or main
     if grep -Eq '(^|;)(work|main);spin ' "$1"; then
@@ -175,7 +175,12 @@ trace-single-thread)
     # traced times are wall time: a longer run averages out preemption on a busy machine
     "$BL" profile --mode trace -o p.folded -- "$BIN/known_traced" 20000 2000 >out 2>err ||
         fail "run"
-    check_known_shares p.folded
+    # elapsed times: when benchlab saw the program preempted a lot, allow more
+    if grep -q "was preempted" err; then
+        check_known_shares p.folded 10
+    else
+        check_known_shares p.folded
+    fi
     ;;
 trace-threads)
     "$BL" profile --mode trace -o p.csv -- "$BIN/known_traced" 20000 200 3 >out 2>err ||
