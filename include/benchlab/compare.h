@@ -77,6 +77,15 @@ enum bl_correction {
 };
 
 /*
+ * Which of the hypotheses with p-values p[0..n) to reject at level alpha
+ * under `correction`: reject[i] = 1 or 0. Holm-Bonferroni (step-down)
+ * controls the family-wise error rate, Benjamini-Hochberg (step-up) the
+ * false discovery rate; NONE is p <= alpha. NaN counts as 1. 0 or -ENOMEM.
+ */
+BL_API int bl_multiple_reject(const double *p, size_t n, double alpha,
+                              enum bl_correction correction, unsigned char *reject);
+
+/*
  * The CI gate: count the comparisons that are significantly worse than the
  * baseline after `correction` over all comparisons of all tables (family
  * size m = every cell compared with a baseline), and worse by more than

@@ -323,11 +323,50 @@ struct cmpref {
     int reject;
 };
 
-static int by_p(const void *a, const void *b)
+
+struct pidx {
+    double p;
+    size_t i;
+};
+
+static int by_pidx(const void *a, const void *b)
 {
-    const struct cmpref *x = *(const struct cmpref *const *)a,
-                        *y = *(const struct cmpref *const *)b;
-    return (x->p > y->p) - (x->p < y->p);
+    const struct pidx *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+int bl_multiple_reject(const double *p, size_t n, double alpha, enum bl_correction correction,
+                       unsigned char *reject)
+{
+    struct pidx *o = malloc((n ? n : 1) * sizeof *o);
+    if (!o)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        o[i].p = isnan(p[i]) ? 1 : p[i];
+        o[i].i = i;
+        reject[i] = 0;
+    }
+    qsort(o, n, sizeof *o, by_pidx);
+    if (correction == BL_CORRECTION_HOLM) {
+        /* step down: the i-th smallest (0-based) against alpha / (n - i) */
+        for (size_t i = 0; i < n && o[i].p <= alpha / (double)(n - i); i++)
+            reject[o[i].i] = 1;
+    } else if (correction == BL_CORRECTION_BH) {
+        /* step up: the largest k with p_(k) <= k * alpha / n, and all below */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (o[i].p <= alpha * (double)(i + 1) / (double)n)
+                k = i + 1;
+        for (size_t i = 0; i < k; i++)
+            reject[o[i].i] = 1;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            reject[o[i].i] = o[i].p <= alpha;
+    }
+    free(o);
+    return 0;
 }
 
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
@@ -366,32 +405,21 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
                 n++;
             }
     }
-    struct cmpref **order = malloc((n ? n : 1) * sizeof *order);
-    if (!order) {
+    double *ps = malloc((n ? n : 1) * sizeof *ps);
+    unsigned char *rej = malloc(n ? n : 1);
+    if (!ps || !rej) {
+        free(ps);
+        free(rej);
         free(refs);
         return -ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
-        order[i] = &refs[i];
-    qsort(order, n, sizeof *order, by_p);
-    double alpha = c->opts.alpha;
-    if (corr == BL_CORRECTION_HOLM) {
-        for (size_t i = 0; i < n; i++) {
-            if (!(order[i]->p <= alpha / (double)(n - i)))
-                break;
-            order[i]->reject = 1;
-        }
-    } else if (corr == BL_CORRECTION_BH) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (order[i]->p <= alpha * (double)(i + 1) / (double)n)
-                k = i + 1;
-        for (size_t i = 0; i < k; i++)
-            order[i]->reject = 1;
-    } else {
-        for (size_t i = 0; i < n; i++)
-            order[i]->reject = order[i]->p <= alpha;
-    }
+        ps[i] = refs[i].p;
+    int rc = bl_multiple_reject(ps, n, c->opts.alpha, corr, rej);
+    for (size_t i = 0; i < n; i++)
+        refs[i].reject = rc == 0 && rej[i];
+    free(ps);
+    free(rej);
     int count = 0;
     struct bl__buf row = {0}, col = {0};
     static const char *const cname[] = {"none", "holm", "bh"};
@@ -421,7 +449,6 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
     }
     bl__buf_fini(&row);
     bl__buf_fini(&col);
-    free(order);
     free(refs);
     return count;
 }
