@@ -12,8 +12,7 @@
 
 #include "benchlab/compare.h"
 
-static void expect(const double *p, size_t n, double alpha, enum bl_correction c,
-                   const char *want)
+static void expect(const double *p, size_t n, double alpha, enum bl_correction c, const char *want)
 {
     unsigned char rej[16];
     assert_int_equal(bl_multiple_reject(p, n, alpha, c, rej), 0);

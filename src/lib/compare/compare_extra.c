@@ -323,7 +323,6 @@ struct cmpref {
     int reject;
 };
 
-
 struct pidx {
     double p;
     size_t i;
