@@ -81,8 +81,7 @@ BL_API double bl_bstat_quantile_sorted(const double *sorted, size_t n, double q)
  * +inf. Exact binomial for n <= 30 (a table at 0.95, reproducing
  * benchstat's rounding at n = 24), normal approximation above.
  */
-BL_API void bl_bstat_median_ci_orders(size_t n, double confidence, long *lo_order,
-                                      long *hi_order);
+BL_API void bl_bstat_median_ci_orders(size_t n, double confidence, long *lo_order, long *hi_order);
 
 /* Median and its interval of sorted[0..n), n >= 1. Returns 1 when a bound
  * is infinite (too few values for that confidence), else 0. */
@@ -99,7 +98,6 @@ BL_API double bl_bstat_geomean(const double *xs, size_t n);
 /* Normal distribution, as moremath computes it (erfc; Acklam + Halley). */
 BL_API double bl_bstat_norm_cdf(double x, double mu, double sigma);
 BL_API double bl_bstat_norm_inv_cdf(double p, double mu, double sigma);
-
 
 #ifdef __cplusplus
 }
