@@ -843,14 +843,16 @@ static int on_result(void *ctx, const bl_gobench_result *r)
                 return -ENOMEM;
             double v = gv->value, tv = v * ui->factor;
             uint32_t uid = tv != v ? ui->tidy_id : raw_id;
-            if (uid != m->pat[i])
+            if (uid != m->pat[i] || raw_id != m->pat_raw[i])
                 break;
             vals[i] = tv != v ? tv : v;
         }
         if (i == r->n_values) {
-            /* straight into the cells: buffering per benchmark and copying
-             * later cost as many cache misses and twice the memory */
+            /* straight into the memo's arrays (see struct memo); positions
+             * that a .unit filter rejected for this pattern are skipped */
             for (i = 0; i < r->n_values; i++) {
+                if (!(m->pat_ok >> i & 1))
+                    continue;
                 if (m->pn[i] == m->pcap[i]) {
                     uint32_t cap = m->pcap[i] ? m->pcap[i] * 2 : 16;
                     double *nv = realloc(m->pv[i], cap * sizeof *nv);
@@ -864,7 +866,8 @@ static int on_result(void *ctx, const bl_gobench_result *r)
             return 0;
         }
     }
-    size_t n_added = 0;
+    uint32_t raws[MEMO_UNITS], cells[MEMO_UNITS];
+    unsigned char oks[MEMO_UNITS];
     for (size_t i = 0; i < r->n_values; i++) {
         const bl_gobench_value *gv = &r->values[i];
         uint32_t raw_id;
@@ -877,6 +880,11 @@ static int on_result(void *ctx, const bl_gobench_result *r)
         if (tidied) {
             v = tv;
             uid = ui->tidy_id;
+        }
+        if (i < MEMO_UNITS) {
+            uids[i] = uid;
+            raws[i] = raw_id;
+            oks[i] = 0;
         }
         if (m->pass == PASS_UNIT) {
             if (!have_np) {
@@ -921,15 +929,20 @@ static int on_result(void *ctx, const bl_gobench_result *r)
         if (cell_add(&c->cells[cell], v, m->res_key))
             return -ENOMEM;
         if (i < MEMO_UNITS) {
-            uids[i] = uid;
-            vals[i] = (double)cell; /* reuse: the cell of value i */
+            oks[i] = 1;
+            cells[i] = (uint32_t)cell;
         }
-        n_added++;
     }
-    if (m->pass == PASS_ALL && !m->n_pat && n_added == r->n_values && r->n_values <= MEMO_UNITS) {
+    /* The first line sets the memo's pattern: later lines with the same
+     * units (tidied and as written) take the fast path. A .unit filter's
+     * verdict depends on nothing else, so it is part of the pattern. */
+    if (!m->n_pat && r->n_values <= MEMO_UNITS) {
+        m->pat_ok = 0;
         for (size_t i = 0; i < r->n_values; i++) {
             m->pat[i] = uids[i];
-            m->pat_cell[i] = (uint32_t)vals[i];
+            m->pat_raw[i] = raws[i];
+            m->pat_cell[i] = oks[i] ? cells[i] : 0;
+            m->pat_ok |= (unsigned)oks[i] << i;
         }
         m->n_pat = (uint32_t)r->n_values;
     }

@@ -103,7 +103,9 @@ struct memo {
      * projection or cell lookup; bl_compare_finish hands the arrays to
      * pat_cell[] (adopting them, no copy). Keeping the append point in
      * the memo saves a cache miss per value on large inputs. */
-    uint32_t pat[MEMO_UNITS];
+    uint32_t pat[MEMO_UNITS];     /* unit ids after tidying */
+    uint32_t pat_raw[MEMO_UNITS]; /* ... and as written */
+    unsigned pat_ok;              /* bit i: value i passes the filter */
     uint32_t pn[MEMO_UNITS], pcap[MEMO_UNITS];
     double *pv[MEMO_UNITS];
     char *name;
