@@ -32,6 +32,7 @@ struct profile_opts {
     int wall;
     int dwarf;
     unsigned long hz;
+    long events; /* trace timeline events per thread; -1: by output format */
     const char *output;
     const char *format;
     const char *raw;
@@ -55,6 +56,8 @@ static void profile_usage(FILE *f)
             "                       extension: .svg .folded .csv .tree .pb .speedscope.json\n"
             "                       .trace.json, else the flat profile)\n"
             "  --format FMT         flat, tree, folded, csv, svg, pprof, speedscope, chrome\n"
+            "  --events N           trace mode: keep the first N calls per thread as a timeline\n"
+            "                       (default 1000000 for chrome output, else 0)\n"
             "  --raw FILE           keep the raw profile in FILE\n"
             "  --load RAW           read a raw profile written earlier (run --profile)\n"
             "  --top N              functions in the summary on stderr (default 15)\n\n"
@@ -85,7 +88,7 @@ static int find_program(const char *name, char *buf, size_t cap)
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
 {
-    enum { O_MODE = 256, O_CLOCK, O_UNWIND, O_FORMAT, O_RAW, O_LOAD, O_TOP };
+    enum { O_MODE = 256, O_CLOCK, O_UNWIND, O_FORMAT, O_RAW, O_LOAD, O_TOP, O_EVENTS };
     static const struct option longs[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"clock", required_argument, NULL, O_CLOCK},
@@ -96,6 +99,7 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
         {"raw", required_argument, NULL, O_RAW},
         {"load", required_argument, NULL, O_LOAD},
         {"top", required_argument, NULL, O_TOP},
+        {"events", required_argument, NULL, O_EVENTS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -142,6 +146,11 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             break;
         case O_LOAD:
             o->load = optarg;
+            break;
+        case O_EVENTS:
+            o->events = strtol(optarg, &end, 10);
+            if (*end || o->events < 0)
+                return cli_error("profile: --events takes a count, not '%s'", optarg);
             break;
         case O_TOP:
             o->top = strtoul(optarg, &end, 10);
@@ -233,6 +242,9 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         setenv("BENCHLAB_PROFILE_HZ", hz, 1);
         setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
         setenv("BENCHLAB_PROFILE_UNWIND", o->dwarf ? "dwarf" : "fp", 1);
+        char events[32];
+        snprintf(events, sizeof events, "%ld", o->events);
+        setenv("BENCHLAB_TRACE_EVENTS", events, 1);
         unsetenv("BENCHLAB_PROFILE_PAUSED");
         execv(path, args);
         fprintf(stderr, "benchlab: profile: %s: %s\n", path, strerror(errno));
@@ -344,7 +356,7 @@ static int write_output(const bl_profile *p, const struct profile_opts *o, const
 
 int cmd_profile(int argc, char **argv)
 {
-    struct profile_opts o = {0, 0, 0, 1000, NULL, NULL, NULL, NULL, 0, 15};
+    struct profile_opts o = {0, 0, 0, 1000, -1, NULL, NULL, NULL, NULL, 0, 15};
     int err = parse_opts(argc, argv, &o);
     if (err)
         return err < 0 ? 0 : err;
@@ -362,6 +374,14 @@ int cmd_profile(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_error("profile: name a program: benchlab profile [options] -- PROGRAM ARGS...");
+    if (o.events < 0) { /* a timeline only when the output shows one */
+        enum bl_profile_format f = BL_PROFILE_FLAT;
+        if (o.format)
+            bl_profile_format_parse(o.format, &f);
+        else if (o.output)
+            f = bl_profile_format_for_path(o.output);
+        o.events = o.trace && f == BL_PROFILE_CHROME ? 1000000 : 0;
+    }
     char path[PATH_MAX];
     if ((err = check_program(argv[optind], &o, path, sizeof path)) != 0)
         return err;

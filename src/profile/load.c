@@ -233,6 +233,51 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
     return 0;
 }
 
+/*
+ * One thread's timeline. The log may stop mid-call (it keeps the first N
+ * events) or miss exits (longjmp): calls left open are closed at the last
+ * time stamp, so every thread's enters and exits pair up.
+ */
+static int add_events(struct namer *nm, uint32_t tid, const unsigned char *at, size_t n,
+                      double ns_per_tick, uint64_t tsc0)
+{
+    size_t count = n / 16;
+    uint32_t *open = malloc((count ? count : 1) * sizeof *open);
+    if (!open)
+        return -ENOMEM;
+    size_t depth = 0;
+    double last = 0;
+    uint64_t cached_fn = 0;
+    uint32_t cached_func = BL__NO_NODE;
+    int err = 0;
+    for (size_t i = 0; i < count && !err; i++) {
+        uint64_t rec[2];
+        memcpy(rec, at + i * 16, 16);
+        int is_exit = (rec[0] >> 63) != 0;
+        uint64_t ts = rec[0] & ~(1ull << 63);
+        if (rec[1] != cached_fn || cached_func == BL__NO_NODE) {
+            cached_fn = rec[1];
+            cached_func = name_frame(nm, rec[1], 0);
+        }
+        uint32_t func = cached_func;
+        if (func == BL__NO_NODE)
+            continue;
+        last = ts > tsc0 ? (double)(ts - tsc0) * ns_per_tick : 0;
+        if (is_exit) {
+            if (depth == 0)
+                continue; /* its enter came before the log */
+            func = open[--depth];
+        } else {
+            open[depth++] = func;
+        }
+        err = bl__profile_add_event(nm->p, last, func, tid, is_exit);
+    }
+    while (!err && depth > 0)
+        err = bl__profile_add_event(nm->p, last, open[--depth], tid, 1);
+    free(open);
+    return err;
+}
+
 static int add_trace(struct namer *nm, const unsigned char *at, size_t n, double ns_per_tick,
                      double cost_in, double cost_call)
 {
@@ -356,6 +401,9 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         } else if (h.type == BL_RAW_TRACE) {
             err = add_trace(&nm, payload, h.n_bytes, ns_per_tick, cost_in, cost_call);
             samples_seen++;
+        } else if (h.type == BL_RAW_EVENTS) {
+            err =
+                add_events(&nm, h.tid, payload, h.n_bytes, ns_per_tick, meta_u64(raw.meta, "tsc0"));
         }
         at += sizeof h + h.n_bytes;
     }

@@ -48,6 +48,7 @@ void bl_profile_destroy(bl_profile *p)
         free(p->funcs[i].file);
     }
     free(p->funcs);
+    free(p->events);
     free(p->func_index);
     free(p->nodes);
     free(p);
@@ -224,4 +225,18 @@ size_t bl_profile_flat(const bl_profile *p, struct bl_profile_function **out)
     qsort(fs, p->n_funcs, sizeof *fs, by_total);
     *out = fs;
     return p->n_funcs;
+}
+
+int bl__profile_add_event(bl_profile *p, double ts_ns, uint32_t func, uint32_t tid, int is_exit)
+{
+    if (p->n_events == p->cap_events) {
+        size_t cap = p->cap_events ? p->cap_events * 2 : 1024;
+        struct bl__event *events = realloc(p->events, cap * sizeof *events);
+        if (!events)
+            return -ENOMEM;
+        p->events = events;
+        p->cap_events = cap;
+    }
+    p->events[p->n_events++] = (struct bl__event){ts_ns, func, tid, is_exit};
+    return 0;
 }

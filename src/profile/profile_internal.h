@@ -25,6 +25,14 @@ struct bl__node {
     uint64_t calls;
 };
 
+/* A traced timeline event (BENCHLAB_TRACE_EVENTS): enter or exit of func in thread tid. */
+struct bl__event {
+    double ts_ns; /* since the tracer started */
+    uint32_t func;
+    uint32_t tid;
+    int is_exit;
+};
+
 struct bl_profile {
     enum bl_profile_kind kind;
     struct bl__func *funcs;
@@ -34,7 +42,12 @@ struct bl_profile {
     struct bl__node *nodes;
     size_t n_nodes, cap_nodes;
     double unit_ns; /* folded/pprof counts are value / unit_ns (the period when sampled) */
+    struct bl__event *events; /* timeline, balanced per thread; usually none */
+    size_t n_events, cap_events;
 };
+
+/* Append a timeline event; 0 or -ENOMEM. */
+int bl__profile_add_event(bl_profile *p, double ts_ns, uint32_t func, uint32_t tid, int is_exit);
 
 /* Intern a function by name; returns its index or BL__NO_NODE (no memory). */
 uint32_t bl__profile_func(bl_profile *p, const char *name);

@@ -3,9 +3,10 @@
  *
  * speedscope: one "sampled" profile whose samples are the tree's stacks
  * with their exclusive value as weight (https://www.speedscope.app/file-format-schema.json).
- * Chrome trace: complete ("X") events laid out from the tree, each node
- * starting where its previous sibling ended: the aggregated call tree as a
- * flame chart, not a timeline (the tracer aggregates; it keeps no events).
+ * Chrome trace: the traced timeline (begin/end events per thread) when the
+ * tracer kept one (BENCHLAB_TRACE_EVENTS); otherwise complete ("X") events
+ * laid out from the tree, each node starting where its previous sibling
+ * ended: the aggregated call tree as a flame chart.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -140,8 +141,29 @@ static int chrome_node(const bl_profile *p, FILE *out, uint32_t node, double ts_
     return err;
 }
 
+/* The traced timeline: begin and end events per thread, real time stamps. */
+static void chrome_timeline(const bl_profile *p, FILE *out)
+{
+    for (size_t i = 0; i < p->n_events; i++) {
+        const struct bl__event *e = &p->events[i];
+        fputs(",\n{\"name\":", out);
+        bl__profile_json_string(out, p->funcs[e->func].name);
+        fprintf(out, ",\"cat\":\"function\",\"ph\":\"%c\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",
+                e->is_exit ? 'E' : 'B', e->ts_ns / 1e3, e->tid);
+    }
+}
+
 int bl__profile_write_chrome(const bl_profile *p, FILE *out)
 {
+    if (p->n_events) {
+        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+              "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+              "\"args\":{\"name\":\"benchlab profile (timeline)\"}}",
+              out);
+        chrome_timeline(p, out);
+        fputs("\n]}\n", out);
+        return 0;
+    }
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
           "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
           "\"args\":{\"name\":\"benchlab profile\"}}",

@@ -18,6 +18,8 @@
  * BL_RAW_META: "key=value\n" lines (mode, period_ns, counts, exit status).
  * BL_RAW_TRACE: one thread's call tree, records struct bl_raw_trace_node,
  *   node 0 the root; a parent always comes before its children.
+ * BL_RAW_EVENTS: one thread's timeline (BENCHLAB_TRACE_EVENTS=N keeps the
+ *   first N), records { u64 tsc (top bit: exit); u64 fn }, in order.
  */
 #ifndef BENCHLAB_RAW_FORMAT_H
 #define BENCHLAB_RAW_FORMAT_H
@@ -30,6 +32,7 @@ enum bl_raw_type {
     BL_RAW_MAPS = 2,
     BL_RAW_META = 3,
     BL_RAW_TRACE = 4,
+    BL_RAW_EVENTS = 5,
 };
 
 struct bl_raw_header {

@@ -58,6 +58,13 @@ struct tframe {
     uintptr_t sp;
 };
 
+/* One timeline event: ts with the top bit set for an exit. */
+struct tevent {
+    uint64_t ts;
+    uint64_t fn;
+};
+#define EXIT_BIT (1ull << 63)
+
 struct tthread {
     struct tnode *nodes;
     size_t n_nodes, cap_nodes;
@@ -68,6 +75,8 @@ struct tthread {
     int lost; /* out of memory: the tree stopped growing */
     pid_t tid;
     struct tthread *next;
+    struct tevent *events; /* the timeline, when asked for: BENCHLAB_TRACE_EVENTS */
+    size_t n_events;
 };
 
 static atomic_int g_active;
@@ -76,6 +85,7 @@ static int g_fd = -1;
 static _Atomic(struct tthread *) g_threads;
 static pthread_key_t g_key;
 static uint64_t g_tsc0;
+static size_t g_events_cap; /* events kept per thread; 0: no timeline */
 static struct timespec g_mono0;
 static double g_cost_in, g_cost_call; /* ticks */
 static atomic_int g_crash_signal;
@@ -106,6 +116,8 @@ static NOINST struct tthread *thread_create(void)
     t->stack = grow(NULL, 0, t->cap_stack * sizeof *t->stack);
     if (!t->nodes || !t->stack)
         return NULL;
+    if (g_events_cap)
+        t->events = grow(NULL, 0, g_events_cap * sizeof *t->events); /* NULL: no timeline */
     t->n_nodes = 1;
     t->nodes[0].first_child = UINT32_MAX;
     t->nodes[0].next_sibling = UINT32_MAX;
@@ -129,10 +141,21 @@ static NOINST struct tthread *current(void)
     return t;
 }
 
+static inline NOINST void log_event(struct tthread *t, uint64_t ts, uint64_t fn)
+{
+    if (t->events && t->n_events < g_events_cap) {
+        t->events[t->n_events].ts = ts;
+        t->events[t->n_events].fn = fn;
+        t->n_events++;
+    }
+}
+
 static inline NOINST void pop(struct tthread *t, uint64_t now)
 {
     struct tframe *f = &t->stack[--t->depth];
     t->nodes[f->node].ticks += now - f->start;
+    if (__builtin_expect(t->events != NULL, 0))
+        log_event(t, now | EXIT_BIT, t->nodes[f->node].fn);
     t->cur = t->nodes[f->node].parent;
 }
 
@@ -211,6 +234,8 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
     f->sp = sp;
     t->busy = 0;
     f->start = ticks_now(); /* last, so that little of our own cost lands in the call */
+    if (__builtin_expect(t->events != NULL, 0))
+        log_event(t, f->start, t->nodes[c].fn);
 }
 
 HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -286,10 +311,13 @@ static NOINST void calibrate(void)
     g_cost_call = best_call;
     g_cost_in = best_in;
     /* forget the calibration tree */
+    if (g_events_cap)
+        t->events = grow(NULL, 0, g_events_cap * sizeof *t->events); /* NULL: no timeline */
     t->n_nodes = 1;
     t->nodes[0].first_child = UINT32_MAX;
     t->cur = 0;
     t->depth = 0;
+    t->n_events = 0;
 }
 
 static NOINST void write_all(const void *buf, size_t n)
@@ -340,6 +368,14 @@ static NOINST void write_thread(const struct tthread *t, uint64_t now)
     munmap(out, bytes);
 }
 
+/* The thread's timeline as logged; the reader closes calls still open. */
+static NOINST void write_events(const struct tthread *t)
+{
+    if (t->events && t->n_events)
+        write_chunk(BL_RAW_EVENTS, (uint32_t)t->tid, t->events,
+                    t->n_events * sizeof(struct tevent));
+}
+
 static NOINST void write_maps(void)
 {
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
@@ -371,16 +407,17 @@ static NOINST void dump(void)
     for (struct tthread *t = atomic_load(&g_threads); t; t = t->next) {
         t->busy = 1; /* our own thread stops tracing; others are read as they are */
         write_thread(t, now);
+        write_events(t);
         n_threads++;
         lost |= t->lost;
     }
     char meta[512];
     int len = snprintf(meta, sizeof meta,
                        "mode=trace\nclock=wall\nsource=trace\ntsc_hz=%.0f\ncost_in_mticks=%.0f\n"
-                       "cost_call_mticks=%.0f\nthreads=%d\nelapsed_ns=%.0f\nlost=%d\n"
+                       "cost_call_mticks=%.0f\nthreads=%d\nelapsed_ns=%.0f\nlost=%d\ntsc0=%llu\n"
                        "crash_signal=%d\npid=%d\n",
                        tsc_hz, g_cost_in * 1000, g_cost_call * 1000, n_threads, elapsed_ns, lost,
-                       atomic_load(&g_crash_signal), (int)getpid());
+                       (unsigned long long)g_tsc0, atomic_load(&g_crash_signal), (int)getpid());
     write_chunk(BL_RAW_META, 0, meta, (size_t)len);
     write_maps();
 }
@@ -422,6 +459,8 @@ __attribute__((constructor)) static NOINST void trace_init(void)
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
             signal(sigs[i], on_crash);
     }
+    const char *events = getenv("BENCHLAB_TRACE_EVENTS");
+    g_events_cap = events ? strtoull(events, NULL, 10) : 0;
     atomic_store(&g_active, 1);
     calibrate();
     clock_gettime(CLOCK_MONOTONIC, &g_mono0);

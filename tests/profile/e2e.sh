@@ -201,6 +201,29 @@ trace-recursion-longjmp-exit)
     grep -q 'thrower;after_jump' p.folded && fail "after a longjmp, after_jump hangs under thrower"
     grep -q '^main;catcher;after_jump ' p.folded || fail "after_jump is not under catcher"
     ;;
+trace-chrome-timeline)
+    # chrome output in trace mode keeps a timeline: every call an enter and an
+    # exit, in order, per thread
+    "$BL" profile --mode trace -o p.trace.json -- "$BIN/known_traced" 2000 50 2 >out 2>err ||
+        fail "exit status $?"
+    python3 - p.trace.json >out 2>err <<'PY' || fail "the timeline is wrong"
+import json, sys
+events = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] in "BE"]
+stacks, calls = {}, {}
+for e in events:
+    st = stacks.setdefault(e["tid"], [])
+    if e["ph"] == "B":
+        st.append((e["name"], e["ts"]))
+        calls[e["name"]] = calls.get(e["name"], 0) + 1
+    else:
+        name, ts = st.pop()
+        assert name == e["name"] and ts <= e["ts"], (name, e)
+assert all(not st for st in stacks.values()), "unbalanced"
+assert len(stacks) == 2, stacks.keys()
+assert calls["hot_a"] == 100 and calls["spin"] == 400 and calls["work"] == 2, calls
+print("ok", len(events))
+PY
+    ;;
 trace-needs-instrumentation)
     "$BL" profile --mode trace -- "$BIN/known" >out 2>err && fail "accepted"
     grep -q "not built with -finstrument-functions" err || fail "unclear message"
