@@ -97,12 +97,19 @@ static inline NOINST uint64_t ticks_now(void)
     return __builtin_ia32_rdtsc();
 }
 
+/*
+ * Fresh zeroed memory, or a bigger copy of `old`. The old array stays mapped
+ * (at most as much again as the final size): the dump at exit may be reading
+ * it from another thread while this thread still runs, and must never fault.
+ */
 static NOINST void *grow(void *old, size_t old_bytes, size_t new_bytes)
 {
-    void *p =
-        old ? mremap(old, old_bytes, new_bytes, MREMAP_MAYMOVE)
-            : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    void *p = mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (old)
+        memcpy(p, old, old_bytes);
+    return p;
 }
 
 static NOINST struct tthread *thread_create(void)
@@ -170,6 +177,8 @@ static NOINST uint32_t new_child(struct tthread *t, uint64_t fn)
         }
         t->nodes = nodes;
         t->cap_nodes *= 2;
+        /* publish the array before a count that needs it (x86 keeps store order) */
+        atomic_signal_fence(memory_order_seq_cst);
     }
     uint32_t c = (uint32_t)t->n_nodes++;
     struct tnode *n = &t->nodes[c];
@@ -226,6 +235,7 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
         }
         t->stack = stack;
         t->cap_stack *= 2;
+        atomic_signal_fence(memory_order_seq_cst);
     }
     t->nodes[c].calls++;
     t->cur = c;
@@ -311,8 +321,6 @@ static NOINST void calibrate(void)
     g_cost_call = best_call;
     g_cost_in = best_in;
     /* forget the calibration tree */
-    if (g_events_cap)
-        t->events = grow(NULL, 0, g_events_cap * sizeof *t->events); /* NULL: no timeline */
     t->n_nodes = 1;
     t->nodes[0].first_child = UINT32_MAX;
     t->cur = 0;
@@ -350,7 +358,12 @@ static NOINST void write_chunk(uint32_t type, uint32_t tid, const void *data, si
 /* One thread's tree as raw nodes, with open calls counted up to `now`. */
 static NOINST void write_thread(const struct tthread *t, uint64_t now)
 {
-    size_t n = t->n_nodes;
+    /* A thread still running changes its tree as we read: take the count
+     * first, then the array (published before any count that needs it).
+     * Its values may be torn; the reader checks the structure. */
+    size_t n = *(volatile const size_t *)&t->n_nodes;
+    size_t depth = *(volatile const size_t *)&t->depth;
+    atomic_signal_fence(memory_order_seq_cst);
     size_t bytes = n * sizeof(struct bl_raw_trace_node);
     struct bl_raw_trace_node *out = grow(NULL, 0, bytes);
     if (!out)
@@ -359,11 +372,14 @@ static NOINST void write_thread(const struct tthread *t, uint64_t now)
         const struct tnode *tn = &t->nodes[i];
         out[i] = (struct bl_raw_trace_node){tn->fn, i ? tn->parent : 0, 0, tn->calls, tn->ticks, 0};
     }
-    for (size_t d = 0; d < t->depth; d++)
-        out[t->stack[d].node].ticks += now - t->stack[d].start;
+    const struct tframe *stack = t->stack;
+    for (size_t d = 0; d < depth; d++)
+        if (stack[d].node < n && now > stack[d].start)
+            out[stack[d].node].ticks += now - stack[d].start;
     /* children come after their parent: sum subtree calls from the back */
     for (size_t i = n; i-- > 1;)
-        out[out[i].parent].sub_calls += out[i].sub_calls + out[i].calls;
+        if (out[i].parent < i)
+            out[out[i].parent].sub_calls += out[i].sub_calls + out[i].calls;
     write_chunk(BL_RAW_TRACE, (uint32_t)t->tid, out, bytes);
     munmap(out, bytes);
 }

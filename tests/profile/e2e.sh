@@ -224,6 +224,13 @@ assert calls["hot_a"] == 100 and calls["spin"] == 400 and calls["work"] == 2, ca
 print("ok", len(events))
 PY
     ;;
+trace-exit-while-threads-run)
+    for i in 1 2 3; do
+        "$BL" profile --mode trace -o p.csv -- "$BIN/tracecases" runaway >out 2>err ||
+            fail "exit status $?"
+        grep -q '^fib,' p.csv || fail "the running thread's calls are missing"
+    done
+    ;;
 trace-needs-instrumentation)
     "$BL" profile --mode trace -- "$BIN/known" >out 2>err && fail "accepted"
     grep -q "not built with -finstrument-functions" err || fail "unclear message"

@@ -2,11 +2,12 @@
  * tracecases.c - the call structures a tracer gets wrong: recursion, longjmp
  * out of nested calls, a thread leaving through pthread_exit. Exact counts:
  * fib 21891 calls (fib(20)), catcher 10, thrower 40, after_jump 10,
- * quitter 1, inner_exit 1.
+ * quitter 1, inner_exit 1. With an argument: exit while a thread still traces.
  */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <time.h>
 
 static jmp_buf jump;
 static volatile int sink;
@@ -49,8 +50,26 @@ __attribute__((noinline)) void *quitter(void *arg)
     return NULL;
 }
 
-int main(void)
+/* Never joined: still making calls (and growing its tree) when main returns. */
+__attribute__((noinline)) void *runaway(void *arg)
 {
+    (void)arg;
+    for (int depth = 1;; depth = depth % 20 + 1)
+        sink += fib(depth);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) { /* "runaway": exit while another thread is tracing */
+        pthread_t r;
+        pthread_create(&r, NULL, runaway, NULL);
+        pthread_detach(r);
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+        printf("tracecases: runaway\n");
+        return 0;
+    }
     sink = fib(20);
     for (int i = 0; i < 10; i++)
         catcher();
