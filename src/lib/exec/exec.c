@@ -34,9 +34,13 @@
 extern char **environ;
 
 /* The early stop: at least this many runs, and the median's interval no
- * wider than this fraction of the median (docs/exec.md). */
-#define EARLY_MIN_RUNS 30
-#define EARLY_REL_WIDTH 0.01
+ * wider than this fraction of the median (docs/exec.md). Strict on purpose:
+ * the interval sees only this invocation's runs, not the drift between
+ * invocations, and stopping at a 1%-wide interval (~46 runs of a 20 ms
+ * command) left the centre twice as variable across invocations as
+ * hyperfine's full budget (bench/exec/run.sh). */
+#define EARLY_MIN_RUNS 100
+#define EARLY_REL_WIDTH 0.002
 
 void bl_exec_options_init(bl_exec_options *o)
 {
