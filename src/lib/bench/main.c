@@ -12,13 +12,13 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../base/base.h"
+#include "../engine/engine.h"
 #include "../instruments/counters.h"
 #include "bench.h"
 #include "benchlab/format.h"
@@ -350,27 +350,14 @@ int bl_run_main(int argc, char **argv, const char *exe)
     }
     if (list) {
         char **names;
-        long n = bl_list(exe, &names);
+        char why[512];
+        long n = bl__list_matching(exe, o.filter, &names, why, sizeof why);
         if (n < 0) {
-            fprintf(stderr, "%s: cannot list benchmarks: %s\n", prog, bl_strerror((int)n));
+            fprintf(stderr, "%s: %s\n", prog, why);
             return 2;
         }
-        regex_t re;
-        if (o.filter) {
-            int rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
-            if (rc) {
-                char msg[200];
-                regerror(rc, &re, msg, sizeof msg);
-                fprintf(stderr, "%s: --filter '%s': %s\n", prog, o.filter, msg);
-                bl_names_free(names, (size_t)n);
-                return 2;
-            }
-        }
         for (long i = 0; i < n; i++)
-            if (!o.filter || regexec(&re, names[i], 0, NULL, 0) == 0)
-                printf("%s\n", names[i]);
-        if (o.filter)
-            regfree(&re);
+            printf("%s\n", names[i]);
         bl_names_free(names, (size_t)n);
         return 0;
     }

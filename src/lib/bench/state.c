@@ -32,7 +32,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../results/judge.h"
+#include "../results/results_int.h"
 #include "state.h"
 
 #define MIN_CLEAN 10
@@ -272,6 +272,25 @@ static void call_op_hook(bl_state *st, void (*hook)(bl_state *))
         hook(st);
 }
 
+/* Open a batch of `reps`: the per-batch state, and the first per-op setup
+ * hook. The caller starts the clock last. */
+static void open_batch(bl_state *st, uint64_t reps)
+{
+    st->batch_reps = reps;
+    st->batch_ns = 0;
+    st->ops_done = 0;
+    st->pauses = 0;
+    st->paused = false;
+    st->in_batch = true;
+    memset(&st->acc, 0, sizeof st->acc);
+    if (st->per_op) {
+        call_op_hook(st, st->inst->def->setup_op);
+        st->hot.left = 0;
+    } else {
+        st->hot.left = reps - 1;
+    }
+}
+
 /* Counting in the allocation or counters pass: on, suspended, off. */
 static void counting_begin(struct bl__engine *e)
 {
@@ -308,18 +327,7 @@ static bool begin_alloc_batch(bl_state *st)
     uint64_t reps = e->alloc_phase == ALLOC_WARM   ? 1
                     : e->alloc_phase == ALLOC_BASE ? e->alloc_k
                                                    : e->alloc_k + e->alloc_d;
-    st->batch_reps = reps;
-    st->batch_ns = 0;
-    st->ops_done = 0;
-    st->pauses = 0;
-    st->paused = false;
-    st->in_batch = true;
-    if (st->per_op) {
-        call_op_hook(st, st->inst->def->setup_op);
-        st->hot.left = 0;
-    } else {
-        st->hot.left = reps - 1;
-    }
+    open_batch(st, reps);
     e->counting = e->alloc_phase != ALLOC_WARM;
     if (e->counting)
         counting_begin(e);
@@ -388,19 +396,7 @@ static bool begin_batch(bl_state *st)
         overhead_batch(e, reps, st->per_op);
     if (!e->t_begin)
         e->t_begin = bl__now_ns();
-    st->batch_reps = reps;
-    st->batch_ns = 0;
-    st->ops_done = 0;
-    st->pauses = 0;
-    st->paused = false;
-    st->in_batch = true;
-    memset(&st->acc, 0, sizeof st->acc);
-    if (st->per_op) {
-        call_op_hook(st, st->inst->def->setup_op);
-        st->hot.left = 0;
-    } else {
-        st->hot.left = reps - 1;
-    }
+    open_batch(st, reps);
     seg_begin(st);
     start_clock(st);
     return true;

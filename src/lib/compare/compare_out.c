@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/csv.h"
 #include "compare_priv.h"
 
 /* ---- strings shared by the writers ---- */
@@ -616,47 +617,12 @@ static void rec_clear_to(struct csvrec *r, size_t col)
         rec_add(r, "");
 }
 
-static int needs_quotes(const char *s)
-{
-    if (!*s)
-        return 0;
-    if (strcmp(s, "\\.") == 0)
-        return 1;
-    for (const char *p = s; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '"' || *p == ',')
-            return 1;
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r'))
-        return 1;
-    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
-        return 1;
-    if (u[0] == 0xE2 && u[1] == 0x80 &&
-        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
-        return 1;
-    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
-        (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
-        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
-        return 1;
-    return 0;
-}
-
 static void rec_emit(struct csvrec *r, FILE *f)
 {
     for (size_t i = 0; i < r->n; i++) {
         if (i)
             fputc(',', f);
-        const char *s = r->f[i] ? r->f[i] : "";
-        if (!needs_quotes(s)) {
-            fputs(s, f);
-            continue;
-        }
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
+        bl__csv_field(f, r->f[i] ? r->f[i] : "");
     }
     fputc('\n', f);
     for (size_t i = 0; i < r->n; i++)

@@ -32,6 +32,8 @@
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
 #include "../instruments/counters.h"
+#include "../results/results_int.h"
+#include "engine.h"
 #include "benchlab/env.h"
 #include "benchlab/run.h"
 
@@ -537,13 +539,7 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
         b->allocs_per_op = (double)(a.allocs_kd - a.allocs_k) / (double)a.d;
         b->alloc_bytes_per_op = (double)(a.bytes_kd - a.bytes_k) / (double)a.d;
     }
-    free(tmp.message);
-    free(tmp.samples);
-    free(tmp.out);
-    free(tmp.err);
-    for (size_t m = 0; m < tmp.n_metrics; m++)
-        free(tmp.metrics[m].unit);
-    free(tmp.metrics);
+    bl__launch_fini(&tmp);
 }
 
 /* The counters pass of one benchmark: per-op counts by the same k, k+d
@@ -579,13 +575,7 @@ static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned
         b->counters_scaled = scaled != 0;
     }
     free(line);
-    free(tmp.message);
-    free(tmp.samples);
-    free(tmp.out);
-    free(tmp.err);
-    for (size_t m = 0; m < tmp.n_metrics; m++)
-        free(tmp.metrics[m].unit);
-    free(tmp.metrics);
+    bl__launch_fini(&tmp);
 }
 
 /* ---- listing -------------------------------------------------------------------- */
@@ -667,6 +657,43 @@ static long list_exe(const char *exe, char ***names)
 long bl_list(const char *exe, char ***names)
 {
     return exe ? list_exe(exe, names) : list_self(names);
+}
+
+long bl__list_matching(const char *exe, const char *filter, char ***out, char *err,
+                       size_t err_size)
+{
+    regex_t re;
+    if (filter) {
+        int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char msg[200];
+            regerror(rc, &re, msg, sizeof msg);
+            snprintf(err, err_size, "--filter '%s': %s", filter, msg);
+            return BL_EUSAGE;
+        }
+    }
+    char **names = NULL;
+    long n = bl_list(exe, &names);
+    if (n < 0) {
+        snprintf(err, err_size,
+                 n == BL_EPROTO ? "%s is not a benchlab suite (it did not answer --benchlab-list)"
+                                : "%s: cannot list benchmarks",
+                 exe ? exe : "this program");
+        if (filter)
+            regfree(&re);
+        return n;
+    }
+    size_t kept = 0;
+    for (long i = 0; i < n; i++) {
+        if (!filter || regexec(&re, names[i], 0, NULL, 0) == 0)
+            names[kept++] = names[i];
+        else
+            free(names[i]);
+    }
+    if (filter)
+        regfree(&re);
+    *out = names;
+    return (long)kept;
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -752,48 +779,23 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 }
         }
     }
-    regex_t re;
-    if (o.filter) {
-        int rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
-        if (rc) {
-            char msg[200];
-            regerror(rc, &re, msg, sizeof msg);
-            snprintf(errbuf, errsize, "--filter '%s': %s", o.filter, msg);
-            return BL_EUSAGE;
-        }
-    }
-    char **names = NULL;
-    long n = bl_list(o.exe, &names);
-    if (n < 0) {
-        snprintf(errbuf, errsize,
-                 n == BL_EPROTO ? "%s is not a benchlab suite (it did not answer --benchlab-list)"
-                                : "%s: cannot list benchmarks",
-                 exe);
-        if (o.filter)
-            regfree(&re);
-        return (int)n;
-    }
     /* the plan: matching instances, each `count` times, interleaved by round */
-    char **plan = calloc((size_t)n + 1, sizeof *plan);
-    size_t n_plan = 0;
-    for (long i = 0; plan && i < n; i++)
-        if (!o.filter || regexec(&re, names[i], 0, NULL, 0) == 0)
-            plan[n_plan++] = names[i];
-    if (o.filter)
-        regfree(&re);
-    if (!plan || n_plan == 0) {
+    char **plan = NULL;
+    long n = bl__list_matching(o.exe, o.filter, &plan, errbuf, errsize);
+    if (n < 0)
+        return (int)n;
+    size_t n_plan = (size_t)n;
+    if (n_plan == 0) {
         snprintf(errbuf, errsize, o.filter ? "no benchmark matches --filter '%s'"
                                            : "the suite defines no benchmarks%s",
                  o.filter ? o.filter : "");
-        free(plan);
-        bl_names_free(names, (size_t)n);
+        bl_names_free(plan, 0);
         return BL_ENOTFOUND;
     }
 
     bl_results *res = bl_results_create();
     if (!res) {
-        free(plan);
-        bl_names_free(names, (size_t)n);
+        bl_names_free(plan, n_plan);
         return -ENOMEM;
     }
     fill_header(res, &o, exe);
@@ -844,13 +846,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
             run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL, NULL, NULL);
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
-                free(l->message);
-                free(l->samples);
-                free(l->out);
-                free(l->err);
-                for (size_t m = 0; m < l->n_metrics; m++)
-                    free(l->metrics[m].unit);
-                free(l->metrics);
+                bl__launch_fini(l);
                 break;
             }
             if (l->status != 0 && rc == 0)
@@ -859,8 +855,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 obs->on_launch(obs->ctx, res, b, l);
         }
     }
-    free(plan);
-    bl_names_free(names, (size_t)n);
+    bl_names_free(plan, n_plan);
     if (interrupted)
         return BL_EINTR;
     return rc;

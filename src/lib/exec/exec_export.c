@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "../format/csv.h"
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
 
@@ -157,21 +158,6 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
     return status_of(f);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
 {
     fputs("command,mean,stddev,median,user,system,min,max", f);
@@ -183,13 +169,13 @@ int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
         const bl_exec_result *r = &res->results[i];
         if (!r->n_runs)
             continue;
-        csv_field(f, r->command->name);
+        bl__csv_field(f, r->command->name);
         fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", r->wall.mean * 1e-9,
                 r->n_runs > 1 ? r->wall.stddev * 1e-9 : 0.0, r->wall.median * 1e-9,
                 r->user.mean * 1e-9, r->sys.mean * 1e-9, r->wall.min * 1e-9, r->wall.max * 1e-9);
         for (size_t p = 0; p < r->command->n_params; p++) {
             fputc(',', f);
-            csv_field(f, r->command->params[p].value);
+            bl__csv_field(f, r->command->params[p].value);
         }
         fputc('\n', f);
     }

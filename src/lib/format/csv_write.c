@@ -11,21 +11,46 @@
 #include <string.h>
 
 #include "benchlab/format.h"
+#include "csv.h"
 #include "benchlab/stats.h"
 
-static void field(FILE *f, const char *s)
+static int needs_quotes(const char *s)
 {
-    if (strpbrk(s, ",\"\r\n") || s[0] == ' ') {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
+    if (!*s)
+        return 0;
+    if (strcmp(s, "\\.") == 0)
+        return 1;
+    for (const char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '"' || *p == ',')
+            return 1;
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r'))
+        return 1;
+    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
+        return 1;
+    if (u[0] == 0xE2 && u[1] == 0x80 &&
+        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
+        return 1;
+    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
+        (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
+        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
+        return 1;
+    return 0;
+}
+
+void bl__csv_field(FILE *f, const char *s)
+{
+    if (!needs_quotes(s)) {
         fputs(s, f);
+        return;
     }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }
 
 static void num(FILE *f, double x)
@@ -70,14 +95,14 @@ int bl_csv_write(FILE *f, const bl_results *r)
           f);
     for (size_t u = 0; u < n_units; u++) {
         fputc(',', f);
-        field(f, units[u]);
+        bl__csv_field(f, units[u]);
     }
     fputc('\n', f);
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         for (size_t j = 0; j < b->n_launches; j++) {
             const bl_launch *l = &b->launches[j];
-            field(f, b->name);
+            bl__csv_field(f, b->name);
             fprintf(f, ",%zu,%s", j + 1,
                     l->skipped       ? "skipped"
                     : l->status == 0 ? "ok"

@@ -20,7 +20,7 @@
 #include "../base/base.h"
 #include "benchlab/results.h"
 #include "benchlab/stats.h"
-#include "judge.h"
+#include "results_int.h"
 
 /* Off-CPU time above this share of the batch (and above GAP_MIN_NS) is a gap. */
 #define GAP_SHARE 0.02
@@ -55,7 +55,7 @@ static void free_labels(bl_label *l, size_t n)
     free(l);
 }
 
-static void free_launch(bl_launch *l)
+void bl__launch_fini(bl_launch *l)
 {
     free(l->message);
     free(l->samples);
@@ -75,7 +75,7 @@ void bl_results_destroy(bl_results *r)
     for (size_t i = 0; i < r->n_benches; i++) {
         bl_bench_result *b = &r->benches[i];
         for (size_t j = 0; j < b->n_launches; j++)
-            free_launch(&b->launches[j]);
+            bl__launch_fini(&b->launches[j]);
         free(b->launches);
         free(b->name);
         free(b->alloc_message);

@@ -1,0 +1,17 @@
+/* results_int.h - internals of results.c other modules use: the
+ * invalidation rule, shared by the worker (to count clean batches while it
+ * measures) and the runner (authoritative), and freeing a launch's memory. */
+#ifndef BENCHLAB_RESULTS_RESULTS_INT_H
+#define BENCHLAB_RESULTS_RESULTS_INT_H
+#include <stdbool.h>
+
+#include "benchlab/results.h"
+
+/* enum bl_invalid bits for one batch, leaving out the reasons in `ignore`
+ * (those a benchmark shows in most batches: its own nature). */
+unsigned bl__sample_judge(const bl_sample *s, unsigned ignore);
+
+/* Free what a launch owns (not the launch itself). */
+void bl__launch_fini(bl_launch *l);
+
+#endif
