@@ -2,12 +2,14 @@
  * suite.c - the example suite that `make demo` runs: what a realistic
  * benchlab suite looks like. Sorting at several sizes with two algorithms,
  * a hash over buffers (MB/s), string formatting, memcpy at cache-resident
- * and memory-bound sizes, and a malloc-heavy case.
+ * and memory-bound sizes, a malloc-heavy case, and a counter shared by
+ * threads against a counter per thread (a multi-threaded benchmark).
  *
  * Build it by hand against an installed benchlab:
  *     cc -O2 suite.c $(pkg-config --cflags --libs benchlab) -o suite
  */
 #include <benchlab.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +96,9 @@ static void sort_global_cleanup(bl_state *st)
     free(d->tmp);
 }
 
-BENCHLAB(Sort, .params = BL_PARAMS(BL_INTS("size", 100, 10000, 1000000),
-                                   BL_STRS("algo", "merge", "qsort")),
+BENCHLAB(Sort,
+         .params = BL_PARAMS(BL_INTS("size", 100, 10000, 1000000),
+                             BL_STRS("algo", "merge", "qsort")),
          .global_setup = sort_global_setup, .global_cleanup = sort_global_cleanup,
          .setup_op = sort_setup_op)
 {
@@ -205,6 +208,29 @@ BENCHLAB(MallocList, .params = BL_PARAMS(BL_INTS("nodes", 16, 1024)))
         }
     }
     bl_report_metric(st, (double)n, "nodes/op");
+}
+
+/* ---- threads: one contended atomic counter, or one counter per thread -------- */
+
+/* Each thread's own counter on a cache line of its own: no sharing at all. */
+struct padded_counter {
+    _Alignas(64) atomic_ulong n;
+};
+static struct padded_counter own_counter[BL_MAX_THREADS];
+static atomic_ulong shared_counter;
+
+/* The same atomic increment either way: with kind=shared every thread
+ * fights for one cache line, and ns/op (per thread) grows with the thread
+ * count while ops/s (all threads) stays flat; with kind=perthread ops/s
+ * grows with the threads the machine can run at once. */
+BENCHLAB(Counter, .params = BL_PARAMS(BL_STRS("kind", "shared", "perthread")),
+         .threads = BL_THREADS(1, 2, 4))
+{
+    atomic_ulong *c = strcmp(bl_param_str(st, "kind"), "shared") == 0
+                          ? &shared_counter
+                          : &own_counter[bl_thread_index(st)].n;
+    while (bl_loop(st))
+        atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
 }
 
 BENCHLAB_MAIN()

@@ -75,7 +75,10 @@ typedef struct bl_param {
 #define BL_STRS(name, ...)                                                                         \
     {                                                                                              \
         (name), BL_PARAM_STR, BL__NARGS(const char *const, __VA_ARGS__), NULL,                     \
-            (const char *const[]){__VA_ARGS__}                                                     \
+            (const char *const[])                                                                  \
+        {                                                                                          \
+            __VA_ARGS__                                                                            \
+        }                                                                                          \
     }
 /*
  * BL_PARAMS(p1, p2, ...): the parameter lists of one benchmark. Every
@@ -85,8 +88,19 @@ typedef struct bl_param {
 #define BL_PARAMS(...)                                                                             \
     (const bl_param[])                                                                             \
     {                                                                                              \
-        __VA_ARGS__, { NULL, (enum bl_param_kind)0, 0, NULL, NULL }                                \
+        __VA_ARGS__,                                                                               \
+        {                                                                                          \
+            NULL, (enum bl_param_kind)0, 0, NULL, NULL                                             \
+        }                                                                                          \
     }
+
+/*
+ * BL_THREADS(1, 2, 4): the thread counts of a multi-threaded benchmark
+ * (.threads). Each count is an instance of its own, named .../threads=T
+ * after the parameters. Counts run from 1 to BL_MAX_THREADS.
+ */
+#define BL_THREADS(...) ((const int[]){__VA_ARGS__, 0})
+#define BL_MAX_THREADS 256
 
 /* ---- registration ------------------------------------------------------- */
 
@@ -103,6 +117,12 @@ typedef struct bl_param {
  *                    on its own and the distribution is reported; for
  *                    operations of tens of microseconds and more. Operations
  *                    longer than the batch target (1 ms) get this by default.
+ *   .threads         BL_THREADS(1, 2, 4): run the body in T threads at once,
+ *                    each with its own state and loop, batches started together
+ *                    behind a barrier and timed from the common start to the
+ *                    last thread's finish. ns/op is per op of one thread (wall
+ *                    time / repetitions per thread); throughput (ops/s, MB/s,
+ *                    items/s) counts every thread's operations.
  *
  * With setup_op or teardown_op the engine times each repetition on its own
  * (two clock reads per repetition, subtracted by the overhead stage), so use
@@ -120,6 +140,7 @@ typedef struct bl_bench_def {
     void (*setup_op)(bl_state *st);
     void (*teardown_op)(bl_state *st);
     int macro;
+    const int *threads; /* BL_THREADS(...), 0-terminated; NULL: single-threaded */
     int bl__end;
 } bl_bench_def;
 
@@ -253,7 +274,17 @@ BL_API void bl_skip(bl_state *st, const char *reason);
 /* Fail this benchmark with a message; the runner reports it by name. */
 BL_API void bl_fail(bl_state *st, const char *message);
 
-/* A pointer for the user's own data, shared by the hooks and the body. */
+/*
+ * In a multi-threaded benchmark (.threads), the number of threads running
+ * the body and this thread's index, 0 to bl_threads(st) - 1; 1 and 0
+ * otherwise. Code before and after the loop runs in every thread (per-thread
+ * setup); .global_setup runs once, before the threads start.
+ */
+BL_API int bl_threads(const bl_state *st);
+BL_API int bl_thread_index(const bl_state *st);
+
+/* A pointer for the user's own data, shared by the hooks and the body.
+ * Set in .global_setup, every thread of a multi-threaded benchmark sees it. */
 BL_API void bl_set_user(bl_state *st, void *user);
 BL_API void *bl_user(const bl_state *st);
 

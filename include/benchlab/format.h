@@ -23,8 +23,7 @@ extern "C" {
 /* The configuration and metadata block. */
 BL_API void bl_gobench_write_header(FILE *f, const bl_results *results);
 /* One result line for one launch; nothing for a failed or skipped launch. */
-BL_API void bl_gobench_write_launch(FILE *f, const bl_bench_result *bench,
-                                    const bl_launch *launch);
+BL_API void bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_launch *launch);
 /* Header and every launch. */
 BL_API void bl_gobench_write(FILE *f, const bl_results *results);
 /* Format a value as Go's testing package does (4 significant digits at least). */
@@ -37,6 +36,8 @@ enum bl_table_flags {
 BL_API void bl_table_write(FILE *f, const bl_results *results, unsigned flags);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
+/* Human throughput, the first rate that applies: "1.230 GB/s", "45.60 M ops/s"; "-" for none. */
+BL_API void bl_format_rate(char *out, size_t size, const bl_rates *rates);
 
 /* ---- Reading the Go benchmark format (gobench_read.c) ----------------------
  * A streaming reader with benchstat's (golang.org/x/perf/benchfmt) rules:

@@ -44,16 +44,16 @@ BL_API const char *bl_invalid_name(unsigned bit_index);
 
 /* One batch: `reps` repetitions timed together. */
 typedef struct bl_sample {
-    char stage;        /* enum bl_stage */
-    uint64_t reps;     /* repetitions in the batch */
-    double ns;         /* wall time of the batch, paused time excluded */
-    double cpu_ns;     /* on-CPU time of the thread over the batch; < 0 when unknown */
-    uint32_t nivcsw;   /* involuntary context switches */
+    char stage;      /* enum bl_stage */
+    uint64_t reps;   /* repetitions in the batch */
+    double ns;       /* wall time of the batch, paused time excluded */
+    double cpu_ns;   /* on-CPU time of the thread over the batch; < 0 when unknown */
+    uint32_t nivcsw; /* involuntary context switches */
     uint32_t migrations;
     uint32_t minflt;
     uint32_t majflt;
-    uint32_t pauses;   /* bl_pause/bl_resume pairs inside the batch */
-    unsigned invalid;  /* enum bl_invalid bits; 0 = valid */
+    uint32_t pauses;  /* bl_pause/bl_resume pairs inside the batch */
+    unsigned invalid; /* enum bl_invalid bits; 0 = valid */
 } bl_sample;
 
 typedef struct bl_metric {
@@ -63,24 +63,25 @@ typedef struct bl_metric {
 
 /* One worker process. */
 typedef struct bl_launch {
-    int status;        /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
-    bool skipped;      /* the benchmark called bl_skip() */
-    char *message;     /* what went wrong, or the skip reason; NULL when fine */
+    int status;    /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
+    bool skipped;  /* the benchmark called bl_skip() */
+    char *message; /* what went wrong, or the skip reason; NULL when fine */
     bl_sample *samples;
     size_t n_samples;
     size_t cap_samples;
-    double clock_ns;      /* cost of one clock read, measured in the worker */
-    double pause_ns;      /* timed cost of one bl_pause/bl_resume pair */
-    double overhead_ns;   /* median per-op time of the empty loop */
-    double ns_per_op;     /* median workload per op minus overhead, >= 0; NAN if none */
-    double raw_ns_per_op; /* median workload per op before subtracting overhead */
+    double clock_ns;        /* cost of one clock read, measured in the worker */
+    double pause_ns;        /* timed cost of one bl_pause/bl_resume pair */
+    double overhead_ns;     /* median per-op time of the empty loop */
+    double ns_per_op;       /* median workload per op minus overhead, >= 0; NAN if none */
+    double raw_ns_per_op;   /* median workload per op before subtracting overhead */
     uint64_t measured_reps; /* repetitions in valid measured batches */
     size_t n_measured;      /* measured batches, valid or not */
     size_t n_invalid;       /* measured batches discarded */
     size_t invalid_by[BL_INVALID_NREASONS];
-    unsigned intrinsic;   /* bl_invalid bits seen in most batches: the benchmark's nature,
-                             not used to discard */
+    unsigned intrinsic;  /* bl_invalid bits seen in most batches: the benchmark's nature,
+                            not used to discard */
     double bytes_per_op; /* 0 when not set */
+    int threads;         /* threads that ran the body together (.threads); 0: not threaded */
     bl_metric *metrics;
     size_t n_metrics;
     char *out; /* the first bytes the benchmark wrote to stdout (NUL-terminated) */
@@ -98,16 +99,16 @@ typedef struct bl_bench_result {
     size_t cap_launches;
     /* The allocation pass (--alloc), a worker of its own: exact per-op counts
      * by Caliper's difference of k and k+d repetitions. */
-    bool has_alloc;           /* counts are valid */
+    bool has_alloc;            /* counts are valid */
     double alloc_bytes_per_op; /* bytes requested per repetition */
     double allocs_per_op;      /* allocating calls per repetition */
     char *alloc_message;       /* why the pass reported nothing; NULL when fine */
     /* The counters pass (--counters): hardware events per repetition. */
-    int n_counters;            /* 0 when not measured */
-    char counter_unit[6][32];  /* "instructions/op", ... */
+    int n_counters;           /* 0 when not measured */
+    char counter_unit[6][32]; /* "instructions/op", ... */
     double counter_per_op[6];
-    bool counters_scaled;      /* multiplexed: scaled by time enabled/running */
-    char *counters_message;    /* why the pass reported nothing; NULL when fine */
+    bool counters_scaled;   /* multiplexed: scaled by time enabled/running */
+    char *counters_message; /* why the pass reported nothing; NULL when fine */
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */
@@ -150,6 +151,21 @@ BL_API int bl_launch_set_metric(bl_launch *launch, const char *unit, double valu
  * ends; readers of saved samples may call it again.
  */
 BL_API void bl_launch_finish(bl_launch *launch);
+
+/*
+ * Throughput of a launch, counting the operations of all its threads (T =
+ * launch->threads, 1 when 0): MB/s = bytes per op x T / ns per op x 1e3
+ * (10^6 bytes per second, as Go) when bytes were set; ops/s = T x 1e9 / ns
+ * per op for a multi-threaded benchmark that set no bytes. NAN where a
+ * rate does not apply or no time was measured. A time that overhead
+ * subtraction took to zero counts as 0.001 ns, as the Go-format writer
+ * prints it.
+ */
+typedef struct bl_rates {
+    double mb_per_s;
+    double ops_per_s;
+} bl_rates;
+BL_API void bl_launch_rates(const bl_launch *launch, bl_rates *rates);
 
 /* Per-op values of the valid measured batches, pause cost and overhead
  * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */

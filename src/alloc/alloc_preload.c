@@ -9,8 +9,9 @@
  * (strdup, asprintf, fopen...) through these symbols, so they are counted
  * too. Counting is global over every thread (relaxed atomics) and happens
  * only between benchlab_alloc_begin() and benchlab_alloc_end(), which the
- * worker calls around each measured batch; the worker finds them with
- * dlsym(RTLD_DEFAULT).
+ * worker calls around each measured batch, except in a thread that has
+ * suspended itself (benchlab_alloc_suspend) for a pause or a per-op hook;
+ * the worker finds them with dlsym(RTLD_DEFAULT).
  *
  * A free() inside the window of a block that was not allocated inside it
  * (say, in setup) is counted as foreign: the worker then reports nothing
@@ -27,9 +28,9 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -56,6 +57,10 @@ void benchlab_alloc_suspend(int suspended);
 void benchlab_alloc_end(struct benchlab_alloc_counts *out);
 
 static atomic_int counting;
+/* Suspension is per thread (pauses and per-op hooks of one thread of a
+ * multi-threaded benchmark must not stop the count of the others).
+ * initial-exec TLS: no __tls_get_addr, which could call malloc. */
+static __thread int suspended __attribute__((tls_model("initial-exec")));
 static _Atomic uint64_t n_allocs, n_bytes, n_frees, n_foreign, n_untracked;
 
 /* The live-block table: 2^20 slots of pointers, 0 = empty, 1 = deleted. */
@@ -121,7 +126,7 @@ static int untrack(void *p)
 
 static inline int on(void)
 {
-    return atomic_load_explicit(&counting, memory_order_relaxed);
+    return atomic_load_explicit(&counting, memory_order_relaxed) && !suspended;
 }
 
 static void count_alloc(void *p, size_t bytes)
@@ -159,10 +164,11 @@ EXPORT void benchlab_alloc_begin(void)
     atomic_store(&counting, 1);
 }
 
-/* Stop and start counting without resetting: pauses and per-op hooks. */
-EXPORT void benchlab_alloc_suspend(int suspended)
+/* Stop and start counting in the calling thread without resetting: pauses
+ * and per-op hooks. */
+EXPORT void benchlab_alloc_suspend(int s)
 {
-    atomic_store(&counting, !suspended);
+    suspended = s;
 }
 
 EXPORT void benchlab_alloc_end(struct benchlab_alloc_counts *out)

@@ -35,6 +35,8 @@ expect TeardownFrees 64 1
 expect Paused 8 1
 expect SecondThread 77 1
 expect Strdup 6 1
+expect Threaded/threads=1 48 1
+expect Threaded/threads=3 48 1
 line=$(grep '^BenchmarkAsprintf	' "$tmp/out") || fail "no Asprintf line"
 echo "$line" | grep -q -E '	 *[1-9][0-9]* B/op	 *[1-9][0-9]* allocs/op' || fail "asprintf not counted: $line"
 # ForeignFree: timed, but no allocation numbers, and a reason naming it

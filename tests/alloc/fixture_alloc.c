@@ -160,6 +160,37 @@ BENCHLAB(Asprintf) /* counted, whatever glibc does inside: > 0 and deterministic
     }
 }
 
+/* Threads: the allocations of every thread count, per repetition of one
+ * thread. Per-thread setup before the loop, per-op setup hooks and one
+ * thread's paused region are not counted, and that pause does not stop the
+ * count of the other threads: 1 alloc, 48 B. */
+static void threaded_setup_op(bl_state *st)
+{
+    (void)st;
+    void *p = malloc(1000);
+    bl_escape(p);
+    free(p);
+}
+
+BENCHLAB(Threaded, .threads = BL_THREADS(1, 3), .setup_op = threaded_setup_op)
+{
+    void *mine = malloc(4096);
+    bl_escape(mine);
+    while (bl_loop(st)) {
+        void *p = malloc(48);
+        bl_escape(p);
+        free(p);
+        if (bl_thread_index(st) == 1) {
+            bl_pause(st);
+            void *q = malloc(7);
+            bl_escape(q);
+            free(q);
+            bl_resume(st);
+        }
+    }
+    free(mine);
+}
+
 BENCHLAB(ForeignFree) /* frees blocks from setup: must report nothing, with a reason */
 {
     enum { N = 1 << 16 };

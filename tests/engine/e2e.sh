@@ -10,6 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 faults="$bin/fixture_faults"
 measure="$bin/fixture_measure"
 dno="$bin/fixture_dno"
+threads="$bin/fixture_threads"
 cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
@@ -29,6 +30,8 @@ out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
 err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
 # ns/op of the first result line for benchmark $1
 nsop() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { print $i; exit } }' "$tmp/out"; }
+# the value of unit $2 on the first result line of benchmark $1
+metric() { awk -v n="$1" -v u="$2" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == u) { print $i; exit } }' "$tmp/out"; }
 # awk numeric comparison: check "EXPR" with x bound
 check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
 
@@ -297,6 +300,59 @@ macro-reports-distribution)
     # a benchmark of tiny operations is not a macrobenchmark
     run "$measure" $fast --filter '^BenchmarkEmpty$'
     ! grep -q 'per invocation' "$tmp/err" || fail "Empty reported as a macrobenchmark"
+    ;;
+threads-run-together)
+    run "$threads" $fast --filter '^BenchmarkTogether/'
+    expect_status 0
+    names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | tr '\n' ' ')
+    [ "$names" = "BenchmarkTogether/threads=1 BenchmarkTogether/threads=2 BenchmarkTogether/threads=4 " ] ||
+        fail "names: $names"
+    for t in 1 2 4; do
+        b=BenchmarkTogether/threads=$t
+        # T distinct threads ran the body, all inside their loops at once,
+        # each as many repetitions as the others
+        check "$(metric $b threads-seen)" "x == $t" "$b threads-seen"
+        check "$(metric $b max-active)" "x == $t" "$b max-active"
+        check "$(metric $b iters-equal)" 'x == 1' "$b iters-equal"
+        check "$(metric $b threads-api)" "x == $t" "$b bl_threads()"
+        # a metric every thread reports is their mean: of the indices 0..T-1
+        check "$(metric $b index-mean)" "x == ($t - 1) / 2" "$b index-mean"
+        # throughput counts every thread's operations: T x 1e9 / ns per op
+        ns=$(nsop $b); ops=$(metric $b ops/s)
+        check "$ops" "x > 0 && (x / ($t * 1e9 / $ns) - 1)^2 < 1e-4" "$b ops/s vs ns/op"
+    done
+    # the summary table has the throughput column
+    grep -q 'throughput' "$tmp/err" || fail "no throughput column"
+    grep -q 'Together/threads=4 .* ops/s' "$tmp/err" || fail "no ops/s in the table"
+    # JSON and CSV carry the thread count
+    run "$threads" $fast --filter '^BenchmarkTogether/threads=2$' --format json
+    expect_status 0
+    out_has '"name":"BenchmarkTogether/threads=2"'
+    out_has '"threads":2'
+    run "$threads" $fast --filter '^BenchmarkTogether/threads=2$' --format csv
+    expect_status 0
+    head -n 1 "$tmp/out" | grep -q ',threads,mb_per_s,ops_per_s' || fail "csv header"
+    grep -q '^BenchmarkTogether/threads=2,1,ok,.*,2,,[0-9.e+]*' "$tmp/out" || fail "csv row"
+    # hooks run per thread, around that thread's repetitions; global setup is shared
+    run "$threads" $fast --filter '^BenchmarkHooks/'
+    expect_status 0
+    check "$(metric BenchmarkHooks/threads=2 hooks-ok)" 'x == 1' "per-thread hooks"
+    ;;
+threads-failures-are-clean)
+    run "$threads" $fast --filter 'ThreadFails|ThreadBreaks|ThreadSkips'
+    expect_status 1
+    err_has 'BenchmarkThreadFails/threads=3: thread 2 of 3: thread two gave up'
+    err_has 'BenchmarkThreadBreaks/threads=2: thread 1 of 2: the benchmark returned before its loop finished'
+    err_has 'SKIP BenchmarkThreadSkips/threads=2: thread 0 of 2: one thread lacks a device'
+    out_lacks '^BenchmarkThread'
+    ! grep -q 'ran past its time limit' "$tmp/err" || fail "a thread was left waiting"
+    ;;
+threads-bad-count)
+    run "$threads" $fast --filter '^BenchmarkBadCount/'
+    expect_status 1
+    out_has '^BenchmarkBadCount/threads=2	'
+    err_has 'BenchmarkBadCount/threads=-1: threads=-1: a thread count must be 1 to 256'
+    err_has 'BenchmarkBadCount/threads=1000: threads=1000: a thread count must be 1 to 256'
     ;;
 *)
     echo "unknown case $case_name"; exit 2 ;;

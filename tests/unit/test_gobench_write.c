@@ -20,10 +20,17 @@ static void values_are_formatted_as_go_testing(void **state)
     static const struct {
         double v;
         const char *want;
-    } cases[] = {{0, "0"},          {1234.56, "1235"},      {999.95, "1000"},
-                 {999.94, "999.9"}, {12.345, "12.35"},      {1.5, "1.500"},
-                 {0.5, "0.5000"},   {0.01234, "0.01234"},   {0.001, "0.001000"},
-                 {1e-5, "0.0000100"}, {123456789, "123456789"}};
+    } cases[] = {{0, "0"},
+                 {1234.56, "1235"},
+                 {999.95, "1000"},
+                 {999.94, "999.9"},
+                 {12.345, "12.35"},
+                 {1.5, "1.500"},
+                 {0.5, "0.5000"},
+                 {0.01234, "0.01234"},
+                 {0.001, "0.001000"},
+                 {1e-5, "0.0000100"},
+                 {123456789, "123456789"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         bl_gobench_format_value(b, sizeof b, cases[i].v);
         assert_string_equal(b, cases[i].want);
@@ -54,6 +61,48 @@ static void result_line_has_name_iterations_and_units(void **state)
     assert_string_equal(line, "BenchmarkHash/bytes=64\t    1000\t     40.00 ns/op\t 1600.00 MB/s"
                               "\t     16.00 nodes/op\n");
     free(line);
+    bl_results_destroy(r);
+}
+
+/* Throughput counts every thread: ns/op is per op of one thread. */
+static void threaded_launch_rates_count_all_threads(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkCounter/threads=4");
+    bl_launch *l = bl_results_add_launch(b);
+    l->ns_per_op = 40.0;
+    l->measured_reps = 1000;
+    l->threads = 4;
+    bl_rates rates;
+    bl_launch_rates(l, &rates);
+    assert_true(isnan(rates.mb_per_s));
+    assert_true(rates.ops_per_s == 1e8);
+    char *line = write_launch(b, l);
+    assert_string_equal(line, "BenchmarkCounter/threads=4\t    1000\t     40.00 ns/op"
+                              "\t 100000000 ops/s\n");
+    free(line);
+    /* with bytes: MB/s of all threads, and no ops/s */
+    l->bytes_per_op = 64;
+    bl_launch_rates(l, &rates);
+    assert_true(rates.mb_per_s == 6400.0);
+    assert_true(isnan(rates.ops_per_s));
+    line = write_launch(b, l);
+    assert_string_equal(line, "BenchmarkCounter/threads=4\t    1000\t     40.00 ns/op"
+                              "\t 6400.00 MB/s\n");
+    free(line);
+    /* a single-threaded benchmark has no ops/s: ns/op says it all */
+    l->bytes_per_op = 0;
+    l->threads = 0;
+    bl_launch_rates(l, &rates);
+    assert_true(isnan(rates.ops_per_s));
+    char human[64];
+    bl_format_rate(human, sizeof human, &rates);
+    assert_string_equal(human, "-");
+    l->threads = 2;
+    bl_launch_rates(l, &rates);
+    bl_format_rate(human, sizeof human, &rates);
+    assert_string_equal(human, "50.00 M ops/s");
     bl_results_destroy(r);
 }
 
@@ -129,8 +178,8 @@ static void faults_invalidate_only_when_unusual(void **state)
     bl_results *r = bl_results_create();
     bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkZ"));
     for (int i = 0; i < 10; i++) {
-        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 10, .cpu_ns = 10,
-                       .minflt = i == 2 ? 3 : 0};
+        bl_sample m = {
+            .stage = BL_STAGE_MEASURE, .reps = 1, .ns = 10, .cpu_ns = 10, .minflt = i == 2 ? 3 : 0};
         bl_launch_add_sample(l, &m);
     }
     bl_launch_finish(l);
@@ -157,11 +206,10 @@ static void long_batches_keep_cheap_context_switches(void **state)
     (void)state;
     bl_results *r = bl_results_create();
     bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkLong"));
-    bl_sample a = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 7e7, .cpu_ns = 7e7 - 1e4,
-                   .nivcsw = 1};
+    bl_sample a = {
+        .stage = BL_STAGE_MEASURE, .reps = 1, .ns = 7e7, .cpu_ns = 7e7 - 1e4, .nivcsw = 1};
     bl_sample b = {.stage = BL_STAGE_MEASURE, .reps = 1, .ns = 7e7, .cpu_ns = 6e7, .nivcsw = 1};
-    bl_sample c = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 1e6, .cpu_ns = 1e6,
-                   .nivcsw = 1};
+    bl_sample c = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 1e6, .cpu_ns = 1e6, .nivcsw = 1};
     bl_launch_add_sample(l, &a);
     bl_launch_add_sample(l, &b);
     bl_launch_add_sample(l, &c);
@@ -182,6 +230,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_are_formatted_as_go_testing),
         cmocka_unit_test(result_line_has_name_iterations_and_units),
+        cmocka_unit_test(threaded_launch_rates_count_all_threads),
         cmocka_unit_test(failed_launch_writes_nothing_and_zero_is_floored),
         cmocka_unit_test(header_has_config_then_comments_for_varying_values),
         cmocka_unit_test(finish_invalidates_and_subtracts_overhead),

@@ -29,12 +29,12 @@ static void dummy(bl_state *st)
 static void instance_name_joins_params_in_order(void **state)
 {
     (void)state;
-    bl_bench_def def = {.name = "Sort",
-                        .fn = dummy,
-                        .params = BL_PARAMS(BL_INTS("size", 10, 1000),
-                                            BL_STRS("algo", "merge", "quick sort"))};
+    bl_bench_def def = {
+        .name = "Sort",
+        .fn = dummy,
+        .params = BL_PARAMS(BL_INTS("size", 10, 1000), BL_STRS("algo", "merge", "quick sort"))};
     size_t idx[2] = {1, 1};
-    char *n = bl__instance_name(&def, idx);
+    char *n = bl__instance_name(&def, idx, 0);
     assert_string_equal(n, "BenchmarkSort/size=1000/algo=quick_sort");
     free(n);
 }
@@ -57,6 +57,11 @@ BENCHLAB(Grid, .params = BL_PARAMS(BL_INTS("n", 1, 2), BL_STRS("k", "a", "b", "c
     while (bl_loop(st)) {
     }
 }
+BENCHLAB(Pool, .params = BL_PARAMS(BL_INTS("n", 8, 64)), .threads = BL_THREADS(1, 4))
+{
+    while (bl_loop(st)) {
+    }
+}
 BENCHLAB(Plain)
 {
     while (bl_loop(st)) {
@@ -68,13 +73,23 @@ static void registry_expands_all_combinations(void **state)
     (void)state;
     size_t n;
     const struct bl__instance *in = bl__registry_instances(&n);
-    assert_int_equal(n, 7);
-    static const char *want[] = {"BenchmarkGrid/n=1/k=a", "BenchmarkGrid/n=1/k=b",
-                                 "BenchmarkGrid/n=1/k=c", "BenchmarkGrid/n=2/k=a",
-                                 "BenchmarkGrid/n=2/k=b", "BenchmarkGrid/n=2/k=c",
+    assert_int_equal(n, 11);
+    static const char *want[] = {"BenchmarkGrid/n=1/k=a",
+                                 "BenchmarkGrid/n=1/k=b",
+                                 "BenchmarkGrid/n=1/k=c",
+                                 "BenchmarkGrid/n=2/k=a",
+                                 "BenchmarkGrid/n=2/k=b",
+                                 "BenchmarkGrid/n=2/k=c",
+                                 "BenchmarkPool/n=8/threads=1",
+                                 "BenchmarkPool/n=8/threads=4",
+                                 "BenchmarkPool/n=64/threads=1",
+                                 "BenchmarkPool/n=64/threads=4",
                                  "BenchmarkPlain"};
-    for (size_t i = 0; i < n; i++)
+    static const int want_threads[] = {0, 0, 0, 0, 0, 0, 1, 4, 1, 4, 0};
+    for (size_t i = 0; i < n; i++) {
         assert_string_equal(in[i].name, want[i]);
+        assert_int_equal(in[i].threads, want_threads[i]);
+    }
     assert_non_null(bl__registry_find("BenchmarkGrid/n=2/k=b"));
     assert_null(bl__registry_find("BenchmarkGrid/n=3/k=b"));
 }

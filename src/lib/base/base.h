@@ -51,6 +51,22 @@ uint64_t bl__rng_next(struct bl__rng *r);
 /* Uniform in [0, 1). */
 double bl__rng_unit(struct bl__rng *r);
 
+/*
+ * A barrier for the threads of a multi-threaded benchmark (barrier.c). The
+ * last thread to arrive runs `serial(ctx)` before any thread leaves, so the
+ * batch that just ended can be judged and the next one planned while every
+ * other thread waits. Waiters spin briefly, then sleep on a futex.
+ */
+struct bl__barrier {
+    _Atomic unsigned arrived;
+    _Atomic unsigned gen;      /* the futex word: bumped once per round */
+    _Atomic unsigned sleepers; /* waiters that may sleep on gen */
+    unsigned n;
+    uint64_t spin_ns; /* how long a waiter spins before it sleeps */
+};
+void bl__barrier_init(struct bl__barrier *b, unsigned n);
+void bl__barrier_wait(struct bl__barrier *b, void (*serial)(void *ctx), void *ctx);
+
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);
 

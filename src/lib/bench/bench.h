@@ -12,9 +12,10 @@
 /* One benchmark instance: a definition with one value per parameter. */
 struct bl__instance {
     const bl_bench_def *def;
-    char *name;          /* "BenchmarkSort/size=1000/algo=merge" */
+    char *name; /* "BenchmarkSort/size=1000/algo=merge" */
     size_t n_params;
     size_t *value_index; /* per parameter of def, the chosen value */
+    int threads;         /* threads running the body: 0 when def has no .threads */
 };
 
 /* Every instance of every registered benchmark, in registration order.
@@ -22,8 +23,9 @@ struct bl__instance {
 const struct bl__instance *bl__registry_instances(size_t *n);
 const struct bl__instance *bl__registry_find(const char *name);
 
-/* Build the display name of def with the given value indices. Caller frees. */
-char *bl__instance_name(const bl_bench_def *def, const size_t *value_index);
+/* Build the display name of def with the given value indices and, when
+ * threads > 0, the "/threads=T" part. Caller frees. */
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, int threads);
 /* "sort_small" -> "BenchmarkSort_small"; the caller frees. */
 char *bl__bench_base_name(const char *id);
 
@@ -34,7 +36,7 @@ struct bl__worker_args {
     double time_s;
     double batch_ms;
     unsigned long long seed;
-    int alloc; /* the allocation pass instead of timing */
+    int alloc;            /* the allocation pass instead of timing */
     const char *counters; /* the counters pass, with this list, instead of timing */
 };
 int bl__worker_main(const struct bl__worker_args *args);

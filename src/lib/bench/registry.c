@@ -57,7 +57,7 @@ static void append_clean(struct bl__buf *b, const char *s)
     }
 }
 
-char *bl__instance_name(const bl_bench_def *def, const size_t *value_index)
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, int threads)
 {
     struct bl__buf b = {0};
     char *base = bl__bench_base_name(def->name);
@@ -75,6 +75,8 @@ char *bl__instance_name(const bl_bench_def *def, const size_t *value_index)
         else
             append_clean(&b, par->strs[value_index[p]]);
     }
+    if (threads)
+        bl__buf_printf(&b, "/threads=%d", threads);
     return b.data;
 }
 
@@ -86,7 +88,7 @@ static size_t count_params(const bl_bench_def *def)
     return n;
 }
 
-static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx)
+static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, int threads)
 {
     static size_t cap;
     if (bl__grow((void **)&instances, &cap, n_instances + 1, sizeof *instances))
@@ -98,7 +100,8 @@ static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx)
     if (!in->value_index)
         return;
     memcpy(in->value_index, idx, np * sizeof *idx);
-    in->name = bl__instance_name(def, idx);
+    in->threads = threads;
+    in->name = bl__instance_name(def, idx, threads);
     if (!in->name)
         return;
     n_instances++;
@@ -119,7 +122,12 @@ static void expand(void)
         if (empty)
             continue;
         for (;;) {
-            add_instance(def, np, idx);
+            /* the thread counts vary fastest: BenchmarkX/size=8/threads=1, .../threads=2 */
+            if (def->threads && def->threads[0])
+                for (const int *t = def->threads; *t; t++)
+                    add_instance(def, np, idx, *t);
+            else
+                add_instance(def, np, idx, 0);
             /* odometer: the last parameter varies fastest */
             size_t p = np;
             while (p > 0) {

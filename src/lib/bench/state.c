@@ -22,13 +22,20 @@
  * BENCHLAB()), so the overhead is sampled under the same drift as the
  * workload. Batch sizes are jittered by +-10% (Caliper) so periodic
  * effects do not alias with the batch length.
+ *
+ * The threads of a benchmark (one, or T with .threads) form a group that
+ * moves in lockstep: at every batch boundary each thread stops its clock
+ * and waits at the group's barrier; the last to arrive judges the batch
+ * (time from the common start to the slowest thread's finish), sends it,
+ * plans the next, and releases them all, and each restarts its own clock
+ * last. The overhead batch runs in every thread the same way.
  */
+#include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -54,13 +61,14 @@ void bl__send(int fd, const char *fmt, ...)
         _exit(3); /* the runner is gone: nobody wants our numbers */
 }
 
-void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst,
-                    struct bl__engine *eng)
+void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst, struct bl__engine *eng)
 {
     memset(st, 0, sizeof *st);
     st->kind = kind;
     st->inst = inst;
     st->eng = eng;
+    st->n_threads = 1;
+    st->ctr.perf_fd = st->ctr.perf_migr_fd = -1;
     if (inst)
         st->per_op = inst->def->setup_op || inst->def->teardown_op || inst->def->macro;
 }
@@ -70,13 +78,22 @@ static inline void start_clock(bl_state *st)
     st->t_start = bl__now_ns();
 }
 
+static void acc_add(struct bl__acc *acc, const struct bl__snapshot *a, const struct bl__snapshot *b)
+{
+    acc->cpu_ns += b->cpu_ns - a->cpu_ns;
+    acc->migrations += b->migrations != a->migrations; /* also right without perf */
+    acc->nivcsw += b->nivcsw - a->nivcsw;
+    acc->minflt += b->minflt - a->minflt;
+    acc->majflt += b->majflt - a->majflt;
+}
+
 /* Disturbance counters around each timed segment, read outside it: right
  * before its clock start and right after its clock stop. */
 static void seg_begin(bl_state *st)
 {
     if (!st->eng || st->eng->mode != MODE_TIME)
         return;
-    bl__counters_read(&st->eng->counters, &st->before);
+    bl__counters_read(&st->ctr, &st->before);
     st->seg_open = true;
 }
 
@@ -85,12 +102,8 @@ static void seg_end(bl_state *st)
     if (!st->seg_open)
         return;
     struct bl__snapshot now;
-    bl__counters_read(&st->eng->counters, &now);
-    st->acc.cpu_ns += now.cpu_ns - st->before.cpu_ns;
-    st->acc.migrations += now.migrations != st->before.migrations; /* also right without perf */
-    st->acc.nivcsw += now.nivcsw - st->before.nivcsw;
-    st->acc.minflt += now.minflt - st->before.minflt;
-    st->acc.majflt += now.majflt - st->before.majflt;
+    bl__counters_read(&st->ctr, &now);
+    acc_add(&st->acc, &st->before, &now);
     st->seg_open = false;
 }
 
@@ -106,6 +119,7 @@ static bool sub_next(bl_state *st)
         st->ops_done = 0;
         st->hot.left = st->per_op ? 0 : st->batch_reps - 1;
         st->t_start = bl__now_ns();
+        st->t_first = st->t_start;
         return true;
     }
     if (!st->paused)
@@ -119,7 +133,8 @@ static bool sub_next(bl_state *st)
     return false;
 }
 
-uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t *pauses)
+uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t *pauses,
+                           uint64_t *t_first)
 {
     bl_state sub;
     bl__state_init(&sub, ST_SUB, NULL, NULL);
@@ -128,6 +143,8 @@ uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t 
     fn(&sub);
     if (pauses)
         *pauses = sub.pauses;
+    if (t_first)
+        *t_first = sub.t_first;
     return sub.batch_ns;
 }
 
@@ -168,17 +185,24 @@ static uint64_t jittered(struct bl__engine *e, uint64_t reps)
     return r ? r : 1;
 }
 
+/* One batch of the whole group, as the runner sees it. */
+struct batch {
+    uint64_t reps, ns;
+    struct bl__acc acc;
+    uint32_t pauses;
+};
+
 /* The runner's rule (results/results.c), applied as we go to count clean
  * batches: a reason most batches show so far is the benchmark's nature. */
-static bool clean(struct bl__engine *e, const bl_state *st)
+static bool clean(struct bl__engine *e, const struct batch *b)
 {
     bl_sample s = {.stage = BL_STAGE_MEASURE,
-                   .ns = (double)st->batch_ns,
-                   .cpu_ns = (double)st->acc.cpu_ns,
-                   .nivcsw = (uint32_t)st->acc.nivcsw,
-                   .migrations = (uint32_t)st->acc.migrations,
-                   .minflt = (uint32_t)st->acc.minflt,
-                   .majflt = (uint32_t)st->acc.majflt};
+                   .ns = (double)b->ns,
+                   .cpu_ns = (double)b->acc.cpu_ns,
+                   .nivcsw = (uint32_t)b->acc.nivcsw,
+                   .migrations = (uint32_t)b->acc.migrations,
+                   .minflt = (uint32_t)b->acc.minflt,
+                   .majflt = (uint32_t)b->acc.majflt};
     unsigned why = bl__sample_judge(&s, 0), ignore = 0;
     for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
         e->reason_count[k] += (why >> k) & 1;
@@ -188,42 +212,42 @@ static bool clean(struct bl__engine *e, const bl_state *st)
     return (why & ~ignore) == 0;
 }
 
-/* Record the batch that just ended and move between stages. */
-static void record(bl_state *st)
+static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
 {
-    struct bl__engine *e = st->eng;
-    char stage_c = e->stage == STAGE_PILOT    ? 'p'
-                   : e->stage == STAGE_WARMUP ? 'w'
-                                              : 'm';
-    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u", stage_c,
-             (unsigned long long)st->batch_reps, (unsigned long long)st->batch_ns,
-             (long long)st->acc.cpu_ns, st->acc.nivcsw, (long long)st->acc.migrations,
-             st->acc.minflt, st->acc.majflt, st->pauses);
+    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u", stage, (unsigned long long)b->reps,
+             (unsigned long long)b->ns, (long long)b->acc.cpu_ns, b->acc.nivcsw,
+             (long long)b->acc.migrations, b->acc.minflt, b->acc.majflt, b->pauses);
+}
 
-    double per_op = (double)st->batch_ns / (double)st->batch_reps;
+/* Record the batch that just ended and move between stages. */
+static void record(struct bl__engine *e, const struct batch *b)
+{
+    char stage_c = e->stage == STAGE_PILOT ? 'p' : e->stage == STAGE_WARMUP ? 'w' : 'm';
+    send_batch(e, stage_c, b);
+
+    double per_op = (double)b->ns / (double)b->reps;
     uint64_t now = bl__now_ns();
     double elapsed = (double)(now - e->t_begin);
     switch (e->stage) {
     case STAGE_PILOT:
-        if ((double)st->batch_ns >= 0.8 * e->target_ns || st->batch_reps >= (uint64_t)1e12 ||
+        if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
             elapsed > 0.5 * e->budget_ns) {
             e->reps = reps_for(e->target_ns, per_op);
             e->stage = STAGE_WARMUP;
             e->warm_begin = now;
         } else {
-            uint64_t next = st->batch_ns < 1000 ? st->batch_reps * 10
-                                                 : reps_for(1.05 * e->target_ns, per_op);
-            if (next < st->batch_reps * 2)
-                next = st->batch_reps * 2;
-            if (next > st->batch_reps * 10)
-                next = st->batch_reps * 10;
+            uint64_t next = b->ns < 1000 ? b->reps * 10 : reps_for(1.05 * e->target_ns, per_op);
+            if (next < b->reps * 2)
+                next = b->reps * 2;
+            if (next > b->reps * 10)
+                next = b->reps * 10;
             e->reps = next;
         }
         break;
     case STAGE_WARMUP: {
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
-        int w = (double)st->batch_ns >= 10 * e->target_ns ? 1 : BL__WARM_WINDOW;
+        int w = (double)b->ns >= 10 * e->target_ns ? 1 : BL__WARM_WINDOW;
         bool steady = false;
         if (e->n_warm >= 2 * w) {
             double last = median_of(e->warm + e->n_warm - w, w);
@@ -240,7 +264,7 @@ static void record(bl_state *st)
     }
     case STAGE_MEASURE:
         e->n_measured++;
-        if (clean(e, st))
+        if (clean(e, b))
             e->n_valid++;
         if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
             (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
@@ -251,19 +275,70 @@ static void record(bl_state *st)
     }
 }
 
-/* An overhead batch of `reps`, measured just before the workload batch. */
-static void overhead_batch(struct bl__engine *e, uint64_t reps, bool per_op)
+/*
+ * The group's batch as one: timed from the common start (the earliest
+ * clock start of any thread) to the finish of the slowest thread, where
+ * each thread's part leaves out its own pauses and per-op hooks. The
+ * disturbances of all threads are summed, and the batch's on-CPU time is
+ * its wall time less the largest off-CPU gap of any thread, so one thread
+ * that sat off CPU makes the batch disturbed. A group of one is its
+ * thread's batch unchanged.
+ */
+static void combine(const struct bl__group *g, bool overhead, struct batch *out)
+{
+    memset(out, 0, sizeof *out);
+    out->reps = overhead ? g->ovh_reps : g->reps;
+    if (g->n == 1) {
+        const bl_state *s = g->st[0];
+        out->ns = overhead ? s->ovh_ns : s->batch_ns;
+        out->acc = overhead ? s->ovh_acc : s->acc;
+        out->pauses = overhead ? s->ovh_pauses : s->pauses;
+        return;
+    }
+    uint64_t t0 = UINT64_MAX, gap = 0;
+    for (int i = 0; i < g->n; i++) {
+        uint64_t first = overhead ? g->st[i]->ovh_first : g->st[i]->t_first;
+        if (first < t0)
+            t0 = first;
+    }
+    for (int i = 0; i < g->n; i++) {
+        const bl_state *s = g->st[i];
+        const struct bl__acc *a = overhead ? &s->ovh_acc : &s->acc;
+        uint64_t span =
+            (overhead ? s->ovh_ns + (s->ovh_first - t0) : s->batch_ns + (s->t_first - t0));
+        if (span >= out->ns) {
+            out->ns = span;
+            out->pauses = overhead ? s->ovh_pauses : s->pauses;
+        }
+        if (span > a->cpu_ns && span - a->cpu_ns > gap)
+            gap = span - a->cpu_ns;
+        out->acc.migrations += a->migrations;
+        out->acc.nivcsw += a->nivcsw;
+        out->acc.minflt += a->minflt;
+        out->acc.majflt += a->majflt;
+    }
+    out->acc.cpu_ns = out->ns > gap ? out->ns - gap : 0;
+}
+
+/* This thread's part of the overhead batch: the empty loop, same size. */
+static void run_overhead(bl_state *st, uint64_t reps)
 {
     struct bl__snapshot a, b;
-    bl__counters_read(&e->counters, &a);
-    uint32_t pauses = 0;
-    uint64_t ns = bl__run_sub_batch(e->overhead_fn, reps, per_op, &pauses);
-    bl__counters_read(&e->counters, &b);
-    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u",
-             e->stage == STAGE_WARMUP ? 'o' : 'O', (unsigned long long)reps,
-             (unsigned long long)ns, (long long)(b.cpu_ns - a.cpu_ns), b.nivcsw - a.nivcsw,
-             (long long)(b.migrations - a.migrations), b.minflt - a.minflt, b.majflt - a.majflt,
-             pauses);
+    bl__counters_read(&st->ctr, &a);
+    st->ovh_ns =
+        bl__run_sub_batch(st->eng->overhead_fn, reps, st->per_op, &st->ovh_pauses, &st->ovh_first);
+    bl__counters_read(&st->ctr, &b);
+    memset(&st->ovh_acc, 0, sizeof st->ovh_acc);
+    acc_add(&st->ovh_acc, &a, &b);
+}
+
+/* Serial part of the rendezvous after the overhead batch. */
+static void overhead_ended(void *ctx)
+{
+    struct bl__group *g = ctx;
+    struct batch b;
+    combine(g, true, &b);
+    send_batch(g->eng, g->eng->stage == STAGE_WARMUP ? 'o' : 'O', &b);
 }
 
 static void call_op_hook(bl_state *st, void (*hook)(bl_state *))
@@ -291,60 +366,48 @@ static void open_batch(bl_state *st, uint64_t reps)
     }
 }
 
-/* Counting in the allocation or counters pass: on, suspended, off. */
-static void counting_begin(struct bl__engine *e)
+/* Counting in the allocation or counters pass, for the calling thread:
+ * suspended around pauses and per-op hooks. The counting allocator keeps
+ * the suspension per thread; hardware counters are per thread anyway. */
+static void counting_suspend(bl_state *st, int suspended)
 {
-    if (e->mode == MODE_ALLOC)
-        e->alloc.begin();
-    else
-        bl__hw_start(&e->hw);
-}
-
-static void counting_suspend(struct bl__engine *e, int suspended)
-{
-    if (e->mode == MODE_ALLOC) {
-        e->alloc.suspend(suspended);
+    if (st->eng->mode == MODE_ALLOC) {
+        st->eng->alloc.suspend(suspended);
     } else {
-        for (int i = 0; i < e->hw.n; i++)
-            ioctl(e->hw.fd[i], suspended ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+        for (int i = 0; i < st->hw.n; i++)
+            ioctl(st->hw.fd[i], suspended ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
     }
 }
 
-static void counting_end(struct bl__engine *e)
+/* The counted batch ended for every thread: keep its counts. */
+static void counting_end(struct bl__group *g)
 {
-    if (e->mode == MODE_ALLOC)
-        e->alloc.end(e->alloc_phase == ALLOC_BASE ? &e->alloc_base : &e->alloc_more);
-    else
-        bl__hw_stop(&e->hw, e->alloc_phase == ALLOC_BASE ? e->hw_base : e->hw_more,
-                    &e->hw_scaled);
-}
-
-/* Start the batch of reps for the current allocation phase: counting is
- * switched on last, right before the loop body runs. */
-static bool begin_alloc_batch(bl_state *st)
-{
-    struct bl__engine *e = st->eng;
-    uint64_t reps = e->alloc_phase == ALLOC_WARM   ? 1
-                    : e->alloc_phase == ALLOC_BASE ? e->alloc_k
-                                                   : e->alloc_k + e->alloc_d;
-    open_batch(st, reps);
-    e->counting = e->alloc_phase != ALLOC_WARM;
-    if (e->counting)
-        counting_begin(e);
-    start_clock(st);
-    return true;
+    struct bl__engine *e = g->eng;
+    bool base = e->alloc_phase == ALLOC_BASE;
+    if (e->mode == MODE_ALLOC) {
+        e->alloc.end(base ? &e->alloc_base : &e->alloc_more);
+        return;
+    }
+    double *dst = base ? e->hw_base : e->hw_more;
+    for (int c = 0; c < e->n_hw; c++) {
+        dst[c] = 0;
+        for (int i = 0; i < g->n; i++)
+            dst[c] += g->st[i]->hw_vals[c];
+    }
+    for (int i = 0; i < g->n; i++)
+        e->hw_scaled |= g->st[i]->hw_scaled;
 }
 
 /* The allocation batch that just ended: keep its counts, pick the next. */
-static void record_alloc(bl_state *st)
+static void record_alloc(struct bl__group *g, const struct batch *b)
 {
-    struct bl__engine *e = st->eng;
+    struct bl__engine *e = g->eng;
     switch (e->alloc_phase) {
     case ALLOC_WARM: {
         /* k in 1..5 and d in 1..100 (Caliper), d bounded so that k+d
          * repetitions take about a fifth of the budget */
         e->alloc_k = 1 + bl__rng_next(&e->rng) % 5;
-        double per_op = (double)st->batch_ns > 0 ? (double)st->batch_ns : 1;
+        double per_op = (double)b->ns > 0 ? (double)b->ns : 1;
         double fit = 0.2 * e->budget_ns / per_op;
         uint64_t d = 1 + bl__rng_next(&e->rng) % 100;
         if ((double)d > fit)
@@ -357,12 +420,13 @@ static void record_alloc(bl_state *st)
         e->alloc_phase = ALLOC_MORE;
         break;
     default:
+        /* k and d are per thread: the runner divides by d x threads */
         if (e->mode == MODE_COUNTERS) {
             char line[900];
-            int len = snprintf(line, sizeof line, "counters %llu %llu %d",
-                               (unsigned long long)e->alloc_k, (unsigned long long)e->alloc_d,
-                               e->hw_scaled);
-            for (int i = 0; i < e->hw.n && len < (int)sizeof line - 80; i++)
+            int len =
+                snprintf(line, sizeof line, "counters %llu %llu %d", (unsigned long long)e->alloc_k,
+                         (unsigned long long)e->alloc_d * (unsigned long long)g->n, e->hw_scaled);
+            for (int i = 0; i < e->n_hw && len < (int)sizeof line - 80; i++)
                 len += snprintf(line + len, sizeof line - (size_t)len, " %s %.17g %.17g",
                                 bl__counter_name(e->hw_idx[i]), e->hw_base[i], e->hw_more[i]);
             bl__send(e->fd, "%s", line);
@@ -370,11 +434,10 @@ static void record_alloc(bl_state *st)
             break;
         }
         bl__send(e->fd, "alloc %llu %llu %llu %llu %llu %llu %llu %llu",
-                 (unsigned long long)e->alloc_k, (unsigned long long)e->alloc_d,
-                 (unsigned long long)e->alloc_base.allocs,
-                 (unsigned long long)e->alloc_base.bytes,
-                 (unsigned long long)e->alloc_more.allocs,
-                 (unsigned long long)e->alloc_more.bytes,
+                 (unsigned long long)e->alloc_k,
+                 (unsigned long long)e->alloc_d * (unsigned long long)g->n,
+                 (unsigned long long)e->alloc_base.allocs, (unsigned long long)e->alloc_base.bytes,
+                 (unsigned long long)e->alloc_more.allocs, (unsigned long long)e->alloc_more.bytes,
                  (unsigned long long)(e->alloc_base.foreign_frees + e->alloc_more.foreign_frees),
                  (unsigned long long)(e->alloc_base.untracked + e->alloc_more.untracked));
         e->stage = STAGE_DONE;
@@ -382,24 +445,129 @@ static void record_alloc(bl_state *st)
     }
 }
 
-static bool begin_batch(bl_state *st)
+/* Plan the next batch (the group's serial part; every thread waits). */
+static void plan_batch(struct bl__group *g)
+{
+    struct bl__engine *e = g->eng;
+    g->ovh_reps = 0;
+    if (e->mode != MODE_TIME) {
+        g->reps = e->alloc_phase == ALLOC_WARM   ? 1
+                  : e->alloc_phase == ALLOC_BASE ? e->alloc_k
+                                                 : e->alloc_k + e->alloc_d;
+        e->counting = e->alloc_phase != ALLOC_WARM;
+        if (e->counting && e->mode == MODE_ALLOC)
+            e->alloc.begin(); /* each thread keeps its setup hook out (start_batch) */
+    } else {
+        uint64_t reps = e->stage == STAGE_PILOT ? (e->reps ? e->reps : 1) : jittered(e, e->reps);
+        if (e->stage != STAGE_PILOT && e->overhead_fn)
+            g->ovh_reps = reps;
+        g->reps = reps;
+        if (!e->t_begin)
+            e->t_begin = bl__now_ns();
+    }
+    g->batch_open = true;
+}
+
+/* Serial part of the rendezvous at a batch boundary: judge the batch that
+ * every thread finished, then plan the next or stop the group. */
+static void batch_ended(void *ctx)
+{
+    struct bl__group *g = ctx;
+    struct bl__engine *e = g->eng;
+    int status = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->st[i]->status > status)
+            status = g->st[i]->status;
+    if (g->batch_open) {
+        g->batch_open = false;
+        if (e->counting) {
+            counting_end(g); /* first: nothing of ours is counted */
+            e->counting = false;
+        }
+        if (!status) {
+            struct batch b;
+            combine(g, false, &b);
+            if (e->mode == MODE_TIME)
+                record(e, &b);
+            else
+                record_alloc(g, &b);
+        }
+    }
+    if (status || e->stage == STAGE_DONE) {
+        g->done = true;
+        return;
+    }
+    plan_batch(g);
+}
+
+/* This thread's start of the planned batch; the clock starts last. */
+static void start_batch(bl_state *st)
 {
     struct bl__engine *e = st->eng;
-    if (e->stage == STAGE_DONE || st->status) {
+    bool count = e->counting;
+    if (count && st->per_op)
+        counting_suspend(st, 1); /* the first setup hook is not counted */
+    open_batch(st, st->group->reps);
+    if (count) {
+        if (e->mode == MODE_COUNTERS)
+            bl__hw_start(&st->hw);
+        else
+            counting_suspend(st, 0);
+    }
+    seg_begin(st);
+    start_clock(st);
+    st->t_first = st->t_start;
+}
+
+/* Meet the other threads at the batch boundary, then start the next batch
+ * (after the overhead batch, which the threads also run together). */
+static bool group_next(bl_state *st)
+{
+    struct bl__group *g = st->group;
+    st->started = true;
+    bl__barrier_wait(&g->bar, batch_ended, g);
+    if (g->done) {
         st->finished = true;
         return false;
     }
-    if (e->mode != MODE_TIME)
-        return begin_alloc_batch(st);
-    uint64_t reps = e->stage == STAGE_PILOT ? (e->reps ? e->reps : 1) : jittered(e, e->reps);
-    if (e->stage != STAGE_PILOT && e->overhead_fn)
-        overhead_batch(e, reps, st->per_op);
-    if (!e->t_begin)
-        e->t_begin = bl__now_ns();
-    open_batch(st, reps);
-    seg_begin(st);
-    start_clock(st);
+    if (g->ovh_reps) {
+        run_overhead(st, g->ovh_reps);
+        bl__barrier_wait(&g->bar, overhead_ended, g);
+    }
+    start_batch(st);
     return true;
+}
+
+/* A repetition ended: stop the clock. In a per-op batch with repetitions
+ * left, run the hooks and restart the clock (returns true); otherwise this
+ * thread's part of the batch is over. */
+static bool end_rep(bl_state *st)
+{
+    uint64_t now = bl__now_ns();
+    if (!st->paused) {
+        st->batch_ns += now - st->t_start;
+        seg_end(st);
+    }
+    st->paused = false;
+    bool count = st->eng->counting;
+    if (st->per_op) {
+        if (count)
+            counting_suspend(st, 1);
+        call_op_hook(st, st->inst->def->teardown_op);
+        if (++st->ops_done < st->batch_reps && !st->status) {
+            call_op_hook(st, st->inst->def->setup_op);
+            if (count)
+                counting_suspend(st, 0);
+            seg_begin(st);
+            start_clock(st);
+            return true;
+        }
+    }
+    if (count && st->eng->mode == MODE_COUNTERS)
+        bl__hw_stop(&st->hw, st->hw_vals, &st->hw_scaled);
+    st->in_batch = false;
+    st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
+    return false;
 }
 
 bool bl__loop_next(bl_state *st)
@@ -407,47 +575,27 @@ bool bl__loop_next(bl_state *st)
     if (st->kind == ST_SUB)
         return sub_next(st);
     if (st->in_batch) {
-        uint64_t now = bl__now_ns();
-        if (!st->paused) {
-            st->batch_ns += now - st->t_start;
-            seg_end(st);
-        }
-        st->paused = false;
-        struct bl__engine *e = st->eng;
-        if (st->per_op) {
-            if (e->counting)
-                counting_suspend(e, 1);
-            call_op_hook(st, st->inst->def->teardown_op);
-            if (++st->ops_done < st->batch_reps && !st->status) {
-                call_op_hook(st, st->inst->def->setup_op);
-                if (e->counting)
-                    counting_suspend(e, 0);
-                seg_begin(st);
-                start_clock(st);
-                return true;
-            }
-        }
-        if (e->counting) {
-            counting_end(e);
-            e->counting = false;
-        }
-        if (e->mode != MODE_TIME) {
-            st->in_batch = false;
-            st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
-            if (!st->status)
-                record_alloc(st);
-            st->started = true;
-            return begin_batch(st);
-        }
-        st->in_batch = false;
-        st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
-        if (!st->status)
-            record(st);
+        if (end_rep(st))
+            return true;
     } else if (st->finished) {
         return false;
     }
-    st->started = true;
-    return begin_batch(st);
+    return group_next(st);
+}
+
+void bl__run_body(bl_state *st)
+{
+    if (!st->status)
+        st->inst->def->fn(st);
+    if (!st->status && !st->finished) {
+        bl_fail(st, st->started ? "the benchmark returned before its loop finished (a break or "
+                                  "return inside while (bl_loop(st))?)"
+                                : "the benchmark never called bl_loop()");
+    }
+    /* the other threads meet this one at every batch boundary: stay in
+     * step until the group stops, which the failure makes it do next */
+    while (!st->finished)
+        bl__loop_next(st);
 }
 
 /* ---- what a benchmark body calls ---------------------------------------- */
@@ -462,7 +610,7 @@ void bl_pause(bl_state *st)
     st->paused = true;
     st->pauses++;
     if (st->eng && st->eng->counting)
-        counting_suspend(st->eng, 1);
+        counting_suspend(st, 1);
 }
 
 void bl_resume(bl_state *st)
@@ -470,10 +618,20 @@ void bl_resume(bl_state *st)
     if (!st->in_batch || !st->paused)
         return;
     if (st->eng && st->eng->counting)
-        counting_suspend(st->eng, 0);
+        counting_suspend(st, 0);
     st->paused = false;
     seg_begin(st);
     st->t_start = bl__now_ns();
+}
+
+int bl_threads(const bl_state *st)
+{
+    return st->n_threads > 0 ? st->n_threads : 1;
+}
+
+int bl_thread_index(const bl_state *st)
+{
+    return st->thread_index;
 }
 
 static const bl_param *find_param(bl_state *st, const char *name, size_t *index)

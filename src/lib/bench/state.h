@@ -23,7 +23,8 @@ enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DONE };
 enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2 };
 enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 
-/* Disturbance counters read around every batch, outside the timed region. */
+/* Disturbance counters read around every batch, outside the timed region;
+ * each thread has its own. */
 struct bl__counters {
     int perf_fd;      /* perf_event group leader (task-clock), or -1 */
     int perf_migr_fd; /* cpu-migrations in the group, or -1 */
@@ -38,21 +39,28 @@ void bl__counters_open(struct bl__counters *c);
 void bl__counters_close(struct bl__counters *c);
 void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s);
 
+/* Disturbances summed over the timed segments of a batch only: per-op
+ * hooks and paused regions are outside, so a preemption there does not
+ * count against the measurement. */
+struct bl__acc {
+    uint64_t cpu_ns, migrations;
+    long nivcsw, minflt, majflt;
+};
+
 /* The measuring policy of one worker. */
 struct bl__engine {
-    int fd; /* the channel */
+    int fd;           /* the channel */
     double target_ns; /* batch length we aim for */
     double budget_ns; /* measuring budget of the worker */
     uint64_t t_begin; /* when the first batch started */
     int stage;
-    uint64_t reps;      /* current batch size for warmup/measure (before jitter) */
-    bool macro;         /* one invocation per batch, always */
-    double warm[64];    /* per-op times seen in warmup */
+    uint64_t reps;   /* current batch size for warmup/measure (before jitter) */
+    bool macro;      /* one invocation per batch, always */
+    double warm[64]; /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;
     uint64_t n_measured, n_valid;
     uint64_t reason_count[8]; /* per bl_invalid bit, over measured batches */
-    struct bl__counters counters;
     struct bl__rng rng;
     bl_bench_fn overhead_fn;
     /* the allocation pass */
@@ -63,32 +71,55 @@ struct bl__engine {
     uint64_t alloc_k, alloc_d;
     struct bl__alloc_counts alloc_base, alloc_more;
     /* the counters pass shares the phases of the allocation pass */
-    struct bl__hw_group hw;
     int hw_idx[BL__MAX_COUNTERS];
+    int n_hw;
     double hw_base[BL__MAX_COUNTERS], hw_more[BL__MAX_COUNTERS];
     int hw_scaled;
+};
+
+/*
+ * The threads that run one benchmark's body, in lockstep: every batch
+ * starts for all of them when the last one arrives at the barrier, and
+ * that last one judges the batch that ended and plans the next (the serial
+ * part of bl__barrier_wait). A single-threaded benchmark is a group of one.
+ */
+struct bl__group {
+    struct bl__barrier bar;
+    int n;
+    bl_state **st; /* the threads' states, by index */
+    struct bl__engine *eng;
+    bool done;         /* no more batches: every bl_loop returns false */
+    bool batch_open;   /* a workload batch ran since the last rendezvous */
+    uint64_t reps;     /* repetitions per thread in the next batch */
+    uint64_t ovh_reps; /* the overhead batch before it; 0: none */
 };
 
 struct bl_state {
     struct bl__state_hot hot; /* must stay first: bl_loop() reads it */
     int kind;                 /* ST_RUN: the benchmark; ST_SUB: an overhead or calibration batch */
     const struct bl__instance *inst;
-    struct bl__engine *eng; /* NULL for ST_SUB */
-    bool per_op;            /* time each repetition on its own */
+    struct bl__engine *eng;  /* NULL for ST_SUB */
+    struct bl__group *group; /* the threads in lockstep; NULL for ST_SUB */
+    int thread_index, n_threads;
+    bool per_op; /* time each repetition on its own */
+    /* this thread's counters: disturbances, and the counters pass */
+    struct bl__counters ctr;
+    struct bl__hw_group hw;
+    double hw_vals[BL__MAX_COUNTERS]; /* of the last counted batch */
+    int hw_scaled;
     /* the current batch */
     uint64_t batch_reps, ops_done;
     uint64_t t_start, batch_ns;
+    uint64_t t_first; /* the first clock start of the batch */
     uint32_t pauses;
     bool in_batch, paused, finished, started;
     struct bl__snapshot before; /* counters at the start of the open timed segment */
     bool seg_open;
-    /* disturbances summed over the timed segments of the batch only: per-op
-     * hooks and paused regions are outside, so a preemption there does not
-     * count against the measurement */
-    struct {
-        uint64_t cpu_ns, migrations;
-        long nivcsw, minflt, majflt;
-    } acc;
+    struct bl__acc acc;
+    /* this thread's part of the overhead batch */
+    uint64_t ovh_ns, ovh_first;
+    uint32_t ovh_pauses;
+    struct bl__acc ovh_acc;
     uint64_t total_iters;
     /* what the benchmark told us */
     void *user;
@@ -102,8 +133,14 @@ struct bl_state {
 
 void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst,
                     struct bl__engine *eng);
-/* Time one batch of `reps` repetitions of fn in a sub-state; returns its ns. */
-uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t *pauses);
+/* Time one batch of `reps` repetitions of fn in a sub-state; returns its ns.
+ * Fills *pauses and *t_first (its first clock start) when not NULL. */
+uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t *pauses,
+                           uint64_t *t_first);
+/* Run the benchmark body in the calling thread as member st->thread_index
+ * of st->group, and keep in step with the group until it stops, even when
+ * the body returns early (the benchmark then fails). */
+void bl__run_body(bl_state *st);
 /* Send one channel line (without the newline). */
 void bl__send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -5,6 +5,7 @@
  * Channel protocol (one text line per message, written with one write(),
  * so a message is whole or absent; documented in docs/formats.md):
  *   hello 1 PID
+ *   threads T                             (a multi-threaded benchmark's count)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES
  *   bytes VALUE
@@ -19,9 +20,15 @@
  * privileges for one's own thread) and getrusage(RUSAGE_THREAD) for
  * involuntary context switches and page faults. Where perf_event_open is
  * refused, the thread CPU clock and sched_getcpu() stand in.
+ *
+ * A multi-threaded benchmark (.threads) runs its body in T threads: this
+ * one (index 0) and T-1 started behind a gate, each with its own state,
+ * counters and loop, in lockstep through the group's barrier (state.c).
+ * .global_setup and .global_cleanup run once, here, around them.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -77,7 +84,8 @@ void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s)
     s->minflt = ru.ru_minflt;
     s->majflt = ru.ru_majflt;
     uint64_t buf[3];
-    if (c->perf_fd >= 0 && read(c->perf_fd, buf, sizeof buf) == (ssize_t)sizeof buf && buf[0] == 2) {
+    if (c->perf_fd >= 0 && read(c->perf_fd, buf, sizeof buf) == (ssize_t)sizeof buf &&
+        buf[0] == 2) {
         s->cpu_ns = buf[1];
         s->migrations = buf[2];
         return;
@@ -126,8 +134,8 @@ static void calibrate(double *clock_ns, double *pause_ns)
 
     double diff[TRIALS];
     for (int t = 0; t < TRIALS; t++) {
-        uint64_t with = bl__run_sub_batch(pause_loop, K, false, NULL);
-        uint64_t without = bl__run_sub_batch(empty_loop, K, false, NULL);
+        uint64_t with = bl__run_sub_batch(pause_loop, K, false, NULL, NULL);
+        uint64_t without = bl__run_sub_batch(empty_loop, K, false, NULL, NULL);
         diff[t] = ((double)with - (double)without) / K;
     }
     double tmp;
@@ -145,6 +153,145 @@ static void one_line(char *s)
             *s = ' ';
 }
 
+/* ---- the threads of a multi-threaded benchmark ----------------------------- */
+
+/* Threads wait here until all of them exist, so that none runs its setup
+ * while another cannot be created (the group would wait for it forever). */
+struct gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int go; /* 0 wait, 1 run, -1 do not run */
+};
+
+struct member {
+    bl_state *st;
+    struct gate *gate;
+};
+
+static void *member_main(void *p)
+{
+    struct member *m = p;
+    bl_state *st = m->st;
+    pthread_mutex_lock(&m->gate->mu);
+    while (m->gate->go == 0)
+        pthread_cond_wait(&m->gate->cv, &m->gate->mu);
+    int go = m->gate->go;
+    pthread_mutex_unlock(&m->gate->mu);
+    if (go < 0)
+        return NULL;
+    /* perf_event counters count the thread that opens them */
+    bl__counters_open(&st->ctr);
+    struct bl__engine *e = st->eng;
+    if (e->mode == MODE_COUNTERS && bl__hw_open(&st->hw, e->hw_idx, e->n_hw) != 0)
+        bl_fail(st, "cannot open the hardware counters in this thread");
+    bl__run_body(st);
+    bl__counters_close(&st->ctr);
+    bl__hw_close(&st->hw);
+    return NULL;
+}
+
+static void open_gate(struct gate *g, int go)
+{
+    pthread_mutex_lock(&g->mu);
+    g->go = go;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Run the body in threads 1..n-1 and in this thread (index 0), together. */
+static void run_threads(struct bl__group *g)
+{
+    int n = g->n;
+    pthread_t *tids = calloc((size_t)n, sizeof *tids);
+    struct member *ms = calloc((size_t)n, sizeof *ms);
+    struct gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    if (!tids || !ms) {
+        bl_fail(g->st[0], "out of memory starting the threads");
+        free(tids);
+        free(ms);
+        return;
+    }
+    int started = 1, err = 0;
+    for (int i = 1; i < n; i++, started++) {
+        ms[i].st = g->st[i];
+        ms[i].gate = &gate;
+        if ((err = pthread_create(&tids[i], NULL, member_main, &ms[i])) != 0)
+            break;
+    }
+    if (started < n) {
+        open_gate(&gate, -1);
+        char msg[200];
+        snprintf(msg, sizeof msg, "cannot start thread %d of %d: %s", started, n, strerror(err));
+        bl_fail(g->st[0], msg);
+    } else {
+        open_gate(&gate, 1);
+        bl__run_body(g->st[0]);
+    }
+    for (int i = 1; i < started; i++)
+        pthread_join(tids[i], NULL);
+    free(tids);
+    free(ms);
+}
+
+/*
+ * What the threads told us, as one benchmark: the first failure (by
+ * thread index) or else the first skip, its message naming the thread;
+ * bytes per op from the first thread that set them; each user metric the
+ * mean over the threads that reported it.
+ */
+static void merge_threads(struct bl__group *g, bl_state *out)
+{
+    bl_state *s0 = g->st[0];
+    if (g->n == 1) {
+        if (out != s0)
+            *out = *s0;
+        return;
+    }
+    *out = *s0;
+    out->status = 0;
+    out->message[0] = '\0';
+    for (int want = 2; want >= 1 && !out->status; want--)
+        for (int i = 0; i < g->n; i++)
+            if (g->st[i]->status == want) {
+                out->status = want;
+                snprintf(out->message, sizeof out->message, "thread %d of %d: %.400s", i, g->n,
+                         g->st[i]->message);
+                break;
+            }
+    out->bytes_per_op = 0;
+    for (int i = 0; i < g->n && !(out->bytes_per_op > 0); i++)
+        out->bytes_per_op = g->st[i]->bytes_per_op;
+    out->n_metrics = 0;
+    for (int i = 0; i < g->n; i++) {
+        const bl_state *s = g->st[i];
+        for (int k = 0; k < s->n_metrics; k++) {
+            int j = 0;
+            while (j < out->n_metrics && strcmp(out->metric_unit[j], s->metric_unit[k]) != 0)
+                j++;
+            if (j < out->n_metrics)
+                continue; /* merged when first seen */
+            double sum = 0;
+            int cnt = 0;
+            for (int t = i; t < g->n; t++)
+                for (int q = 0; q < g->st[t]->n_metrics; q++)
+                    if (strcmp(g->st[t]->metric_unit[q], s->metric_unit[k]) == 0) {
+                        sum += g->st[t]->metric_value[q];
+                        cnt++;
+                    }
+            memcpy(out->metric_unit[j], s->metric_unit[k], sizeof out->metric_unit[j]);
+            out->metric_value[j] = sum / cnt;
+            out->n_metrics++;
+        }
+    }
+}
+
+static bl_state *new_state(void)
+{
+    /* a cache line of its own for each thread's hot loop counter */
+    size_t size = (sizeof(bl_state) + 63) / 64 * 64;
+    return aligned_alloc(64, size);
+}
+
 int bl__worker_main(const struct bl__worker_args *a)
 {
     int fd = a->channel_fd;
@@ -154,6 +301,12 @@ int bl__worker_main(const struct bl__worker_args *a)
     if (!inst) {
         bl__send(fd, "fail no benchmark named %s in this suite", a->name);
         return 2;
+    }
+    int n_threads = inst->threads ? inst->threads : 1;
+    if (n_threads < 1 || n_threads > BL_MAX_THREADS) {
+        bl__send(fd, "fail threads=%d: a thread count must be 1 to %d (BL_THREADS)", n_threads,
+                 BL_MAX_THREADS);
+        return 1;
     }
 
     struct bl__engine eng;
@@ -171,59 +324,92 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
-    bl__counters_open(&eng.counters);
+
+    struct bl__group g;
+    memset(&g, 0, sizeof g);
+    bl_state **sts = calloc((size_t)n_threads, sizeof *sts);
+    for (int i = 0; sts && i < n_threads; i++)
+        if (!(sts[i] = new_state())) {
+            while (i-- > 0)
+                free(sts[i]);
+            free(sts);
+            sts = NULL;
+        }
+    if (!sts) {
+        bl__send(fd, "fail out of memory for %d thread states", n_threads);
+        return 1;
+    }
+    bl__barrier_init(&g.bar, (unsigned)n_threads);
+    g.n = n_threads;
+    g.st = sts;
+    g.eng = &eng;
+    for (int i = 0; i < n_threads; i++) {
+        bl__state_init(sts[i], ST_RUN, inst, &eng);
+        sts[i]->group = &g;
+        sts[i]->thread_index = i;
+        sts[i]->n_threads = n_threads;
+    }
+    bl_state *st = sts[0], res;
+    int rc = 0;
+    bl__counters_open(&st->ctr);
     if (a->counters) {
         eng.mode = MODE_COUNTERS;
-        int n = 0;
         char why[300];
-        if (bl__counters_parse(a->counters, eng.hw_idx, &n, why, sizeof why) != 0 ||
-            bl__hw_open(&eng.hw, eng.hw_idx, n) != 0) {
+        if (bl__counters_parse(a->counters, eng.hw_idx, &eng.n_hw, why, sizeof why) != 0 ||
+            bl__hw_open(&st->hw, eng.hw_idx, eng.n_hw) != 0) {
             bl__send(fd, "fail cannot open the hardware counters %s in the worker", a->counters);
-            return 1;
+            rc = 1;
         }
     } else if (a->alloc) {
         eng.mode = MODE_ALLOC;
         if (bl__alloc_api_load(&eng.alloc) != 0) {
             bl__send(fd, "fail the allocation counter (libbenchlab-alloc.so) is not loaded in "
                          "the worker: LD_PRELOAD was refused or overridden");
-            return 1;
+            rc = 1;
         }
     }
-
-    double clock_ns, pause_ns;
-    calibrate(&clock_ns, &pause_ns);
-    bl__send(fd, "calib %.3f %.3f %s", clock_ns, pause_ns,
-             eng.counters.perf_fd >= 0 ? "perf" : "rusage");
-
-    bl_state st;
-    bl__state_init(&st, ST_RUN, inst, &eng);
-    if (inst->def->global_setup)
-        inst->def->global_setup(&st);
-    if (!st.status)
-        inst->def->fn(&st);
-    if (!st.status && !st.finished) {
-        bl_fail(&st, st.started ? "the benchmark returned before its loop finished (a break or "
-                                  "return inside while (bl_loop(st))?)"
-                                : "the benchmark never called bl_loop()");
+    if (!rc) {
+        if (inst->threads)
+            bl__send(fd, "threads %d", n_threads);
+        double clock_ns, pause_ns;
+        calibrate(&clock_ns, &pause_ns);
+        bl__send(fd, "calib %.3f %.3f %s", clock_ns, pause_ns,
+                 st->ctr.perf_fd >= 0 ? "perf" : "rusage");
+        if (inst->def->global_setup)
+            inst->def->global_setup(st);
+        for (int i = 1; i < n_threads; i++)
+            sts[i]->user = st->user; /* what global_setup made, every thread sees */
+        if (!st->status) {
+            if (n_threads == 1)
+                bl__run_body(st);
+            else
+                run_threads(&g);
+        }
+        if (inst->def->global_cleanup)
+            inst->def->global_cleanup(st);
+        merge_threads(&g, &res);
     }
-    if (inst->def->global_cleanup)
-        inst->def->global_cleanup(&st);
-    bl__counters_close(&eng.counters);
-    bl__hw_close(&eng.hw);
+    bl__counters_close(&st->ctr);
+    bl__hw_close(&st->hw);
+    for (int i = 0; i < n_threads; i++)
+        free(sts[i]);
+    free(sts);
+    if (rc)
+        return rc;
 
-    one_line(st.message);
-    if (st.status == 1) {
-        bl__send(fd, "skip %s", st.message);
+    one_line(res.message);
+    if (res.status == 1) {
+        bl__send(fd, "skip %s", res.message);
         return 0;
     }
-    if (st.status == 2) {
-        bl__send(fd, "fail %s", st.message);
+    if (res.status == 2) {
+        bl__send(fd, "fail %s", res.message);
         return 1;
     }
-    if (st.bytes_per_op > 0)
-        bl__send(fd, "bytes %.17g", st.bytes_per_op);
-    for (int i = 0; i < st.n_metrics; i++)
-        bl__send(fd, "metric %.17g %s", st.metric_value[i], st.metric_unit[i]);
-    bl__send(fd, "done %llu", (unsigned long long)st.total_iters);
+    if (res.bytes_per_op > 0)
+        bl__send(fd, "bytes %.17g", res.bytes_per_op);
+    for (int i = 0; i < res.n_metrics; i++)
+        bl__send(fd, "metric %.17g %s", res.metric_value[i], res.metric_unit[i]);
+    bl__send(fd, "done %llu", (unsigned long long)res.total_iters);
     return 0;
 }

@@ -229,9 +229,16 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             if (!(ns > 0))
                 ns = 0.001; /* as the Go-format writer: a literal 0 ns/op splits tables */
             add_val(e, "ns/op", ns);
-            double bytes = bl__json_num(bl__json_get(l, "bytes_per_op"), 0);
-            if (bytes > 0)
-                add_val(e, "MB/s", bytes / ns * 1e3);
+            /* the rates the Go-format writer prints, by the same function */
+            bl_launch tmp = {.ns_per_op = ns,
+                             .bytes_per_op = bl__json_num(bl__json_get(l, "bytes_per_op"), 0),
+                             .threads = (int)to_count(bl__json_num(bl__json_get(l, "threads"), 0))};
+            if (tmp.threads < 0 || tmp.threads > 1 << 20)
+                tmp.threads = 0;
+            bl_rates rates;
+            bl_launch_rates(&tmp, &rates);
+            add_val(e, "MB/s", rates.mb_per_s);
+            add_val(e, "ops/s", rates.ops_per_s);
             const struct bl__json *ms = bl__json_get(l, "metrics");
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
                 if (ms->items[k].type == BL_JNUM)

@@ -33,9 +33,9 @@
 #include "../instruments/alloc.h"
 #include "../instruments/counters.h"
 #include "../results/results_int.h"
-#include "engine.h"
 #include "benchlab/env.h"
 #include "benchlab/run.h"
+#include "engine.h"
 
 #define CAPTURE_MAX 8192 /* bytes of the worker's stdout and stderr we keep */
 #define CHANNEL_FD 3
@@ -226,6 +226,9 @@ static void handle_line(struct reader *r, char *line)
                      "the suite speaks channel version %d, this runner 1", atoi(line + 6));
     } else if (strncmp(line, "calib ", 6) == 0) {
         sscanf(line, "calib %lf %lf", &l->clock_ns, &l->pause_ns);
+    } else if (strncmp(line, "threads ", 8) == 0) {
+        int t = atoi(line + 8);
+        l->threads = t > 0 ? t : 0;
     } else if (strncmp(line, "bytes ", 6) == 0) {
         l->bytes_per_op = strtod(line + 6, NULL);
     } else if (strncmp(line, "metric ", 7) == 0) {
@@ -337,20 +340,13 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
     snprintf(seed_s, sizeof seed_s, "%llu", seed);
     snprintf(fd_s, sizeof fd_s, "%d", CHANNEL_FD);
-    char *argv[] = {(char *)exe,
-                    (char *)"--benchlab-worker",
-                    (char *)name,
-                    (char *)"--benchlab-fd",
-                    fd_s,
-                    (char *)"--benchlab-time",
-                    time_s,
-                    (char *)"--benchlab-batch",
-                    batch,
-                    (char *)"--benchlab-seed",
-                    seed_s,
-                    NULL,
-                    NULL,
-                    NULL};
+    char *argv[] = {(char *)exe,  (char *)"--benchlab-worker",
+                    (char *)name, (char *)"--benchlab-fd",
+                    fd_s,         (char *)"--benchlab-time",
+                    time_s,       (char *)"--benchlab-batch",
+                    batch,        (char *)"--benchlab-seed",
+                    seed_s,       NULL,
+                    NULL,         NULL};
     if (alloc) {
         argv[11] = (char *)"--benchlab-mode";
         argv[12] = (char *)"alloc";
@@ -467,13 +463,15 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
         set_message(l, "could not execute %s (is it a benchlab suite?)", exe);
     } else if (!r.got_hello) {
         l->status = BL_EPROTO;
-        set_message(l, "%s did not answer as a benchlab worker (exit status %d): is it a "
-                       "benchlab suite?",
+        set_message(l,
+                    "%s did not answer as a benchlab worker (exit status %d): is it a "
+                    "benchlab suite?",
                     exe, l->exit_code);
     } else if (!r.got_done) {
         l->status = BL_EEXIT;
-        set_message(l, "exited with status %d before it finished (exit() called inside the "
-                       "benchmark?)",
+        set_message(l,
+                    "exited with status %d before it finished (exit() called inside the "
+                    "benchmark?)",
                     l->exit_code);
     } else if (r.proto_error[0]) {
         l->status = BL_EPROTO;
@@ -528,8 +526,9 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
     else if (a.untracked)
         bl__buf_printf(&msg, "too many live blocks to track (%llu untracked)", a.untracked);
     else if (a.allocs_kd < a.allocs_k || a.bytes_kd < a.bytes_k)
-        bl__buf_printf(&msg, "fewer allocations for more repetitions (%llu then %llu): the "
-                             "benchmark is not deterministic enough to count",
+        bl__buf_printf(&msg,
+                       "fewer allocations for more repetitions (%llu then %llu): the "
+                       "benchmark is not deterministic enough to count",
                        a.allocs_k, a.allocs_kd);
     if (msg.data) {
         b->has_alloc = false;
@@ -558,7 +557,9 @@ static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned
         free(b->counters_message);
         struct bl__buf m = {0};
         bl__buf_printf(&m, "the counters pass failed: %s",
-                       tmp.message ? tmp.message : line ? "bad counts" : "no counts sent");
+                       tmp.message ? tmp.message
+                       : line      ? "bad counts"
+                                   : "no counts sent");
         b->counters_message = m.data;
     } else {
         const char *p = line + used;
@@ -659,8 +660,7 @@ long bl_list(const char *exe, char ***names)
     return exe ? list_exe(exe, names) : list_self(names);
 }
 
-long bl__list_matching(const char *exe, const char *filter, char ***out, char *err,
-                       size_t err_size)
+long bl__list_matching(const char *exe, const char *filter, char ***out, char *err, size_t err_size)
 {
     regex_t re;
     if (filter) {
@@ -786,8 +786,9 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         return (int)n;
     size_t n_plan = (size_t)n;
     if (n_plan == 0) {
-        snprintf(errbuf, errsize, o.filter ? "no benchmark matches --filter '%s'"
-                                           : "the suite defines no benchmarks%s",
+        snprintf(errbuf, errsize,
+                 o.filter ? "no benchmark matches --filter '%s'"
+                          : "the suite defines no benchmarks%s",
                  o.filter ? o.filter : "");
         bl_names_free(plan, 0);
         return BL_ENOTFOUND;
@@ -811,8 +812,8 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     char counters_refused[512] = "";
     if (o.counters) {
         int idx[BL__MAX_COUNTERS], nc;
-        if (bl__counters_parse(o.counters, idx, &nc, counters_refused,
-                               sizeof counters_refused) == 0)
+        if (bl__counters_parse(o.counters, idx, &nc, counters_refused, sizeof counters_refused) ==
+            0)
             bl__counters_probe(idx, nc, counters_refused, sizeof counters_refused);
         if (counters_refused[0])
             bl_results_set_meta(res, "counters-unsupported", counters_refused);

@@ -58,8 +58,15 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     double ns = l->ns_per_op > 0 ? l->ns_per_op : ZERO_FLOOR_NS;
     bl_gobench_format_value(v, sizeof v, ns);
     fprintf(f, "%s\t%8llu\t%10s ns/op", b->name, (unsigned long long)l->measured_reps, v);
-    if (l->bytes_per_op > 0 && ns > 0)
-        fprintf(f, "\t%8.2f MB/s", l->bytes_per_op / ns * 1e3);
+    /* throughput counts the operations of every thread */
+    bl_rates rates;
+    bl_launch_rates(l, &rates);
+    if (!isnan(rates.mb_per_s))
+        fprintf(f, "\t%8.2f MB/s", rates.mb_per_s);
+    if (!isnan(rates.ops_per_s)) {
+        bl_gobench_format_value(v, sizeof v, rates.ops_per_s);
+        fprintf(f, "\t%10s ops/s", v);
+    }
     /* B/op and allocs/op exactly as Go's testing package writes them:
      * whole numbers, truncated (Go divides integers). */
     if (b->has_alloc)

@@ -2,7 +2,8 @@
  * markdown_write.c - run results as a GitHub-flavoured Markdown table, for
  * pull requests and reports: per benchmark the median per-op time over its
  * launches, its 95% interval, the overhead subtracted and the batches
- * measured and invalidated; the run's configuration above the table.
+ * measured and invalidated, and the throughput (all threads counted) when
+ * some benchmark has one; the run's configuration above the table.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,9 +41,15 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     }
     if (r->n_config || r->n_meta)
         fputc('\n', f);
-    fputs("| benchmark | time/op | 95% CI | overhead | launches | batches | invalid |\n"
-          "|---|---:|---:|---:|---:|---:|---:|\n",
-          f);
+    int rates = 0; /* a throughput column when some launch has one */
+    for (size_t i = 0; i < r->n_benches; i++)
+        for (size_t j = 0; j < r->benches[i].n_launches; j++)
+            rates |=
+                r->benches[i].launches[j].bytes_per_op > 0 || r->benches[i].launches[j].threads > 0;
+    fprintf(f,
+            "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s\n"
+            "|---|---:|---:|---:|---:|---:|---:|%s\n",
+            rates ? " throughput |" : "", rates ? "---:|" : "");
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         double *xs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *xs);
@@ -87,8 +94,25 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         } else {
             fputs("-", f);
         }
-        fprintf(f, " | %s | %zu%s | %zu | %zu |\n", o, b->n_launches,
-                failed ? " (some failed)" : "", measured, invalid);
+        fprintf(f, " | %s | %zu%s | %zu | %zu |", o, b->n_launches, failed ? " (some failed)" : "",
+                measured, invalid);
+        if (rates) {
+            /* the rate at the median time, from the first launch that ran */
+            char rate[64] = "-";
+            for (size_t j = 0; j < b->n_launches && n > 0; j++) {
+                const bl_launch *l = &b->launches[j];
+                if (l->status || l->skipped || isnan(l->ns_per_op))
+                    continue;
+                bl_launch at = *l;
+                at.ns_per_op = bl_stats_median(xs, n);
+                bl_rates rt;
+                bl_launch_rates(&at, &rt);
+                bl_format_rate(rate, sizeof rate, &rt);
+                break;
+            }
+            fprintf(f, " %s |", rate);
+        }
+        fputc('\n', f);
         free(per_op);
         free(xs);
         free(ov);

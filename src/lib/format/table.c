@@ -8,6 +8,7 @@
  * the table, plain-word notes: disturbed batches and why, failures, skips.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,32 @@ static void pad(FILE *f, const char *s, int w, int right)
             fputc(' ', f);
 }
 
-#define NCOL 9 /* the last two, B/op and allocs/op, only after --alloc */
+/* Columns; throughput, B/op and allocs/op only when some benchmark has them. */
+enum { C_NAME, C_TIME, C_SPREAD, C_CI, C_OVH, C_BATCHES, C_OUTLIERS, C_RATE, C_BYTES, C_ALLOCS };
+#define NCOL 10
 
 struct row {
     char cell[NCOL][96];
 };
+
+void bl_format_rate(char *out, size_t size, const bl_rates *r)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T"};
+    double v = !isnan(r->mb_per_s) ? r->mb_per_s * 1e6 : r->ops_per_s;
+    const char *unit = !isnan(r->mb_per_s) ? "B/s" : "ops/s";
+    if (isnan(v)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    int p = 0;
+    while (p < 4 && fabs(v) >= 1000) {
+        v /= 1000;
+        p++;
+    }
+    int prec = fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3;
+    snprintf(out, size, "%.*f %s%s%s", prec, v, prefix[p], *prefix[p] && unit[0] == 'o' ? " " : "",
+             unit);
+}
 
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
 {
@@ -69,13 +91,22 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark", "time/op", "spread",   "95% CI of median",
-                                     "overhead",  "batches", "outliers", "B/op",
-                                     "allocs/op"};
-    int ncol = 7;
-    for (size_t i = 0; i < r->n_benches; i++)
+    static const char *head[NCOL] = {"benchmark", "time/op",  "spread",   "95% CI of median",
+                                     "overhead",  "batches",  "outliers", "throughput",
+                                     "B/op",      "allocs/op"};
+    bool show[NCOL] = {true, true, true, true, true, true, true, false, false, false};
+    for (size_t i = 0; i < r->n_benches; i++) {
         if (r->benches[i].has_alloc)
-            ncol = NCOL;
+            show[C_BYTES] = show[C_ALLOCS] = true;
+        for (size_t j = 0; j < r->benches[i].n_launches; j++) {
+            const bl_launch *l = &r->benches[i].launches[j];
+            show[C_RATE] |= !l->status && (l->bytes_per_op > 0 || l->threads > 0);
+        }
+    }
+    int last = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (show[c])
+            last = c;
     struct row *rows = calloc(r->n_benches + 1, sizeof *rows);
     if (!rows)
         return;
@@ -137,14 +168,27 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             }
             snprintf(row->cell[6], sizeof row->cell[6], "%zu", s.n_outliers);
         }
-        bl_format_duration(row->cell[4], sizeof row->cell[4], ovh_sum / (double)n_ok);
-        snprintf(row->cell[5], sizeof row->cell[5], "%zu/%zu", measured - invalid, measured);
+        bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], ovh_sum / (double)n_ok);
+        snprintf(row->cell[C_BATCHES], sizeof row->cell[C_BATCHES], "%zu/%zu", measured - invalid,
+                 measured);
+        /* the throughput at the centre shown: the rate of a launch with that time */
+        bl_launch at = {.ns_per_op = NAN};
+        for (size_t j = 0; j < b->n_launches; j++)
+            if (!b->launches[j].status && !b->launches[j].skipped) {
+                at = b->launches[j];
+                break;
+            }
+        if (n_ok > 1 && n_all)
+            at.ns_per_op = bl_stats_median(all, n_all);
+        bl_rates rates;
+        bl_launch_rates(&at, &rates);
+        bl_format_rate(row->cell[C_RATE], sizeof row->cell[C_RATE], &rates);
         if (b->has_alloc) {
-            snprintf(row->cell[7], sizeof row->cell[7], "%.0f", b->alloc_bytes_per_op);
-            snprintf(row->cell[8], sizeof row->cell[8], "%.0f", b->allocs_per_op);
+            snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "%.0f", b->alloc_bytes_per_op);
+            snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "%.0f", b->allocs_per_op);
         } else {
-            snprintf(row->cell[7], sizeof row->cell[7], "-");
-            snprintf(row->cell[8], sizeof row->cell[8], "-");
+            snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "-");
+            snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "-");
         }
         for (int c = 0; c < NCOL; c++)
             if (width(row->cell[c]) > w[c])
@@ -153,15 +197,19 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     }
     if (n_rows) {
         fputs(bold, f);
-        for (int c = 0; c < ncol; c++) {
-            pad(f, head[c], w[c], c > 0 && c != 3);
-            fputs(c < ncol - 1 ? "  " : "\n", f);
+        for (int c = 0; c < NCOL; c++) {
+            if (!show[c])
+                continue;
+            pad(f, head[c], w[c], c > 0 && c != C_CI);
+            fputs(c < last ? "  " : "\n", f);
         }
         fputs(reset, f);
         for (size_t i = 0; i < n_rows; i++) {
-            for (int c = 0; c < ncol; c++) {
-                pad(f, rows[i].cell[c], c == ncol - 1 ? 0 : w[c], c > 0 && c != 3);
-                fputs(c < ncol - 1 ? "  " : "\n", f);
+            for (int c = 0; c < NCOL; c++) {
+                if (!show[c])
+                    continue;
+                pad(f, rows[i].cell[c], c == last ? 0 : w[c], c > 0 && c != C_CI);
+                fputs(c < last ? "  " : "\n", f);
             }
         }
     }
