@@ -258,6 +258,9 @@ BL_API const char *bl_param_str(bl_state *st, const char *name);
 
 /* Bytes processed per repetition: adds MB/s (10^6 bytes per second, as Go). */
 BL_API void bl_set_bytes_per_op(bl_state *st, double bytes);
+/* Items (records, messages, keys...) processed per repetition: adds items/s
+ * beside MB/s, as Google Benchmark's items_per_second. */
+BL_API void bl_set_items_per_op(bl_state *st, double items);
 /*
  * Report a user metric, as Go's b.ReportMetric: `value` is written as is
  * with `unit` (such as "compares/op" or "hits/s"); a unit ending in "/op" is

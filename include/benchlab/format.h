@@ -36,7 +36,7 @@ enum bl_table_flags {
 BL_API void bl_table_write(FILE *f, const bl_results *results, unsigned flags);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
-/* Human throughput, the first rate that applies: "1.230 GB/s", "45.60 M ops/s"; "-" for none. */
+/* Human throughput, every rate that applies: "1.230 GB/s, 45.60 M items/s"; "-" for none. */
 BL_API void bl_format_rate(char *out, size_t size, const bl_rates *rates);
 
 /* ---- Reading the Go benchmark format (gobench_read.c) ----------------------

@@ -81,6 +81,7 @@ typedef struct bl_launch {
     unsigned intrinsic;  /* bl_invalid bits seen in most batches: the benchmark's nature,
                             not used to discard */
     double bytes_per_op; /* 0 when not set */
+    double items_per_op; /* 0 when not set */
     int threads;         /* threads that ran the body together (.threads); 0: not threaded */
     bl_metric *metrics;
     size_t n_metrics;
@@ -155,14 +156,16 @@ BL_API void bl_launch_finish(bl_launch *launch);
 /*
  * Throughput of a launch, counting the operations of all its threads (T =
  * launch->threads, 1 when 0): MB/s = bytes per op x T / ns per op x 1e3
- * (10^6 bytes per second, as Go) when bytes were set; ops/s = T x 1e9 / ns
- * per op for a multi-threaded benchmark that set no bytes. NAN where a
- * rate does not apply or no time was measured. A time that overhead
+ * (10^6 bytes per second, as Go) when bytes were set; items/s = items per
+ * op x T x 1e9 / ns per op when items were set; ops/s = T x 1e9 / ns per
+ * op for a multi-threaded benchmark that set neither. NAN where a rate
+ * does not apply or no time was measured. A time that overhead
  * subtraction took to zero counts as 0.001 ns, as the Go-format writer
  * prints it.
  */
 typedef struct bl_rates {
     double mb_per_s;
+    double items_per_s;
     double ops_per_s;
 } bl_rates;
 BL_API void bl_launch_rates(const bl_launch *launch, bl_rates *rates);

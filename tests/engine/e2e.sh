@@ -331,8 +331,8 @@ threads-run-together)
     out_has '"threads":2'
     run "$threads" $fast --filter '^BenchmarkTogether/threads=2$' --format csv
     expect_status 0
-    head -n 1 "$tmp/out" | grep -q ',threads,mb_per_s,ops_per_s' || fail "csv header"
-    grep -q '^BenchmarkTogether/threads=2,1,ok,.*,2,,[0-9.e+]*' "$tmp/out" || fail "csv row"
+    head -n 1 "$tmp/out" | grep -q ',threads,mb_per_s,items_per_s,ops_per_s,' || fail "csv header"
+    grep -q '^BenchmarkTogether/threads=2,1,ok,.*,0,0,2,,,[0-9.e+]*,' "$tmp/out" || fail "csv row"
     # hooks run per thread, around that thread's repetitions; global setup is shared
     run "$threads" $fast --filter '^BenchmarkHooks/'
     expect_status 0
@@ -346,6 +346,35 @@ threads-failures-are-clean)
     err_has 'SKIP BenchmarkThreadSkips/threads=2: thread 0 of 2: one thread lacks a device'
     out_lacks '^BenchmarkThread'
     ! grep -q 'ran past its time limit' "$tmp/err" || fail "a thread was left waiting"
+    ;;
+items-and-bytes-rates)
+    run "$threads" $fast --filter '^BenchmarkItems'
+    expect_status 0
+    # items/s beside MB/s, both counting every thread; no ops/s then
+    for b in BenchmarkItems/threads=2 BenchmarkItemsPlain; do
+        t=1; [ "$b" = BenchmarkItemsPlain ] || t=2
+        ns=$(nsop $b)
+        check "$(metric $b MB/s)" "(x / (100 * $t / $ns * 1e3) - 1)^2 < 1e-4" "$b MB/s"
+        check "$(metric $b items/s)" "(x / (5 * $t * 1e9 / $ns) - 1)^2 < 1e-4" "$b items/s"
+    done
+    out_lacks 'ops/s'
+    grep -q 'ItemsPlain .* [0-9.]* [kMG]*B/s, [0-9.]* [kMG]* *items/s' "$tmp/err" || fail "table: rates"
+    # every format carries them; compare reads them back from JSON
+    run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format json
+    expect_status 0
+    out_has '"items_per_op":5'
+    cp "$tmp/out" "$tmp/r.json"
+    run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format csv
+    head -n 1 "$tmp/out" | grep -q ',bytes_per_op,items_per_op,threads,mb_per_s,items_per_s,ops_per_s' ||
+        fail "csv header"
+    grep -q '^BenchmarkItemsPlain,1,ok,.*,[0-9.e+]*,5,0,[0-9.e+]*,[0-9.e+]*,$' "$tmp/out" || fail "csv row"
+    run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format markdown
+    out_has '| throughput |'
+    out_has 'items/s |$'
+    run "$cli" compare "$tmp/r.json"
+    expect_status 0
+    out_has 'items/s'
+    out_has 'B/s'
     ;;
 threads-bad-count)
     run "$threads" $fast --filter '^BenchmarkBadCount/'

@@ -108,6 +108,30 @@ BENCHLAB(Hooks, .threads = BL_THREADS(2), .global_setup = shared_setup, .setup_o
     bl_report_metric(st, ok, "hooks-ok");
 }
 
+/* ---- throughput: bytes and items per op ----------------------------------------- */
+
+static void spin_op(bl_state *st)
+{
+    uint64_t x = 1;
+    while (bl_loop(st)) {
+        for (int i = 0; i < 16; i++)
+            x = x * 6364136223846793005u + 1442695040888963407u;
+        bl_do_not_optimize(x);
+    }
+    bl_set_bytes_per_op(st, 100);
+    bl_set_items_per_op(st, 5);
+}
+
+BENCHLAB(Items, .threads = BL_THREADS(2))
+{
+    spin_op(st);
+}
+
+BENCHLAB(ItemsPlain)
+{
+    spin_op(st);
+}
+
 /* ---- failures ---------------------------------------------------------------- */
 
 BENCHLAB(ThreadFails, .threads = BL_THREADS(3))

@@ -91,12 +91,22 @@ static void threaded_launch_rates_count_all_threads(void **state)
     assert_string_equal(line, "BenchmarkCounter/threads=4\t    1000\t     40.00 ns/op"
                               "\t 6400.00 MB/s\n");
     free(line);
+    /* items/s beside MB/s, and still no ops/s */
+    l->items_per_op = 3;
+    line = write_launch(b, l);
+    assert_string_equal(line, "BenchmarkCounter/threads=4\t    1000\t     40.00 ns/op"
+                              "\t 6400.00 MB/s\t 300000000 items/s\n");
+    free(line);
+    char human[64];
+    bl_launch_rates(l, &rates);
+    bl_format_rate(human, sizeof human, &rates);
+    assert_string_equal(human, "6.400 GB/s, 300.0 M items/s");
+    l->items_per_op = 0;
     /* a single-threaded benchmark has no ops/s: ns/op says it all */
     l->bytes_per_op = 0;
     l->threads = 0;
     bl_launch_rates(l, &rates);
     assert_true(isnan(rates.ops_per_s));
-    char human[64];
     bl_format_rate(human, sizeof human, &rates);
     assert_string_equal(human, "-");
     l->threads = 2;

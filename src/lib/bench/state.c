@@ -695,6 +695,11 @@ void bl_set_bytes_per_op(bl_state *st, double bytes)
     st->bytes_per_op = bytes;
 }
 
+void bl_set_items_per_op(bl_state *st, double items)
+{
+    st->items_per_op = items;
+}
+
 void bl_report_metric(bl_state *st, double value, const char *unit)
 {
     if (!unit || !*unit || strpbrk(unit, " \t\r\n")) {

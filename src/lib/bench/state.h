@@ -124,6 +124,7 @@ struct bl_state {
     /* what the benchmark told us */
     void *user;
     double bytes_per_op;
+    double items_per_op;
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
     char metric_unit[BL__MAX_METRICS][64];

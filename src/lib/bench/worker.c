@@ -9,6 +9,7 @@
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES
  *   bytes VALUE
+ *   items VALUE
  *   metric VALUE UNIT
  *   skip REASON...   |   fail MESSAGE...
  *   done ITERATIONS
@@ -236,7 +237,7 @@ static void run_threads(struct bl__group *g)
 /*
  * What the threads told us, as one benchmark: the first failure (by
  * thread index) or else the first skip, its message naming the thread;
- * bytes per op from the first thread that set them; each user metric the
+ * bytes and items per op from the first thread that set them; each user metric the
  * mean over the threads that reported it.
  */
 static void merge_threads(struct bl__group *g, bl_state *out)
@@ -258,9 +259,11 @@ static void merge_threads(struct bl__group *g, bl_state *out)
                          g->st[i]->message);
                 break;
             }
-    out->bytes_per_op = 0;
+    out->bytes_per_op = out->items_per_op = 0;
     for (int i = 0; i < g->n && !(out->bytes_per_op > 0); i++)
         out->bytes_per_op = g->st[i]->bytes_per_op;
+    for (int i = 0; i < g->n && !(out->items_per_op > 0); i++)
+        out->items_per_op = g->st[i]->items_per_op;
     out->n_metrics = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
@@ -408,6 +411,8 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     if (res.bytes_per_op > 0)
         bl__send(fd, "bytes %.17g", res.bytes_per_op);
+    if (res.items_per_op > 0)
+        bl__send(fd, "items %.17g", res.items_per_op);
     for (int i = 0; i < res.n_metrics; i++)
         bl__send(fd, "metric %.17g %s", res.metric_value[i], res.metric_unit[i]);
     bl__send(fd, "done %llu", (unsigned long long)res.total_iters);

@@ -232,12 +232,14 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             /* the rates the Go-format writer prints, by the same function */
             bl_launch tmp = {.ns_per_op = ns,
                              .bytes_per_op = bl__json_num(bl__json_get(l, "bytes_per_op"), 0),
+                             .items_per_op = bl__json_num(bl__json_get(l, "items_per_op"), 0),
                              .threads = (int)to_count(bl__json_num(bl__json_get(l, "threads"), 0))};
             if (tmp.threads < 0 || tmp.threads > 1 << 20)
                 tmp.threads = 0;
             bl_rates rates;
             bl_launch_rates(&tmp, &rates);
             add_val(e, "MB/s", rates.mb_per_s);
+            add_val(e, "items/s", rates.items_per_s);
             add_val(e, "ops/s", rates.ops_per_s);
             const struct bl__json *ms = bl__json_get(l, "metrics");
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)

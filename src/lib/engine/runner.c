@@ -231,6 +231,8 @@ static void handle_line(struct reader *r, char *line)
         l->threads = t > 0 ? t : 0;
     } else if (strncmp(line, "bytes ", 6) == 0) {
         l->bytes_per_op = strtod(line + 6, NULL);
+    } else if (strncmp(line, "items ", 6) == 0) {
+        l->items_per_op = strtod(line + 6, NULL);
     } else if (strncmp(line, "metric ", 7) == 0) {
         char *unit = rest_after(line, 2);
         bl_launch_set_metric(l, unit, strtod(line + 7, NULL));

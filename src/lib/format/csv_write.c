@@ -1,7 +1,7 @@
 /*
  * csv_write.c - run results as CSV (RFC 4180): one record per launch with
  * its estimate, interval, overhead, batch counts, threads, throughput
- * (MB/s, ops/s; empty where they do not apply) and metrics, for
+ * (MB/s, items/s, ops/s; empty where they do not apply) and metrics, for
  * spreadsheets. The metric columns are the union of the run's metric
  * units, in the order first seen; a launch without one leaves it empty.
  */
@@ -92,7 +92,8 @@ int bl_csv_write(FILE *f, const bl_results *r)
             }
         }
     fputs("name,launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
-          "measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,threads,mb_per_s,ops_per_s",
+          "measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_op,threads,mb_per_"
+          "s,items_per_s,ops_per_s",
           f);
     for (size_t u = 0; u < n_units; u++) {
         fputc(',', f);
@@ -123,10 +124,12 @@ int bl_csv_write(FILE *f, const bl_results *r)
             if (have)
                 fprintf(f, "%zu", s.n_outliers);
             num(f, l->bytes_per_op);
+            num(f, l->items_per_op);
             fprintf(f, ",%d", l->threads);
             bl_rates rates;
             bl_launch_rates(l, &rates);
             num(f, rates.mb_per_s);
+            num(f, rates.items_per_s);
             num(f, rates.ops_per_s);
             for (size_t u = 0; u < n_units; u++) {
                 double v = NAN;

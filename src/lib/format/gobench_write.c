@@ -63,6 +63,10 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     bl_launch_rates(l, &rates);
     if (!isnan(rates.mb_per_s))
         fprintf(f, "\t%8.2f MB/s", rates.mb_per_s);
+    if (!isnan(rates.items_per_s)) {
+        bl_gobench_format_value(v, sizeof v, rates.items_per_s);
+        fprintf(f, "\t%10s items/s", v);
+    }
     if (!isnan(rates.ops_per_s)) {
         bl_gobench_format_value(v, sizeof v, rates.ops_per_s);
         fprintf(f, "\t%10s ops/s", v);

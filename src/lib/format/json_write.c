@@ -121,6 +121,7 @@ static void write_launch(FILE *f, const bl_launch *l)
     NUM("clock_ns", l->clock_ns);
     NUM("pause_ns", l->pause_ns);
     NUM("bytes_per_op", l->bytes_per_op);
+    NUM("items_per_op", l->items_per_op);
     fprintf(f, ",\"threads\":%d", l->threads);
     fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
             (unsigned long long)l->measured_reps, l->n_measured, l->n_invalid);

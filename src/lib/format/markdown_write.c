@@ -44,8 +44,9 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     int rates = 0; /* a throughput column when some launch has one */
     for (size_t i = 0; i < r->n_benches; i++)
         for (size_t j = 0; j < r->benches[i].n_launches; j++)
-            rates |=
-                r->benches[i].launches[j].bytes_per_op > 0 || r->benches[i].launches[j].threads > 0;
+            rates |= r->benches[i].launches[j].bytes_per_op > 0 ||
+                     r->benches[i].launches[j].items_per_op > 0 ||
+                     r->benches[i].launches[j].threads > 0;
     fprintf(f,
             "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s\n"
             "|---|---:|---:|---:|---:|---:|---:|%s\n",

@@ -66,23 +66,36 @@ struct row {
     char cell[NCOL][96];
 };
 
-void bl_format_rate(char *out, size_t size, const bl_rates *r)
+/* "1.230 GB/s", "45.60 M items/s": SI prefixes, 4 significant digits. */
+static int one_rate(char *out, size_t size, double v, const char *unit)
 {
-    static const char *const prefix[] = {"", "k", "M", "G", "T"};
-    double v = !isnan(r->mb_per_s) ? r->mb_per_s * 1e6 : r->ops_per_s;
-    const char *unit = !isnan(r->mb_per_s) ? "B/s" : "ops/s";
-    if (isnan(v)) {
-        snprintf(out, size, "-");
-        return;
-    }
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P"};
     int p = 0;
-    while (p < 4 && fabs(v) >= 1000) {
+    while (p < 5 && fabs(v) >= 999.95) {
         v /= 1000;
         p++;
     }
-    int prec = fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3;
-    snprintf(out, size, "%.*f %s%s%s", prec, v, prefix[p], *prefix[p] && unit[0] == 'o' ? " " : "",
-             unit);
+    int prec = fabs(v) >= 99.995 ? 1 : fabs(v) >= 9.9995 ? 2 : 3;
+    /* bytes take the prefix on the unit (GB/s); counts stand apart (M ops/s) */
+    bool bytes = unit[0] == 'B';
+    return snprintf(out, size, "%.*f %s%s%s", prec, v, prefix[p], *prefix[p] && !bytes ? " " : "",
+                    unit);
+}
+
+void bl_format_rate(char *out, size_t size, const bl_rates *r)
+{
+    const double v[3] = {r->mb_per_s * 1e6, r->items_per_s, r->ops_per_s};
+    static const char *const unit[3] = {"B/s", "items/s", "ops/s"};
+    size_t len = 0;
+    snprintf(out, size, "-");
+    for (int i = 0; i < 3; i++) {
+        if (isnan(v[i]) || len + 2 >= size)
+            continue;
+        if (len)
+            len += (size_t)snprintf(out + len, size - len, ", ");
+        int n = len < size ? one_rate(out + len, size - len, v[i], unit[i]) : 0;
+        len += n > 0 ? (size_t)n : 0;
+    }
 }
 
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
@@ -100,7 +113,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             show[C_BYTES] = show[C_ALLOCS] = true;
         for (size_t j = 0; j < r->benches[i].n_launches; j++) {
             const bl_launch *l = &r->benches[i].launches[j];
-            show[C_RATE] |= !l->status && (l->bytes_per_op > 0 || l->threads > 0);
+            show[C_RATE] |=
+                !l->status && (l->bytes_per_op > 0 || l->items_per_op > 0 || l->threads > 0);
         }
     }
     int last = 0;

@@ -301,13 +301,15 @@ void bl_launch_finish(bl_launch *l)
 
 void bl_launch_rates(const bl_launch *l, bl_rates *r)
 {
-    r->mb_per_s = r->ops_per_s = NAN;
+    r->mb_per_s = r->items_per_s = r->ops_per_s = NAN;
     if (isnan(l->ns_per_op))
         return;
     double ns = l->ns_per_op > 0 ? l->ns_per_op : 0.001;
     double threads = l->threads > 0 ? l->threads : 1;
     if (l->bytes_per_op > 0)
         r->mb_per_s = l->bytes_per_op * threads / ns * 1e3;
-    else if (l->threads > 0)
+    if (l->items_per_op > 0)
+        r->items_per_s = l->items_per_op * threads / ns * 1e9;
+    if (!(l->bytes_per_op > 0) && !(l->items_per_op > 0) && l->threads > 0)
         r->ops_per_s = threads * 1e9 / ns;
 }
