@@ -19,17 +19,17 @@ extern "C" {
 #endif
 
 typedef struct bl_run_options {
-    const char *exe;       /* suite executable; NULL: this program (/proc/self/exe) */
-    const char *filter;    /* POSIX extended regex on full names; NULL: all */
-    double time_s;         /* measuring budget per launch (pilot, warmup, samples); default 0.5 */
-    double batch_ms;       /* target length of one timed batch; default 1 */
-    double timeout_s;      /* a worker is killed after this long; default 60 */
-    int count;             /* launches per benchmark, each one result line; default 1 */
+    const char *exe;         /* suite executable; NULL: this program (/proc/self/exe) */
+    const char *filter;      /* POSIX extended regex on full names; NULL: all */
+    double time_s;           /* measuring budget per launch (pilot, warmup, samples); default 0.5 */
+    double batch_ms;         /* target length of one timed batch; default 1 */
+    double timeout_s;        /* a worker is killed after this long; default 60 */
+    int count;               /* launches per benchmark, each one result line; default 1 */
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
-    const char *pkg;       /* value of the pkg: configuration line; default: basename of exe */
-    int alloc;             /* run the allocation pass: B/op and allocs/op */
-    const char *counters;  /* hardware counters pass: a list, or "" for all; NULL: none */
-    const char *cpus;      /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
+    const char *pkg;         /* value of the pkg: configuration line; default: basename of exe */
+    int alloc;               /* run the allocation pass: B/op and allocs/op */
+    const char *counters;    /* hardware counters pass: a list, or "" for all; NULL: none */
+    const char *cpus;        /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
 } bl_run_options;
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */
@@ -58,8 +58,8 @@ BL_API void bl_run_options_init(bl_run_options *opts);
  * count the asked hardware counters, the run goes on and the results'
  * metadata "counters-unsupported" says why.
  */
-BL_API int bl_run(const bl_run_options *opts, const bl_run_observer *observer,
-                  bl_results **results, char *err, size_t err_size);
+BL_API int bl_run(const bl_run_options *opts, const bl_run_observer *observer, bl_results **results,
+                  char *err, size_t err_size);
 
 /*
  * The benchmark instances of a suite, parameters expanded, in order. With
@@ -78,6 +78,10 @@ BL_API void bl_names_free(char **names, size_t n);
  * Ctrl-C (with everything finished so far written).
  */
 BL_API int bl_run_main(int argc, char **argv, const char *exe);
+
+/* A duration as the command lines take it: "500ms", "2s", "1.5" (seconds),
+ * "100us", "20ns", "1m" -> seconds; -1 when malformed or negative. */
+BL_API double bl_parse_duration(const char *s);
 
 /* Install SIGINT/SIGTERM handlers that make a running bl_run stop after
  * killing its current worker. Called by bl_main and the CLI. */

@@ -3,6 +3,7 @@
 #define BENCHLAB_CLI_H
 
 int cmd_run(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -18,7 +18,9 @@ static const struct {
     {"run", cmd_run, "run a benchmark suite: benchlab run SUITE [options]"},
     {"exec", cmd_exec, "benchmark whole commands: benchlab exec [options] CMD..."},
     {"env", cmd_env, "what on this machine adds noise to measurements"},
-    {"compare", cmd_compare, "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
+    {"ab", cmd_ab, "did my change make it slower? benchlab ab OLD NEW [options]"},
+    {"compare", cmd_compare,
+     "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
     {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},
 };
 

@@ -51,8 +51,7 @@ static const char usage[] =
     "\n"
     "Durations take a unit: 500ms, 2s, 1m (a bare number is seconds).\n";
 
-/* "500ms", "2s", "1.5", "100us", "1m" -> seconds; -1 on error. */
-static double parse_duration(const char *s)
+double bl_parse_duration(const char *s)
 {
     char *end;
     errno = 0;
@@ -188,7 +187,7 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
 
 static int worker_mode(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -202,6 +201,8 @@ static int worker_mode(int argc, char **argv)
             a.alloc = strcmp(argv[i + 1], "alloc") == 0;
         else if (strcmp(argv[i], "--benchlab-counters") == 0)
             a.counters = argv[i + 1];
+        else if (strcmp(argv[i], "--benchlab-cmd-fd") == 0)
+            a.cmd_fd = atoi(argv[i + 1]);
     }
     return bl__worker_main(&a);
 }
@@ -250,9 +251,9 @@ int bl_run_main(int argc, char **argv, const char *exe)
     const char *out_path = NULL, *color = "auto";
     const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1;
-    static const char *const with_value[] = {"filter", "time", "count",  "timeout", "batch",
-                                             "seed",   "out",  "format", "pkg",     "color",
-                                             "cpu"};
+    static const char *const with_value[] = {"filter", "time",  "count", "timeout",
+                                             "batch",  "seed",  "out",   "format",
+                                             "pkg",    "color", "cpu"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *name = NULL;
@@ -295,7 +296,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
             o.filter = v;
         } else if (strcmp(name, "time") == 0 || strcmp(name, "timeout") == 0 ||
                    strcmp(name, "batch") == 0) {
-            double d = parse_duration(v);
+            double d = bl_parse_duration(v);
             if (!(d > 0)) {
                 fprintf(stderr, "%s: --%s: '%s' is not a positive duration (try 500ms or 2s)\n",
                         prog, name, v);
@@ -321,7 +322,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
             out_path = v;
         } else if (strcmp(name, "format") == 0) {
             if (out_format(v) < 0) {
-                fprintf(stderr, "%s: --format: unknown format '%s' (known: go, json, csv, markdown)\n",
+                fprintf(stderr,
+                        "%s: --format: unknown format '%s' (known: go, json, csv, markdown)\n",
                         prog, v);
                 return 2;
             }

@@ -30,6 +30,7 @@
  * plans the next, and releases them all, and each restarts its own clock
  * last. The overhead batch runs in every thread the same way.
  */
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
@@ -259,9 +260,17 @@ static void record(struct bl__engine *e, const struct batch *b)
                                       e->n_warm < w ? e->n_warm : w);
             e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
             e->stage = STAGE_MEASURE;
+            if (e->cmd_fd >= 0) {
+                e->stage = STAGE_DRIVEN;
+                bl__send(e->fd, "ready %llu %.6g", (unsigned long long)e->reps, recent);
+            }
         }
         break;
     }
+    case STAGE_DRIVEN:
+        /* the runner judges and decides; we only keep count */
+        e->n_measured++;
+        break;
     case STAGE_MEASURE:
         e->n_measured++;
         if (clean(e, b))
@@ -445,6 +454,34 @@ static void record_alloc(struct bl__group *g, const struct batch *b)
     }
 }
 
+/*
+ * Driven mode: block until the runner's next command. "b REPS" sets the
+ * size of the next batch (the runner chooses it, jitter included, so that
+ * both builds run the same work); "q", end of file or anything else ends
+ * the measurement. Commands are one short line, written whole by the
+ * runner, which sends the next one only after our answer. Called in the
+ * group's serial part: the other threads wait at the barrier.
+ */
+static void await_command(struct bl__engine *e)
+{
+    char cmd[64];
+    size_t n = 0;
+    while (n < sizeof cmd - 1) {
+        ssize_t got = read(e->cmd_fd, cmd + n, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || cmd[n] == '\n')
+            break;
+        n++;
+    }
+    cmd[n] = '\0';
+    unsigned long long reps;
+    if (sscanf(cmd, "b %llu", &reps) == 1 && reps > 0)
+        e->reps = reps;
+    else
+        e->stage = STAGE_DONE;
+}
+
 /* Plan the next batch (the group's serial part; every thread waits). */
 static void plan_batch(struct bl__group *g)
 {
@@ -458,7 +495,9 @@ static void plan_batch(struct bl__group *g)
         if (e->counting && e->mode == MODE_ALLOC)
             e->alloc.begin(); /* each thread keeps its setup hook out (start_batch) */
     } else {
-        uint64_t reps = e->stage == STAGE_PILOT ? (e->reps ? e->reps : 1) : jittered(e, e->reps);
+        uint64_t reps = e->stage == STAGE_PILOT    ? (e->reps ? e->reps : 1)
+                        : e->stage == STAGE_DRIVEN ? e->reps
+                                                   : jittered(e, e->reps);
         if (e->stage != STAGE_PILOT && e->overhead_fn)
             g->ovh_reps = reps;
         g->reps = reps;
@@ -493,6 +532,8 @@ static void batch_ended(void *ctx)
                 record_alloc(g, &b);
         }
     }
+    if (!status && e->stage == STAGE_DRIVEN)
+        await_command(e);
     if (status || e->stage == STAGE_DONE) {
         g->done = true;
         return;

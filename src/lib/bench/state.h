@@ -18,7 +18,9 @@
 #define BL__WARM_WINDOW 4
 
 enum { ST_RUN = 1, ST_SUB = 2 };
-enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DONE };
+/* STAGE_DRIVEN (benchlab ab): after warmup, one measured batch per command
+ * of the runner, read from the command pipe; the worker blocks in between. */
+enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DRIVEN, STAGE_DONE };
 /* The allocation pass: a warm repetition, then k, then k+d counted ones. */
 enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2 };
 enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
@@ -50,6 +52,7 @@ struct bl__acc {
 /* The measuring policy of one worker. */
 struct bl__engine {
     int fd;           /* the channel */
+    int cmd_fd;       /* driven mode: the runner's commands; -1 otherwise */
     double target_ns; /* batch length we aim for */
     double budget_ns; /* measuring budget of the worker */
     uint64_t t_begin; /* when the first batch started */

@@ -12,7 +12,12 @@
  *   items VALUE
  *   metric VALUE UNIT
  *   skip REASON...   |   fail MESSAGE...
+ *   ready REPS NS_PER_OP                  (driven mode: warm, waiting for commands)
  *   done ITERATIONS
+ * In driven mode (benchlab ab, --benchlab-cmd-fd N) the runner writes
+ * commands on fd N, one line each: "b REPS" runs one overhead batch and one
+ * measured batch of REPS repetitions and sends both; "q" (or end of file)
+ * ends the loop. Between commands the worker blocks on the read.
  * The runner recognises a failed worker by its exit status and the missing
  * "done", never by a half-written line.
  *
@@ -315,6 +320,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     struct bl__engine eng;
     memset(&eng, 0, sizeof eng);
     eng.fd = fd;
+    eng.cmd_fd = a->cmd_fd;
     eng.target_ns = a->batch_ms * 1e6;
     eng.budget_ns = a->time_s * 1e9;
     eng.stage = STAGE_PILOT;

@@ -1,7 +1,14 @@
-/* engine.h - runner internals the suite's command line (bench/main.c) shares. */
+/* engine.h - runner internals shared by the suite's command line
+ * (bench/main.c), the run (runner.c) and the A/B runner (ab.c). */
 #ifndef BENCHLAB_ENGINE_ENGINE_H
 #define BENCHLAB_ENGINE_ENGINE_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../base/base.h"
+#include "benchlab/results.h"
 
 /*
  * The instances of `exe` (NULL: this program) whose full name matches the
@@ -12,5 +19,66 @@
  */
 long bl__list_matching(const char *exe, const char *filter, char ***names, char *err,
                        size_t err_size);
+
+/* What the allocation pass sends ("alloc ..."). */
+struct bl__alloc_out {
+    bool got;
+    unsigned long long k, d, allocs_k, bytes_k, allocs_kd, bytes_kd, foreign, untracked;
+};
+
+/*
+ * A worker process as the runner sees it: its pipes and what its channel
+ * said so far. Samples, messages and captured output go to `launch`
+ * (borrowed). Only the runner's thread touches it.
+ */
+struct bl__worker {
+    pid_t pid;
+    int chan, out, err; /* read ends, -1 once at end of file */
+    int cmd;            /* driven mode: write end of the command pipe, else -1 */
+    uint64_t t0;        /* when it was spawned */
+    bl_launch *launch;
+    struct bl__alloc_out *alloc; /* the allocation pass: where its counts go */
+    char *counters_line;         /* the "counters ..." message of a counters pass */
+    struct bl__buf line;
+    bool got_hello, got_done;
+    int fail_kind;                 /* 0, 1 skip, 2 fail */
+    unsigned long long ready_reps; /* driven mode: reps of the "ready" message; 0 before */
+    double ready_ns;               /* ... and its warm time per op */
+    size_t n_measure_lines;        /* "s m" lines received */
+    char proto_error[200];
+};
+
+/* The channel is fd 3 of the worker; the command pipe (driven mode) fd 5. */
+#define BL__CHANNEL_FD 3
+#define BL__COMMAND_FD 5
+
+/*
+ * Start `exe` with `argv` as a worker (see runner.c) that fills `launch`.
+ * With `driven`, it also gets a command pipe on BL__COMMAND_FD. 0, or a
+ * negative error (then no process exists and `launch` says why).
+ */
+int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[], int preload_fd,
+                     bool driven, bl_launch *launch);
+/*
+ * Wait for the worker's output until `deadline_ns` (bl__now_ns() scale),
+ * at most one poll round (<= 1 s), and parse what came. Returns 1 while a
+ * pipe is open, 0 when all are at end of file, BL_ETIMEOUT past the
+ * deadline, BL_EINTR after SIGINT/SIGTERM.
+ */
+int bl__worker_poll(struct bl__worker *w, uint64_t deadline_ns);
+/* Send one command line (without the newline). 0, or -EPIPE when the worker is gone. */
+int bl__worker_command(struct bl__worker *w, const char *command);
+/*
+ * Reap the worker and judge it into its launch: status and message (crash
+ * with its signal, time limit, early exit, protocol...), then
+ * bl_launch_finish. `stop` is 0 when it ran to its end, or BL_ETIMEOUT /
+ * BL_EINTR to kill it first; `timeout_s` is named in the time-limit message.
+ */
+void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double timeout_s);
+/* Pin the workers started from now on to the CPUs of `cpus` (NULL: no
+ * pinning). 0, or BL_EUSAGE with a message naming the list. */
+int bl__run_set_pinning(const char *cpus, char *err, size_t err_size);
+/* SIGINT or SIGTERM arrived since bl_run_install_signal_handlers. */
+bool bl__run_interrupted(void);
 
 #endif

@@ -17,9 +17,11 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,6 @@
 #include "engine.h"
 
 #define CAPTURE_MAX 8192 /* bytes of the worker's stdout and stderr we keep */
-#define CHANNEL_FD 3
 
 static volatile sig_atomic_t interrupted;
 
@@ -69,22 +70,23 @@ void bl_run_options_init(bl_run_options *o)
 
 /* ---- spawning --------------------------------------------------------------- */
 
-struct worker {
-    pid_t pid;
-    int chan, out, err; /* read ends, -1 once at EOF */
-};
-
 static int move_high(int fd)
 {
     int hi = fcntl(fd, F_DUPFD, 10);
     return hi;
 }
 
+bool bl__run_interrupted(void)
+{
+    return interrupted != 0;
+}
+
 /*
  * Start a worker: the suite re-executed with --benchlab-worker NAME, the
  * channel on fd 3, stdout and stderr on pipes, stdin from /dev/null, in a
  * process group of its own (so that we can kill what it forks, and Ctrl-C
- * reaches the runner, which decides).
+ * reaches the runner, which decides). In driven mode (benchlab ab) a
+ * command pipe goes to fd 5.
  *
  * We re-execute instead of only forking: a fresh process has a fresh heap
  * and ASLR layout, so one benchmark cannot warm up or fragment memory for
@@ -95,26 +97,28 @@ static int move_high(int fd)
 
 static unsigned long long pin_mask; /* CPUs workers are pinned to; 0: none */
 
-static int spawn(const char *exe, char *const argv[], int preload_fd, struct worker *w)
+static void close_pair(int p[2])
 {
-    int chan[2], out[2], err[2];
-    if (pipe2(chan, O_CLOEXEC))
-        return -errno;
-    if (pipe2(out, O_CLOEXEC)) {
+    if (p[0] >= 0)
+        close(p[0]);
+    if (p[1] >= 0)
+        close(p[1]);
+}
+
+static int spawn(const char *exe, char *const argv[], int preload_fd, bool driven,
+                 struct bl__worker *w)
+{
+    int chan[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, cmd[2] = {-1, -1};
+    if (pipe2(chan, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
+        (driven && pipe2(cmd, O_CLOEXEC))) {
         int e = -errno;
-        close(chan[0]), close(chan[1]);
-        return e;
-    }
-    if (pipe2(err, O_CLOEXEC)) {
-        int e = -errno;
-        close(chan[0]), close(chan[1]), close(out[0]), close(out[1]);
+        close_pair(chan), close_pair(out), close_pair(err), close_pair(cmd);
         return e;
     }
     pid_t pid = fork();
     if (pid < 0) {
         int e = -errno;
-        close(chan[0]), close(chan[1]), close(out[0]), close(out[1]);
-        close(err[0]), close(err[1]);
+        close_pair(chan), close_pair(out), close_pair(err), close_pair(cmd);
         return e;
     }
     if (pid == 0) {
@@ -135,13 +139,17 @@ static int spawn(const char *exe, char *const argv[], int preload_fd, struct wor
         signal(SIGPIPE, SIG_DFL);
         int c = move_high(chan[1]), o = move_high(out[1]), e = move_high(err[1]);
         int pre = preload_fd >= 0 ? move_high(preload_fd) : -1;
+        int k = driven ? move_high(cmd[0]) : -1;
         int devnull = open("/dev/null", O_RDONLY);
-        if (c < 0 || o < 0 || e < 0 || devnull < 0 || (preload_fd >= 0 && pre < 0))
+        if (c < 0 || o < 0 || e < 0 || devnull < 0 || (preload_fd >= 0 && pre < 0) ||
+            (driven && k < 0))
             _exit(127);
         dup2(devnull, 0);
         dup2(o, 1);
         dup2(e, 2);
-        dup2(c, CHANNEL_FD); /* dup2 clears FD_CLOEXEC on the new descriptor */
+        dup2(c, BL__CHANNEL_FD); /* dup2 clears FD_CLOEXEC on the new descriptor */
+        if (k >= 0)
+            dup2(k, BL__COMMAND_FD);
         if (pre >= 0) {
             /* the runner is single-threaded: setenv after fork is safe here */
             char val[4096];
@@ -159,29 +167,17 @@ static int spawn(const char *exe, char *const argv[], int preload_fd, struct wor
     close(chan[1]);
     close(out[1]);
     close(err[1]);
+    if (driven)
+        close(cmd[0]);
     w->pid = pid;
     w->chan = chan[0];
     w->out = out[0];
     w->err = err[0];
+    w->cmd = driven ? cmd[1] : -1;
     return 0;
 }
 
 /* ---- the channel -------------------------------------------------------------- */
-
-struct alloc_out {
-    bool got;
-    unsigned long long k, d, allocs_k, bytes_k, allocs_kd, bytes_kd, foreign, untracked;
-};
-
-struct reader {
-    bl_launch *launch;
-    struct alloc_out *alloc;
-    char *counters_line; /* the "counters ..." message of a counters pass */
-    struct bl__buf line;
-    bool got_hello, got_done;
-    int fail_kind; /* 0, 1 skip, 2 fail */
-    char proto_error[200];
-};
 
 static char *rest_after(char *s, int fields)
 {
@@ -193,7 +189,7 @@ static char *rest_after(char *s, int fields)
     return s ? s : (char *)"";
 }
 
-static void handle_line(struct reader *r, char *line)
+static void handle_line(struct bl__worker *r, char *line)
 {
     bl_launch *l = r->launch;
     if (strncmp(line, "s ", 2) == 0) {
@@ -219,6 +215,8 @@ static void handle_line(struct reader *r, char *line)
         s.majflt = (uint32_t)(majflt > 0 ? majflt : 0);
         s.pauses = pauses;
         bl_launch_add_sample(l, &s);
+        if (stage == BL_STAGE_MEASURE)
+            r->n_measure_lines++;
     } else if (strncmp(line, "hello ", 6) == 0) {
         r->got_hello = true;
         if (atoi(line + 6) != 1)
@@ -229,6 +227,9 @@ static void handle_line(struct reader *r, char *line)
     } else if (strncmp(line, "threads ", 8) == 0) {
         int t = atoi(line + 8);
         l->threads = t > 0 ? t : 0;
+    } else if (strncmp(line, "ready ", 6) == 0) {
+        if (sscanf(line, "ready %llu %lf", &r->ready_reps, &r->ready_ns) != 2 || !r->ready_reps)
+            r->ready_reps = 1;
     } else if (strncmp(line, "bytes ", 6) == 0) {
         l->bytes_per_op = strtod(line + 6, NULL);
     } else if (strncmp(line, "items ", 6) == 0) {
@@ -245,7 +246,7 @@ static void handle_line(struct reader *r, char *line)
         free(l->message);
         l->message = bl__strdup(rest_after(line, 1));
     } else if (strncmp(line, "alloc ", 6) == 0 && r->alloc) {
-        struct alloc_out *a = r->alloc;
+        struct bl__alloc_out *a = r->alloc;
         a->got = sscanf(line, "alloc %llu %llu %llu %llu %llu %llu %llu %llu", &a->k, &a->d,
                         &a->allocs_k, &a->bytes_k, &a->allocs_kd, &a->bytes_kd, &a->foreign,
                         &a->untracked) == 8;
@@ -259,7 +260,7 @@ static void handle_line(struct reader *r, char *line)
     }
 }
 
-static void feed(struct reader *r, const char *p, size_t n)
+static void feed(struct bl__worker *r, const char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (p[i] == '\n') {
@@ -332,16 +333,172 @@ static void set_message(bl_launch *l, const char *fmt, ...)
     l->message = b.data;
 }
 
+/* ---- one worker's life ------------------------------------------------------- */
+
+int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[], int preload_fd,
+                     bool driven, bl_launch *launch)
+{
+    memset(w, 0, sizeof *w);
+    w->chan = w->out = w->err = w->cmd = -1;
+    w->launch = launch;
+    w->t0 = bl__now_ns();
+    int err = spawn(exe, argv, preload_fd, driven, w);
+    if (err) {
+        launch->status = BL_EEXIT;
+        set_message(launch, "cannot start a worker: %s", bl_strerror(err));
+    }
+    return err;
+}
+
+int bl__worker_poll(struct bl__worker *w, uint64_t deadline)
+{
+    if (w->chan < 0 && w->out < 0 && w->err < 0)
+        return 0;
+    if (interrupted)
+        return BL_EINTR;
+    uint64_t now = bl__now_ns();
+    if (now >= deadline)
+        return BL_ETIMEOUT;
+    struct pollfd pfd[3] = {{w->chan, POLLIN, 0}, {w->out, POLLIN, 0}, {w->err, POLLIN, 0}};
+    uint64_t left_ms = (deadline - now) / 1000000 + 1;
+    int n = poll(pfd, 3, left_ms > 1000 ? 1000 : (int)left_ms);
+    if (n < 0)
+        return errno == EINTR ? 1 : -errno;
+    char buf[65536];
+    int *fds[3] = {&w->chan, &w->out, &w->err};
+    bl_launch *l = w->launch;
+    for (int i = 0; i < 3; i++) {
+        if (*fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        ssize_t got = read(*fds[i], buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+            continue;
+        }
+        if (i == 0)
+            feed(w, buf, (size_t)got);
+        else if (i == 1)
+            capture(&l->out, &l->out_total, buf, (size_t)got);
+        else
+            capture(&l->err, &l->err_total, buf, (size_t)got);
+    }
+    return w->chan < 0 && w->out < 0 && w->err < 0 ? 0 : 1;
+}
+
+int bl__worker_command(struct bl__worker *w, const char *command)
+{
+    if (w->cmd < 0)
+        return -EPIPE;
+    char line[128];
+    int n = snprintf(line, sizeof line, "%s\n", command);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return -EINVAL;
+    /* A worker that died leaves a pipe without reader: take EPIPE, not
+     * SIGPIPE, without touching the process's signal dispositions. */
+    sigset_t pipe_set, old;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigset_t pending;
+    sigemptyset(&pending);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    int err = bl__write_all(w->cmd, line, (size_t)n);
+    if (err == -EPIPE && !was_pending) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&pipe_set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) {
+        close(w->cmd);
+        w->cmd = -1;
+    }
+    return err;
+}
+
+void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double timeout_s)
+{
+    bl_launch *l = w->launch;
+    if (w->cmd >= 0) {
+        close(w->cmd); /* end of file: a driven worker ends its loop */
+        w->cmd = -1;
+    }
+    if (stop) {
+        kill(-w->pid, SIGKILL);
+        kill(w->pid, SIGKILL);
+    }
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    /* The worker may have left children holding the pipes: kill the group. */
+    kill(-w->pid, SIGKILL);
+    if (w->chan >= 0)
+        close(w->chan);
+    if (w->out >= 0)
+        close(w->out);
+    if (w->err >= 0)
+        close(w->err);
+    w->chan = w->out = w->err = -1;
+    bl__buf_fini(&w->line);
+    l->wall_s = (double)(bl__now_ns() - w->t0) / 1e9;
+    if (WIFEXITED(status))
+        l->exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        l->term_signal = WTERMSIG(status);
+
+    if (stop == BL_EINTR) {
+        l->status = BL_EINTR;
+        set_message(l, "interrupted");
+    } else if (stop == BL_ETIMEOUT) {
+        l->status = BL_ETIMEOUT;
+        set_message(l, "ran past its time limit of %gs and was killed (use --timeout to raise it)",
+                    timeout_s);
+    } else if (WIFSIGNALED(status)) {
+        l->status = BL_ECRASH;
+        set_message(l, "crashed: killed by %s (signal %d)%s", signal_name(l->term_signal),
+                    l->term_signal, WCOREDUMP(status) ? ", core dumped" : "");
+    } else if (w->fail_kind == 2) {
+        l->status = BL_EBENCH;
+    } else if (w->fail_kind == 1) {
+        l->skipped = true;
+    } else if (l->exit_code == 127 && !w->got_hello) {
+        l->status = BL_EEXIT;
+        set_message(l, "could not execute %s (is it a benchlab suite?)", exe);
+    } else if (!w->got_hello) {
+        l->status = BL_EPROTO;
+        set_message(l,
+                    "%s did not answer as a benchlab worker (exit status %d): is it a "
+                    "benchlab suite?",
+                    exe, l->exit_code);
+    } else if (!w->got_done) {
+        l->status = BL_EEXIT;
+        set_message(l,
+                    "exited with status %d before it finished (exit() called inside the "
+                    "benchmark?)",
+                    l->exit_code);
+    } else if (w->proto_error[0]) {
+        l->status = BL_EPROTO;
+        set_message(l, "protocol error: %s", w->proto_error);
+    } else if (l->exit_code != 0) {
+        l->status = BL_EEXIT;
+        set_message(l, "exited with status %d after its measurements", l->exit_code);
+    }
+    bl_launch_finish(l);
+}
+
 /* Run one launch to its end; fills `l`. */
 static void run_launch(const char *exe, const char *name, const bl_run_options *o,
-                       unsigned long long seed, bl_launch *l, struct alloc_out *alloc,
+                       unsigned long long seed, bl_launch *l, struct bl__alloc_out *alloc,
                        const char *counters, char **counters_line)
 {
     char time_s[32], batch[32], seed_s[32], fd_s[8];
     snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
     snprintf(seed_s, sizeof seed_s, "%llu", seed);
-    snprintf(fd_s, sizeof fd_s, "%d", CHANNEL_FD);
+    snprintf(fd_s, sizeof fd_s, "%d", BL__CHANNEL_FD);
     char *argv[] = {(char *)exe,  (char *)"--benchlab-worker",
                     (char *)name, (char *)"--benchlab-fd",
                     fd_s,         (char *)"--benchlab-time",
@@ -365,124 +522,19 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
             return;
         }
     }
-    uint64_t t0 = bl__now_ns();
-    struct worker w;
-    int err = spawn(exe, argv, preload, &w);
-    if (err) {
-        l->status = BL_EEXIT;
-        set_message(l, "cannot start a worker: %s", bl_strerror(err));
+    struct bl__worker w;
+    if (bl__worker_start(&w, exe, argv, preload, false, l))
         return;
+    w.alloc = alloc;
+    uint64_t deadline = w.t0 + (uint64_t)(o->timeout_s * 1e9);
+    int rc;
+    while ((rc = bl__worker_poll(&w, deadline)) > 0) {
     }
-    struct reader r;
-    memset(&r, 0, sizeof r);
-    r.launch = l;
-    r.alloc = alloc;
-    r.counters_line = NULL;
-    uint64_t deadline = t0 + (uint64_t)(o->timeout_s * 1e9);
-    bool timed_out = false, user_stop = false;
-    char buf[65536];
-    while (w.chan >= 0 || w.out >= 0 || w.err >= 0) {
-        if (interrupted) {
-            user_stop = true;
-            break;
-        }
-        uint64_t now = bl__now_ns();
-        if (now >= deadline) {
-            timed_out = true;
-            break;
-        }
-        struct pollfd pfd[3] = {{w.chan, POLLIN, 0}, {w.out, POLLIN, 0}, {w.err, POLLIN, 0}};
-        uint64_t left_ms = (deadline - now) / 1000000 + 1;
-        int n = poll(pfd, 3, left_ms > 1000 ? 1000 : (int)left_ms);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        int *fds[3] = {&w.chan, &w.out, &w.err};
-        for (int i = 0; i < 3; i++) {
-            if (*fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t got = read(*fds[i], buf, sizeof buf);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0) {
-                close(*fds[i]);
-                *fds[i] = -1;
-                continue;
-            }
-            if (i == 0)
-                feed(&r, buf, (size_t)got);
-            else if (i == 1)
-                capture(&l->out, &l->out_total, buf, (size_t)got);
-            else
-                capture(&l->err, &l->err_total, buf, (size_t)got);
-        }
-    }
-    if (timed_out || user_stop) {
-        kill(-w.pid, SIGKILL);
-        kill(w.pid, SIGKILL);
-    }
-    int status = 0;
-    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    /* The worker may have left children holding the pipes: kill the group. */
-    kill(-w.pid, SIGKILL);
-    if (w.chan >= 0)
-        close(w.chan);
-    if (w.out >= 0)
-        close(w.out);
-    if (w.err >= 0)
-        close(w.err);
-    bl__buf_fini(&r.line);
+    bl__worker_end(&w, exe, rc == BL_ETIMEOUT || rc == BL_EINTR ? rc : 0, o->timeout_s);
     if (counters_line)
-        *counters_line = r.counters_line;
+        *counters_line = w.counters_line;
     else
-        free(r.counters_line);
-    l->wall_s = (double)(bl__now_ns() - t0) / 1e9;
-    if (WIFEXITED(status))
-        l->exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        l->term_signal = WTERMSIG(status);
-
-    if (user_stop) {
-        l->status = BL_EINTR;
-        set_message(l, "interrupted");
-    } else if (timed_out) {
-        l->status = BL_ETIMEOUT;
-        set_message(l, "ran past its time limit of %gs and was killed (use --timeout to raise it)",
-                    o->timeout_s);
-    } else if (WIFSIGNALED(status)) {
-        l->status = BL_ECRASH;
-        set_message(l, "crashed: killed by %s (signal %d)%s", signal_name(l->term_signal),
-                    l->term_signal, WCOREDUMP(status) ? ", core dumped" : "");
-    } else if (r.fail_kind == 2) {
-        l->status = BL_EBENCH;
-    } else if (r.fail_kind == 1) {
-        l->skipped = true;
-    } else if (l->exit_code == 127 && !r.got_hello) {
-        l->status = BL_EEXIT;
-        set_message(l, "could not execute %s (is it a benchlab suite?)", exe);
-    } else if (!r.got_hello) {
-        l->status = BL_EPROTO;
-        set_message(l,
-                    "%s did not answer as a benchlab worker (exit status %d): is it a "
-                    "benchlab suite?",
-                    exe, l->exit_code);
-    } else if (!r.got_done) {
-        l->status = BL_EEXIT;
-        set_message(l,
-                    "exited with status %d before it finished (exit() called inside the "
-                    "benchmark?)",
-                    l->exit_code);
-    } else if (r.proto_error[0]) {
-        l->status = BL_EPROTO;
-        set_message(l, "protocol error: %s", r.proto_error);
-    } else if (l->exit_code != 0) {
-        l->status = BL_EEXIT;
-        set_message(l, "exited with status %d after its measurements", l->exit_code);
-    }
-    bl_launch_finish(l);
+        free(w.counters_line);
     if (l->status == 0 && !l->skipped && !alloc && !counters && isnan(l->ns_per_op)) {
         l->status = BL_EBENCH;
         struct bl__buf why = {0};
@@ -508,7 +560,7 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
 {
     bl_launch tmp;
     memset(&tmp, 0, sizeof tmp);
-    struct alloc_out a;
+    struct bl__alloc_out a;
     memset(&a, 0, sizeof a);
     run_launch(exe, b->name, o, seed, &tmp, &a, NULL, NULL);
     free(b->alloc_message);
@@ -612,8 +664,8 @@ static long list_self(char ***names)
 static long list_exe(const char *exe, char ***names)
 {
     char *argv[] = {(char *)exe, (char *)"--benchlab-list", NULL};
-    struct worker w;
-    int err = spawn(exe, argv, -1, &w);
+    struct bl__worker w;
+    int err = spawn(exe, argv, -1, false, &w);
     if (err)
         return err;
     close(w.chan);
@@ -737,6 +789,28 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
         bl_results_set_meta(res, "cpus", o->cpus);
 }
 
+int bl__run_set_pinning(const char *cpus, char *errbuf, size_t errsize)
+{
+    pin_mask = 0;
+    if (!cpus)
+        return 0;
+    if (bl_env_parse_cpus(cpus, &pin_mask) != 0) {
+        snprintf(errbuf, errsize, "--cpu '%s': not a CPU list such as 2 or 0-3,6 (CPUs 0-63)",
+                 cpus);
+        return BL_EUSAGE;
+    }
+    cpu_set_t have;
+    if (sched_getaffinity(0, sizeof have, &have) == 0) {
+        for (int c = 0; c < 64; c++)
+            if ((pin_mask & (1ull << c)) && !CPU_ISSET(c, &have)) {
+                snprintf(errbuf, errsize, "--cpu '%s': CPU %d is not available here", cpus, c);
+                pin_mask = 0;
+                return BL_EUSAGE;
+            }
+    }
+    return 0;
+}
+
 int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
            size_t errsize)
 {
@@ -764,23 +838,9 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         snprintf(errbuf, errsize, "%s: %s", exe, strerror(errno));
         return e;
     }
-    pin_mask = 0;
-    if (o.cpus) {
-        if (bl_env_parse_cpus(o.cpus, &pin_mask) != 0) {
-            snprintf(errbuf, errsize, "--cpu '%s': not a CPU list such as 2 or 0-3,6 (CPUs 0-63)",
-                     o.cpus);
-            return BL_EUSAGE;
-        }
-        cpu_set_t have;
-        if (sched_getaffinity(0, sizeof have, &have) == 0) {
-            for (int c = 0; c < 64; c++)
-                if ((pin_mask & (1ull << c)) && !CPU_ISSET(c, &have)) {
-                    snprintf(errbuf, errsize, "--cpu '%s': CPU %d is not available here", o.cpus,
-                             c);
-                    return BL_EUSAGE;
-                }
-        }
-    }
+    int perr = bl__run_set_pinning(o.cpus, errbuf, errsize);
+    if (perr)
+        return perr;
     /* the plan: matching instances, each `count` times, interleaved by round */
     char **plan = NULL;
     long n = bl__list_matching(o.exe, o.filter, &plan, errbuf, errsize);

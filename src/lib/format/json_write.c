@@ -18,6 +18,7 @@
 
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
+#include "json_out.h"
 
 static void jstr(FILE *f, const char *s)
 {
@@ -49,7 +50,10 @@ static void jstr(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void bl__json_number(FILE *f, double x);
+void bl__json_string(FILE *f, const char *s)
+{
+    jstr(f, s);
+}
 
 void bl__json_number(FILE *f, double x)
 {

@@ -15,6 +15,7 @@
 
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
+#include "text.h"
 
 void bl_format_duration(char *out, size_t size, double ns)
 {
@@ -37,7 +38,7 @@ void bl_format_duration(char *out, size_t size, double ns)
 }
 
 /* Display width of a UTF-8 string (µ is one column). */
-static int width(const char *s)
+int bl__text_width(const char *s)
 {
     int w = 0;
     for (; *s; s++)
@@ -46,9 +47,9 @@ static int width(const char *s)
     return w;
 }
 
-static void pad(FILE *f, const char *s, int w, int right)
+void bl__text_pad(FILE *f, const char *s, int w, int right)
 {
-    int n = w - width(s);
+    int n = w - bl__text_width(s);
     if (right)
         for (int i = 0; i < n; i++)
             fputc(' ', f);
@@ -126,7 +127,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         return;
     int w[NCOL];
     for (int c = 0; c < NCOL; c++)
-        w[c] = width(head[c]);
+        w[c] = bl__text_width(head[c]);
     size_t n_rows = 0;
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
@@ -205,8 +206,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "-");
         }
         for (int c = 0; c < NCOL; c++)
-            if (width(row->cell[c]) > w[c])
-                w[c] = width(row->cell[c]);
+            if (bl__text_width(row->cell[c]) > w[c])
+                w[c] = bl__text_width(row->cell[c]);
         free(all);
     }
     if (n_rows) {
@@ -214,7 +215,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         for (int c = 0; c < NCOL; c++) {
             if (!show[c])
                 continue;
-            pad(f, head[c], w[c], c > 0 && c != C_CI);
+            bl__text_pad(f, head[c], w[c], c > 0 && c != C_CI);
             fputs(c < last ? "  " : "\n", f);
         }
         fputs(reset, f);
@@ -222,7 +223,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             for (int c = 0; c < NCOL; c++) {
                 if (!show[c])
                     continue;
-                pad(f, rows[i].cell[c], c == last ? 0 : w[c], c > 0 && c != C_CI);
+                bl__text_pad(f, rows[i].cell[c], c == last ? 0 : w[c], c > 0 && c != C_CI);
                 fputs(c < last ? "  " : "\n", f);
             }
         }

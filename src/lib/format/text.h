@@ -1,0 +1,11 @@
+/* text.h - column layout for the human tables (table.c, ab_write.c). */
+#ifndef BENCHLAB_FORMAT_TEXT_H
+#define BENCHLAB_FORMAT_TEXT_H
+#include <stdio.h>
+
+/* Display width of a UTF-8 string (µ is one column). */
+int bl__text_width(const char *s);
+/* Write s padded with spaces to w columns, on the left when `right`. */
+void bl__text_pad(FILE *f, const char *s, int w, int right);
+
+#endif

@@ -1,0 +1,148 @@
+#!/bin/sh
+# e2e.sh CASE BINDIR - end-to-end tests of `benchlab ab` on two builds of a
+# fixture suite (tests/ab/fixture_ab.c): what a user sees, exit status,
+# table, messages, machine-readable output. Effects are 2x or thresholds
+# wide, so that a loaded machine cannot change a verdict.
+set -u
+case_name=$1
+bin=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+old="$bin/fixture_ab_old"
+new="$bin/fixture_ab_new"
+cli="$bin/benchlab"
+
+fail() {
+    echo "FAIL [$case_name]: $*"
+    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
+    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
+    exit 1
+}
+run() { # run CMD... ; status in $st
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+}
+expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
+out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
+out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
+err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
+# the verdict column of benchmark $1 in the table on stdout
+verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
+
+case $case_name in
+slower-build-is-slower)
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.5s --out "$tmp/r.csv"
+    expect_status 0
+    out_has "^OLD: $old"
+    out_has "^NEW: $new"
+    verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower: $(verdict BenchmarkWork)"
+    ratio=$(awk -F, '$1 == "BenchmarkWork" { print $3 }' "$tmp/r.csv")
+    check "$ratio" 'x > 1.6 && x < 2.5' "ratio NEW/OLD of twice the work"
+    lo=$(awk -F, '$1 == "BenchmarkWork" { print $4 }' "$tmp/r.csv")
+    hi=$(awk -F, '$1 == "BenchmarkWork" { print $5 }' "$tmp/r.csv")
+    check "$lo" "x > 1 && x <= $ratio" "interval low end"
+    check "$hi" "x >= $ratio" "interval high end"
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.5s --fail-on-slower
+    expect_status 1
+    verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower"
+    ;;
+faster-build-is-faster)
+    run "$cli" ab "$new" "$old" --filter '^BenchmarkWork$' --time 0.5s --fail-on-slower
+    expect_status 0
+    verdict BenchmarkWork | grep -q '^faster by' || fail "Work is not faster: $(verdict BenchmarkWork)"
+    ;;
+same-binary-no-verdict)
+    cp "$old" "$tmp/copy"
+    run "$cli" ab "$old" "$tmp/copy" --filter '^Benchmark(Same|Work)$' --time 0.5s --threshold 5%
+    out_lacks 'slower'
+    out_lacks 'faster'
+    # not vacuous: at least one comparison reached "no difference"
+    out_has 'no difference'
+    out_has 'threshold 5%'
+    ;;
+differing-sets)
+    run "$cli" ab "$old" "$new" --filter 'Only|Same' --time 0.3s
+    out_has '^only in OLD (not compared): BenchmarkOnlyOld$'
+    out_has '^only in NEW (not compared): BenchmarkOnlyNew$'
+    out_has '^BenchmarkSame '
+    out_lacks '^BenchmarkOnly'
+    run "$cli" ab "$old" "$new" --filter 'Only' --time 0.3s
+    expect_status 2
+    err_has 'have no benchmark in common matching --filter'
+    ;;
+crash-in-one-build)
+    run "$cli" ab "$old" "$new" --filter '^Benchmark(Crashy|Same)$' --time 0.5s
+    expect_status 1
+    # under AddressSanitizer (abort_on_error=1) the SEGV arrives as SIGABRT
+    grep -q -E "^BenchmarkCrashy: the NEW build \($new\): crashed: killed by (SIGSEGV|SIGABRT)" "$tmp/out" ||
+        fail "the crash is not reported with the build that crashed"
+    [ "$(verdict BenchmarkCrashy)" = error ] || fail "Crashy's verdict: $(verdict BenchmarkCrashy)"
+    # the other comparison goes on and reaches its own verdict
+    case "$(verdict BenchmarkSame)" in
+    "no difference"* | "budget too small"*) ;;
+    *) fail "Same's verdict: $(verdict BenchmarkSame)" ;;
+    esac
+    ;;
+not-a-suite)
+    run "$cli" ab /bin/true "$new"
+    expect_status 2
+    err_has '/bin/true is not a benchlab suite'
+    run "$cli" ab "$old" "$tmp/nonexistent"
+    expect_status 2
+    err_has "$tmp/nonexistent (NEW): No such file or directory"
+    ;;
+budget-too-small)
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkSame$' --time 1ms
+    expect_status 1
+    [ "$(verdict BenchmarkSame)" = "budget too small for a verdict" ] ||
+        fail "verdict: $(verdict BenchmarkSame)"
+    out_has '^BenchmarkSame: budget too small for a verdict: .*raise --time'
+    ;;
+json-and-csv)
+    run "$cli" ab "$old" "$new" --filter '^Benchmark(Work|OnlyOld)$' --time 0.3s --format json
+    expect_status 0
+    err_has '^BenchmarkWork .*slower by'
+    python3 - "$tmp/out" <<'PY' || fail "JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "benchlab-ab/1", d["schema"]
+assert d["only_old"] == ["BenchmarkOnlyOld"], d["only_old"]
+b = d["benchmarks"]
+assert len(b) == 1 and b[0]["name"] == "BenchmarkWork", b
+w = b[0]
+assert w["verdict"] == "slower", w
+assert w["ci_lo"] <= w["ratio"] <= w["ci_hi"], w
+assert w["n_clean_blocks"] <= w["n_blocks"], w
+assert w["old_side"]["ns_per_op"] < w["new_side"]["ns_per_op"], w
+PY
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.3s --format csv
+    expect_status 0
+    head -1 "$tmp/out" | grep -q '^name,verdict,ratio,ci_lo,ci_hi,' || fail "CSV header"
+    out_has '^BenchmarkWork,slower,'
+    ;;
+bad-options)
+    run "$cli" ab "$old"
+    expect_status 2
+    err_has 'name two builds'
+    run "$cli" ab "$old" "$new" --threshold abc
+    expect_status 2
+    err_has "--threshold: 'abc' is not a percentage"
+    run "$cli" ab "$old" "$new" --metric watts
+    expect_status 2
+    err_has "--metric: 'watts'"
+    run "$cli" ab "$old" "$new" --pairs 1
+    expect_status 2
+    err_has '--pairs'
+    run "$cli" ab "$old" "$new" --filter '('
+    expect_status 2
+    err_has "--filter '('"
+    run "$cli" ab "$old" "$new" --bogus
+    expect_status 2
+    err_has "unknown option '--bogus'"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0
