@@ -32,7 +32,7 @@ check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"
 
 case $case_name in
 slower-build-is-slower)
-    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.5s --out "$tmp/r.csv"
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --out "$tmp/r.csv"
     expect_status 0
     out_has "^OLD: $old"
     out_has "^NEW: $new"
@@ -43,18 +43,18 @@ slower-build-is-slower)
     hi=$(awk -F, '$1 == "BenchmarkWork" { print $5 }' "$tmp/r.csv")
     check "$lo" "x > 1 && x <= $ratio" "interval low end"
     check "$hi" "x >= $ratio" "interval high end"
-    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.5s --fail-on-slower
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
     expect_status 1
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower"
     ;;
 faster-build-is-faster)
-    run "$cli" ab "$new" "$old" --filter '^BenchmarkWork$' --time 0.5s --fail-on-slower
+    run "$cli" ab "$new" "$old" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
     expect_status 0
     verdict BenchmarkWork | grep -q '^faster by' || fail "Work is not faster: $(verdict BenchmarkWork)"
     ;;
 same-binary-no-verdict)
     cp "$old" "$tmp/copy"
-    run "$cli" ab "$old" "$tmp/copy" --filter '^Benchmark(Same|Work)$' --time 0.5s --threshold 5%
+    run "$cli" ab "$old" "$tmp/copy" --filter '^Benchmark(Same|Work)$' --time 1s --threshold 5%
     out_lacks 'slower'
     out_lacks 'faster'
     # not vacuous: at least one comparison reached "no difference"
@@ -62,17 +62,17 @@ same-binary-no-verdict)
     out_has 'threshold 5%'
     ;;
 differing-sets)
-    run "$cli" ab "$old" "$new" --filter 'Only|Same' --time 0.3s
+    run "$cli" ab "$old" "$new" --filter 'Only|Same' --time 1s
     out_has '^only in OLD (not compared): BenchmarkOnlyOld$'
     out_has '^only in NEW (not compared): BenchmarkOnlyNew$'
     out_has '^BenchmarkSame '
     out_lacks '^BenchmarkOnly'
-    run "$cli" ab "$old" "$new" --filter 'Only' --time 0.3s
+    run "$cli" ab "$old" "$new" --filter 'Only' --time 1s
     expect_status 2
     err_has 'have no benchmark in common matching --filter'
     ;;
 crash-in-one-build)
-    run "$cli" ab "$old" "$new" --filter '^Benchmark(Crashy|Same)$' --time 0.5s
+    run "$cli" ab "$old" "$new" --filter '^Benchmark(Crashy|Same)$' --time 1s
     expect_status 1
     # under AddressSanitizer (abort_on_error=1) the SEGV arrives as SIGABRT
     grep -q -E "^BenchmarkCrashy: the NEW build \($new\): crashed: killed by (SIGSEGV|SIGABRT)" "$tmp/out" ||
@@ -100,7 +100,7 @@ budget-too-small)
     out_has '^BenchmarkSame: budget too small for a verdict: .*raise --time'
     ;;
 json-and-csv)
-    run "$cli" ab "$old" "$new" --filter '^Benchmark(Work|OnlyOld)$' --time 0.3s --format json
+    run "$cli" ab "$old" "$new" --filter '^Benchmark(Work|OnlyOld)$' --time 1s --format json
     expect_status 0
     err_has '^BenchmarkWork .*slower by'
     python3 - "$tmp/out" <<'PY' || fail "JSON"
@@ -116,7 +116,7 @@ assert w["ci_lo"] <= w["ratio"] <= w["ci_hi"], w
 assert w["n_clean_blocks"] <= w["n_blocks"], w
 assert w["old_side"]["ns_per_op"] < w["new_side"]["ns_per_op"], w
 PY
-    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 0.3s --format csv
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --format csv
     expect_status 0
     head -1 "$tmp/out" | grep -q '^name,verdict,ratio,ci_lo,ci_hi,' || fail "CSV header"
     out_has '^BenchmarkWork,slower,'
