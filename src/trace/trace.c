@@ -71,7 +71,7 @@ struct tthread {
     struct tframe *stack;
     size_t depth, cap_stack;
     uint32_t cur;
-    int busy; /* in a hook: a traced signal handler interrupting us is not traced */
+    int busy; /* IN_HOOK: a traced signal handler interrupting us is not traced; PAUSED */
     int lost; /* out of memory: the tree stopped growing */
     pid_t tid;
     struct tthread *next;
@@ -79,8 +79,12 @@ struct tthread {
     size_t n_events;
 };
 
+#define IN_HOOK 1 /* in struct tthread.busy */
+#define PAUSED 2
+
 static atomic_int g_active;
 static atomic_int g_dumped;
+static atomic_int g_paused; /* the state threads start in: the last pause or resume */
 static int g_fd = -1;
 static _Atomic(struct tthread *) g_threads;
 static pthread_key_t g_key;
@@ -129,6 +133,7 @@ static NOINST struct tthread *thread_create(void)
     t->nodes[0].first_child = UINT32_MAX;
     t->nodes[0].next_sibling = UINT32_MAX;
     t->tid = (pid_t)syscall(SYS_gettid);
+    t->busy = atomic_load(&g_paused) ? PAUSED : 0;
     struct tthread *head = atomic_load(&g_threads);
     do
         t->next = head;
@@ -192,34 +197,24 @@ static NOINST uint32_t new_child(struct tthread *t, uint64_t fn)
     return c;
 }
 
-HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
+/*
+ * The node for a call of fn from the cursor, pushed on the thread's stack
+ * (its start time left to the caller), or NULL when memory ran out. Shared
+ * by the traced and the paused paths.
+ */
+static inline NOINST __attribute__((always_inline)) struct tframe *
+push_call(struct tthread *t, uint64_t fn, uintptr_t sp, int count)
 {
-    (void)call_site;
-    struct tthread *t = tls_thread;
-    if (__builtin_expect(!t, 0) && !(t = current()))
-        return;
-    if (t->busy)
-        return;
-    t->busy = 1;
-    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    /* Frames at or below ours on the stack are gone: a longjmp skipped their exits. */
-    if (__builtin_expect(t->depth && t->stack[t->depth - 1].sp <= sp, 0)) {
-        uint64_t now = ticks_now();
-        while (t->depth && t->stack[t->depth - 1].sp <= sp)
-            pop(t, now);
-    }
     struct tnode *nodes = t->nodes;
     uint32_t prev = UINT32_MAX, c = nodes[t->cur].first_child;
-    while (c != UINT32_MAX && nodes[c].fn != (uint64_t)(uintptr_t)fn) {
+    while (c != UINT32_MAX && nodes[c].fn != fn) {
         prev = c;
         c = nodes[c].next_sibling;
     }
     if (c == UINT32_MAX) {
-        c = new_child(t, (uint64_t)(uintptr_t)fn);
-        if (c == UINT32_MAX) {
-            t->busy = 0;
-            return;
-        }
+        c = new_child(t, fn);
+        if (c == UINT32_MAX)
+            return NULL;
     } else if (prev != UINT32_MAX) { /* move to front: the next call finds it first */
         nodes[prev].next_sibling = nodes[c].next_sibling;
         nodes[c].next_sibling = nodes[t->cur].first_child;
@@ -230,22 +225,86 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
             grow(t->stack, t->cap_stack * sizeof *stack, 2 * t->cap_stack * sizeof *stack);
         if (!stack) {
             t->lost = 1;
-            t->busy = 0;
-            return;
+            return NULL;
         }
         t->stack = stack;
         t->cap_stack *= 2;
         atomic_signal_fence(memory_order_seq_cst);
     }
-    t->nodes[c].calls++;
+    t->nodes[c].calls += (uint64_t)count;
     t->cur = c;
     struct tframe *f = &t->stack[t->depth++];
     f->node = c;
     f->sp = sp;
+    return f;
+}
+
+/* Leave the top frame without counting its time: paused, or a pause banked it. */
+static inline NOINST void pop_quiet(struct tthread *t)
+{
+    t->cur = t->nodes[t->stack[--t->depth].node].parent;
+}
+
+/*
+ * While paused, calls are followed but neither counted nor timed, so that a
+ * function entered during a pause (the benchmark function itself, entered
+ * before its first measured batch) is still the parent of the calls made
+ * once tracing resumes. Out of line: the traced path stays short.
+ */
+static NOINST __attribute__((noinline)) void enter_paused(struct tthread *t, uint64_t fn,
+                                                          uintptr_t sp)
+{
+    t->busy = PAUSED | IN_HOOK;
+    while (t->depth && t->stack[t->depth - 1].sp <= sp)
+        pop_quiet(t);
+    struct tframe *f = push_call(t, fn, sp, 0);
+    if (f)
+        f->start = 0; /* set when tracing resumes */
+    t->busy = PAUSED;
+}
+
+static NOINST __attribute__((noinline)) void exit_paused(struct tthread *t, uint64_t fn)
+{
+    t->busy = PAUSED | IN_HOOK;
+    size_t d = t->depth;
+    while (d > 0 && t->nodes[t->stack[d - 1].node].fn != fn)
+        d--;
+    /* d == 0: entered before the thread was known, or already closed */
+    while (d > 0 && t->depth >= d)
+        pop_quiet(t);
+    t->busy = PAUSED;
+}
+
+/* gcc's and clang's hooks; declared by no header. */
+HOOK void __cyg_profile_func_enter(void *fn, void *call_site);
+HOOK void __cyg_profile_func_exit(void *fn, void *call_site);
+
+HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+    (void)call_site;
+    struct tthread *t = tls_thread;
+    if (__builtin_expect(!t, 0) && !(t = current()))
+        return;
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (__builtin_expect(t->busy != 0, 0)) {
+        if (t->busy == PAUSED)
+            enter_paused(t, (uint64_t)(uintptr_t)fn, sp);
+        return;
+    }
+    t->busy = IN_HOOK;
+    /* Frames at or below ours on the stack are gone: a longjmp skipped their exits. */
+    if (__builtin_expect(t->depth && t->stack[t->depth - 1].sp <= sp, 0)) {
+        uint64_t now = ticks_now();
+        while (t->depth && t->stack[t->depth - 1].sp <= sp)
+            pop(t, now);
+    }
+    struct tframe *f = push_call(t, (uint64_t)(uintptr_t)fn, sp, 1);
     t->busy = 0;
+    if (__builtin_expect(!f, 0))
+        return;
     f->start = ticks_now(); /* last, so that little of our own cost lands in the call */
     if (__builtin_expect(t->events != NULL, 0))
-        log_event(t, f->start, t->nodes[c].fn);
+        log_event(t, f->start, t->nodes[f->node].fn);
 }
 
 HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -253,9 +312,14 @@ HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
     uint64_t now = ticks_now();
     (void)call_site;
     struct tthread *t = tls_thread;
-    if (!t || t->busy || t->depth == 0)
+    if (__builtin_expect(!t || t->busy != 0, 0)) {
+        if (t && t->busy == PAUSED)
+            exit_paused(t, (uint64_t)(uintptr_t)fn);
         return;
-    t->busy = 1;
+    }
+    if (t->depth == 0)
+        return;
+    t->busy = IN_HOOK;
     uint64_t want = (uint64_t)(uintptr_t)fn;
     if (__builtin_expect(t->nodes[t->stack[t->depth - 1].node].fn != want, 0)) {
         /* exits we never saw (longjmp): close frames down to fn, if it is open at all */
@@ -273,14 +337,50 @@ HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
     t->busy = 0;
 }
 
+/*
+ * Pause and resume tracing on the calling thread (run --profile: the
+ * worker around its measured batches). A pause charges the calls still open
+ * with their time so far; resuming restarts their clocks, so the time
+ * between is nobody's. O(depth) each.
+ */
+EXPORT NOINST void benchlab_trace_pause(void)
+{
+    atomic_store(&g_paused, 1);
+    struct tthread *t = current();
+    if (!t || (t->busy & PAUSED))
+        return;
+    t->busy = PAUSED | IN_HOOK;
+    uint64_t now = ticks_now();
+    for (size_t d = 0; d < t->depth; d++)
+        t->nodes[t->stack[d].node].ticks += now - t->stack[d].start;
+    t->busy = PAUSED;
+}
+
+EXPORT NOINST void benchlab_trace_resume(void)
+{
+    atomic_store(&g_paused, 0);
+    struct tthread *t = current();
+    if (!t || !(t->busy & PAUSED))
+        return;
+    t->busy = PAUSED | IN_HOOK;
+    uint64_t now = ticks_now();
+    for (size_t d = 0; d < t->depth; d++)
+        t->stack[d].start = now;
+    t->busy = 0;
+}
+
 /* Thread exit: close the calls still open, so the thread's time is kept. */
 static NOINST void thread_exit(void *arg)
 {
     struct tthread *t = arg;
-    t->busy = 1;
+    int paused = t->busy & PAUSED; /* then the open calls' time is banked already */
+    t->busy = IN_HOOK;
     uint64_t now = ticks_now();
     while (t->depth)
-        pop(t, now);
+        if (paused)
+            pop_quiet(t);
+        else
+            pop(t, now);
     tls_thread = NULL;
 }
 
@@ -380,7 +480,25 @@ static NOINST void write_thread(const struct tthread *t, uint64_t now)
     for (size_t i = n; i-- > 1;)
         if (out[i].parent < i)
             out[out[i].parent].sub_calls += out[i].sub_calls + out[i].calls;
-    write_chunk(BL_RAW_TRACE, (uint32_t)t->tid, out, bytes);
+    /* Paths followed only while paused (run --profile's set-up and pilot
+     * stages) hold no call and no time: drop them, renumbering the rest. */
+    uint32_t *map = grow(NULL, 0, n * sizeof *map);
+    size_t kept = n;
+    if (map) {
+        kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            struct bl_raw_trace_node rn = out[i];
+            int keep = i == 0 || (rn.parent < i && map[rn.parent] != UINT32_MAX &&
+                                  (rn.calls || rn.sub_calls || rn.ticks));
+            map[i] = keep ? (uint32_t)kept : UINT32_MAX;
+            if (keep) {
+                rn.parent = i ? map[rn.parent] : 0;
+                out[kept++] = rn;
+            }
+        }
+        munmap(map, n * sizeof *map);
+    }
+    write_chunk(BL_RAW_TRACE, (uint32_t)t->tid, out, kept * sizeof *out);
     munmap(out, bytes);
 }
 
@@ -421,8 +539,9 @@ static NOINST void dump(void)
     double tsc_hz = elapsed_ns > 0 ? (double)(now - g_tsc0) * 1e9 / elapsed_ns : 1e9;
     int n_threads = 0, lost = 0;
     for (struct tthread *t = atomic_load(&g_threads); t; t = t->next) {
-        t->busy = 1; /* our own thread stops tracing; others are read as they are */
-        write_thread(t, now);
+        int paused = t->busy & PAUSED; /* its open calls' time is banked already */
+        t->busy = IN_HOOK; /* our own thread stops tracing; others are read as they are */
+        write_thread(t, paused ? 0 : now);
         write_events(t);
         n_threads++;
         lost |= t->lost;
@@ -479,6 +598,9 @@ __attribute__((constructor)) static NOINST void trace_init(void)
     g_events_cap = events ? strtoull(events, NULL, 10) : 0;
     atomic_store(&g_active, 1);
     calibrate();
+    const char *paused = getenv("BENCHLAB_PROFILE_PAUSED");
+    if (paused && strcmp(paused, "1") == 0)
+        benchlab_trace_pause(); /* the run --profile worker resumes around measured batches */
     clock_gettime(CLOCK_MONOTONIC, &g_mono0);
     g_tsc0 = ticks_now();
 }
