@@ -156,9 +156,16 @@ BL_API void bl_register(const bl_bench_def *def);
  * the benchmark pays for.
  */
 #define BENCHLAB(...) BL__BENCH(__VA_ARGS__, .bl__end = 0)
+/*
+ * The loop helpers and the code BENCHLAB() generates are never instrumented
+ * by -finstrument-functions (gcc instruments inlined functions too): in a
+ * suite built for `run --profile=trace`, bl_loop() would otherwise call the
+ * tracer twice per repetition and show up in every profile.
+ */
+#define BL__NOINST __attribute__((no_instrument_function))
 #define BL__BENCH(id, ...)                                                                         \
     static void bl__fn_##id(bl_state *st);                                                         \
-    static void bl__ovh_##id(bl_state *st)                                                         \
+    BL__NOINST static void bl__ovh_##id(bl_state *st)                                              \
     {                                                                                              \
         while (bl_loop(st)) {                                                                      \
         }                                                                                          \
@@ -169,7 +176,7 @@ BL_API void bl_register(const bl_bench_def *def);
                                               .file = __FILE__,                                    \
                                               .line = __LINE__,                                    \
                                               __VA_ARGS__};                                        \
-    __attribute__((constructor)) static void bl__reg_##id(void)                                    \
+    BL__NOINST __attribute__((constructor)) static void bl__reg_##id(void)                         \
     {                                                                                              \
         bl_register(&bl__def_##id);                                                                \
     }                                                                                              \
@@ -201,7 +208,7 @@ BL_API bool bl__loop_next(bl_state *st);
  * collapsing or deleting the loop, without forcing any memory traffic.
  * The engine reads the clock only when a batch starts or ends.
  */
-static inline bool bl_loop(bl_state *st)
+BL__NOINST static inline bool bl_loop(bl_state *st)
 {
     struct bl__state_hot *hot = (struct bl__state_hot *)(void *)st;
     if (__builtin_expect(hot->left != 0, 1)) {
@@ -226,16 +233,16 @@ static inline bool bl_loop(bl_state *st)
     } while (0)
 
 /* Let the compiler assume *p was read and written: its stores happen. */
-static inline void bl_escape(const void *p)
+BL__NOINST static inline void bl_escape(const void *p)
 {
     __asm__ volatile("" : : "r"(p) : "memory");
 }
 /* A full compiler memory barrier: every pending store happens here. */
-static inline void bl_clobber(void)
+BL__NOINST static inline void bl_clobber(void)
 {
     __asm__ volatile("" : : : "memory");
 }
-static inline void bl__sink(const void *p)
+BL__NOINST static inline void bl__sink(const void *p)
 {
     __asm__ volatile("" : : "r"(p) : "memory");
 }

@@ -39,6 +39,7 @@ enum bl_profile_format {
     BL_PROFILE_PPROF,      /* pprof's profile.proto (uncompressed protobuf) */
     BL_PROFILE_SPEEDSCOPE, /* speedscope's JSON file format */
     BL_PROFILE_CHROME,     /* Chrome trace event JSON (complete events laid out from the tree) */
+    BL_PROFILE_TEXT,       /* text: the flat profile, then the call tree */
 };
 
 /* What the profiled run reported about itself; filled by bl_profile_load(). */
@@ -103,10 +104,12 @@ BL_API size_t bl_profile_flat(const bl_profile *profile, struct bl_profile_funct
 /* Write the profile in `format`. Returns 0 or -errno (a write failed). */
 BL_API int bl_profile_write(const bl_profile *profile, enum bl_profile_format format, FILE *out);
 
-/* Parse "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome". 0 or BL_EUSAGE. */
+/* Parse "text", "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome".
+ * 0 or BL_EUSAGE. */
 BL_API int bl_profile_format_parse(const char *name, enum bl_profile_format *format);
 
-/* The format a file name's extension asks for (.svg, .folded, .csv, .pb, ...), else FLAT. */
+/* The format a file name's extension asks for (.txt: TEXT, .flat, .tree, .folded, .csv,
+ * .svg, .pb or .pprof, .speedscope.json, .trace.json), else FLAT. */
 BL_API enum bl_profile_format bl_profile_format_for_path(const char *path);
 
 /* A short summary: the top `n_top` functions by total time. */

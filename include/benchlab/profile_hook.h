@@ -10,8 +10,9 @@
  *   void (*resume)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "benchlab_profile_resume");
  *   if (resume) resume();
  *
- * The sampler starts paused when BENCHLAB_PROFILE_PAUSED=1. Pausing stops
- * recording at once (the clocks keep ticking, each tick costs ~1 us).
+ * (a program that links libbenchlab-trace statically finds the trace
+ * controls through weak references instead: the executable does not export
+ * them to dlsym). Both profilers start paused when BENCHLAB_PROFILE_PAUSED=1.
  */
 #ifndef BENCHLAB_PROFILE_HOOK_H
 #define BENCHLAB_PROFILE_HOOK_H
@@ -20,14 +21,30 @@
 extern "C" {
 #endif
 
-/* Stop and restart recording samples, in every thread. Async-signal-safe. */
+/* Stop and restart recording samples, in every thread (and the state threads
+ * created later start in): stores to flags, async-signal-safe. While paused
+ * the clocks keep ticking, each tick a signal that records nothing. */
 void benchlab_profile_pause(void);
 void benchlab_profile_resume(void);
+
+/* The same for the calling thread only (run --profile: each thread of a
+ * benchmark records its own timed segments). Async-signal-safe. */
+void benchlab_profile_pause_thread(void);
+void benchlab_profile_resume_thread(void);
 
 /* Write the profile now and stop profiling: call before _exit(), which skips destructors. */
 void benchlab_profile_flush(void);
 
-/* The tracer's equivalent of benchlab_profile_flush(). */
+/*
+ * The tracer's equivalents. Pause and resume act on the calling thread
+ * only; every thread starts paused when the program started with
+ * BENCHLAB_PROFILE_PAUSED=1. Calls made while paused are neither counted
+ * nor timed, and the functions open across a pause are charged only with
+ * the time outside it. Each costs a loop over the thread's open calls; not
+ * async-signal-safe.
+ */
+void benchlab_trace_pause(void);
+void benchlab_trace_resume(void);
 void benchlab_trace_flush(void);
 
 #ifdef __cplusplus

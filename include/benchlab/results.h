@@ -110,6 +110,9 @@ typedef struct bl_bench_result {
     double counter_per_op[6];
     bool counters_scaled;   /* multiplexed: scaled by time enabled/running */
     char *counters_message; /* why the pass reported nothing; NULL when fine */
+    /* The profile pass (--profile): a raw profile of the measured batches. */
+    char *profile_raw;     /* its path; NULL when nothing was recorded */
+    char *profile_message; /* what went wrong (the raw file may still hold samples); NULL */
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */

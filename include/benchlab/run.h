@@ -30,6 +30,11 @@ typedef struct bl_run_options {
     int alloc;               /* run the allocation pass: B/op and allocs/op */
     const char *counters;    /* hardware counters pass: a list, or "" for all; NULL: none */
     const char *cpus;        /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
+    /* The profile pass: one more worker per benchmark, with a profiler that
+     * records only while measured batches run; its timings are not kept. */
+    const char *profile;     /* "sample" or "trace"; NULL: no profile pass */
+    const char *profile_dir; /* where the raw profiles go (created); NULL: "<suite>.profile" */
+    unsigned profile_hz;     /* sample mode: samples per second; 0: 1000 */
 } bl_run_options;
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */
@@ -42,6 +47,11 @@ typedef struct bl_run_observer {
     /* A launch ended (fine or not); `launch` is borrowed until the results are destroyed. */
     void (*on_launch)(void *ctx, const bl_results *results, const bl_bench_result *bench,
                       const bl_launch *launch);
+    /* The profile pass of `bench` ended: bench->profile_raw names the raw
+     * profile (NULL when nothing was recorded), bench->profile_message says
+     * what went wrong. Turn it into profiles with libbenchlab-profile
+     * (bl_profile_load) or `benchlab profile --load`. */
+    void (*on_profile)(void *ctx, const bl_results *results, const bl_bench_result *bench);
 } bl_run_observer;
 
 BL_API void bl_run_options_init(bl_run_options *opts);
@@ -53,7 +63,8 @@ BL_API void bl_run_options_init(bl_run_options *opts);
  * skipped, 1 when some failed, BL_EINTR when interrupted (SIGINT/SIGTERM),
  * or a negative error when the run could not start (no benchmark matches
  * the filter: BL_ENOTFOUND; a bad regex: BL_EUSAGE; the suite cannot be
- * listed: BL_EPROTO; unknown or repeated --counters names: BL_EUSAGE).
+ * listed: BL_EPROTO; unknown or repeated --counters names, an unknown
+ * profile mode or a profile directory that cannot be made: BL_EUSAGE).
  * `err` receives a message for the negative cases. When the machine cannot
  * count the asked hardware counters, the run goes on and the results'
  * metadata "counters-unsupported" says why.

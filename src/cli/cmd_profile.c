@@ -32,13 +32,15 @@ struct profile_opts {
     int wall;
     int dwarf;
     unsigned long hz;
-    long events; /* trace timeline events per thread; -1: by output format */
-    const char *output;
+    long events;             /* trace timeline events per thread; -1: by output format */
+    const char *outputs[16]; /* -o, repeatable */
+    int n_outputs;
     const char *format;
     const char *raw;
     const char *load;
     int keep_raw;
     size_t top;
+    int top_given; /* --top: a summary on stderr even with -o */
 };
 
 static void profile_usage(FILE *f)
@@ -53,14 +55,17 @@ static void profile_usage(FILE *f)
             "                       built without them, from DWARF CFI over 8 KB stack copies\n"
             "  -F, --frequency HZ   samples per second per thread (default 1000)\n"
             "  -o, --output FILE    write the profile there (format from --format or the\n"
-            "                       extension: .svg .folded .csv .tree .pb .speedscope.json\n"
-            "                       .trace.json, else the flat profile)\n"
-            "  --format FMT         flat, tree, folded, csv, svg, pprof, speedscope, chrome\n"
+            "                       extension: .txt .flat .tree .folded .csv .svg .pb\n"
+            "                       .speedscope.json .trace.json, else the flat profile);\n"
+            "                       repeat -o for several files from one run\n"
+            "  --format FMT         text (flat profile and call tree), flat, tree, folded, csv,\n"
+            "                       svg, pprof, speedscope, chrome\n"
             "  --events N           trace mode: keep the first N calls per thread as a timeline\n"
             "                       (default 1000000 for chrome output, else 0)\n"
             "  --raw FILE           keep the raw profile in FILE\n"
             "  --load RAW           read a raw profile written earlier (run --profile)\n"
-            "  --top N              functions in the summary on stderr (default 15)\n\n"
+            "  --top N              functions in the summary on stderr (default 15; given,\n"
+            "                       the summary is shown with -o too)\n\n"
             "Without -o, a summary goes to stderr and the flat profile and call tree to\n"
             "PROGRAM.profile.txt. See docs/profile.md for build recipes and limits.\n");
 }
@@ -129,7 +134,10 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
                 return cli_error("profile: --frequency takes 1..100000 (Hz), not '%s'", optarg);
             break;
         case 'o':
-            o->output = optarg;
+            if (o->n_outputs == (int)(sizeof o->outputs / sizeof *o->outputs))
+                return cli_error("profile: at most %d -o outputs",
+                                 (int)(sizeof o->outputs / sizeof *o->outputs));
+            o->outputs[o->n_outputs++] = optarg;
             break;
         case O_FORMAT: {
             enum bl_profile_format f;
@@ -154,8 +162,9 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             break;
         case O_TOP:
             o->top = strtoul(optarg, &end, 10);
-            if (*end)
+            if (*end || !*optarg)
                 return cli_error("profile: --top takes a number, not '%s'", optarg);
+            o->top_given = 1;
             break;
         case 'h':
             profile_usage(stdout);
@@ -314,38 +323,48 @@ static void warn_preempted(const struct bl_profile_info *info, const struct rusa
                 switches, 100 * share);
 }
 
-static int write_output(const bl_profile *p, const struct profile_opts *o, const char *prog)
+/* The format of one output: --format for all, else its extension. */
+static enum bl_profile_format output_format(const struct profile_opts *o, const char *path)
 {
     enum bl_profile_format format = BL_PROFILE_FLAT;
     if (o->format)
         bl_profile_format_parse(o->format, &format);
-    else if (o->output)
-        format = bl_profile_format_for_path(o->output);
-    if (o->output) {
-        FILE *f = strcmp(o->output, "-") == 0 ? stdout : fopen(o->output, "wb");
-        if (!f)
-            return cli_error("profile: %s: %s", o->output, strerror(errno));
-        int err = bl_profile_write(p, format, f);
-        if (f != stdout && fclose(f) != 0 && !err)
-            err = -errno;
-        if (err)
-            return cli_error("profile: %s: %s", o->output, bl_strerror(err));
-        if (f != stdout)
-            fprintf(stderr, "benchlab: profile: wrote %s\n", o->output);
-        return 0;
-    }
-    bl_profile_write_summary(p, o->top, stderr);
+    else if (path)
+        format = bl_profile_format_for_path(path);
+    return format;
+}
+
+static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    if (!f)
+        return cli_error("profile: %s: %s", path, strerror(errno));
+    int err = bl_profile_write(p, format, f);
+    if (f != stdout && fclose(f) != 0 && !err)
+        err = -errno;
+    if (err)
+        return cli_error("profile: %s: %s", path, bl_strerror(err));
+    if (f != stdout)
+        fprintf(stderr, "benchlab: profile: wrote %s\n", path);
+    return 0;
+}
+
+static int write_output(const bl_profile *p, const struct profile_opts *o, const char *prog)
+{
+    if (o->n_outputs == 0 || (o->top_given && o->top > 0))
+        bl_profile_write_summary(p, o->top, stderr);
+    int rc = 0;
+    for (int i = 0; i < o->n_outputs && !rc; i++)
+        rc = write_file(p, output_format(o, o->outputs[i]), o->outputs[i]);
+    if (o->n_outputs)
+        return rc;
     char path[PATH_MAX];
     const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
     snprintf(path, sizeof path, "%s.profile.txt", base);
     FILE *f = fopen(path, "w");
     if (!f)
         return cli_error("profile: %s: %s", path, strerror(errno));
-    int err = bl_profile_write(p, BL_PROFILE_FLAT, f);
-    if (!err) {
-        fputs("\n", f);
-        err = bl_profile_write(p, BL_PROFILE_TREE, f);
-    }
+    int err = bl_profile_write(p, BL_PROFILE_TEXT, f);
     if (fclose(f) != 0 && !err)
         err = -errno;
     if (err)
@@ -356,7 +375,10 @@ static int write_output(const bl_profile *p, const struct profile_opts *o, const
 
 int cmd_profile(int argc, char **argv)
 {
-    struct profile_opts o = {0, 0, 0, 1000, -1, NULL, NULL, NULL, NULL, 0, 15};
+    struct profile_opts o = {0};
+    o.hz = 1000;
+    o.events = -1;
+    o.top = 15;
     int err = parse_opts(argc, argv, &o);
     if (err)
         return err < 0 ? 0 : err;
@@ -367,20 +389,25 @@ int cmd_profile(int argc, char **argv)
         if (err && err != BL_ENOTFOUND)
             return cli_error("profile: %s: %s", o.load, bl_strerror(err));
         say_info(&info, &o);
-        int rc = err == BL_ENOTFOUND ? cli_error("profile: %s: no samples", o.load)
-                                     : write_output(p, &o, o.load);
+        int rc = err != BL_ENOTFOUND ? write_output(p, &o, o.load)
+                 : info.kind == BL_PROFILE_TRACED
+                     ? cli_error("profile: %s: no calls were traced (is the program built with "
+                                 "-finstrument-functions? docs/profile.md has the recipe)",
+                                 o.load)
+                     : cli_error("profile: %s: no samples were recorded (the profiled code ran "
+                                 "too briefly for one sample)",
+                                 o.load);
         bl_profile_destroy(p);
         return rc;
     }
     if (optind >= argc)
         return cli_error("profile: name a program: benchlab profile [options] -- PROGRAM ARGS...");
-    if (o.events < 0) { /* a timeline only when the output shows one */
-        enum bl_profile_format f = BL_PROFILE_FLAT;
-        if (o.format)
-            bl_profile_format_parse(o.format, &f);
-        else if (o.output)
-            f = bl_profile_format_for_path(o.output);
-        o.events = o.trace && f == BL_PROFILE_CHROME ? 1000000 : 0;
+    if (o.events < 0) { /* a timeline only when an output shows one */
+        o.events = 0;
+        for (int i = 0; i < o.n_outputs || (i == 0 && o.format); i++)
+            if (o.trace &&
+                output_format(&o, i < o.n_outputs ? o.outputs[i] : NULL) == BL_PROFILE_CHROME)
+                o.events = 1000000;
     }
     char path[PATH_MAX];
     if ((err = check_program(argv[optind], &o, path, sizeof path)) != 0)

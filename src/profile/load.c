@@ -87,6 +87,8 @@ static void meta_str(const char *meta, const char *key, char *out, size_t cap)
 /* Our own libraries' frames are not the program's. */
 static int is_own_module(const char *module)
 {
+    if (module && strncmp(module, "memfd:", 6) == 0) /* run --profile's embedded sampler */
+        module += 6;
     return module && (strncmp(module, "libbenchlab-sampler", 19) == 0 ||
                       strncmp(module, "libbenchlab-trace", 17) == 0);
 }
@@ -374,8 +376,12 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     double cost_call = (double)meta_u64(raw.meta, "cost_call_mticks") / 1000.0;
     double ns_per_tick = tsc_hz > 0 ? 1e9 / tsc_hz : 1.0;
     info->trace_cost_ns = cost_call * ns_per_tick;
+    /* Signals handled, paused ones included (run --profile records only the
+     * measured batches), against the user time: the rate the kernel delivered. */
+    uint64_t ticks = meta_u64(raw.meta, "ticks");
     if (!traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
-        info->delivered = (double)info->samples / ((double)info->user_ns / (double)info->period_ns);
+        info->delivered = (double)(ticks ? ticks : info->samples) /
+                          ((double)info->user_ns / (double)info->period_ns);
 
     bl_profile *p = bl_profile_create(info->kind);
     struct namer nm = {p, NULL, NULL, 0, 0};

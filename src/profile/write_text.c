@@ -211,6 +211,13 @@ int bl_profile_write(const bl_profile *p, enum bl_profile_format format, FILE *o
     case BL_PROFILE_TREE:
         err = write_tree(p, out);
         break;
+    case BL_PROFILE_TEXT:
+        err = write_flat(p, out, SIZE_MAX);
+        if (!err && fputc('\n', out) == EOF)
+            err = -EIO;
+        if (!err)
+            err = write_tree(p, out);
+        break;
     case BL_PROFILE_FOLDED:
         err = write_folded_node(p, out, 0, &path);
         free(path.nodes);
@@ -243,7 +250,8 @@ static const struct {
     const char *ext;
     enum bl_profile_format format;
 } formats[] = {
-    {"flat", ".txt", BL_PROFILE_FLAT},
+    {"text", ".txt", BL_PROFILE_TEXT},
+    {"flat", ".flat", BL_PROFILE_FLAT},
     {"tree", ".tree", BL_PROFILE_TREE},
     {"folded", ".folded", BL_PROFILE_FOLDED},
     {"csv", ".csv", BL_PROFILE_CSV},

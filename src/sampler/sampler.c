@@ -59,6 +59,7 @@
 
 struct thread_buf {
     atomic_int busy;    /* set while this thread's handler runs */
+    atomic_int paused;  /* samples are not recorded (the clock still ticks) */
     atomic_int flushed; /* set once the buffer is written for good */
     pid_t tid;
     int perf_fd;                       /* -1 when the timer is a POSIX timer */
@@ -69,6 +70,7 @@ struct thread_buf {
     size_t used; /* bytes in data, chunk header included */
     size_t cap;
     uint64_t rng;        /* xorshift state for the period jitter */
+    uint64_t ticks;      /* signals handled, recorded or paused: the rate delivered */
     unsigned char *data; /* starts with a struct bl_raw_header */
 };
 
@@ -80,7 +82,7 @@ static int g_wall;
 static enum source g_source = SRC_PERF;
 static atomic_int g_active;
 static atomic_int g_stopping;
-static atomic_int g_paused;
+static atomic_int g_paused; /* the state new threads start in */
 static atomic_int g_finished;
 static atomic_int g_n_threads;
 static atomic_ulong g_samples;
@@ -255,10 +257,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
     }
     atomic_store(&tb->busy, 1);
     if (!atomic_load(&g_stopping) && !atomic_load(&tb->flushed)) {
+        tb->ticks++;
         uint32_t weight = 1;
         if (si->si_code == SI_TIMER && si->si_overrun > 0)
             weight += (uint32_t)si->si_overrun;
-        if (!atomic_load_explicit(&g_paused, memory_order_relaxed))
+        if (!atomic_load_explicit(&tb->paused, memory_order_relaxed))
             record_sample(tb, ucv, weight);
         if (tb->ring) {
             /* Consume the ring (empty sample records) so that wakeups, and
@@ -360,6 +363,7 @@ static void thread_register(void)
     tb->data = (unsigned char *)mem + sizeof *tb;
     tb->cap = BUF_BYTES;
     tb->used = sizeof(struct bl_raw_header);
+    atomic_store(&tb->paused, atomic_load(&g_paused));
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
         void *addr;
@@ -515,7 +519,7 @@ static void offcpu_sample(struct thread_buf *from, struct thread_buf *out)
     size_t need = sizeof(struct bl_raw_sample) + (3 + n) * sizeof(uint64_t);
     atomic_store(&out->busy, 1);
     if (!atomic_load(&g_stopping) && !atomic_load(&out->flushed) &&
-        !atomic_load_explicit(&g_paused, memory_order_relaxed) && need <= out->cap) {
+        !atomic_load_explicit(&from->paused, memory_order_relaxed) && need <= out->cap) {
         if (out->used + need > out->cap)
             flush_buf(out);
         struct bl_raw_sample rec = {(uint32_t)(3 + n), 1u | BL_RAW_SCAN_ONLY};
@@ -653,6 +657,14 @@ static void write_meta(void)
     at = put_kv(buf, at, cap, "threads",
                 (uint64_t)atomic_load(&g_n_threads) - (g_offcpu_buf != NULL)); /* not the helper */
     at = put_kv(buf, at, cap, "samples", atomic_load(&g_samples));
+    uint64_t ticks = 0;
+    int n_threads = atomic_load(&g_n_threads);
+    for (int i = 0; i < n_threads && i < MAX_THREADS; i++) {
+        struct thread_buf *tb = atomic_load(&g_threads[i]);
+        if (tb && tb != g_offcpu_buf)
+            ticks += tb->ticks;
+    }
+    at = put_kv(buf, at, cap, "ticks", ticks);
     at = put_kv(buf, at, cap, "dropped", atomic_load(&g_dropped));
     at = put_kv(buf, at, cap, "truncated", atomic_load(&g_truncated));
     at = put_kv(buf, at, cap, "elapsed_ns", elapsed_ns);
@@ -747,15 +759,43 @@ EXPORT void _Exit(int status)
     _exit(status);
 }
 
-/* Pause and resume recording; the run --profile hook (docs/profile.md). */
+/* Pause and resume recording: every thread, and the state threads created
+ * later start in (docs/profile.md). */
+static void set_all_paused(int paused)
+{
+    atomic_store(&g_paused, paused);
+    int n = atomic_load(&g_n_threads);
+    for (int i = 0; i < n && i < MAX_THREADS; i++) {
+        struct thread_buf *tb = atomic_load(&g_threads[i]);
+        if (tb)
+            atomic_store(&tb->paused, paused);
+    }
+}
+
 EXPORT void benchlab_profile_pause(void)
 {
-    atomic_store(&g_paused, 1);
+    set_all_paused(1);
 }
 
 EXPORT void benchlab_profile_resume(void)
 {
-    atomic_store(&g_paused, 0);
+    set_all_paused(0);
+}
+
+/* The calling thread only: run --profile's worker threads each record
+ * their own timed segments. */
+EXPORT void benchlab_profile_pause_thread(void)
+{
+    struct thread_buf *tb = tls_buf;
+    if (tb)
+        atomic_store_explicit(&tb->paused, 1, memory_order_relaxed);
+}
+
+EXPORT void benchlab_profile_resume_thread(void)
+{
+    struct thread_buf *tb = tls_buf;
+    if (tb)
+        atomic_store_explicit(&tb->paused, 0, memory_order_relaxed);
 }
 
 /* Write the profile now and stop sampling (a worker calls it before _exit). */

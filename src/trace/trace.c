@@ -84,7 +84,7 @@ struct tthread {
 
 static atomic_int g_active;
 static atomic_int g_dumped;
-static atomic_int g_paused; /* the state threads start in: the last pause or resume */
+static atomic_int g_paused; /* threads start paused: BENCHLAB_PROFILE_PAUSED=1 */
 static int g_fd = -1;
 static _Atomic(struct tthread *) g_threads;
 static pthread_key_t g_key;
@@ -345,7 +345,6 @@ HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
  */
 EXPORT NOINST void benchlab_trace_pause(void)
 {
-    atomic_store(&g_paused, 1);
     struct tthread *t = current();
     if (!t || (t->busy & PAUSED))
         return;
@@ -358,7 +357,6 @@ EXPORT NOINST void benchlab_trace_pause(void)
 
 EXPORT NOINST void benchlab_trace_resume(void)
 {
-    atomic_store(&g_paused, 0);
     struct tthread *t = current();
     if (!t || !(t->busy & PAUSED))
         return;
@@ -599,8 +597,10 @@ __attribute__((constructor)) static NOINST void trace_init(void)
     atomic_store(&g_active, 1);
     calibrate();
     const char *paused = getenv("BENCHLAB_PROFILE_PAUSED");
-    if (paused && strcmp(paused, "1") == 0)
-        benchlab_trace_pause(); /* the run --profile worker resumes around measured batches */
+    if (paused && strcmp(paused, "1") == 0) {
+        atomic_store(&g_paused, 1); /* every thread starts paused */
+        benchlab_trace_pause();     /* this one is known already (calibrate) */
+    }
     clock_gettime(CLOCK_MONOTONIC, &g_mono0);
     g_tsc0 = ticks_now();
 }

@@ -305,6 +305,125 @@ cxx-names-demangled)
     "$BL" profile -o p.folded -- "$BIN/mangled" >out 2>err || fail "exit status $?"
     grep -q ';ns::spin(unsigned long) [0-9]*$' p.folded || fail "ns::spin is not demangled"
     ;;
+run-profile-sample)
+    # run --profile samples only the measured batches: the loop's functions
+    # in their shares, nothing from global_setup, setup_op or paused regions
+    S=$BIN/suite_prof
+    "$S" --profile --time 0.3s --filter 'Hot|PerOp|Paused' --profile-format text,folded \
+        >out 2>err || fail "exit status $?"
+    grep -q "profiles go to suite_prof.profile/" err || fail "the profile directory is not named"
+    for b in Hot PerOp Paused; do
+        grep -q "^Benchmark$b	.* ns/op" out || fail "the timing of $b is lost"
+        grep -q "profile of Benchmark$b:" err || fail "no summary for $b"
+        [ -s suite_prof.profile/Benchmark$b.folded ] || fail "no folded profile for $b"
+        grep -q "hot_fn" suite_prof.profile/Benchmark$b.txt || fail "no text profile for $b"
+        [ -e suite_prof.profile/Benchmark$b.raw ] && fail "the raw file of $b was kept"
+    done
+    f=suite_prof.profile/BenchmarkHot.folded
+    s=$(share $f hot_fn)
+    near "$s" 90 8 || fail "Hot: hot_fn has $s% of the samples, expected about 90%"
+    s=$(share $f cold_fn)
+    near "$s" 10 6 || fail "Hot: cold_fn has $s% of the samples, expected about 10%"
+    grep -q setup_heavy $f && fail "Hot: global_setup was profiled: $(grep setup_heavy $f | head -1)"
+    for bf in PerOp:op_setup_work Paused:paused_work; do
+        f=suite_prof.profile/Benchmark${bf%%:*}.folded
+        s=$(share $f hot_fn)
+        near "$s" 100 10 || fail "${bf%%:*}: hot_fn has $s%, expected about 100%"
+        grep -q "${bf#*:}" $f && fail "${bf%%:*}: ${bf#*:} (outside the timed segments) was profiled"
+    done
+    # `benchlab run` does the same; --profile-dir, several formats, raw kept
+    "$BL" run "$S" --profile=sample --time 0.2s --filter Hot --profile-dir pd \
+        --profile-format svg,csv,raw --profile-top 3 >out 2>err || fail "run: exit status $?"
+    for ext in svg csv raw; do
+        [ -s pd/BenchmarkHot.$ext ] || fail "run: no $ext file"
+    done
+    [ -e pd/BenchmarkHot.txt ] && fail "run: a text profile nobody asked for"
+    grep -q '^hot_fn,0,' pd/BenchmarkHot.csv || fail "run: hot_fn not in the CSV"
+    if command -v xmllint >/dev/null; then
+        xmllint --noout pd/BenchmarkHot.svg 2>err || fail "run: the SVG is not well-formed"
+    fi
+    # the timing pass never loads the profiler: no profile files without --profile
+    rm -rf suite_prof.profile
+    "$S" --time 0.05s --filter Hot >out 2>err || fail "plain run: exit status $?"
+    [ -e suite_prof.profile ] && fail "a profile directory without --profile"
+    grep -q "profil" err && fail "a plain run talks about profiling"
+    ;;
+run-profile-trace)
+    # traced: exact call counts of the measured batches only
+    T=$BIN/suite_prof_traced
+    "$BL" run "$T" --profile=trace --time 0.3s --filter 'Hot|PerOp|Paused' \
+        --profile-format csv,folded --profile-dir td >out 2>err || fail "exit status $?"
+    grep -q "tracer cost" err || fail "no tracer summary"
+    c=td/BenchmarkHot.csv
+    hot=$(csv_calls $c hot_fn)
+    cold=$(csv_calls $c cold_fn)
+    spin=$(csv_calls $c spin)
+    [ -n "$hot" ] && [ "$hot" -gt 0 ] || fail "Hot: hot_fn not traced"
+    [ "$hot" = "$cold" ] || fail "Hot: hot_fn called $hot times, cold_fn $cold"
+    [ "$spin" = $((hot + cold)) ] || fail "Hot: spin called $spin times, expected $((hot + cold))"
+    grep -q '^setup_heavy,' $c && fail "Hot: global_setup was traced"
+    s=$(share td/BenchmarkHot.folded hot_fn)
+    near "$s" 90 8 || fail "Hot: hot_fn has $s% of the time, expected about 90%"
+    for bf in PerOp:op_setup_work Paused:paused_work; do
+        c=td/Benchmark${bf%%:*}.csv
+        hot=$(csv_calls $c hot_fn)
+        spin=$(csv_calls $c spin)
+        [ -n "$hot" ] && [ "$hot" -gt 0 ] && [ "$spin" = "$hot" ] ||
+            fail "${bf%%:*}: hot_fn called $hot times, spin $spin: calls outside the timed segments were counted"
+        grep -q "^${bf#*:}," $c && fail "${bf%%:*}: ${bf#*:} was traced"
+    done
+    grep -q '^BenchmarkHot	.* ns/op' out || fail "the timing is lost"
+    ;;
+run-profile-bad-input)
+    S=$BIN/suite_prof
+    # a static suite: the sampler cannot be preloaded; said once, timing goes on
+    "$BIN/suite_prof_static" --profile --time 0.05s --filter 'Hot|PerOp' >out 2>err ||
+        fail "static: exit status $?"
+    [ "$(grep -c 'is statically linked: the sampler cannot be preloaded' err)" -eq 1 ] ||
+        fail "static: the reason must be said once"
+    grep -q '^BenchmarkPerOp	.* ns/op' out || fail "static: timing lost"
+    # trace mode needs the tracer linked in, and instrumented code
+    "$S" --profile=trace --time 0.05s --filter Hot >out 2>err || fail "untraced: exit $?"
+    grep -q "BenchmarkHot: --profile: the profile pass failed: the suite is not linked with libbenchlab-trace" err ||
+        fail "untraced: unclear message"
+    grep -q '^BenchmarkHot	.* ns/op' out || fail "untraced: timing lost"
+    "$BIN/suite_prof_tracelib" --profile=trace --time 0.05s --filter Hot >out 2>err ||
+        fail "tracelib: exit $?"
+    grep -q "no calls were traced (is the program built with -finstrument-functions" err ||
+        fail "tracelib: unclear message"
+    grep -q "kept suite_prof_tracelib.profile/BenchmarkHot.raw" err || fail "tracelib: raw not kept"
+    # bad options: exit 2 before anything runs
+    "$S" --profile=perf --filter Hot >out 2>err && fail "--profile=perf accepted"
+    grep -q "the mode is sample or trace" err || fail "bad mode: unclear message"
+    "$S" --profile --profile-format svg,png --filter Hot >out 2>err && fail "png accepted"
+    grep -q "unknown format 'png'" err || fail "bad format: unclear message"
+    : >afile
+    "$S" --profile --profile-dir afile --filter Hot >out 2>err && fail "a file as directory"
+    grep -q "profile-dir afile: exists and is not a directory" err || fail "bad dir: unclear"
+    [ -s out ] && fail "bad dir: results written before the check"
+    # a crash while profiled keeps the samples taken until then
+    SUITE_PROF_CRASH=1 "$S" --profile --time 0.3s --filter Crash --profile-format folded >out 2>err
+    [ $? -eq 1 ] || fail "crash: exit status must be 1"
+    grep -q "BenchmarkCrash: --profile: the profile pass crashed: killed by SIGSEGV" err ||
+        fail "crash: not reported"
+    s=$(share suite_prof.profile/BenchmarkCrash.folded hot_fn)
+    near "$s" 100 10 || fail "crash: hot_fn has $s% of the kept samples"
+    # no benchlab command to convert with: the raw profile is kept and named
+    cp "$S" ./lone
+    PATH=/usr/bin:/bin ./lone --profile --time 0.05s --filter Hot >out 2>err || fail "lone: exit $?"
+    grep -q "no benchlab command found .*kept lone.profile/BenchmarkHot.raw" err ||
+        fail "lone: the raw profile is not named"
+    [ -s lone.profile/BenchmarkHot.raw ] || fail "lone: raw profile missing"
+    "$BL" profile --load lone.profile/BenchmarkHot.raw -o lone.folded 2>err || fail "lone: --load"
+    grep -q hot_fn lone.folded || fail "lone: the raw profile does not load"
+    ;;
+run-profile-sanitizer-refused)
+    # the ASan runtime must be first in the library order: said once, timing goes on
+    "$BIN/suite_prof" --profile --time 0.05s --filter 'Hot|PerOp' >out 2>err ||
+        fail "exit status $?"
+    [ "$(grep -c 'is built with a sanitizer (libasan' err)" -eq 1 ] || fail "no sanitizer message"
+    grep -q '^BenchmarkPerOp	.* ns/op' out || fail "timing lost"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

@@ -39,6 +39,7 @@ struct bl__worker_args {
     int alloc;            /* the allocation pass instead of timing */
     const char *counters; /* the counters pass, with this list, instead of timing */
     int cmd_fd;           /* driven mode (benchlab ab): commands on this fd; -1: none */
+    int profile;          /* the profile pass (enum bl__profile_mode): timing, profiled */
 };
 int bl__worker_main(const struct bl__worker_args *args);
 

@@ -11,15 +11,20 @@
  * at the end: whole or not at all.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../base/base.h"
 #include "../engine/engine.h"
 #include "../instruments/counters.h"
+#include "../instruments/profiler.h"
 #include "bench.h"
 #include "benchlab/format.h"
 #include "benchlab/run.h"
@@ -39,6 +44,14 @@ static const char usage[] =
     "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
     "  --counters[=LIST]  hardware counters per op: instructions, cycles, branches,\n"
     "                     branch-misses, cache-references, cache-misses (default: all)\n"
+    "  --profile[=MODE]   also profile each benchmark in a pass of its own, only while\n"
+    "                     measured batches run: sample (default) or trace (a suite built\n"
+    "                     with -finstrument-functions, linked with -lbenchlab-trace)\n"
+    "  --profile-dir DIR  where the profiles go (default: SUITE.profile)\n"
+    "  --profile-format LIST  text (default: flat profile and call tree), flat, tree,\n"
+    "                     folded, csv, svg, pprof, speedscope, chrome, raw; comma-separated\n"
+    "  --profile-hz HZ    samples per second (default 1000)\n"
+    "  --profile-top N    functions in the summary per benchmark (default 5; 0: none)\n"
     "  --seed N           seed for batch-size jitter (default: from the clock)\n"
     "  --out FILE         write the results to FILE instead of stdout\n"
     "  --format FMT       go, json, csv or markdown (default: from --out's extension,\n"
@@ -79,6 +92,12 @@ struct front {
     int fmt; /* enum out_format: anything but FMT_GO is written whole at the end */
     int progress_shown;
     char *alloc_said; /* the last allocation-pass message shown, said once */
+    /* the profile pass */
+    const char *profile_formats; /* validated list, "raw" included */
+    long profile_top;
+    char *profile_said; /* said once, as alloc_said */
+    char cli[PATH_MAX]; /* the benchlab command that converts raw profiles; "" until found */
+    int cli_searched;
 };
 
 /* Output formats: the Go format streams launch by launch; the others are
@@ -120,6 +139,12 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
     const char *noise = bl_results_get_meta(res, "env-warnings");
     if (noise && fr->table)
         fprintf(stderr, "benchlab: noise on this machine: %s (benchlab env explains)\n", noise);
+    const char *pdir = bl_results_get_meta(res, "profile-dir");
+    if (pdir)
+        fprintf(stderr,
+                "benchlab: profiling (%s) in a pass of its own per benchmark, measured batches "
+                "only; profiles go to %s/\n",
+                bl_results_get_meta(res, "profile"), pdir);
 }
 
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
@@ -185,9 +210,188 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     show_captured(b->name, "stderr", l->err, l->err_total);
 }
 
+/* ---- the profile pass: raw profiles into profiles ----------------------- */
+
+/*
+ * Profile formats and the extension each output file gets; the names are
+ * those of `benchlab profile --format`. Turning a raw profile into these
+ * needs the symbolizer (libbenchlab-profile, elfutils), which libbenchlab
+ * does not link: the benchlab command does it (`benchlab profile --load`),
+ * in a process of its own, so a symbolizer failure cannot cost the run.
+ */
+static const struct {
+    const char *name;
+    const char *ext;
+} profile_formats[] = {
+    {"text", ".txt"},          {"flat", ".flat"},
+    {"tree", ".tree"},         {"folded", ".folded"},
+    {"csv", ".csv"},           {"svg", ".svg"},
+    {"pprof", ".pb"},          {"speedscope", ".speedscope.json"},
+    {"chrome", ".trace.json"}, {"raw", ".raw"},
+};
+
+/* Check a comma-separated list; 0, or -1 with the bad name in bad. */
+static int profile_formats_check(const char *list, char *bad, size_t bad_size)
+{
+    const char *p = list;
+    if (!*p) {
+        snprintf(bad, bad_size, "(empty)");
+        return -1;
+    }
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        int known = 0;
+        for (size_t i = 0; i < sizeof profile_formats / sizeof *profile_formats; i++)
+            known |=
+                strlen(profile_formats[i].name) == n && strncmp(profile_formats[i].name, p, n) == 0;
+        if (!known) {
+            snprintf(bad, bad_size, "%.*s", (int)(n > 60 ? 60 : n), p);
+            return -1;
+        }
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static int has_format(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, name, n) == 0)
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static int executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The benchlab command: beside this program (`benchlab run` itself, or a
+ * suite in the build tree), else on PATH. */
+static const char *find_cli(struct front *fr)
+{
+    if (fr->cli_searched)
+        return fr->cli[0] ? fr->cli : NULL;
+    fr->cli_searched = 1;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            int len = snprintf(fr->cli, sizeof fr->cli, "%s/benchlab", self);
+            if (len > 0 && (size_t)len < sizeof fr->cli && executable(fr->cli))
+                return fr->cli;
+        }
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+        size_t len = strcspn(p, ":");
+        int w = snprintf(fr->cli, sizeof fr->cli, "%.*s/benchlab", (int)len, len ? p : ".");
+        if (w > 0 && (size_t)w < sizeof fr->cli && executable(fr->cli))
+            return fr->cli;
+        p += len + (p[len] == ':');
+    }
+    fr->cli[0] = '\0';
+    return NULL;
+}
+
+/* Run `benchlab profile --load RAW -o OUT...` with its output on our
+ * stderr (stdout carries the results). Returns its exit status, or -1. */
+static int run_converter(const char *cli, const char *raw, const char *formats, long top)
+{
+    size_t len = strlen(raw);
+    size_t stem = len > 4 && strcmp(raw + len - 4, ".raw") == 0 ? len - 4 : len;
+    enum { MAX_OUT = sizeof profile_formats / sizeof *profile_formats };
+    char *outs[MAX_OUT] = {NULL};
+    char *argv[8 + 2 * MAX_OUT];
+    char top_s[24];
+    snprintf(top_s, sizeof top_s, "%ld", top);
+    int argc = 0, n_out = 0;
+    argv[argc++] = (char *)cli;
+    argv[argc++] = (char *)"profile";
+    argv[argc++] = (char *)"--load";
+    argv[argc++] = (char *)raw;
+    argv[argc++] = (char *)"--top";
+    argv[argc++] = top_s;
+    for (size_t i = 0; i < MAX_OUT; i++) {
+        if (strcmp(profile_formats[i].name, "raw") == 0 ||
+            !has_format(formats, profile_formats[i].name))
+            continue;
+        struct bl__buf b = {0};
+        bl__buf_printf(&b, "%.*s%s", (int)stem, raw, profile_formats[i].ext);
+        outs[n_out] = b.data;
+        if (!outs[n_out])
+            continue;
+        argv[argc++] = (char *)"-o";
+        argv[argc++] = outs[n_out++];
+    }
+    argv[argc] = NULL;
+    int status = -1;
+    fflush(NULL);
+    pid_t pid = n_out ? fork() : -1;
+    if (pid == 0) {
+        dup2(2, 1);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execv(cli, argv);
+        _exit(127);
+    }
+    if (pid > 0) {
+        int st;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+        }
+        status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    }
+    for (int i = 0; i < n_out; i++)
+        free(outs[i]);
+    return n_out ? status : 0;
+}
+
+static void on_profile(void *ctx, const bl_results *res, const bl_bench_result *b)
+{
+    struct front *fr = ctx;
+    (void)res;
+    clear_progress(fr);
+    const char *msg = b->profile_message;
+    if (msg && !(fr->profile_said && strcmp(fr->profile_said, msg) == 0)) {
+        fprintf(stderr, "benchlab: %s: --profile: %s\n", b->name, msg);
+        if (strstr(msg, " is ")) { /* about the whole suite (static, sanitizer): said once */
+            free(fr->profile_said);
+            fr->profile_said = strdup(msg);
+        }
+    }
+    if (!b->profile_raw)
+        return;
+    const char *formats = fr->profile_formats ? fr->profile_formats : "text";
+    int keep_raw = has_format(formats, "raw");
+    const char *cli = find_cli(fr);
+    if (!cli) {
+        fprintf(stderr,
+                "benchlab: %s: --profile: no benchlab command found to turn the raw profile "
+                "into profiles; kept %s (benchlab profile --load %s)\n",
+                b->name, b->profile_raw, b->profile_raw);
+        return;
+    }
+    fprintf(stderr, "benchlab: profile of %s:\n", b->name);
+    fflush(stderr);
+    int st = run_converter(cli, b->profile_raw, formats, fr->profile_top);
+    if (st != 0)
+        fprintf(stderr, "benchlab: %s: --profile: the raw profile was not converted; kept %s\n",
+                b->name, b->profile_raw);
+    else if (!keep_raw)
+        unlink(b->profile_raw);
+}
+
 static int worker_mode(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -203,6 +407,9 @@ static int worker_mode(int argc, char **argv)
             a.counters = argv[i + 1];
         else if (strcmp(argv[i], "--benchlab-cmd-fd") == 0)
             a.cmd_fd = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--benchlab-profile") == 0)
+            a.profile =
+                bl__profile_mode_parse(argv[i + 1]) > 0 ? bl__profile_mode_parse(argv[i + 1]) : 0;
     }
     return bl__worker_main(&a);
 }
@@ -251,9 +458,12 @@ int bl_run_main(int argc, char **argv, const char *exe)
     const char *out_path = NULL, *color = "auto";
     const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1;
-    static const char *const with_value[] = {"filter", "time",  "count", "timeout",
-                                             "batch",  "seed",  "out",   "format",
-                                             "pkg",    "color", "cpu"};
+    static const char *const with_value[] = {
+        "filter", "time",        "count",          "timeout",    "batch",
+        "seed",   "out",         "format",         "pkg",        "color",
+        "cpu",    "profile-dir", "profile-format", "profile-hz", "profile-top"};
+    const char *profile_list = "text";
+    long profile_top = 5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *name = NULL;
@@ -278,6 +488,12 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 o.counters = dummy ? dummy : "";
             } else if (opt_is(a, "alloc", &dummy)) {
                 o.alloc = 1;
+            } else if (opt_is(a, "profile", &dummy)) {
+                if (dummy && strcmp(dummy, "sample") != 0 && strcmp(dummy, "trace") != 0) {
+                    fprintf(stderr, "%s: --profile=%s: the mode is sample or trace\n", prog, dummy);
+                    return 2;
+                }
+                o.profile = dummy ? dummy : "sample";
             } else if (opt_is(a, "no-table", &dummy)) {
                 table = 0;
             } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
@@ -332,6 +548,31 @@ int bl_run_main(int argc, char **argv, const char *exe)
             o.pkg = v;
         } else if (strcmp(name, "cpu") == 0) {
             o.cpus = v;
+        } else if (strcmp(name, "profile-dir") == 0) {
+            o.profile_dir = v;
+        } else if (strcmp(name, "profile-format") == 0) {
+            char bad[64];
+            if (profile_formats_check(v, bad, sizeof bad) != 0) {
+                fprintf(stderr,
+                        "%s: --profile-format: unknown format '%s' (known: text, flat, tree, "
+                        "folded, csv, svg, pprof, speedscope, chrome, raw)\n",
+                        prog, bad);
+                return 2;
+            }
+            profile_list = v;
+        } else if (strcmp(name, "profile-hz") == 0 || strcmp(name, "profile-top") == 0) {
+            char *end;
+            long hz = strtol(v, &end, 10);
+            int is_hz = name[8] == 'h';
+            if (*end || hz < (is_hz ? 1 : 0) || hz > (is_hz ? 100000 : 1000)) {
+                fprintf(stderr, "%s: --%s: '%s' is not a number from %d to %d\n", prog, name, v,
+                        is_hz ? 1 : 0, is_hz ? 100000 : 1000);
+                return 2;
+            }
+            if (is_hz)
+                o.profile_hz = (unsigned)hz;
+            else
+                profile_top = hz;
         } else if (strcmp(name, "color") == 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
                 fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);
@@ -370,6 +611,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                (strcmp(color, "auto") == 0 && fr.tty && !getenv("NO_COLOR"));
     fr.table = table;
     fr.fmt = format ? out_format(format) : out_path ? format_of_path(out_path) : FMT_GO;
+    fr.profile_formats = profile_list;
+    fr.profile_top = profile_top;
     char *tmp_path = NULL;
     if (out_path) {
         struct bl__buf t = {0};
@@ -386,7 +629,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     }
 
     bl_run_install_signal_handlers();
-    bl_run_observer obs = {&fr, on_begin, on_start, on_launch};
+    bl_run_observer obs = {&fr, on_begin, on_start, on_launch, on_profile};
     bl_results *res = NULL;
     char err[512] = "";
     int rc;
@@ -429,5 +672,6 @@ int bl_run_main(int argc, char **argv, const char *exe)
         fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n", prog);
     bl_results_destroy(res);
     free(fr.alloc_said);
+    free(fr.profile_said);
     return status;
 }

@@ -74,9 +74,33 @@ void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst, str
         st->per_op = inst->def->setup_op || inst->def->teardown_op || inst->def->macro;
 }
 
+/*
+ * The profile pass (run --profile): each thread's profiler records only
+ * inside its timed segments of measured batches, from just after the clock
+ * starts to just before it stops, so neither the engine's clock reads nor
+ * its counters are in the profile. That pass's timings are thrown away.
+ */
+static inline void profile_on(bl_state *st)
+{
+    struct bl__engine *e = st->eng;
+    if (e->profiling && e->stage == STAGE_MEASURE && !st->prof_running) {
+        e->prof.resume();
+        st->prof_running = true;
+    }
+}
+
+static inline void profile_off(bl_state *st)
+{
+    if (st->prof_running) {
+        st->eng->prof.pause();
+        st->prof_running = false;
+    }
+}
+
 static inline void start_clock(bl_state *st)
 {
     st->t_start = bl__now_ns();
+    profile_on(st);
 }
 
 static void acc_add(struct bl__acc *acc, const struct bl__snapshot *a, const struct bl__snapshot *b)
@@ -584,6 +608,7 @@ static bool group_next(bl_state *st)
  * thread's part of the batch is over. */
 static bool end_rep(bl_state *st)
 {
+    profile_off(st);
     uint64_t now = bl__now_ns();
     if (!st->paused) {
         st->batch_ns += now - st->t_start;
@@ -643,6 +668,8 @@ void bl__run_body(bl_state *st)
 
 void bl_pause(bl_state *st)
 {
+    if (st->eng)
+        profile_off(st);
     uint64_t now = bl__now_ns();
     if (!st->in_batch || st->paused)
         return;
@@ -662,7 +689,10 @@ void bl_resume(bl_state *st)
         counting_suspend(st, 0);
     st->paused = false;
     seg_begin(st);
-    st->t_start = bl__now_ns();
+    if (st->eng)
+        start_clock(st);
+    else
+        st->t_start = bl__now_ns();
 }
 
 int bl_threads(const bl_state *st)

@@ -12,6 +12,7 @@
 #include "../base/base.h"
 #include "../instruments/alloc.h"
 #include "../instruments/counters.h"
+#include "../instruments/profiler.h"
 #include "bench.h"
 
 #define BL__MAX_METRICS 32
@@ -78,6 +79,10 @@ struct bl__engine {
     int n_hw;
     double hw_base[BL__MAX_COUNTERS], hw_more[BL__MAX_COUNTERS];
     int hw_scaled;
+    /* the profile pass: the profiler runs only in the timed segments of
+     * measured batches */
+    bool profiling;
+    struct bl__profiler prof;
 };
 
 /*
@@ -118,6 +123,7 @@ struct bl_state {
     bool in_batch, paused, finished, started;
     struct bl__snapshot before; /* counters at the start of the open timed segment */
     bool seg_open;
+    bool prof_running; /* the profile pass: this thread's profiler is resumed */
     struct bl__acc acc;
     /* this thread's part of the overhead batch */
     uint64_t ovh_ns, ovh_first;

@@ -376,6 +376,13 @@ int bl__worker_main(const struct bl__worker_args *a)
                          "the worker: LD_PRELOAD was refused or overridden");
             rc = 1;
         }
+    } else if (a->profile) {
+        char why[300];
+        if (bl__profiler_load(a->profile, &eng.prof, why, sizeof why) != 0) {
+            bl__send(fd, "fail %s", why);
+            rc = 1;
+        }
+        eng.profiling = !rc;
     }
     if (!rc) {
         if (inst->threads)
@@ -396,6 +403,8 @@ int bl__worker_main(const struct bl__worker_args *a)
         }
         if (inst->def->global_cleanup)
             inst->def->global_cleanup(st);
+        if (eng.profiling)
+            eng.prof.flush(); /* the profile is whole before the runner sees "done" */
         merge_threads(&g, &res);
     }
     bl__counters_close(&st->ctr);

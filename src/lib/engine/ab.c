@@ -217,7 +217,7 @@ static bool start_proc(struct comparison *c, size_t pair, int side, double worke
                     (char *)"--benchlab-cmd-fd",
                     cmd_s,
                     NULL};
-    if (bl__worker_start(&p->w, c->exe[side], argv, -1, true, &p->launch)) {
+    if (bl__worker_start(&p->w, c->exe[side], argv, NULL, true, &p->launch)) {
         proc_failed(c, p, side);
         return false;
     }

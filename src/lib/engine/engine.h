@@ -52,13 +52,22 @@ struct bl__worker {
 #define BL__CHANNEL_FD 3
 #define BL__COMMAND_FD 5
 
+/* What a worker's environment gets besides the runner's: a library to
+ * preload (a memfd or a path) and variables for it. */
+struct bl__spawn_env {
+    int preload_fd;           /* -1: none */
+    const char *preload_path; /* NULL: none */
+    const char *set[8];       /* "NAME=VALUE", NULL-terminated */
+};
+
 /*
- * Start `exe` with `argv` as a worker (see runner.c) that fills `launch`.
- * With `driven`, it also gets a command pipe on BL__COMMAND_FD. 0, or a
- * negative error (then no process exists and `launch` says why).
+ * Start `exe` with `argv` as a worker (see runner.c) that fills `launch`,
+ * its environment extended by `env` (NULL: none). With `driven`, it also
+ * gets a command pipe on BL__COMMAND_FD. 0, or a negative error (then no
+ * process exists and `launch` says why).
  */
-int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[], int preload_fd,
-                     bool driven, bl_launch *launch);
+int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[],
+                     const struct bl__spawn_env *env, bool driven, bl_launch *launch);
 /*
  * Wait for the worker's output until `deadline_ns` (bl__now_ns() scale),
  * at most one poll round (<= 1 s), and parse what came. Returns 1 while a

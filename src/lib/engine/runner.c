@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +35,8 @@
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
 #include "../instruments/counters.h"
+#include "../instruments/preload.h"
+#include "../instruments/profiler.h"
 #include "../results/results_int.h"
 #include "benchlab/env.h"
 #include "benchlab/run.h"
@@ -105,9 +108,36 @@ static void close_pair(int p[2])
         close(p[1]);
 }
 
-static int spawn(const char *exe, char *const argv[], int preload_fd, bool driven,
+static void apply_env(const struct bl__spawn_env *x)
+{
+    /* the runner is single-threaded: setenv after fork is safe here */
+    for (int i = 0; i < 8 && x->set[i]; i++) {
+        const char *eq = strchr(x->set[i], '=');
+        char name[64];
+        if (!eq || (size_t)(eq - x->set[i]) >= sizeof name)
+            continue;
+        memcpy(name, x->set[i], (size_t)(eq - x->set[i]));
+        name[eq - x->set[i]] = '\0';
+        setenv(name, eq + 1, 1);
+    }
+    const char *lib = x->preload_path;
+    char fdpath[32];
+    if (x->preload_fd >= 0) {
+        snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", PRELOAD_FD);
+        lib = fdpath;
+    }
+    if (lib) {
+        char val[4096];
+        const char *old = getenv("LD_PRELOAD");
+        snprintf(val, sizeof val, "%s%s%s", lib, old && *old ? " " : "", old ? old : "");
+        setenv("LD_PRELOAD", val, 1);
+    }
+}
+
+static int spawn(const char *exe, char *const argv[], const struct bl__spawn_env *x, bool driven,
                  struct bl__worker *w)
 {
+    int preload_fd = x ? x->preload_fd : -1;
     int chan[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, cmd[2] = {-1, -1};
     if (pipe2(chan, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
         (driven && pipe2(cmd, O_CLOEXEC))) {
@@ -150,15 +180,10 @@ static int spawn(const char *exe, char *const argv[], int preload_fd, bool drive
         dup2(c, BL__CHANNEL_FD); /* dup2 clears FD_CLOEXEC on the new descriptor */
         if (k >= 0)
             dup2(k, BL__COMMAND_FD);
-        if (pre >= 0) {
-            /* the runner is single-threaded: setenv after fork is safe here */
-            char val[4096];
-            const char *old = getenv("LD_PRELOAD");
-            snprintf(val, sizeof val, "/proc/self/fd/%d%s%s", PRELOAD_FD, old ? " " : "",
-                     old ? old : "");
+        if (pre >= 0)
             dup2(pre, PRELOAD_FD);
-            setenv("LD_PRELOAD", val, 1);
-        }
+        if (x)
+            apply_env(x);
         execv(exe, argv);
         dprintf(2, "cannot execute %s: %s\n", exe, strerror(errno));
         _exit(127);
@@ -335,14 +360,14 @@ static void set_message(bl_launch *l, const char *fmt, ...)
 
 /* ---- one worker's life ------------------------------------------------------- */
 
-int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[], int preload_fd,
-                     bool driven, bl_launch *launch)
+int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[],
+                     const struct bl__spawn_env *env, bool driven, bl_launch *launch)
 {
     memset(w, 0, sizeof *w);
     w->chan = w->out = w->err = w->cmd = -1;
     w->launch = launch;
     w->t0 = bl__now_ns();
-    int err = spawn(exe, argv, preload_fd, driven, w);
+    int err = spawn(exe, argv, env, driven, w);
     if (err) {
         launch->status = BL_EEXIT;
         set_message(launch, "cannot start a worker: %s", bl_strerror(err));
@@ -489,11 +514,27 @@ void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double time
     bl_launch_finish(l);
 }
 
+/* What a launch does besides timing: one pass at most; all zero for timing. */
+struct pass {
+    struct bl__alloc_out *alloc; /* the allocation pass */
+    const char *counters;        /* the counters pass, with this list */
+    char **counters_line;        /* receives its "counters" message */
+    int profile;                 /* the profile pass: enum bl__profile_mode */
+    const char *profile_raw;     /* its raw file */
+    int preload_fd;              /* the sampler: a memfd, */
+    const char *preload_path;    /* or a file */
+};
+
 /* Run one launch to its end; fills `l`. */
 static void run_launch(const char *exe, const char *name, const bl_run_options *o,
-                       unsigned long long seed, bl_launch *l, struct bl__alloc_out *alloc,
-                       const char *counters, char **counters_line)
+                       unsigned long long seed, bl_launch *l, const struct pass *pass)
 {
+    static const struct pass timing = {NULL, NULL, NULL, 0, NULL, -1, NULL};
+    if (!pass)
+        pass = &timing;
+    struct bl__alloc_out *alloc = pass->alloc;
+    const char *counters = pass->counters;
+    char **counters_line = pass->counters_line;
     char time_s[32], batch[32], seed_s[32], fd_s[8];
     snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
@@ -506,24 +547,40 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
                     batch,        (char *)"--benchlab-seed",
                     seed_s,       NULL,
                     NULL,         NULL};
+    struct bl__spawn_env env = {-1, NULL, {NULL}};
+    char out_var[4200], hz_var[64];
     if (alloc) {
         argv[11] = (char *)"--benchlab-mode";
         argv[12] = (char *)"alloc";
+        env.preload_fd = bl__alloc_preload_fd();
+        if (env.preload_fd < 0) {
+            l->status = BL_EUNSUPPORTED;
+            set_message(l, "cannot prepare the allocation counter: %s",
+                        bl_strerror(env.preload_fd));
+            return;
+        }
     } else if (counters) {
         argv[11] = (char *)"--benchlab-counters";
         argv[12] = (char *)counters;
-    }
-    int preload = -1;
-    if (alloc) {
-        preload = bl__alloc_preload_fd();
-        if (preload < 0) {
-            l->status = BL_EUNSUPPORTED;
-            set_message(l, "cannot prepare the allocation counter: %s", bl_strerror(preload));
-            return;
-        }
+    } else if (pass->profile) {
+        argv[11] = (char *)"--benchlab-profile";
+        argv[12] = (char *)bl__profile_mode_name(pass->profile);
+        snprintf(out_var, sizeof out_var, "BENCHLAB_PROFILE_OUT=%s", pass->profile_raw);
+        snprintf(hz_var, sizeof hz_var, "BENCHLAB_PROFILE_HZ=%u",
+                 o->profile_hz ? o->profile_hz : 1000);
+        const char *vars[] = {out_var,
+                              "BENCHLAB_PROFILE_PAUSED=1",
+                              hz_var,
+                              "BENCHLAB_PROFILE_CLOCK=cpu",
+                              "BENCHLAB_PROFILE_UNWIND=fp",
+                              "BENCHLAB_TRACE_EVENTS=0",
+                              NULL};
+        memcpy(env.set, vars, sizeof vars);
+        env.preload_fd = pass->preload_fd;
+        env.preload_path = pass->preload_path;
     }
     struct bl__worker w;
-    if (bl__worker_start(&w, exe, argv, preload, false, l))
+    if (bl__worker_start(&w, exe, argv, &env, false, l))
         return;
     w.alloc = alloc;
     uint64_t deadline = w.t0 + (uint64_t)(o->timeout_s * 1e9);
@@ -535,7 +592,8 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
         *counters_line = w.counters_line;
     else
         free(w.counters_line);
-    if (l->status == 0 && !l->skipped && !alloc && !counters && isnan(l->ns_per_op)) {
+    if (l->status == 0 && !l->skipped && !alloc && !counters && !pass->profile &&
+        isnan(l->ns_per_op)) {
         l->status = BL_EBENCH;
         struct bl__buf why = {0};
         for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
@@ -562,7 +620,8 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
     memset(&tmp, 0, sizeof tmp);
     struct bl__alloc_out a;
     memset(&a, 0, sizeof a);
-    run_launch(exe, b->name, o, seed, &tmp, &a, NULL, NULL);
+    struct pass pass = {&a, NULL, NULL, 0, NULL, -1, NULL};
+    run_launch(exe, b->name, o, seed, &tmp, &pass);
     free(b->alloc_message);
     b->alloc_message = NULL;
     struct bl__buf msg = {0};
@@ -603,7 +662,8 @@ static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned
     bl_launch tmp;
     memset(&tmp, 0, sizeof tmp);
     char *line = NULL;
-    run_launch(exe, b->name, o, seed, &tmp, NULL, o->counters[0] ? o->counters : "", &line);
+    struct pass pass = {NULL, o->counters[0] ? o->counters : "", &line, 0, NULL, -1, NULL};
+    run_launch(exe, b->name, o, seed, &tmp, &pass);
     unsigned long long k = 0, d = 0;
     int scaled = 0, used = 0;
     if (tmp.status || tmp.skipped || !line ||
@@ -631,6 +691,141 @@ static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned
     }
     free(line);
     bl__launch_fini(&tmp);
+}
+
+/*
+ * The profile pass of one benchmark: a timing worker with the profiler
+ * attached (the sampler preloaded, or the tracer the suite links), which
+ * records only in the timed segments of measured batches. Its timings are
+ * thrown away, so the profiler never disturbs the reported numbers. Sets
+ * bench->profile_raw when the raw file holds anything (a crash keeps the
+ * samples taken until then) and bench->profile_message when something
+ * went wrong.
+ */
+static void run_profile_pass(const char *exe, const bl_run_options *o, unsigned long long seed,
+                             bl_bench_result *b, const struct pass *proto, const char *raw)
+{
+    bl_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    struct pass pass = *proto;
+    pass.profile_raw = raw;
+    unlink(raw); /* never a stale file from an earlier run */
+    run_launch(exe, b->name, o, seed, &tmp, &pass);
+    free(b->profile_message);
+    b->profile_message = NULL;
+    struct bl__buf msg = {0};
+    if (tmp.status == BL_ECRASH)
+        bl__buf_printf(&msg, "the profile pass %s; the profile holds the samples taken until then",
+                       tmp.message);
+    else if (tmp.status && tmp.status != BL_EINTR)
+        bl__buf_printf(&msg, "the profile pass failed: %s",
+                       tmp.message ? tmp.message : bl_strerror(tmp.status));
+    else if (tmp.skipped)
+        bl__buf_printf(&msg, "skipped: %s", tmp.message ? tmp.message : "");
+    struct stat st;
+    free(b->profile_raw);
+    b->profile_raw = NULL;
+    if (stat(raw, &st) == 0 && st.st_size > 0)
+        b->profile_raw = bl__strdup(raw);
+    else if (!msg.data && tmp.status != BL_EINTR)
+        bl__buf_printf(&msg, "the profile pass recorded nothing");
+    b->profile_message = msg.data;
+    bl__launch_fini(&tmp);
+}
+
+/* A raw file name for `name` in `dir`, unique among those given out in this run. */
+static char *profile_raw_path(const char *dir, const char *name, char ***used, size_t *n_used)
+{
+    char *base = bl__profile_file_base(name);
+    if (!base)
+        return NULL;
+    struct bl__buf path = {0};
+    for (int k = 1; k < 1000; k++) {
+        path.len = 0;
+        bl__buf_printf(&path, k == 1 ? "%s/%s" : "%s/%s-%d", dir, base, k);
+        bool taken = false;
+        for (size_t i = 0; i < *n_used && !taken; i++)
+            taken = path.data && strcmp((*used)[i], path.data) == 0;
+        if (!taken)
+            break;
+    }
+    free(base);
+    char **grown = path.data ? realloc(*used, (*n_used + 1) * sizeof **used) : NULL;
+    if (!grown) {
+        bl__buf_fini(&path);
+        return NULL;
+    }
+    *used = grown;
+    (*used)[(*n_used)++] = bl__strdup(path.data);
+    bl__buf_printf(&path, ".raw");
+    return path.data;
+}
+
+/*
+ * Prepare the profile pass: the mode, the directory (made here), and for
+ * sampling the library to preload. A suite the sampler cannot reach
+ * (static, sanitizer) is not an error: `refused` says why, per benchmark.
+ */
+static int profile_setup(const bl_run_options *o, const char *exe, bl_results *res,
+                         struct pass *proto, char *dir, size_t dir_size, char *refused,
+                         size_t refused_size, char *errbuf, size_t errsize)
+{
+    int mode = bl__profile_mode_parse(o->profile);
+    if (mode < 0) {
+        snprintf(errbuf, errsize, "--profile '%s': the mode is sample or trace", o->profile);
+        return BL_EUSAGE;
+    }
+    const char *base = strrchr(exe, '/');
+    int len = o->profile_dir && *o->profile_dir
+                  ? snprintf(dir, dir_size, "%s", o->profile_dir)
+                  : snprintf(dir, dir_size, "%s.profile", base ? base + 1 : exe);
+    if (len < 0 || (size_t)len >= dir_size) {
+        snprintf(errbuf, errsize, "--profile-dir: the path is too long");
+        return BL_EUSAGE;
+    }
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && !(errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+        snprintf(errbuf, errsize, "--profile-dir %s: %s", dir,
+                 errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+        return BL_EUSAGE;
+    }
+    *proto = (struct pass){NULL, NULL, NULL, mode, NULL, -1, NULL};
+    bl_results_set_meta(res, "profile", bl__profile_mode_name(mode));
+    bl_results_set_meta(res, "profile-dir", dir);
+    if (mode != BL__PROFILE_SAMPLE)
+        return 0;
+    char lib[256];
+    switch (bl__preload_check(exe, lib, sizeof lib)) {
+    case BL__PRELOAD_OK:
+        break;
+    case BL__PRELOAD_STATIC:
+        snprintf(refused, refused_size,
+                 "%s is statically linked: the sampler cannot be preloaded into it; link it "
+                 "dynamically, or build it for --profile=trace (docs/profile.md)",
+                 exe);
+        return 0;
+    case BL__PRELOAD_SANITIZER:
+        snprintf(refused, refused_size,
+                 "%s is built with a sanitizer (%s), whose runtime must be loaded first and "
+                 "refuses a preloaded sampler; profile a build without sanitizers",
+                 exe, lib);
+        return 0;
+    default:
+        snprintf(refused, refused_size, "%s: cannot read it as an ELF executable", exe);
+        return 0;
+    }
+    const char *path = NULL;
+    int fd = bl__sampler_preload(&path);
+    if (fd < -1) {
+        if (path)
+            snprintf(refused, refused_size, "BENCHLAB_SAMPLER_LIB=%s: %s", path, strerror(-fd));
+        else
+            snprintf(refused, refused_size, "cannot prepare the sampler: %s", bl_strerror(fd));
+        return 0;
+    }
+    proto->preload_fd = fd;
+    proto->preload_path = path;
+    return 0;
 }
 
 /* ---- listing -------------------------------------------------------------------- */
@@ -665,7 +860,7 @@ static long list_exe(const char *exe, char ***names)
 {
     char *argv[] = {(char *)exe, (char *)"--benchlab-list", NULL};
     struct bl__worker w;
-    int err = spawn(exe, argv, -1, false, &w);
+    int err = spawn(exe, argv, NULL, false, &w);
     if (err)
         return err;
     close(w.chan);
@@ -880,6 +1075,18 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         if (counters_refused[0])
             bl_results_set_meta(res, "counters-unsupported", counters_refused);
     }
+    struct pass profile = {NULL, NULL, NULL, 0, NULL, -1, NULL};
+    char profile_dir[PATH_MAX] = "", profile_refused[PATH_MAX + 512] = "";
+    char **raw_used = NULL;
+    size_t n_raw_used = 0;
+    if (o.profile) {
+        int err = profile_setup(&o, exe, res, &profile, profile_dir, sizeof profile_dir,
+                                profile_refused, sizeof profile_refused, errbuf, errsize);
+        if (err) {
+            bl_names_free(plan, n_plan);
+            return err;
+        }
+    }
     if (obs && obs->on_begin)
         obs->on_begin(obs->ctx, res, total);
     for (int round = 0; round < o.count && !interrupted; round++) {
@@ -906,7 +1113,21 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 if (interrupted)
                     break;
             }
-            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL, NULL, NULL);
+            if (profile.profile && round == 0) {
+                char *raw = profile_raw_path(profile_dir, plan[i], &raw_used, &n_raw_used);
+                if (profile_refused[0])
+                    b->profile_message = bl__strdup(profile_refused);
+                else if (!raw)
+                    b->profile_message = bl__strdup("out of memory");
+                else
+                    run_profile_pass(exe, &o, bl__rng_next(&rng) | 1, b, &profile, raw);
+                free(raw);
+                if (interrupted)
+                    break;
+                if (obs && obs->on_profile)
+                    obs->on_profile(obs->ctx, res, b);
+            }
+            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
                 bl__launch_fini(l);
@@ -919,6 +1140,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         }
     }
     bl_names_free(plan, n_plan);
+    bl_names_free(raw_used, n_raw_used);
     if (interrupted)
         return BL_EINTR;
     return rc;

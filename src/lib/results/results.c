@@ -80,6 +80,8 @@ void bl_results_destroy(bl_results *r)
         free(b->name);
         free(b->alloc_message);
         free(b->counters_message);
+        free(b->profile_raw);
+        free(b->profile_message);
     }
     free(r->benches);
     free(r);
