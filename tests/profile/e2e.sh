@@ -30,6 +30,17 @@ near() {
     awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= t) }'
 }
 
+# share_near FOLDED FUNC WANT TOLERANCE (sampled): FUNC's share is WANT within the
+# larger of TOLERANCE and 5 standard errors of a share of the samples in FOLDED
+share_near() {
+    s=$(share "$1" "$2")
+    n=$(awk '{ n += $NF } END { print n + 0 }' "$1")
+    t=$(awk -v t="$4" -v p="$3" -v n="$n" 'BEGIN {
+        if (n > 0) { se = 100 * sqrt((p / 100) * (1 - p / 100) / n); if (5 * se > t) t = 5 * se }
+        printf "%.2f", t }')
+    near "$s" "$3" "$t" || fail "$2 has $s% in $1, expected about $3% (+-$t, $n samples)"
+}
+
 check_known_shares() { # FOLDED [TOLERANCE]
     for fw in hot_a:54.5 mid_b:36.4 leaf_c:27.3 cold_d:9.1 spin:100; do
         f=${fw%%:*}
@@ -320,17 +331,21 @@ run-profile-sample)
         [ -e suite_prof.profile/Benchmark$b.raw ] && fail "the raw file of $b was kept"
     done
     f=suite_prof.profile/BenchmarkHot.folded
-    s=$(share $f hot_fn)
-    near "$s" 90 8 || fail "Hot: hot_fn has $s% of the samples, expected about 90%"
-    s=$(share $f cold_fn)
-    near "$s" 10 6 || fail "Hot: cold_fn has $s% of the samples, expected about 10%"
+    share_near $f hot_fn 90 6
+    share_near $f cold_fn 10 6
     grep -q setup_heavy $f && fail "Hot: global_setup was profiled: $(grep setup_heavy $f | head -1)"
     for bf in PerOp:op_setup_work Paused:paused_work; do
         f=suite_prof.profile/Benchmark${bf%%:*}.folded
-        s=$(share $f hot_fn)
-        near "$s" 100 10 || fail "${bf%%:*}: hot_fn has $s%, expected about 100%"
+        share_near $f hot_fn 100 10
         grep -q "${bf#*:}" $f && fail "${bf%%:*}: ${bf#*:} (outside the timed segments) was profiled"
     done
+    # threads: each records its own timed segments, paused regions left out
+    "$S" --profile --time 0.3s --filter Threads --profile-format folded >out 2>err ||
+        fail "threads: exit status $?"
+    f=suite_prof.profile/BenchmarkThreads_threads=2.folded
+    grep -q "samples from 2 thread" err || fail "threads: not both threads sampled"
+    share_near $f hot_fn 50 10 # thread 0; thread 1 calls spin directly
+    grep -q paused_work $f && fail "threads: a paused region was profiled"
     # `benchlab run` does the same; --profile-dir, several formats, raw kept
     "$BL" run "$S" --profile=sample --time 0.2s --filter Hot --profile-dir pd \
         --profile-format svg,csv,raw --profile-top 3 >out 2>err || fail "run: exit status $?"
@@ -373,6 +388,15 @@ run-profile-trace)
         grep -q "^${bf#*:}," $c && fail "${bf%%:*}: ${bf#*:} was traced"
     done
     grep -q '^BenchmarkHot	.* ns/op' out || fail "the timing is lost"
+    # threads: each traces its own timed segments; calls are exact per thread
+    "$BL" run "$T" --profile=trace --time 0.3s --filter Threads --profile-format csv \
+        --profile-dir td >out 2>err || fail "threads: exit status $?"
+    c=td/BenchmarkThreads_threads=2.csv
+    hot=$(csv_calls $c hot_fn)
+    spin=$(csv_calls $c spin)
+    [ -n "$hot" ] && [ "$hot" -gt 0 ] && [ "$spin" -gt "$hot" ] ||
+        fail "threads: hot_fn $hot calls, spin $spin: the second thread was not traced"
+    grep -q "^paused_work," $c && fail "threads: paused_work was traced"
     ;;
 run-profile-bad-input)
     S=$BIN/suite_prof
@@ -406,8 +430,7 @@ run-profile-bad-input)
     [ $? -eq 1 ] || fail "crash: exit status must be 1"
     grep -q "BenchmarkCrash: --profile: the profile pass crashed: killed by SIGSEGV" err ||
         fail "crash: not reported"
-    s=$(share suite_prof.profile/BenchmarkCrash.folded hot_fn)
-    near "$s" 100 10 || fail "crash: hot_fn has $s% of the kept samples"
+    share_near suite_prof.profile/BenchmarkCrash.folded hot_fn 100 10
     # no benchlab command to convert with: the raw profile is kept and named
     cp "$S" ./lone
     PATH=/usr/bin:/bin ./lone --profile --time 0.05s --filter Hot >out 2>err || fail "lone: exit $?"

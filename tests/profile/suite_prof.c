@@ -7,6 +7,8 @@
  *            (setup_heavy) that burns as long as the whole measuring budget
  *   PerOp    hot_fn per repetition; a setup_op (op_setup_work) as long as it
  *   Paused   hot_fn, and paused_work between bl_pause and bl_resume
+ *   Threads  2 threads: thread 0 runs hot_fn, thread 1 spin directly, as
+ *            long; both pause around paused_work
  *   Crash    hot_fn, then a SIGSEGV in its global_cleanup, after the measured
  *            batches (when SUITE_PROF_CRASH is set, so other cases stay quiet)
  *
@@ -101,6 +103,20 @@ BENCHLAB(Paused)
         paused_work();
         bl_resume(st);
         hot_fn();
+    }
+}
+
+BENCHLAB(Threads, .threads = BL_THREADS(2))
+{
+    int first = bl_thread_index(st) == 0;
+    while (bl_loop(st)) {
+        bl_pause(st);
+        paused_work();
+        bl_resume(st);
+        if (first)
+            hot_fn();
+        else
+            sink += spin(900); /* as long as hot_fn, directly */
     }
 }
 
