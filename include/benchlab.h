@@ -275,6 +275,26 @@ BL_API void bl_set_items_per_op(bl_state *st, double items);
  * contain whitespace. Reporting a unit twice keeps the last value.
  */
 BL_API void bl_report_metric(bl_state *st, double value, const char *unit);
+
+/* Flags of bl_report_metric_ex. */
+enum bl_metric_flags {
+    BL_LOWER_IS_BETTER = 1,  /* recorded as "Unit UNIT better=lower" */
+    BL_HIGHER_IS_BETTER = 2, /* recorded as "Unit UNIT better=higher" */
+    /* `value` is per repetition (hits per op); benchlab writes it per
+     * second, value x threads / seconds per op, once the time per op is
+     * known. The unit must end in "/s" ("hits/s"); higher is better unless
+     * BL_LOWER_IS_BETTER says otherwise. */
+    BL_RATE = 4,
+};
+/*
+ * bl_report_metric with flags: which direction is better, recorded in the
+ * Go format's "Unit" metadata lines (and the JSON "units") so that
+ * `benchlab compare --fail-on-regression` and benchstat know a drop is the
+ * regression; and rates computed from the measured time. Bad flags (both
+ * directions, a rate whose unit does not end in "/s", unknown bits) fail
+ * the benchmark with a message naming the unit.
+ */
+BL_API void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned flags);
 /* Repetitions run so far by the loop, all stages included. */
 BL_API uint64_t bl_iterations(const bl_state *st);
 

@@ -24,7 +24,11 @@ extern "C" {
 BL_API void bl_gobench_write_header(FILE *f, const bl_results *results);
 /* One result line for one launch; nothing for a failed or skipped launch. */
 BL_API void bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_launch *launch);
-/* Header and every launch. */
+/* The "Unit <unit> <key>=<value>" metadata lines of results->units from
+ * index *done on, advancing *done: a streaming writer calls it before each
+ * launch, so each unit is declared once, before its first use. */
+BL_API void bl_gobench_write_units(FILE *f, const bl_results *results, size_t *done);
+/* Header, unit metadata and every launch. */
 BL_API void bl_gobench_write(FILE *f, const bl_results *results);
 /* Format a value as Go's testing package does (4 significant digits at least). */
 BL_API void bl_gobench_format_value(char *out, size_t size, double value);

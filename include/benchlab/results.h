@@ -58,7 +58,9 @@ typedef struct bl_sample {
 
 typedef struct bl_metric {
     char *unit;
-    double value;
+    double value;   /* as written; for a rate, per second (set by bl_launch_finish) */
+    unsigned flags; /* enum bl_metric_flags of benchlab.h: better=, rate */
+    double per_op;  /* a rate's value per repetition, as the benchmark reported it */
 } bl_metric;
 
 /* One worker process. */
@@ -121,6 +123,13 @@ typedef struct bl_label {
     char *value;
 } bl_label;
 
+/* Unit metadata, as the Go format's "Unit hits/s better=higher" lines. */
+typedef struct bl_unit_meta {
+    char *unit;
+    char *key;
+    char *value;
+} bl_unit_meta;
+
 typedef struct bl_results {
     bl_label *config; /* stable per suite and machine: goos, goarch, cpu, pkg */
     size_t n_config;
@@ -129,6 +138,8 @@ typedef struct bl_results {
     bl_bench_result *benches; /* in the order they were first run */
     size_t n_benches;
     size_t cap_benches;
+    bl_unit_meta *units; /* in the order declared */
+    size_t n_units;
 } bl_results;
 
 /* NULL only when memory runs out. */
@@ -138,6 +149,18 @@ BL_API void bl_results_destroy(bl_results *results);
 BL_API int bl_results_set_config(bl_results *results, const char *key, const char *value);
 BL_API int bl_results_set_meta(bl_results *results, const char *key, const char *value);
 BL_API const char *bl_results_get_meta(const bl_results *results, const char *key);
+/*
+ * Declare unit metadata (strings copied). As in benchstat, the first value
+ * of a (unit, key) pair stays: returns 0 when added or the same, 1 when a
+ * different value was already set (kept), -ENOMEM.
+ */
+BL_API int bl_results_set_unit_meta(bl_results *results, const char *unit, const char *key,
+                                    const char *value);
+/* Declare the better= direction of every unit `launch` writes that has one:
+ * its flagged metrics, items/s and ops/s (higher), hardware counters of
+ * `bench` (lower). Returns the first conflict's unit (borrowed), or NULL. */
+BL_API const char *bl_results_declare_units(bl_results *results, const bl_bench_result *bench,
+                                            const bl_launch *launch);
 /* Find by full name; NULL when absent. */
 BL_API bl_bench_result *bl_results_find(bl_results *results, const char *name);
 /* Find or add the benchmark `name` (copied). NULL when memory runs out. */
@@ -148,6 +171,9 @@ BL_API bl_launch *bl_results_add_launch(bl_bench_result *bench);
 BL_API int bl_launch_add_sample(bl_launch *launch, const bl_sample *sample);
 /* Set a metric on a launch (copied; replaces the same unit). 0 or -ENOMEM. */
 BL_API int bl_launch_set_metric(bl_launch *launch, const char *unit, double value);
+/* The same with bl_report_metric_ex's flags; a rate's `value` is per repetition. */
+BL_API int bl_launch_set_metric_ex(bl_launch *launch, const char *unit, double value,
+                                   unsigned flags);
 
 /*
  * Judge every measured batch of `launch` (invalidation) and compute its

@@ -11,6 +11,7 @@ faults="$bin/fixture_faults"
 measure="$bin/fixture_measure"
 dno="$bin/fixture_dno"
 threads="$bin/fixture_threads"
+metrics="$bin/fixture_metrics"
 cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
@@ -375,6 +376,63 @@ items-and-bytes-rates)
     expect_status 0
     out_has 'items/s'
     out_has 'B/s'
+    ;;
+metric-units-and-rates)
+    run "$metrics" $fast --filter '^Benchmark(Score|Hits|HitsThreads/threads=2)$'
+    expect_status 0
+    # a Unit line per declared unit, once, before the first result using it
+    for u in 'score better=higher' 'misses/op better=lower' 'hits/s better=higher' 'ops/s better=higher'; do
+        [ "$(grep -c "^Unit $u\$" "$tmp/out")" -eq 1 ] || fail "want one 'Unit $u' line"
+    done
+    out_lacks '^Unit plain/op'
+    first_unit=$(grep -n '^Unit score ' "$tmp/out" | cut -d: -f1)
+    first_use=$(grep -n '^BenchmarkScore	' "$tmp/out" | cut -d: -f1)
+    [ "$first_unit" -lt "$first_use" ] || fail "Unit score after its first use"
+    check "$(metric BenchmarkScore score)" 'x == 100' "score"
+    check "$(metric BenchmarkScore plain/op)" 'x == 7' "plain/op"
+    # a rate: 3 per op, per second from the measured time, all threads counted
+    check "$(metric BenchmarkHits hits/s)" "(x / (3e9 / $(nsop BenchmarkHits)) - 1)^2 < 1e-4" "hits/s"
+    b=BenchmarkHitsThreads/threads=2
+    check "$(metric $b hits/s)" "(x / (2 * 3e9 / $(nsop $b)) - 1)^2 < 1e-4" "$b hits/s"
+    # JSON carries the same metadata
+    run "$metrics" $fast --filter '^BenchmarkScore$' --format json
+    out_has '"units":{"score":{"better":"higher"},"misses/op":{"better":"lower"}}'
+    # bad flags fail the benchmark, naming the unit
+    run "$metrics" $fast --filter 'BothWays|RateWithoutPerSecond'
+    expect_status 1
+    err_has 'BenchmarkBothWays: bl_report_metric_ex: unit x: both BL_LOWER_IS_BETTER and BL_HIGHER_IS_BETTER'
+    err_has 'BenchmarkRateWithoutPerSecond: bl_report_metric_ex: unit hits: a rate (BL_RATE) is per second, its unit must end in /s'
+    # one unit declared both ways: the first stays, and the run says so
+    run "$metrics" $fast --filter 'Clash'
+    expect_status 0
+    [ "$(grep -c '^Unit clash ' "$tmp/out")" -eq 1 ] || fail "one Unit clash line"
+    out_has '^Unit clash better=higher$'
+    err_has 'declared two ways, the first declaration kept: clash (BenchmarkClashB)'
+    ;;
+metric-direction-gates-compare)
+    FIXTURE_SCORE=100 FIXTURE_MISSES=10 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/old.txt" 2>/dev/null
+    FIXTURE_SCORE=80 FIXTURE_MISSES=10 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/low.txt" 2>/dev/null
+    FIXTURE_SCORE=120 FIXTURE_MISSES=8 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/high.txt" 2>/dev/null
+    # the time is noise between runs: gate on the metrics only
+    only='.unit:(score OR misses/op)'
+    # better=higher: a lower score is the regression
+    run "$cli" compare --fail-on-regression=5 -filter "$only" "$tmp/old.txt" "$tmp/low.txt"
+    expect_status 1
+    err_has 'regression: Score score: -20.00%'
+    # a higher score and fewer misses (better=lower) are improvements
+    run "$cli" compare --fail-on-regression=5 -filter "$only" "$tmp/old.txt" "$tmp/high.txt"
+    expect_status 0
+    # more misses is a regression the other way round
+    run "$cli" compare --fail-on-regression=5 -filter "$only" "$tmp/high.txt" "$tmp/old.txt"
+    expect_status 1
+    err_has 'regression: Score misses/op: +25.00%'
+    err_has 'regression: Score score: -16.67%'
+    # the same through benchlab JSON
+    FIXTURE_SCORE=100 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' --format json >"$tmp/old.json" 2>/dev/null
+    FIXTURE_SCORE=80 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' --format json >"$tmp/low.json" 2>/dev/null
+    run "$cli" compare --fail-on-regression=5 -filter "$only" "$tmp/old.json" "$tmp/low.json"
+    expect_status 1
+    err_has 'regression: Score score: -20.00%'
     ;;
 threads-bad-count)
     run "$threads" $fast --filter '^BenchmarkBadCount/'

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
 
@@ -113,6 +114,44 @@ static void threaded_launch_rates_count_all_threads(void **state)
     bl_launch_rates(l, &rates);
     bl_format_rate(human, sizeof human, &rates);
     assert_string_equal(human, "50.00 M ops/s");
+    bl_results_destroy(r);
+}
+
+/* A rate is reported per op and written per second once the time is known;
+ * directions become Unit lines, each once, the first declaration kept. */
+static void rates_and_unit_metadata(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkHits");
+    bl_launch *l = bl_results_add_launch(b);
+    for (int i = 0; i < 3; i++) {
+        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 100, .ns = 2000, .cpu_ns = 2000};
+        bl_launch_add_sample(l, &m);
+    }
+    assert_int_equal(bl_launch_set_metric_ex(l, "hits/s", 3, BL_RATE | BL_HIGHER_IS_BETTER), 0);
+    assert_int_equal(bl_launch_set_metric_ex(l, "score", 42, BL_HIGHER_IS_BETTER), 0);
+    assert_int_equal(bl_launch_set_metric(l, "plain/op", 7), 0);
+    assert_true(isnan(l->metrics[0].value)); /* no time yet */
+    bl_launch_finish(l);
+    assert_true(l->ns_per_op == 20.0);
+    assert_true(l->metrics[0].value == 3 * 1e9 / 20.0);
+    assert_true(l->metrics[1].value == 42);
+    assert_null(bl_results_declare_units(r, b, l));
+    assert_int_equal(r->n_units, 2);
+    /* the other direction for the same unit: kept as first declared, named */
+    bl_launch *l2 = bl_results_add_launch(b);
+    bl_launch_set_metric_ex(l2, "score", 1, BL_LOWER_IS_BETTER);
+    assert_string_equal(bl_results_declare_units(r, b, l2), "score");
+    char *buf = NULL;
+    size_t len = 0, done = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_gobench_write_units(f, r, &done);
+    bl_gobench_write_units(f, r, &done); /* nothing new: nothing again */
+    fclose(f);
+    assert_string_equal(buf, "Unit hits/s better=higher\nUnit score better=higher\n");
+    assert_int_equal(done, 2);
+    free(buf);
     bl_results_destroy(r);
 }
 
@@ -241,6 +280,7 @@ int main(void)
         cmocka_unit_test(values_are_formatted_as_go_testing),
         cmocka_unit_test(result_line_has_name_iterations_and_units),
         cmocka_unit_test(threaded_launch_rates_count_all_threads),
+        cmocka_unit_test(rates_and_unit_metadata),
         cmocka_unit_test(failed_launch_writes_nothing_and_zero_is_floored),
         cmocka_unit_test(header_has_config_then_comments_for_varying_values),
         cmocka_unit_test(finish_invalidates_and_subtracts_overhead),

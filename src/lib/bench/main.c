@@ -98,6 +98,7 @@ struct front {
     char *profile_said; /* said once, as alloc_said */
     char cli[PATH_MAX]; /* the benchlab command that converts raw profiles; "" until found */
     int cli_searched;
+    size_t units_written; /* Unit metadata lines written so far */
 };
 
 /* Output formats: the Go format streams launch by launch; the others are
@@ -189,9 +190,9 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
                       const bl_launch *l)
 {
     struct front *fr = ctx;
-    (void)res;
     clear_progress(fr);
     if (fr->fmt == FMT_GO) {
+        bl_gobench_write_units(fr->out, res, &fr->units_written);
         bl_gobench_write_launch(fr->out, b, l);
         fflush(fr->out);
     }

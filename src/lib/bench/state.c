@@ -773,21 +773,51 @@ void bl_set_items_per_op(bl_state *st, double items)
 
 void bl_report_metric(bl_state *st, double value, const char *unit)
 {
+    bl_report_metric_ex(st, value, unit, 0);
+}
+
+void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned flags)
+{
+    char msg[200];
     if (!unit || !*unit || strpbrk(unit, " \t\r\n")) {
         bl_fail(st, "bl_report_metric: the unit is empty or contains whitespace");
         return;
     }
+    size_t len = strlen(unit);
+    if (flags & ~(unsigned)(BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER | BL_RATE))
+        snprintf(msg, sizeof msg, "bl_report_metric_ex: unit %.64s: unknown flags 0x%x", unit,
+                 flags);
+    else if ((flags & BL_LOWER_IS_BETTER) && (flags & BL_HIGHER_IS_BETTER))
+        snprintf(msg, sizeof msg,
+                 "bl_report_metric_ex: unit %.64s: both BL_LOWER_IS_BETTER and "
+                 "BL_HIGHER_IS_BETTER",
+                 unit);
+    else if ((flags & BL_RATE) && (len < 3 || strcmp(unit + len - 2, "/s") != 0))
+        snprintf(msg, sizeof msg,
+                 "bl_report_metric_ex: unit %.64s: a rate (BL_RATE) is per second, its unit "
+                 "must end in /s",
+                 unit);
+    else
+        msg[0] = '\0';
+    if (msg[0]) {
+        bl_fail(st, msg);
+        return;
+    }
+    if ((flags & BL_RATE) && !(flags & BL_LOWER_IS_BETTER))
+        flags |= BL_HIGHER_IS_BETTER;
     for (int i = 0; i < st->n_metrics; i++) {
         if (strcmp(st->metric_unit[i], unit) == 0) {
             st->metric_value[i] = value;
+            st->metric_flags[i] = flags;
             return;
         }
     }
-    if (st->n_metrics == BL__MAX_METRICS || strlen(unit) >= sizeof st->metric_unit[0]) {
+    if (st->n_metrics == BL__MAX_METRICS || len >= sizeof st->metric_unit[0]) {
         bl_fail(st, "bl_report_metric: too many metrics or unit too long");
         return;
     }
     snprintf(st->metric_unit[st->n_metrics], sizeof st->metric_unit[0], "%s", unit);
+    st->metric_flags[st->n_metrics] = flags;
     st->metric_value[st->n_metrics++] = value;
 }
 

@@ -136,6 +136,7 @@ struct bl_state {
     double items_per_op;
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
+    unsigned metric_flags[BL__MAX_METRICS];
     char metric_unit[BL__MAX_METRICS][64];
     int status; /* 0, 1 skipped, 2 failed */
     char message[512];

@@ -10,7 +10,7 @@
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES
  *   bytes VALUE
  *   items VALUE
- *   metric VALUE UNIT
+ *   metric VALUE UNIT [FLAGS]               (FLAGS: enum bl_metric_flags)
  *   skip REASON...   |   fail MESSAGE...
  *   ready REPS NS_PER_OP                  (driven mode: warm, waiting for commands)
  *   done ITERATIONS
@@ -287,6 +287,7 @@ static void merge_threads(struct bl__group *g, bl_state *out)
                         cnt++;
                     }
             memcpy(out->metric_unit[j], s->metric_unit[k], sizeof out->metric_unit[j]);
+            out->metric_flags[j] = s->metric_flags[k];
             out->metric_value[j] = sum / cnt;
             out->n_metrics++;
         }
@@ -429,7 +430,8 @@ int bl__worker_main(const struct bl__worker_args *a)
     if (res.items_per_op > 0)
         bl__send(fd, "items %.17g", res.items_per_op);
     for (int i = 0; i < res.n_metrics; i++)
-        bl__send(fd, "metric %.17g %s", res.metric_value[i], res.metric_unit[i]);
+        bl__send(fd, "metric %.17g %s %u", res.metric_value[i], res.metric_unit[i],
+                 res.metric_flags[i]);
     bl__send(fd, "done %llu", (unsigned long long)res.total_iters);
     return 0;
 }

@@ -304,12 +304,22 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
         e->config[e->n_config].value = cfg->items[i].str;
         e->n_config++;
     }
+    /* unit metadata of benchlab JSON, as the Go format's Unit lines */
+    const struct bl__json *units = bl__json_get(doc, "units");
+    for (size_t i = 0; !rc && units && units->type == BL_JOBJ && i < units->n; i++) {
+        const struct bl__json *kv = &units->items[i];
+        for (size_t k = 0; !rc && kv->type == BL_JOBJ && k < kv->n; k++)
+            if (kv->items[k].type == BL_JSTR && h->on_unit)
+                rc = h->on_unit(h->ctx, units->keys[i], kv->keys[k], kv->items[k].str, path, 0);
+    }
     const char *schema = bl__json_str(bl__json_get(doc, "schema"));
-    if (schema && strncmp(schema, "benchlab/", 9) == 0)
+    if (rc) {
+        /* a callback stopped the reading */
+    } else if (schema && strncmp(schema, "benchlab/", 9) == 0) {
         rc = read_benchlab(e, doc);
-    else if (bl__json_get(doc, "benchmarks"))
+    } else if (bl__json_get(doc, "benchmarks")) {
         rc = read_gbench(e, doc);
-    else {
+    } else {
         snprintf(err, err_size, "%s: JSON is neither Google Benchmark nor benchlab output", path);
         rc = BL_EFORMAT;
     }

@@ -261,7 +261,13 @@ static void handle_line(struct bl__worker *r, char *line)
         l->items_per_op = strtod(line + 6, NULL);
     } else if (strncmp(line, "metric ", 7) == 0) {
         char *unit = rest_after(line, 2);
-        bl_launch_set_metric(l, unit, strtod(line + 7, NULL));
+        char *sp = strchr(unit, ' ');
+        unsigned flags = 0;
+        if (sp) {
+            *sp = '\0';
+            flags = (unsigned)strtoul(sp + 1, NULL, 10);
+        }
+        bl_launch_set_metric_ex(l, unit, strtod(line + 7, NULL), flags);
     } else if (strncmp(line, "skip ", 5) == 0 || strcmp(line, "skip") == 0) {
         r->fail_kind = 1;
         free(l->message);
@@ -1006,6 +1012,18 @@ int bl__run_set_pinning(const char *cpus, char *errbuf, size_t errsize)
     return 0;
 }
 
+/* A benchmark declared a unit's better= differently from one before it:
+ * the first declaration stays (as in benchstat), and the run says so. */
+static void note_unit_conflict(bl_results *res, const char *unit, const char *bench)
+{
+    const char *old = bl_results_get_meta(res, "unit-conflicts");
+    struct bl__buf b = {0};
+    bl__buf_printf(&b, "%s%s%s (%s)", old ? old : "", old ? "; " : "", unit, bench);
+    if (b.data)
+        bl_results_set_meta(res, "unit-conflicts", b.data);
+    bl__buf_fini(&b);
+}
+
 int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
            size_t errsize)
 {
@@ -1135,6 +1153,11 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
             }
             if (l->status != 0 && rc == 0)
                 rc = 1;
+            if (l->status == 0 && !l->skipped) {
+                const char *clash = bl_results_declare_units(res, b, l);
+                if (clash)
+                    note_unit_conflict(res, clash, b->name);
+            }
             if (obs && obs->on_launch)
                 obs->on_launch(obs->ctx, res, b, l);
         }

@@ -50,6 +50,13 @@ void bl_gobench_write_header(FILE *f, const bl_results *r)
         fprintf(f, "%s: %s\n", r->config[i].key, r->config[i].value);
 }
 
+void bl_gobench_write_units(FILE *f, const bl_results *r, size_t *done)
+{
+    for (; *done < r->n_units; (*done)++)
+        fprintf(f, "Unit %s %s=%s\n", r->units[*done].unit, r->units[*done].key,
+                r->units[*done].value);
+}
+
 void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch *l)
 {
     if (l->status != 0 || l->skipped || isnan(l->ns_per_op))
@@ -81,6 +88,8 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
         fprintf(f, "\t%10s %s", v, b->counter_unit[i]);
     }
     for (size_t i = 0; i < l->n_metrics; i++) {
+        if (isnan(l->metrics[i].value))
+            continue;
         bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
         fprintf(f, "\t%10s %s", v, l->metrics[i].unit);
     }
@@ -90,6 +99,8 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
 void bl_gobench_write(FILE *f, const bl_results *r)
 {
     bl_gobench_write_header(f, r);
+    size_t units = 0;
+    bl_gobench_write_units(f, r, &units);
     for (size_t i = 0; i < r->n_benches; i++)
         for (size_t j = 0; j < r->benches[i].n_launches; j++)
             bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);

@@ -190,6 +190,30 @@ int bl_json_write(FILE *f, const bl_results *r)
     labels(f, r->config, r->n_config);
     fputs(",\"meta\":", f);
     labels(f, r->meta, r->n_meta);
+    /* unit metadata, as the Go format's Unit lines: {"hits/s":{"better":"higher"}} */
+    fputs(",\"units\":{", f);
+    for (size_t i = 0; i < r->n_units; i++) {
+        size_t first = 0;
+        while (strcmp(r->units[first].unit, r->units[i].unit) != 0)
+            first++;
+        if (first < i)
+            continue; /* written with its unit's first entry */
+        if (i)
+            fputc(',', f);
+        jstr(f, r->units[i].unit);
+        fputs(":{", f);
+        for (size_t k = i, n = 0; k < r->n_units; k++) {
+            if (strcmp(r->units[k].unit, r->units[i].unit) != 0)
+                continue;
+            if (n++)
+                fputc(',', f);
+            jstr(f, r->units[k].key);
+            fputc(':', f);
+            jstr(f, r->units[k].value);
+        }
+        fputc('}', f);
+    }
+    fputc('}', f);
     fputs(",\"benchmarks\":[", f);
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];

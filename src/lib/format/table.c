@@ -273,6 +273,10 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         free(v);
     }
     /* notes in plain words */
+    const char *clash = bl_results_get_meta(r, "unit-conflicts");
+    if (clash)
+        fprintf(f, "%snote%s better= of a unit declared two ways, the first declaration kept: %s\n",
+                yellow, reset, clash);
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         for (size_t j = 0; j < b->n_launches; j++) {

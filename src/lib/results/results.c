@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "benchlab.h"
 #include "benchlab/results.h"
 #include "benchlab/stats.h"
 #include "results_int.h"
@@ -84,6 +85,12 @@ void bl_results_destroy(bl_results *r)
         free(b->profile_message);
     }
     free(r->benches);
+    for (size_t i = 0; i < r->n_units; i++) {
+        free(r->units[i].unit);
+        free(r->units[i].key);
+        free(r->units[i].value);
+    }
+    free(r->units);
     free(r);
 }
 
@@ -177,9 +184,18 @@ int bl_launch_add_sample(bl_launch *l, const bl_sample *s)
 
 int bl_launch_set_metric(bl_launch *l, const char *unit, double value)
 {
+    return bl_launch_set_metric_ex(l, unit, value, 0);
+}
+
+int bl_launch_set_metric_ex(bl_launch *l, const char *unit, double value, unsigned flags)
+{
+    /* a rate's value waits for the time per op (bl_launch_finish) */
+    double written = flags & BL_RATE ? NAN : value;
     for (size_t i = 0; i < l->n_metrics; i++) {
         if (strcmp(l->metrics[i].unit, unit) == 0) {
-            l->metrics[i].value = value;
+            l->metrics[i].value = written;
+            l->metrics[i].per_op = value;
+            l->metrics[i].flags = flags;
             return 0;
         }
     }
@@ -190,9 +206,57 @@ int bl_launch_set_metric(bl_launch *l, const char *unit, double value)
     m[l->n_metrics].unit = bl__strdup(unit);
     if (!m[l->n_metrics].unit)
         return -ENOMEM;
-    m[l->n_metrics].value = value;
+    m[l->n_metrics].value = written;
+    m[l->n_metrics].per_op = value;
+    m[l->n_metrics].flags = flags;
     l->n_metrics++;
     return 0;
+}
+
+int bl_results_set_unit_meta(bl_results *r, const char *unit, const char *key, const char *value)
+{
+    for (size_t i = 0; i < r->n_units; i++)
+        if (strcmp(r->units[i].unit, unit) == 0 && strcmp(r->units[i].key, key) == 0)
+            return strcmp(r->units[i].value, value) != 0;
+    bl_unit_meta *nu = realloc(r->units, (r->n_units + 1) * sizeof *nu);
+    if (!nu)
+        return -ENOMEM;
+    r->units = nu;
+    bl_unit_meta *u = &nu[r->n_units];
+    u->unit = bl__strdup(unit);
+    u->key = bl__strdup(key);
+    u->value = bl__strdup(value);
+    if (!u->unit || !u->key || !u->value) {
+        free(u->unit);
+        free(u->key);
+        free(u->value);
+        return -ENOMEM;
+    }
+    r->n_units++;
+    return 0;
+}
+
+const char *bl_results_declare_units(bl_results *r, const bl_bench_result *b, const bl_launch *l)
+{
+    const char *conflict = NULL;
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        unsigned f = l->metrics[i].flags;
+        if (!(f & (BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER)))
+            continue;
+        const char *dir = f & BL_HIGHER_IS_BETTER ? "higher" : "lower";
+        if (bl_results_set_unit_meta(r, l->metrics[i].unit, "better", dir) == 1 && !conflict)
+            conflict = l->metrics[i].unit;
+    }
+    /* benchstat knows ns/op, B/op, allocs/op, MB/s; not these */
+    bl_rates rates;
+    bl_launch_rates(l, &rates);
+    if (!isnan(rates.items_per_s))
+        bl_results_set_unit_meta(r, "items/s", "better", "higher");
+    if (!isnan(rates.ops_per_s))
+        bl_results_set_unit_meta(r, "ops/s", "better", "higher");
+    for (int i = 0; b && i < b->n_counters; i++)
+        bl_results_set_unit_meta(r, b->counter_unit[i], "better", "lower");
+    return conflict;
 }
 
 /* Per-op time of one batch, the timed cost of its pause/resume pairs removed. */
@@ -296,6 +360,15 @@ void bl_launch_finish(bl_launch *l)
         l->ns_per_op = net > 0 ? net : 0.0;
     } else {
         l->ns_per_op = NAN;
+    }
+    /* rates: per repetition as reported, per second now that the time is known */
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        bl_metric *m = &l->metrics[i];
+        if (!(m->flags & BL_RATE))
+            continue;
+        double ns = l->ns_per_op > 0 ? l->ns_per_op : 0.001;
+        m->value =
+            isnan(l->ns_per_op) ? NAN : m->per_op * (l->threads > 0 ? l->threads : 1) / ns * 1e9;
     }
     free(work);
     free(ovh);

@@ -1,0 +1,75 @@
+/*
+ * fixture_metrics.c - user metrics with a direction and rates, for the
+ * end-to-end tests (e2e.sh, cases metric-*): the Unit metadata lines the
+ * runner writes, the rates it computes, the flags it refuses, and that
+ * `benchlab compare --fail-on-regression` honours better=higher.
+ * FIXTURE_SCORE and FIXTURE_MISSES (environment) set the reported values,
+ * so that two runs can differ on purpose.
+ */
+#include <benchlab.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static double env_or(const char *name, double dflt)
+{
+    const char *v = getenv(name);
+    return v ? strtod(v, NULL) : dflt;
+}
+
+static void work(bl_state *st)
+{
+    uint64_t x = 1;
+    while (bl_loop(st)) {
+        for (int i = 0; i < 8; i++)
+            x = x * 6364136223846793005u + 1442695040888963407u;
+        bl_do_not_optimize(x);
+    }
+}
+
+BENCHLAB(Score)
+{
+    work(st);
+    bl_report_metric_ex(st, env_or("FIXTURE_SCORE", 100), "score", BL_HIGHER_IS_BETTER);
+    bl_report_metric_ex(st, env_or("FIXTURE_MISSES", 10), "misses/op", BL_LOWER_IS_BETTER);
+    bl_report_metric(st, 7, "plain/op"); /* no direction: no Unit line */
+}
+
+/* 3 hits per repetition, written per second from the measured time */
+BENCHLAB(Hits)
+{
+    work(st);
+    bl_report_metric_ex(st, 3, "hits/s", BL_RATE);
+}
+
+BENCHLAB(HitsThreads, .threads = BL_THREADS(2))
+{
+    work(st);
+    bl_report_metric_ex(st, 3, "hits/s", BL_RATE);
+}
+
+BENCHLAB(BothWays)
+{
+    work(st);
+    bl_report_metric_ex(st, 1, "x", BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER);
+}
+
+BENCHLAB(RateWithoutPerSecond)
+{
+    work(st);
+    bl_report_metric_ex(st, 1, "hits", BL_RATE);
+}
+
+/* the same unit declared both ways by two benchmarks: the first stays */
+BENCHLAB(ClashA)
+{
+    work(st);
+    bl_report_metric_ex(st, 1, "clash", BL_HIGHER_IS_BETTER);
+}
+
+BENCHLAB(ClashB)
+{
+    work(st);
+    bl_report_metric_ex(st, 1, "clash", BL_LOWER_IS_BETTER);
+}
+
+BENCHLAB_MAIN()
