@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "benchlab/common.h"
+#include "benchlab/stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,8 +72,7 @@ BL_API double bl_ab_block_log_ratio(const double x[4], bool b_first);
 BL_API int bl_ab_estimate_groups(const double *d, const size_t *n_per_group, size_t n_groups,
                                  double confidence, bl_ab_estimate *out);
 
-/* The quantile p in (0,1) of Student's t with df > 0 degrees of freedom. */
-BL_API double bl_stats_t_quantile(double p, double df);
+/* Student's t quantile, bl_stats_t_quantile(), is in benchlab/stats.h. */
 
 /* ---- verdicts ---------------------------------------------------------------- */
 

@@ -65,9 +65,12 @@ typedef struct bl_metric {
 
 /* One worker process. */
 typedef struct bl_launch {
-    int status;    /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
-    bool skipped;  /* the benchmark called bl_skip() */
-    char *message; /* what went wrong, or the skip reason; NULL when fine */
+    int status;     /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
+    bool disturbed; /* BL_EBENCH because every measured batch was disturbed: the
+                       machine's noise, not the benchmark; the runner launches another
+                       in its place (up to 2 per benchmark) */
+    bool skipped;   /* the benchmark called bl_skip() */
+    char *message;  /* what went wrong, or the skip reason; NULL when fine */
     bl_sample *samples;
     size_t n_samples;
     size_t cap_samples;
@@ -202,6 +205,50 @@ BL_API void bl_launch_rates(const bl_launch *launch, bl_rates *rates);
 /* Per-op values of the valid measured batches, pause cost and overhead
  * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */
 BL_API long bl_launch_per_op(const bl_launch *launch, double **out);
+
+/* How the interval of a benchmark's centre was computed. */
+enum bl_ci_method {
+    BL_CI_NONE = 0,     /* no value, or too few batches for any interval */
+    BL_CI_LAUNCHES = 1, /* Tukey-McLaughlin t interval of the trimmed mean of the launch
+                           centres: includes the variance between processes */
+    BL_CI_BATCHES = 2,  /* one launch only: order statistics of its batches, which
+                           leave the variance between processes out */
+};
+
+/*
+ * The estimate of one benchmark over its launches (docs/engine.md,
+ * "Launches and intervals"). Each launch's centre is its ns_per_op (the
+ * median of its clean batches, overhead subtracted); the launches are the
+ * independent values, so the centre is their 20% trimmed mean (robust to
+ * one wild launch in five) and its interval is the Tukey-McLaughlin t
+ * interval over them. All times in ns per op.
+ */
+#define BL_LAUNCH_TRIM 0.2
+typedef struct bl_estimate {
+    size_t n_launches;   /* launches that gave a value */
+    double centre;       /* 20% trimmed mean of the launch centres (the mean for fewer
+                            than 5): what the summary shows */
+    double ci_lo, ci_hi; /* interval of the centre; NAN when there is none */
+    double confidence;   /* the level asked for */
+    int ci_method;       /* enum bl_ci_method */
+    double median;       /* median of the launch centres */
+    double mean;         /* mean of the launch centres */
+    double min, max;     /* smallest and largest launch centre */
+    double spread;       /* (max - min) / median of the launch centres; 0 for one */
+    double cv;           /* standard deviation / mean of the launch centres; 0 for one */
+    double batch_min;    /* fastest clean batch per op over all launches, overhead subtracted */
+    double batch_cv;     /* median over launches of the batches' robust CV, 1.4826 MAD/median */
+    size_t n_batches;    /* clean measured batches over all launches */
+    size_t n_measured;   /* measured batches over all launches, clean or not */
+    double overhead_ns;  /* mean over launches of the subtracted loop overhead */
+} bl_estimate;
+
+/*
+ * Estimate `bench` from its successful launches at `confidence` (such as
+ * 0.95). Returns 0; BL_ENOTFOUND when no launch gave a value (*out then
+ * has n_launches 0 and NAN times); -ENOMEM.
+ */
+BL_API int bl_bench_estimate(const bl_bench_result *bench, double confidence, bl_estimate *out);
 
 #ifdef __cplusplus
 }

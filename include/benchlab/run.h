@@ -18,13 +18,27 @@
 extern "C" {
 #endif
 
+/*
+ * Launches per benchmark by default. Batches inside one process are not
+ * independent samples; launches are, so every interval is computed over
+ * launches. Six, because benchstat and `benchlab compare` need six values
+ * for a 95% interval of the median, and because at a fixed budget six
+ * launches gave the steadiest centre on the reference machine
+ * (docs/engine.md, "Launches and intervals").
+ */
+#define BL_DEFAULT_LAUNCHES 6
+
 typedef struct bl_run_options {
     const char *exe;         /* suite executable; NULL: this program (/proc/self/exe) */
     const char *filter;      /* POSIX extended regex on full names; NULL: all */
-    double time_s;           /* measuring budget per launch (pilot, warmup, samples); default 0.5 */
+    double time_s;           /* measuring budget per benchmark, split evenly across its
+                                launches (pilot, warmup, batches); default 0.5. Operations of
+                                5 ms or more get twice this (docs/engine.md) */
     double batch_ms;         /* target length of one timed batch; default 1 */
     double timeout_s;        /* a worker is killed after this long; default 60 */
-    int count;               /* launches per benchmark, each one result line; default 1 */
+    int count;               /* launches (worker processes) per benchmark, each one result
+                                line, interleaved across benchmarks; default (and when < 1)
+                                BL_DEFAULT_LAUNCHES */
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
     const char *pkg;         /* value of the pkg: configuration line; default: basename of exe */
     int alloc;               /* run the allocation pass: B/op and allocs/op */

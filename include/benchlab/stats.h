@@ -46,6 +46,34 @@ BL_API double bl_stats_quantile_sorted(const double *sorted, size_t n, double p)
  */
 BL_API int bl_stats_median_ci_index(size_t n, double confidence, size_t *lo, size_t *hi);
 
+/* Student's t distribution with `df` degrees of freedom (df > 0, not
+ * necessarily whole): P(T <= t), and the p-quantile for p in (0,1). NAN on
+ * bad arguments. */
+BL_API double bl_stats_t_cdf(double t, double df);
+BL_API double bl_stats_t_quantile(double p, double df);
+
+/*
+ * Mean of xs[0..n) and its two-sided Student t interval at `confidence`:
+ * mean +- t(n-1) * s / sqrt(n). Meant for a few independent values, such as
+ * the centres of a benchmark's launches. Returns 0; -EINVAL when n == 0;
+ * -EDOM when n < 2 or the level is outside (0,1) (*mean is then set, the
+ * bounds are NAN).
+ */
+BL_API int bl_stats_mean_interval(const double *xs, size_t n, double confidence, double *mean,
+                                  double *lo, double *hi);
+
+/*
+ * The `trim`-trimmed mean of xs[0..n) (trim in [0, 0.5): g = floor(trim n)
+ * values cut from each end) and its Tukey-McLaughlin (Yuen) interval:
+ * centre +- t(h-1) sqrt(SSw / (h (h-1))), where h = n - 2g and SSw is the
+ * sum of squares of the winsorized sample. With g = 0 it is the t interval
+ * of the mean. Robust to a wild value among a few (Wilcox, "Introduction to
+ * Robust Estimation", 4.3). Returns 0; -EINVAL when n == 0; -EDOM when h <
+ * 2 or a level is out of range (*centre is then set when n > 0); -ENOMEM.
+ */
+BL_API int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double confidence,
+                                     double *centre, double *lo, double *hi);
+
 /* Sort doubles ascending (NaNs last). */
 BL_API void bl_stats_sort(double *xs, size_t n);
 

@@ -87,7 +87,26 @@ healthy-benchmarks-survive)
     out_has '^BenchmarkAaHealthy	'
     out_has '^BenchmarkZzHealthy	'
     out_has '^BenchmarkJunk	'
-    [ "$(grep -c '^Benchmark' "$tmp/out")" -eq 3 ] || fail "want exactly 3 result lines"
+    # the healthy ones launched the default 6 times each; the broken ones
+    # were not launched again after their failure
+    names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')
+    [ "$names" = "BenchmarkAaHealthy=6 BenchmarkJunk=6 BenchmarkZzHealthy=6 " ] || fail "lines: $names"
+    [ "$(grep -c 'BenchmarkCrash: crashed' "$tmp/err")" -eq 2 ] || fail "crash said once as it happened, once in the table"
+    [ "$(grep -c 'BenchmarkHang: ran past' "$tmp/err")" -eq 2 ] || fail "hang killed more than once"
+    ;;
+default-launches-interleaved)
+    run "$faults" --time 0.3s --filter 'Healthy'
+    expect_status 0
+    order=$(awk '/^Benchmark/ { printf "%s ", substr($1, 10, 2) }' "$tmp/out")
+    [ "$order" = "Aa Zz Aa Zz Aa Zz Aa Zz Aa Zz Aa Zz " ] || fail "order: $order"
+    out_has '^# launches: 6$'
+    # the table: 6 launches, their spread, an interval over launches (no '*')
+    grep -q '^AaHealthy  .*\]  *6  *[0-9.]*%  *[0-9]*/[0-9]*  ' "$tmp/err" || fail "table row"
+    ! grep -q '^\* one launch' "$tmp/err" || fail "one-launch footnote with 6 launches"
+    run "$faults" --time 0.02s --count 1 --filter 'AaHealthy'
+    expect_status 0
+    grep -q '^AaHealthy  .*\]\*  *1  *-  ' "$tmp/err" || fail "one launch: starred interval, no spread"
+    err_has '^\* one launch: the interval comes from the batches of one process'
     ;;
 exit-status-is-one)
     run "$faults" $fast --filter 'Healthy'
@@ -104,10 +123,10 @@ empty-body-is-near-zero)
         check "$v" 'x >= 0 && x < 0.1' "empty body ns/op"
     done
     # the overhead that was subtracted is reported, and is not ~0
-    grep -q 'Empty .* [0-9.]* ns  *[0-9]*/[0-9]*' "$tmp/err" || fail "table lacks the overhead"
+    grep -q 'Empty .* [0-9]*/[0-9]*  *[0-9.]* ns$' "$tmp/err" || fail "table lacks the overhead"
     ;;
 params-name-and-values)
-    run "$measure" $fast --filter '^BenchmarkParams/'
+    run "$measure" $fast --count 1 --filter '^BenchmarkParams/'
     expect_status 0
     # all combinations, last parameter fastest; whitespace and / replaced
     names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | tr '\n' ' ')
@@ -150,7 +169,7 @@ go-format-is-valid)
     out_lacks '	 *0 ns/op'
     ;;
 count-gives-lines)
-    run "$faults" --time 0.02s --count 4 --filter 'Healthy'
+    run "$faults" --time 0.2s --count 4 --filter 'Healthy'
     expect_status 0
     [ "$(grep -c '^BenchmarkAaHealthy	' "$tmp/out")" -eq 4 ] || fail "want 4 AaHealthy lines"
     # interleaved by round: Aa Zz Aa Zz ...
@@ -287,6 +306,38 @@ counters-supported-or-said)
     run "$measure" $fast --counters=cycles,cycles
     expect_status 2; err_has "--counters: 'cycles' is named twice"
     ;;
+budget-split-across-launches)
+    # what the runner asks of its workers, seen by a fake suite
+    fake=$(dirname "$0")/fake_suite.sh
+    export FAKE_LOG="$tmp/log"
+    run "$cli" run "$fake" --time 0.6s
+    expect_status 0
+    [ "$(grep -c '^BenchmarkFakeA	' "$tmp/out")" -eq 6 ] || fail "want 6 lines of FakeA"
+    [ "$(grep -c -- '--benchlab-worker BenchmarkFakeA .*--benchlab-time 0.1 ' "$tmp/log")" -eq 6 ] ||
+        fail "each of 6 launches should get 0.6s / 6: $(cat "$tmp/log")"
+    : >"$tmp/log"
+    run "$cli" run "$fake" --time 0.6s --count 3 --filter FakeB
+    [ "$(grep -c -- '--benchlab-worker BenchmarkFakeB .*--benchlab-time 0.2 ' "$tmp/log")" -eq 3 ] ||
+        fail "each of 3 launches should get 0.2s: $(cat "$tmp/log")"
+    ;;
+disturbed-launch-is-replaced)
+    fake=$(dirname "$0")/fake_suite.sh
+    export FAKE_LOG="$tmp/log"
+    # two launches disturbed throughout: discarded, replaced, the run is fine
+    FAKE_DISTURB=2 run "$cli" run "$fake" --filter FakeB
+    expect_status 0
+    [ "$(grep -c 'worker BenchmarkFakeB ' "$tmp/log")" -eq 8 ] || fail "want 6 + 2 replacement launches"
+    [ "$(grep -c '^BenchmarkFakeB	' "$tmp/out")" -eq 6 ] || fail "want 6 result lines"
+    err_has '^note BenchmarkFakeB: launch discarded: no clean measurement: all 2 measured batches were disturbed (context-switch 2) (2 of 8 launches)$'
+    grep -q '^FakeB .*  6  ' "$tmp/err" || fail "table: 6 launches"
+    # disturbed every time: 2 replacements at most, then the benchmark fails
+    : >"$tmp/log"
+    FAKE_DISTURB=99 run "$cli" run "$fake" --filter FakeB
+    expect_status 1
+    [ "$(grep -c 'worker BenchmarkFakeB ' "$tmp/log")" -eq 8 ] || fail "want 8 launches, no more"
+    out_lacks '^BenchmarkFakeB	'
+    err_has '^FAIL BenchmarkFakeB: no clean measurement: all 2 measured batches were disturbed (context-switch 2) (8 of 8 launches)$'
+    ;;
 macro-reports-distribution)
     run "$measure" --time 0.1s --filter '^BenchmarkMacro$'
     expect_status 0
@@ -296,14 +347,14 @@ macro-reports-distribution)
     grep -q '^Macro: per invocation (n=[0-9]*):  min .*  p10 .*  median .*  p90 .*  p99 .*  max ' "$tmp/err" ||
         fail "no distribution line"
     n=$(sed -n 's/^Macro: per invocation (n=\([0-9]*\)).*/\1/p' "$tmp/err")
-    iters=$(awk '$1 == "BenchmarkMacro" { print $2 }' "$tmp/out")
-    [ "$n" = "$iters" ] || fail "per-invocation count $n != iterations $iters"
+    iters=$(awk '$1 == "BenchmarkMacro" { s += $2 } END { print s }' "$tmp/out")
+    [ "$n" = "$iters" ] || fail "per-invocation count $n != iterations $iters (all launches)"
     # a benchmark of tiny operations is not a macrobenchmark
     run "$measure" $fast --filter '^BenchmarkEmpty$'
     ! grep -q 'per invocation' "$tmp/err" || fail "Empty reported as a macrobenchmark"
     ;;
 threads-run-together)
-    run "$threads" $fast --filter '^BenchmarkTogether/'
+    run "$threads" $fast --count 1 --filter '^BenchmarkTogether/'
     expect_status 0
     names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | tr '\n' ' ')
     [ "$names" = "BenchmarkTogether/threads=1 BenchmarkTogether/threads=2 BenchmarkTogether/threads=4 " ] ||

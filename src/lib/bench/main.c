@@ -37,8 +37,10 @@ static const char usage[] =
     "\n"
     "  --filter REGEX     run the benchmarks whose full name matches (POSIX ERE)\n"
     "  --list             list the benchmarks and exit\n"
-    "  --time DURATION    measuring budget per benchmark launch (default 0.5s)\n"
-    "  --count N          launch each benchmark N times, one result line each (default 1)\n"
+    "  --time DURATION    measuring budget per benchmark, split across its launches\n"
+    "                     (default 0.5s; operations of 5ms or more get twice this)\n"
+    "  --count N          launches (worker processes) per benchmark, interleaved, one\n"
+    "                     result line each (default 6)\n"
     "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
     "  --batch DURATION   target length of one timed batch (default 1ms)\n"
     "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
@@ -197,7 +199,8 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
         fflush(fr->out);
     }
     if (l->status)
-        fprintf(stderr, "benchlab: %s: %s\n", b->name, l->message ? l->message : "failed");
+        fprintf(stderr, "benchlab: %s: %s%s\n", b->name, l->message ? l->message : "failed",
+                l->disturbed ? " (launch discarded)" : "");
     if (b->alloc_message && b->n_launches == 1 &&
         !(fr->alloc_said && strcmp(fr->alloc_said, b->alloc_message) == 0 &&
           strstr(b->alloc_message, " is "))) {

@@ -45,6 +45,8 @@
 
 #define MIN_CLEAN 10
 #define JITTER 0.10
+#define LONG_OP_NS 5e6
+#define SWITCH_MIN_NS 10000
 
 void bl__send(int fd, const char *fmt, ...)
 {
@@ -122,12 +124,21 @@ static void seg_begin(bl_state *st)
     st->seg_open = true;
 }
 
-static void seg_end(bl_state *st)
+static void seg_end(bl_state *st, uint64_t seg_ns)
 {
     if (!st->seg_open)
         return;
     struct bl__snapshot now;
     bl__counters_read(&st->ctr, &now);
+    /* A segment shorter than SWITCH_MIN_NS cannot hold a preemption: a
+     * thread switched out stays off CPU far longer. A switch counted around
+     * it happened in the counter reads outside the timed region, which in a
+     * benchmark that pauses or times every operation take 20x longer than
+     * the timed part itself. Whole batches (>= ~1 ms) always count. */
+    if (seg_ns < SWITCH_MIN_NS) {
+        now.migrations = st->before.migrations;
+        now.nivcsw = st->before.nivcsw;
+    }
     acc_add(&st->acc, &st->before, &now);
     st->seg_open = false;
 }
@@ -231,7 +242,7 @@ static bool clean(struct bl__engine *e, const struct batch *b)
     unsigned why = bl__sample_judge(&s, 0), ignore = 0;
     for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
         e->reason_count[k] += (why >> k) & 1;
-        if (e->reason_count[k] * 2 > e->n_measured)
+        if (bl__is_intrinsic(e->reason_count[k], e->n_measured))
             ignore |= 1u << k;
     }
     return (why & ~ignore) == 0;
@@ -242,6 +253,15 @@ static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
     bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u", stage, (unsigned long long)b->reps,
              (unsigned long long)b->ns, (long long)b->acc.cpu_ns, b->acc.nivcsw,
              (long long)b->acc.migrations, b->acc.minflt, b->acc.majflt, b->pauses);
+}
+
+/* An operation of LONG_OP_NS or more fills a batch on its own, so few
+ * batches fit in the budget: it gets twice the budget (1 s per benchmark by
+ * default), decided once, when its time per op is first known. */
+static void long_op_budget(struct bl__engine *e, double per_op)
+{
+    if (per_op >= LONG_OP_NS)
+        e->budget_ns *= 2;
 }
 
 /* Record the batch that just ended and move between stages. */
@@ -257,6 +277,7 @@ static void record(struct bl__engine *e, const struct batch *b)
     case STAGE_PILOT:
         if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
             elapsed > 0.5 * e->budget_ns) {
+            long_op_budget(e, per_op);
             e->reps = reps_for(e->target_ns, per_op);
             e->stage = STAGE_WARMUP;
             e->warm_begin = now;
@@ -270,6 +291,8 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
         break;
     case STAGE_WARMUP: {
+        if (e->macro && e->n_warm == 0)
+            long_op_budget(e, per_op);
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
         int w = (double)b->ns >= 10 * e->target_ns ? 1 : BL__WARM_WINDOW;
@@ -612,7 +635,7 @@ static bool end_rep(bl_state *st)
     uint64_t now = bl__now_ns();
     if (!st->paused) {
         st->batch_ns += now - st->t_start;
-        seg_end(st);
+        seg_end(st, now - st->t_start);
     }
     st->paused = false;
     bool count = st->eng->counting;
@@ -674,7 +697,7 @@ void bl_pause(bl_state *st)
     if (!st->in_batch || st->paused)
         return;
     st->batch_ns += now - st->t_start;
-    seg_end(st);
+    seg_end(st, now - st->t_start);
     st->paused = true;
     st->pauses++;
     if (st->eng && st->eng->counting)

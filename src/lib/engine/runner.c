@@ -68,7 +68,7 @@ void bl_run_options_init(bl_run_options *o)
     o->time_s = 0.5;
     o->batch_ms = 1.0;
     o->timeout_s = 60.0;
-    o->count = 1;
+    o->count = BL_DEFAULT_LAUNCHES;
 }
 
 /* ---- spawning --------------------------------------------------------------- */
@@ -531,9 +531,17 @@ struct pass {
     const char *preload_path;    /* or a file */
 };
 
-/* Run one launch to its end; fills `l`. */
-static void run_launch(const char *exe, const char *name, const bl_run_options *o,
-                       unsigned long long seed, bl_launch *l, const struct pass *pass)
+/* How a launch ended, for the plan. */
+enum {
+    LAUNCH_OK,        /* a value, or an instrument pass that ran */
+    LAUNCH_BROKEN,    /* the benchmark ended it (crash, time limit, early exit, bl_fail,
+                         bl_skip, not a suite): launching it again would do the same */
+    LAUNCH_DISTURBED, /* every measured batch was disturbed: the machine's noise */
+};
+
+/* Run one launch to its end; fills `l`. Returns a LAUNCH_ value. */
+static int run_launch(const char *exe, const char *name, const bl_run_options *o,
+                      unsigned long long seed, bl_launch *l, const struct pass *pass)
 {
     static const struct pass timing = {NULL, NULL, NULL, 0, NULL, -1, NULL};
     if (!pass)
@@ -542,7 +550,8 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     const char *counters = pass->counters;
     char **counters_line = pass->counters_line;
     char time_s[32], batch[32], seed_s[32], fd_s[8];
-    snprintf(time_s, sizeof time_s, "%.17g", o->time_s);
+    /* the benchmark's budget is split evenly across its launches */
+    snprintf(time_s, sizeof time_s, "%.9g", o->time_s / (o->count > 0 ? o->count : 1));
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
     snprintf(seed_s, sizeof seed_s, "%llu", seed);
     snprintf(fd_s, sizeof fd_s, "%d", BL__CHANNEL_FD);
@@ -563,7 +572,7 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
             l->status = BL_EUNSUPPORTED;
             set_message(l, "cannot prepare the allocation counter: %s",
                         bl_strerror(env.preload_fd));
-            return;
+            return LAUNCH_BROKEN;
         }
     } else if (counters) {
         argv[11] = (char *)"--benchlab-counters";
@@ -587,13 +596,14 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
     }
     struct bl__worker w;
     if (bl__worker_start(&w, exe, argv, &env, false, l))
-        return;
+        return LAUNCH_BROKEN;
     w.alloc = alloc;
     uint64_t deadline = w.t0 + (uint64_t)(o->timeout_s * 1e9);
     int rc;
     while ((rc = bl__worker_poll(&w, deadline)) > 0) {
     }
     bl__worker_end(&w, exe, rc == BL_ETIMEOUT || rc == BL_EINTR ? rc : 0, o->timeout_s);
+    int how = l->skipped || (l->status != 0 && l->status != BL_EINTR) ? LAUNCH_BROKEN : LAUNCH_OK;
     if (counters_line)
         *counters_line = w.counters_line;
     else
@@ -609,7 +619,10 @@ static void run_launch(const char *exe, const char *name, const bl_run_options *
         set_message(l, "no clean measurement: all %zu measured batches were disturbed (%s)",
                     l->n_measured, why.data ? why.data : "no batches");
         bl__buf_fini(&why);
+        l->disturbed = true;
+        how = LAUNCH_DISTURBED;
     }
+    return how;
 }
 
 /*
@@ -976,6 +989,8 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
     char buf[64];
     snprintf(buf, sizeof buf, "%g", o->time_s);
     bl_results_set_meta(res, "time-budget-s", buf);
+    snprintf(buf, sizeof buf, "%d", o->count);
+    bl_results_set_meta(res, "launches", buf);
     /* what on this machine adds noise: recorded with the results */
     bl_env_finding env[16];
     size_t n = bl_env_check(env, 16, 0);
@@ -1029,7 +1044,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
 {
     bl_run_options o = *opts;
     if (o.count < 1)
-        o.count = 1;
+        o.count = BL_DEFAULT_LAUNCHES;
     if (!(o.time_s > 0))
         o.time_s = 0.5;
     if (!(o.batch_ms > 0))
@@ -1107,13 +1122,33 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     }
     if (obs && obs->on_begin)
         obs->on_begin(obs->ctx, res, total);
-    for (int round = 0; round < o.count && !interrupted; round++) {
-        for (size_t i = 0; i < n_plan && !interrupted; i++, index++) {
+    /* A benchmark that crashed, failed, timed out or skipped is not launched
+     * again: its next launch would do the same (and a hang would cost the
+     * time limit each time). A launch that only found no clean batch (the
+     * machine's noise, not the benchmark) is discarded and replaced, up to
+     * MAX_REPLACEMENTS times per benchmark, after the regular rounds. */
+    enum { MAX_REPLACEMENTS = 2 };
+    struct plan_state {
+        bool stop;
+        int owed, replaced;
+    } *ps = calloc(n_plan, sizeof *ps);
+    if (!ps) {
+        bl_names_free(plan, n_plan);
+        bl_names_free(raw_used, n_raw_used);
+        return -ENOMEM;
+    }
+    for (int round = 0; !interrupted && rc >= 0; round++) {
+        bool any = false;
+        for (size_t i = 0; i < n_plan && !interrupted; i++) {
+            bool replacement = round >= o.count;
+            if (ps[i].stop || (replacement && ps[i].owed == 0))
+                continue;
+            any = true;
             if (obs && obs->on_start)
-                obs->on_start(obs->ctx, plan[i], index, total);
+                obs->on_start(obs->ctx, plan[i], index < total ? index : total - 1, total);
+            index++;
             bl_bench_result *b = bl_results_bench(res, plan[i]);
-            bl_launch *l = b ? bl_results_add_launch(b) : NULL;
-            if (!l) {
+            if (!b) {
                 rc = -ENOMEM;
                 break;
             }
@@ -1145,22 +1180,49 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 if (obs && obs->on_profile)
                     obs->on_profile(obs->ctx, res, b);
             }
-            run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
+            bl_launch *l = bl_results_add_launch(b);
+            if (!l) {
+                rc = -ENOMEM;
+                break;
+            }
+            int how = run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
                 bl__launch_fini(l);
                 break;
             }
-            if (l->status != 0 && rc == 0)
-                rc = 1;
             if (l->status == 0 && !l->skipped) {
                 const char *clash = bl_results_declare_units(res, b, l);
                 if (clash)
                     note_unit_conflict(res, clash, b->name);
             }
+            if (replacement)
+                ps[i].owed--;
+            if (how == LAUNCH_BROKEN) {
+                ps[i].stop = true;
+            } else if (how == LAUNCH_DISTURBED && ps[i].replaced < MAX_REPLACEMENTS) {
+                ps[i].replaced++;
+                ps[i].owed++;
+            }
             if (obs && obs->on_launch)
                 obs->on_launch(obs->ctx, res, b, l);
         }
+        if (!any && round >= o.count)
+            break;
+    }
+    free(ps);
+    /* The run failed when a benchmark broke, or found no clean measurement
+     * in any launch; disturbed launches beside good ones are only noted. */
+    for (size_t i = 0; i < res->n_benches && rc == 0; i++) {
+        const bl_bench_result *b = &res->benches[i];
+        bool good = false, broken = false;
+        for (size_t j = 0; j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            good |= l->status == 0;
+            broken |= l->status != 0 && !l->disturbed;
+        }
+        if (broken || !good)
+            rc = 1;
     }
     bl_names_free(plan, n_plan);
     bl_names_free(raw_used, n_raw_used);

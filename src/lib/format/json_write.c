@@ -109,7 +109,8 @@ static void write_launch(FILE *f, const bl_launch *l)
 {
     fputs("{\"status\":", f);
     jstr(f, status_name(l->status));
-    fprintf(f, ",\"skipped\":%s,\"message\":", l->skipped ? "true" : "false");
+    fprintf(f, ",\"skipped\":%s,\"disturbed\":%s,\"message\":", l->skipped ? "true" : "false",
+            l->disturbed ? "true" : "false");
     if (l->message)
         jstr(f, l->message);
     else
@@ -184,6 +185,39 @@ static void write_launch(FILE *f, const bl_launch *l)
 #undef NUM
 }
 
+/* The benchmark's estimate over its launches (bl_bench_estimate), null when
+ * no launch gave a value. */
+static void write_estimate(FILE *f, const bl_bench_result *b)
+{
+    bl_estimate e;
+    if (bl_bench_estimate(b, 0.95, &e) != 0) {
+        fputs("null", f);
+        return;
+    }
+    static const char *const method[] = {"none", "t-over-launches", "median-of-batches"};
+    fprintf(f, "{\"n_launches\":%zu,\"ci_method\":\"%s\"", e.n_launches,
+            e.ci_method >= 0 && e.ci_method <= 2 ? method[e.ci_method] : "none");
+#define NUM(key, v)                                                                                \
+    do {                                                                                           \
+        fputs(",\"" key "\":", f);                                                                 \
+        bl__json_number(f, (v));                                                                   \
+    } while (0)
+    NUM("centre", e.centre);
+    NUM("ci_lo", e.ci_lo);
+    NUM("ci_hi", e.ci_hi);
+    NUM("confidence", e.confidence);
+    NUM("median", e.median);
+    NUM("min", e.min);
+    NUM("max", e.max);
+    NUM("spread", e.spread);
+    NUM("cv", e.cv);
+    NUM("batch_min", e.batch_min);
+    NUM("batch_cv", e.batch_cv);
+    NUM("overhead_ns", e.overhead_ns);
+#undef NUM
+    fprintf(f, ",\"n_batches\":%zu,\"n_measured\":%zu}", e.n_batches, e.n_measured);
+}
+
 int bl_json_write(FILE *f, const bl_results *r)
 {
     fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
@@ -225,7 +259,9 @@ int bl_json_write(FILE *f, const bl_results *r)
                 fputc(',', f);
             write_launch(f, &b->launches[j]);
         }
-        fputs("]}", f);
+        fputs("],\"estimate\":", f);
+        write_estimate(f, b);
+        fputc('}', f);
     }
     fputs("]}\n", f);
     return ferror(f) ? -EIO : 0;

@@ -1,11 +1,13 @@
 /*
  * table.c - the human summary of a run, written to stderr by the runner.
  *
- * Per benchmark: the median time per op over every clean batch of every
- * launch, the spread (robust coefficient of variation: 1.4826 MAD /
- * median), the distribution-free 95% interval of the median, the overhead
- * that was subtracted, batches kept/measured and outliers (Tukey). Below
- * the table, plain-word notes: disturbed batches and why, failures, skips.
+ * Per benchmark (bl_bench_estimate): the centre over its launches, the
+ * 95% interval of that centre (t over the launch centres, so the variance
+ * between processes is in it), the number of launches and their spread
+ * ((max - min) / median of the launch centres), clean/measured batches,
+ * the loop overhead that was subtracted, and the throughput at the centre.
+ * Below the table, plain-word notes, one per benchmark and kind: disturbed
+ * batches and why, failures, skips.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -60,12 +62,22 @@ void bl__text_pad(FILE *f, const char *s, int w, int right)
 }
 
 /* Columns; throughput, B/op and allocs/op only when some benchmark has them. */
-enum { C_NAME, C_TIME, C_SPREAD, C_CI, C_OVH, C_BATCHES, C_OUTLIERS, C_RATE, C_BYTES, C_ALLOCS };
+enum { C_NAME, C_TIME, C_CI, C_LAUNCHES, C_SPREAD, C_BATCHES, C_OVH, C_RATE, C_BYTES, C_ALLOCS };
 #define NCOL 10
 
 struct row {
     char cell[NCOL][96];
 };
+
+/* A percentage with two significant digits at most: 0.42%, 3.1%, 12%. */
+static void format_percent(char *out, size_t size, double share)
+{
+    double p = 100 * share;
+    if (isnan(p))
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, "%.*f%%", p < 1 ? 2 : p < 10 ? 1 : 0, p);
+}
 
 /* "1.230 GB/s", "45.60 M items/s": SI prefixes, 4 significant digits. */
 static int one_rate(char *out, size_t size, double v, const char *unit)
@@ -105,8 +117,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark", "time/op",  "spread",   "95% CI of median",
-                                     "overhead",  "batches",  "outliers", "throughput",
+    static const char *head[NCOL] = {"benchmark", "time/op",  "95% CI",   "launches",
+                                     "spread",    "batches",  "overhead", "throughput",
                                      "B/op",      "allocs/op"};
     bool show[NCOL] = {true, true, true, true, true, true, true, false, false, false};
     for (size_t i = 0; i < r->n_benches; i++) {
@@ -129,63 +141,34 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     for (int c = 0; c < NCOL; c++)
         w[c] = bl__text_width(head[c]);
     size_t n_rows = 0;
+    int one_launch = 0; /* some interval comes from the batches of one process */
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
-        size_t total = 0, measured = 0, invalid = 0;
-        double ovh_sum = 0;
-        size_t n_ok = 0;
-        for (size_t j = 0; j < b->n_launches; j++)
-            total += b->launches[j].n_samples;
-        double *all = malloc((total ? total : 1) * sizeof *all);
-        size_t n_all = 0;
-        for (size_t j = 0; all && j < b->n_launches; j++) {
-            const bl_launch *l = &b->launches[j];
-            if (l->status || l->skipped)
-                continue;
-            double *v;
-            long k = bl_launch_per_op(l, &v);
-            for (long t = 0; t < k; t++)
-                all[n_all++] = v[t] > 0 ? v[t] : 0;
-            if (k >= 0)
-                free(v);
-            measured += l->n_measured;
-            invalid += l->n_invalid;
-            ovh_sum += l->overhead_ns;
-            n_ok++;
-        }
-        if (n_ok == 0) {
-            free(all);
+        bl_estimate e;
+        if (bl_bench_estimate(b, 0.95, &e) != 0)
             continue;
-        }
         struct row *row = &rows[n_rows++];
         const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
-        snprintf(row->cell[0], sizeof row->cell[0], "%s", name);
-        bl_summary s;
-        if (n_all && bl_stats_summarize(all, n_all, 0.95, &s) == 0) {
-            double med = s.median;
-            /* the table shows the same centre the Go line reports when one launch ran */
-            if (n_ok == 1)
-                for (size_t j = 0; j < b->n_launches; j++)
-                    if (!b->launches[j].status && !b->launches[j].skipped)
-                        med = b->launches[j].ns_per_op;
-            bl_format_duration(row->cell[1], sizeof row->cell[1], med);
-            if (med > 0)
-                snprintf(row->cell[2], sizeof row->cell[2], "±%.1f%%", 148.26 * s.mad / med);
-            else
-                snprintf(row->cell[2], sizeof row->cell[2], "-");
-            if (!isnan(s.ci_lo)) {
-                char lo[32], hi[32];
-                bl_format_duration(lo, sizeof lo, s.ci_lo);
-                bl_format_duration(hi, sizeof hi, s.ci_hi);
-                snprintf(row->cell[3], sizeof row->cell[3], "[%s, %s]", lo, hi);
-            } else {
-                snprintf(row->cell[3], sizeof row->cell[3], "(too few batches)");
-            }
-            snprintf(row->cell[6], sizeof row->cell[6], "%zu", s.n_outliers);
+        snprintf(row->cell[C_NAME], sizeof row->cell[C_NAME], "%s", name);
+        bl_format_duration(row->cell[C_TIME], sizeof row->cell[C_TIME], e.centre);
+        if (e.ci_method != BL_CI_NONE) {
+            char lo[32], hi[32];
+            bl_format_duration(lo, sizeof lo, e.ci_lo);
+            bl_format_duration(hi, sizeof hi, e.ci_hi);
+            snprintf(row->cell[C_CI], sizeof row->cell[C_CI], "[%s, %s]%s", lo, hi,
+                     e.ci_method == BL_CI_BATCHES ? "*" : "");
+            one_launch |= e.ci_method == BL_CI_BATCHES;
+        } else {
+            snprintf(row->cell[C_CI], sizeof row->cell[C_CI], "(too few batches)");
         }
-        bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], ovh_sum / (double)n_ok);
-        snprintf(row->cell[C_BATCHES], sizeof row->cell[C_BATCHES], "%zu/%zu", measured - invalid,
-                 measured);
+        snprintf(row->cell[C_LAUNCHES], sizeof row->cell[C_LAUNCHES], "%zu", e.n_launches);
+        if (e.n_launches > 1)
+            format_percent(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], e.spread);
+        else
+            snprintf(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], "-");
+        snprintf(row->cell[C_BATCHES], sizeof row->cell[C_BATCHES], "%zu/%zu", e.n_batches,
+                 e.n_measured);
+        bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], e.overhead_ns);
         /* the throughput at the centre shown: the rate of a launch with that time */
         bl_launch at = {.ns_per_op = NAN};
         for (size_t j = 0; j < b->n_launches; j++)
@@ -193,8 +176,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                 at = b->launches[j];
                 break;
             }
-        if (n_ok > 1 && n_all)
-            at.ns_per_op = bl_stats_median(all, n_all);
+        at.ns_per_op = e.centre;
         bl_rates rates;
         bl_launch_rates(&at, &rates);
         bl_format_rate(row->cell[C_RATE], sizeof row->cell[C_RATE], &rates);
@@ -208,7 +190,6 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         for (int c = 0; c < NCOL; c++)
             if (bl__text_width(row->cell[c]) > w[c])
                 w[c] = bl__text_width(row->cell[c]);
-        free(all);
     }
     if (n_rows) {
         fputs(bold, f);
@@ -227,6 +208,9 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                 fputs(c < last ? "  " : "\n", f);
             }
         }
+        if (one_launch)
+            fprintf(f, "* one launch: the interval comes from the batches of one process and "
+                       "leaves out the variance between processes (--count 2 or more)\n");
     }
     /* Macrobenchmarks (one invocation per batch): the whole distribution */
     for (size_t i = 0; i < r->n_benches; i++) {
@@ -272,50 +256,82 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         }
         free(v);
     }
-    /* notes in plain words */
+    /* notes in plain words, one per benchmark and kind */
     const char *clash = bl_results_get_meta(r, "unit-conflicts");
     if (clash)
         fprintf(f, "%snote%s better= of a unit declared two ways, the first declaration kept: %s\n",
                 yellow, reset, clash);
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
+        unsigned intrinsic = 0;
+        size_t invalid = 0, measured = 0, by[BL_INVALID_NREASONS] = {0}, ok = 0;
+        bool good = false; /* some launch gave a value */
+        for (size_t j = 0; j < b->n_launches; j++)
+            good |= !b->launches[j].status && !b->launches[j].skipped;
         for (size_t j = 0; j < b->n_launches; j++) {
             const bl_launch *l = &b->launches[j];
-            if (l->status) {
-                fprintf(f, "%sFAIL%s %s: %s\n", red, reset, b->name,
-                        l->message ? l->message : bl_strerror(l->status));
-            } else if (l->skipped) {
-                fprintf(f, "SKIP %s: %s\n", b->name, l->message ? l->message : "");
-            }
-            if (!l->status && !l->skipped && l->intrinsic && j == 0) {
-                fprintf(f, "note %s: most batches show ", b->name);
-                int first = 1;
-                for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
-                    if (l->intrinsic & (1u << k)) {
-                        fprintf(f, "%s%s", first ? "" : ", ", bl_invalid_name(k));
-                        first = 0;
-                    }
-                }
-                fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
-            }
             if (l->status || l->skipped) {
-            } else if (l->n_invalid * 20 > l->n_measured || l->n_measured - l->n_invalid < 10) {
-                fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow,
-                        reset, b->name, l->n_invalid, l->n_measured);
-                int first = 1;
-                for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
-                    if (l->invalid_by[k]) {
-                        fprintf(f, "%s%s %zu", first ? "" : ", ", bl_invalid_name(k),
-                                l->invalid_by[k]);
-                        first = 0;
+                /* a message said by several launches is said once, with the count */
+                const char *msg = l->message ? l->message : bl_strerror(l->status);
+                size_t same = 0, first = j;
+                for (size_t k = 0; k < b->n_launches; k++) {
+                    const bl_launch *o = &b->launches[k];
+                    const char *om = o->message ? o->message : bl_strerror(o->status);
+                    if ((o->status || o->skipped) && o->skipped == l->skipped &&
+                        o->disturbed == l->disturbed && strcmp(om, msg) == 0) {
+                        if (!same)
+                            first = k;
+                        same++;
                     }
                 }
-                fprintf(f, ")%s\n",
-                        l->n_measured - l->n_invalid < 10 ? "; too few clean batches, "
-                                                            "treat this result with care"
-                                                          : "");
+                if (first != j)
+                    continue;
+                if (l->skipped)
+                    fprintf(f, "SKIP %s: %s", b->name, msg);
+                else if (l->disturbed && good)
+                    fprintf(f, "%snote%s %s: launch discarded: %s", yellow, reset, b->name, msg);
+                else
+                    fprintf(f, "%sFAIL%s %s: %s", red, reset, b->name, msg);
+                if (same > 1)
+                    fprintf(f, " (%zu of %zu launches)", same, b->n_launches);
+                fputc('\n', f);
+                continue;
             }
+            ok++;
+            intrinsic |= l->intrinsic;
+            invalid += l->n_invalid;
+            measured += l->n_measured;
+            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
+                by[k] += l->invalid_by[k];
         }
+        if (intrinsic) {
+            fprintf(f, "note %s: most batches show ", b->name);
+            int first = 1;
+            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+                if (intrinsic & (1u << k)) {
+                    fprintf(f, "%s%s", first ? "" : ", ", bl_invalid_name(k));
+                    first = 0;
+                }
+            }
+            fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
+        }
+        if (ok && invalid * 20 > measured) {
+            fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow, reset,
+                    b->name, invalid, measured);
+            int first = 1;
+            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+                if (by[k]) {
+                    fprintf(f, "%s%s %zu", first ? "" : ", ", bl_invalid_name(k), by[k]);
+                    first = 0;
+                }
+            }
+            fprintf(f, ")\n");
+        }
+        /* launches are the unit: a few clean batches per launch are enough,
+         * fewer than 10 in all are not */
+        if (ok && measured - invalid < 10)
+            fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
+                    yellow, reset, b->name, measured - invalid);
     }
     free(rows);
 }

@@ -320,7 +320,7 @@ void bl_launch_finish(bl_launch *l)
     }
     l->intrinsic = 0;
     for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
-        if (count[b] * 2 > n_meas)
+        if (bl__is_intrinsic(count[b], n_meas))
             l->intrinsic |= 1u << b;
 
     l->n_measured = l->n_invalid = 0;
@@ -387,4 +387,107 @@ void bl_launch_rates(const bl_launch *l, bl_rates *r)
         r->items_per_s = l->items_per_op * threads / ns * 1e9;
     if (!(l->bytes_per_op > 0) && !(l->items_per_op > 0) && l->threads > 0)
         r->ops_per_s = threads * 1e9 / ns;
+}
+
+/* Robust coefficient of variation of a launch's clean batches: 1.4826 MAD
+ * over the median (1.4826 makes the MAD a standard deviation for normal
+ * data); NAN when there are none or the median is not positive. */
+static double launch_batch_cv(const bl_launch *l, double *fastest, size_t *n_clean)
+{
+    double *v;
+    long n = bl_launch_per_op(l, &v);
+    *n_clean = n > 0 ? (size_t)n : 0;
+    if (n <= 0) {
+        if (n == 0)
+            free(v);
+        return NAN;
+    }
+    bl_summary s;
+    double cv = NAN;
+    if (bl_stats_summarize(v, (size_t)n, 0.95, &s) == 0) {
+        *fastest = s.min;
+        if (s.median > 0)
+            cv = 1.4826 * s.mad / s.median;
+    }
+    free(v);
+    return cv;
+}
+
+int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    out->confidence = confidence;
+    out->centre = out->ci_lo = out->ci_hi = out->median = out->mean = out->min = out->max = NAN;
+    out->spread = out->cv = out->batch_min = out->batch_cv = out->overhead_ns = NAN;
+    double *centres = malloc((b->n_launches ? b->n_launches : 1) * sizeof *centres);
+    double *cvs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *cvs);
+    if (!centres || !cvs) {
+        free(centres);
+        free(cvs);
+        return -ENOMEM;
+    }
+    size_t n = 0, n_cv = 0;
+    const bl_launch *only = NULL;
+    double ovh = 0, fastest = INFINITY;
+    for (size_t i = 0; i < b->n_launches; i++) {
+        const bl_launch *l = &b->launches[i];
+        if (l->status || l->skipped || isnan(l->ns_per_op))
+            continue;
+        centres[n++] = l->ns_per_op;
+        only = l;
+        ovh += isnan(l->overhead_ns) ? 0 : l->overhead_ns;
+        out->n_measured += l->n_measured;
+        double lmin = NAN;
+        size_t clean = 0;
+        double cv = launch_batch_cv(l, &lmin, &clean);
+        out->n_batches += clean;
+        if (!isnan(cv))
+            cvs[n_cv++] = cv;
+        if (lmin < fastest)
+            fastest = lmin;
+    }
+    out->n_launches = n;
+    int rc = 0;
+    if (n == 0) {
+        rc = BL_ENOTFOUND;
+        goto done;
+    }
+    out->overhead_ns = ovh / (double)n;
+    out->batch_min = isinf(fastest) ? NAN : (fastest > 0 ? fastest : 0);
+    out->batch_cv = n_cv ? bl_stats_median(cvs, n_cv) : NAN;
+    bl_summary s;
+    if (bl_stats_summarize(centres, n, confidence, &s) != 0) {
+        rc = -ENOMEM;
+        goto done;
+    }
+    out->median = s.median;
+    out->min = s.min;
+    out->max = s.max;
+    out->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
+    out->cv = s.mean > 0 ? s.stddev / s.mean : 0;
+    out->mean = s.mean;
+    double lo, hi;
+    bl_stats_trimmed_interval(centres, n, BL_LAUNCH_TRIM, confidence, &out->centre, &lo, &hi);
+    if (n >= 2) {
+        out->ci_lo = lo > 0 ? lo : 0;
+        out->ci_hi = hi;
+        out->ci_method = BL_CI_LAUNCHES;
+    } else {
+        /* One launch: the distribution-free interval of its batches' median,
+         * with the launch's overhead subtracted like its centre. It leaves
+         * the variance between processes out; the summary says so. */
+        double *v;
+        long k = bl_launch_per_op(only, &v);
+        if (k > 0 && bl_stats_summarize(v, (size_t)k, confidence, &s) == 0 && !isnan(s.ci_lo)) {
+            out->ci_lo = s.ci_lo > 0 ? s.ci_lo : 0;
+            out->ci_hi = s.ci_hi > 0 ? s.ci_hi : 0;
+            out->ci_method = BL_CI_BATCHES;
+        }
+        if (k >= 0)
+            free(v);
+    }
+done:
+    free(centres);
+    free(cvs);
+    return rc;
 }
