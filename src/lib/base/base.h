@@ -23,6 +23,10 @@ int bl__buf_puts(struct bl__buf *b, const char *s);
 int bl__buf_printf(struct bl__buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int bl__buf_vprintf(struct bl__buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* Append everything fd holds up to its end. 0, -errno when reading fails,
+ * -EFBIG when it holds `limit` bytes or more, or -ENOMEM; what was read
+ * stays in b either way. */
+int bl__buf_read_fd(struct bl__buf *b, int fd, size_t limit);
 void bl__buf_fini(struct bl__buf *b);
 
 /* strdup that returns NULL for NULL. */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base.h"
 
@@ -68,6 +69,29 @@ int bl__buf_printf(struct bl__buf *b, const char *fmt, ...)
     int err = bl__buf_vprintf(b, fmt, ap);
     va_end(ap);
     return err;
+}
+
+int bl__buf_read_fd(struct bl__buf *b, int fd, size_t limit)
+{
+    for (;;) {
+        if (b->len >= limit)
+            return -EFBIG;
+        if (bl__buf_reserve(b, 65536))
+            return -ENOMEM;
+        size_t room = b->cap - b->len - 1;
+        if (room > limit - b->len)
+            room = limit - b->len;
+        ssize_t got = read(fd, b->data + b->len, room);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (got == 0)
+            return 0;
+        b->len += (size_t)got;
+        b->data[b->len] = '\0';
+    }
 }
 
 void bl__buf_fini(struct bl__buf *b)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/base.h"
 #include "../format/gobench_int.h"
 #include "../format/json.h"
 #include "compare_priv.h"
@@ -32,39 +33,16 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
 
 static int slurp(int fd, const char *prefix, size_t prefix_len, char **out, size_t *out_len)
 {
-    size_t cap = prefix_len + 65536, n = prefix_len;
-    char *buf = malloc(cap);
-    if (!buf)
-        return -ENOMEM;
-    memcpy(buf, prefix, prefix_len);
-    while (fd >= 0) {
-        if (n == cap) {
-            if (cap > ((size_t)1 << 31)) {
-                free(buf);
-                return -EFBIG;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return -ENOMEM;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            return -e;
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
+    struct bl__buf b = {0};
+    int rc = bl__buf_append(&b, prefix, prefix_len);
+    if (!rc && fd >= 0)
+        rc = bl__buf_read_fd(&b, fd, (size_t)1 << 32);
+    if (rc) {
+        bl__buf_fini(&b);
+        return rc;
     }
-    *out = buf;
-    *out_len = n;
+    *out = b.data;
+    *out_len = b.len;
     return 0;
 }
 
@@ -241,6 +219,18 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             add_val(e, "MB/s", rates.mb_per_s);
             add_val(e, "items/s", rates.items_per_s);
             add_val(e, "ops/s", rates.ops_per_s);
+            /* the instruments' passes, as the Go-format writer prints them */
+            const struct bl__json *al = bl__json_get(b, "alloc");
+            const struct bl__json *ab = bl__json_get(al, "bytes_per_op");
+            const struct bl__json *an = bl__json_get(al, "allocs_per_op");
+            if (ab && ab->type == BL_JNUM && an && an->type == BL_JNUM) {
+                add_val(e, "B/op", trunc(ab->num));
+                add_val(e, "allocs/op", trunc(an->num));
+            }
+            const struct bl__json *cs = bl__json_get(bl__json_get(b, "counters"), "per_op");
+            for (size_t k = 0; cs && cs->type == BL_JOBJ && k < cs->n; k++)
+                if (cs->items[k].type == BL_JNUM)
+                    add_val(e, cs->keys[k], cs->items[k].num);
             const struct bl__json *ms = bl__json_get(l, "metrics");
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
                 if (ms->items[k].type == BL_JNUM)

@@ -218,6 +218,43 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     fprintf(f, ",\"n_batches\":%zu,\"n_measured\":%zu}", e.n_batches, e.n_measured);
 }
 
+/* The instruments' passes of a benchmark (--alloc, --counters): present only
+ * when the pass ran, with its values or the reason it has none. */
+static void write_passes(FILE *f, const bl_bench_result *b)
+{
+    if (b->has_alloc || b->alloc_message) {
+        fputs(",\"alloc\":{", f);
+        if (b->has_alloc) {
+            fputs("\"bytes_per_op\":", f);
+            bl__json_number(f, b->alloc_bytes_per_op);
+            fputs(",\"allocs_per_op\":", f);
+            bl__json_number(f, b->allocs_per_op);
+        } else {
+            fputs("\"message\":", f);
+            jstr(f, b->alloc_message);
+        }
+        fputc('}', f);
+    }
+    if (b->n_counters > 0 || b->counters_message) {
+        fputs(",\"counters\":{", f);
+        if (b->n_counters > 0) {
+            fprintf(f, "\"scaled\":%s,\"per_op\":{", b->counters_scaled ? "true" : "false");
+            for (int i = 0; i < b->n_counters; i++) {
+                if (i)
+                    fputc(',', f);
+                jstr(f, b->counter_unit[i]);
+                fputc(':', f);
+                bl__json_number(f, b->counter_per_op[i]);
+            }
+            fputc('}', f);
+        } else {
+            fputs("\"message\":", f);
+            jstr(f, b->counters_message);
+        }
+        fputc('}', f);
+    }
+}
+
 int bl_json_write(FILE *f, const bl_results *r)
 {
     fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
@@ -261,6 +298,7 @@ int bl_json_write(FILE *f, const bl_results *r)
         }
         fputs("],\"estimate\":", f);
         write_estimate(f, b);
+        write_passes(f, b);
         fputc('}', f);
     }
     fputs("]}\n", f);
