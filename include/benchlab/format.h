@@ -1,6 +1,7 @@
 /*
- * benchlab/format.h - writing results: the Go benchmark format and the
- * terminal summary table.
+ * benchlab/format.h - writing and reading results: the Go benchmark format,
+ * JSON, CSV, Markdown, the terminal summary table, and results files read
+ * back into a bl_results.
  *
  * Go format: configuration lines (goos, goarch, cpu, pkg) that stay the
  * same from run to run on one machine, so that benchstat pairs rows across
@@ -111,6 +112,26 @@ BL_API int bl_json_write(FILE *f, const bl_results *results);
 BL_API int bl_csv_write(FILE *f, const bl_results *results);
 /* Markdown: configuration, then one table row per benchmark. */
 BL_API int bl_markdown_write(FILE *f, const bl_results *results);
+
+/* ---- Reading results back (results_read.c) ----------------------------------
+ * A results file into a bl_results, so that a run can be re-analysed without
+ * being measured again. The format is detected from the content:
+ *   benchlab JSON ("benchlab/1"): everything as written, every batch;
+ *   Google Benchmark JSON: one launch per "iteration" entry, no batches;
+ *   the Go benchmark format: one launch per result line (ns/op, MB/s as
+ *   bytes per op, B/op and allocs/op as the allocation pass, other units as
+ *   metrics), no batches: such launches have n_samples == 0.
+ * Returns 0 and *out (free with bl_results_destroy), or BL_EFORMAT with a
+ * message naming the input and the place ("x.json: benchmarks[2].launches[0]:
+ * ns_per_op: not a number", "x.txt: no benchmark results"), -errno when it
+ * cannot be read ("x: No such file or directory"), or -ENOMEM. Malformed
+ * lines of the Go format are skipped and reported on `diag` as
+ * "path:line: message" (NULL: dropped). */
+BL_API int bl_results_read_fd(int fd, const char *path, bl_results **out, FILE *diag, char *err,
+                              size_t err_size);
+/* The same on a file; "-" is stdin. */
+BL_API int bl_results_read_file(const char *path, bl_results **out, FILE *diag, char *err,
+                                size_t err_size);
 
 #ifdef __cplusplus
 }
