@@ -17,6 +17,11 @@ here=$(dirname "$0")
 if [ -f "$here/deps-extra.txt" ]; then
     need="$need $(grep -v '^#' "$here/deps-extra.txt" | tr '\n' ' ')"
 fi
+# Packages only the tests need (a browser for the HTML report's test) are
+# in deps-check.txt, installed with --check.
+if [ "${1:-}" = "--check" ] && [ -f "$here/deps-check.txt" ]; then
+    need="$need $(grep -v '^#' "$here/deps-check.txt" | tr '\n' ' ')"
+fi
 
 missing=""
 for p in $need; do

@@ -22,6 +22,7 @@ static const struct {
     {"compare", cmd_compare,
      "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
     {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},
+    {"report", cmd_report, "an HTML report of results: benchlab report [options] INPUT... -o FILE"},
 };
 
 int cli_error(const char *fmt, ...)

@@ -1,0 +1,342 @@
+/*
+ * model.c - what the report shows, computed once before anything is
+ * written: per benchmark (the union of the runs' benchmarks, in the order
+ * the baseline ran them, then the others') and per run, the per-op values
+ * and their robust summary, failures, discarded batches, drift; per run
+ * and benchmark, the comparison with the baseline.
+ *
+ * The comparison: the change is the ratio of the medians, its interval a
+ * percentile bootstrap (resampling each side; 1000 resamples from a fixed
+ * seed, so a report is reproducible). The test is Mann-Whitney's U, over
+ * the launches when both runs have five or more (then the between-process
+ * variance is in the sample), else over the clean batches; Holm's
+ * correction over the benchmarks of one run keeps the chance of any false
+ * alarm in a suite at alpha. A change is called only when the corrected
+ * test rejects and the interval excludes 1.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "benchlab/compare.h"
+#include "report_int.h"
+
+#define BOOT_RESAMPLES 1000
+#define MIN_LAUNCHES_FOR_LAUNCH_TEST 5
+#define MIN_DRIFT_VALUES 18
+
+const char *bl__rshort_name(const char *name)
+{
+    return strncmp(name, "Benchmark", 9) == 0 && name[9] ? name + 9 : name;
+}
+
+double bl__rbatch_per_op(const bl_launch *l, const bl_sample *s)
+{
+    double ns = s->ns - (double)s->pauses * l->pause_ns;
+    if (ns < 0)
+        ns = 0;
+    if (!s->reps)
+        return NAN;
+    return ns / (double)s->reps - (isnan(l->overhead_ns) ? 0 : l->overhead_ns);
+}
+
+static int push(double **arr, size_t *n, size_t *cap, double v)
+{
+    if (bl__grow((void **)arr, cap, *n + 1, sizeof **arr))
+        return -ENOMEM;
+    (*arr)[(*n)++] = v;
+    return 0;
+}
+
+static void cell_fini(struct bl__rcell *c)
+{
+    free(c->vals);
+    free(c->launch_vals);
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection): afterwards a[0..k) <= a[k]
+ * <= a(k..n). Written here: sorting each of a thousand bootstrap resamples
+ * would cost a log factor for nothing. */
+static double select_k(double *a, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = a[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (a[i] < x)
+                i++;
+            while (x < a[j])
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return a[kk];
+}
+
+static double median_inplace(double *a, size_t n)
+{
+    if (n % 2)
+        return select_k(a, n, n / 2);
+    double hi = select_k(a, n, n / 2);
+    double lo = a[0];
+    for (size_t i = 1; i < n / 2; i++) /* the largest of the lower half */
+        if (a[i] > lo)
+            lo = a[i];
+    return 0.5 * (lo + hi);
+}
+
+/* Fill a cell from one run's result for the benchmark (b may be NULL). */
+static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confidence)
+{
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    c->overhead_ns = NAN;
+    if (!b)
+        return 0;
+    size_t cap = 0, lcap = 0, n_ok = 0, n_skip = 0, n_fail = 0, n_ovh = 0;
+    double ovh = 0;
+    bool any_batches = false;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status) {
+            n_fail++;
+            if (!c->message)
+                c->message = l->message ? l->message : bl_strerror(l->status);
+            continue;
+        }
+        if (l->skipped) {
+            n_skip++;
+            if (!c->message)
+                c->message = l->message;
+            continue;
+        }
+        n_ok++;
+        if (!isnan(l->ns_per_op) && push(&c->launch_vals, &c->n_launch_vals, &lcap, l->ns_per_op))
+            return -ENOMEM;
+        if (!isnan(l->overhead_ns)) {
+            ovh += l->overhead_ns;
+            n_ovh++;
+        }
+        if (!c->bytes_per_op)
+            c->bytes_per_op = l->bytes_per_op;
+        c->n_measured += l->n_measured;
+        c->n_invalid += l->n_invalid;
+        for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
+            c->invalid_by[k] += l->invalid_by[k];
+        for (size_t k = 0; k < l->n_samples; k++) {
+            const bl_sample *s = &l->samples[k];
+            if (s->stage != BL_STAGE_MEASURE)
+                continue;
+            any_batches = true;
+            if (s->invalid)
+                continue;
+            double v = bl__rbatch_per_op(l, s);
+            if (!isnan(v) && push(&c->vals, &c->n_vals, &cap, v > 0 ? v : 0))
+                return -ENOMEM;
+        }
+    }
+    c->state = n_ok ? CELL_OK : n_fail ? CELL_FAILED : n_skip ? CELL_SKIPPED : CELL_MISSING;
+    if (n_ovh)
+        c->overhead_ns = ovh / (double)n_ovh;
+    c->from_batches = any_batches;
+    if (!any_batches) {
+        for (size_t i = 0; i < c->n_launch_vals; i++)
+            if (push(&c->vals, &c->n_vals, &cap, c->launch_vals[i]))
+                return -ENOMEM;
+    }
+    if (c->n_vals) {
+        int rc = bl_stats_summarize(c->vals, c->n_vals, confidence, &c->s);
+        if (rc)
+            return rc;
+        c->has_s = true;
+        /* One launch: show the centre its result line reports. */
+        if (c->from_batches && c->n_launch_vals == 1)
+            c->s.median = c->launch_vals[0];
+    }
+    if (c->from_batches && c->n_vals >= MIN_DRIFT_VALUES) {
+        size_t third = c->n_vals / 3;
+        const double *first = c->vals, *last = c->vals + c->n_vals - third;
+        double p, m1 = bl_stats_median(first, third), m3 = bl_stats_median(last, third);
+        if (bl_stats_utest(first, third, last, third, &p) == 0 && m1 > 0) {
+            c->drift_pct = 100.0 * (m3 / m1 - 1);
+            c->drift_p = p;
+            c->drift = p < 0.01 && fabs(c->drift_pct) >= 2.0;
+        }
+    }
+    return 0;
+}
+
+/* Percentile bootstrap of median(b) / median(a). */
+static void boot_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
+                       struct bl__rng *rng, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (na < 2 || nb < 2)
+        return;
+    double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
+    double *ratios = malloc(BOOT_RESAMPLES * sizeof *ratios);
+    size_t n = 0;
+    for (int k = 0; ra && rb && ratios && k < BOOT_RESAMPLES; k++) {
+        for (size_t i = 0; i < na; i++)
+            ra[i] = a[bl__rng_next(rng) % na];
+        for (size_t i = 0; i < nb; i++)
+            rb[i] = b[bl__rng_next(rng) % nb];
+        double ma = median_inplace(ra, na), mb = median_inplace(rb, nb);
+        if (ma > 0)
+            ratios[n++] = mb / ma;
+    }
+    if (n >= BOOT_RESAMPLES / 2) {
+        bl_stats_sort(ratios, n);
+        *lo = bl_stats_quantile_sorted(ratios, n, (1 - confidence) / 2);
+        *hi = bl_stats_quantile_sorted(ratios, n, 1 - (1 - confidence) / 2);
+    }
+    free(ra);
+    free(rb);
+    free(ratios);
+}
+
+static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *run,
+                          double confidence, struct bl__rng *rng, struct bl__rdelta *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ratio = d->lo = d->hi = d->p = NAN;
+    if (!base->has_s || !run->has_s || !(base->s.median > 0))
+        return;
+    d->ok = true;
+    d->by_launch = base->n_launch_vals >= MIN_LAUNCHES_FOR_LAUNCH_TEST &&
+                   run->n_launch_vals >= MIN_LAUNCHES_FOR_LAUNCH_TEST;
+    const double *a = d->by_launch ? base->launch_vals : base->vals;
+    const double *b = d->by_launch ? run->launch_vals : run->vals;
+    d->n_base = d->by_launch ? base->n_launch_vals : base->n_vals;
+    d->n_run = d->by_launch ? run->n_launch_vals : run->n_vals;
+    double ma = bl_stats_median(a, d->n_base), mb = bl_stats_median(b, d->n_run);
+    d->ratio = ma > 0 ? mb / ma : NAN;
+    boot_ratio(a, d->n_base, b, d->n_run, confidence, rng, &d->lo, &d->hi);
+    double p;
+    int rc = bl_stats_utest(a, d->n_base, b, d->n_run, &p);
+    d->p = rc == 0 ? p : rc == -EDOM ? 1.0 : NAN;
+}
+
+static int find_bench(const struct bl__rmodel *m, const char *name)
+{
+    for (size_t i = 0; i < m->n_benches; i++)
+        if (strcmp(m->benches[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const bl_bench_result *lookup(const bl_results *r, const char *name)
+{
+    for (size_t i = 0; r && i < r->n_benches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+static int add_names(struct bl__rmodel *m, const bl_results *r, size_t *cap)
+{
+    for (size_t i = 0; r && i < r->n_benches; i++) {
+        if (find_bench(m, r->benches[i].name) >= 0)
+            continue;
+        if (bl__grow((void **)&m->benches, cap, m->n_benches + 1, sizeof *m->benches))
+            return -ENOMEM;
+        struct bl__rbench *b = &m->benches[m->n_benches++];
+        memset(b, 0, sizeof *b);
+        b->name = r->benches[i].name;
+    }
+    return 0;
+}
+
+/* Holm's correction over the benchmarks, for the comparisons with run k. */
+static int judge_run(struct bl__rmodel *m, size_t k)
+{
+    double *p = malloc((m->n_benches ? m->n_benches : 1) * sizeof *p);
+    unsigned char *reject = malloc(m->n_benches ? m->n_benches : 1);
+    size_t *idx = malloc((m->n_benches ? m->n_benches : 1) * sizeof *idx);
+    int rc = p && reject && idx ? 0 : -ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < m->n_benches; i++) {
+        const struct bl__rdelta *d = &m->benches[i].deltas[k];
+        if (d->ok && !isnan(d->p)) {
+            p[n] = d->p;
+            idx[n++] = i;
+        }
+    }
+    if (!rc && n)
+        rc = bl_multiple_reject(p, n, m->o->alpha, BL_CORRECTION_HOLM, reject);
+    for (size_t t = 0; !rc && t < n; t++) {
+        struct bl__rdelta *d = &m->benches[idx[t]].deltas[k];
+        bool excludes = !isnan(d->lo) && (d->lo > 1 || d->hi < 1);
+        d->significant = reject[t] && excludes;
+        d->verdict = d->significant ? (d->ratio < 1 ? -1 : 1) : 0;
+    }
+    free(p);
+    free(reject);
+    free(idx);
+    return rc;
+}
+
+int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_runs,
+                     const bl_report_options *o)
+{
+    memset(m, 0, sizeof *m);
+    m->runs = runs;
+    m->n_runs = n_runs;
+    m->o = o;
+    size_t cap = 0;
+    int rc = add_names(m, runs[o->baseline].results, &cap);
+    for (size_t r = 0; !rc && r < n_runs; r++)
+        rc = add_names(m, runs[r].results, &cap);
+    struct bl__rng rng;
+    bl__rng_seed(&rng, o->seed);
+    for (size_t i = 0; !rc && i < m->n_benches; i++) {
+        struct bl__rbench *b = &m->benches[i];
+        b->cells = calloc(n_runs, sizeof *b->cells);
+        b->deltas = calloc(n_runs, sizeof *b->deltas);
+        b->history = calloc(o->n_history ? o->n_history : 1, sizeof *b->history);
+        if (!b->cells || !b->deltas || !b->history)
+            return -ENOMEM;
+        for (size_t r = 0; !rc && r < n_runs; r++)
+            rc = cell_fill(&b->cells[r], lookup(runs[r].results, b->name), o->confidence);
+        for (size_t h = 0; !rc && h < o->n_history; h++)
+            rc = cell_fill(&b->history[h], lookup(o->history[h].results, b->name), o->confidence);
+        for (size_t r = 0; !rc && r < n_runs; r++)
+            if (r != o->baseline)
+                compare_cells(&b->cells[o->baseline], &b->cells[r], o->confidence, &rng,
+                              &b->deltas[r]);
+    }
+    for (size_t r = 0; !rc && r < n_runs; r++)
+        if (r != o->baseline)
+            rc = judge_run(m, r);
+    return rc;
+}
+
+void bl__rmodel_fini(struct bl__rmodel *m)
+{
+    for (size_t i = 0; i < m->n_benches; i++) {
+        struct bl__rbench *b = &m->benches[i];
+        for (size_t r = 0; b->cells && r < m->n_runs; r++)
+            cell_fini(&b->cells[r]);
+        for (size_t h = 0; b->history && h < m->o->n_history; h++)
+            cell_fini(&b->history[h]);
+        free(b->cells);
+        free(b->deltas);
+        free(b->history);
+    }
+    free(m->benches);
+    memset(m, 0, sizeof *m);
+}

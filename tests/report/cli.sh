@@ -1,0 +1,123 @@
+#!/bin/sh
+# cli.sh CASE BINDIR DATADIR - `benchlab report` from the command line:
+# inputs of every format, bad inputs named, the output written whole.
+set -u
+case_name=$1
+bin=$2
+data=$3
+cli="$bin/benchlab"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL [$case_name]: $*"
+    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
+    exit 1
+}
+run() {
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+}
+expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
+err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
+has() { grep -q -- "$2" "$1" || fail "$1 lacks /$2/"; }
+lacks() { ! grep -q -- "$2" "$1" || fail "$1 has /$2/"; }
+
+# a small Go-format input (benchstat's format, no batches)
+cat >"$tmp/go.txt" <<'GO'
+goos: linux
+pkg: example
+BenchmarkHash/bytes=64-8    1000000    38.5 ns/op    1662.34 MB/s    0 B/op    0 allocs/op
+BenchmarkHash/bytes=64-8    1000000    39.1 ns/op    1636.83 MB/s    0 B/op    0 allocs/op
+BenchmarkSort-8                5000    241000 ns/op    12.5 swaps/op
+this line is not a result
+GO
+
+case $case_name in
+json-and-go-inputs)
+    run "$cli" report base="$data/hostile.json" "$tmp/go.txt" -o "$tmp/r.html"
+    expect_status 0
+    err_has "wrote $tmp/r.html (2 inputs)"
+    has "$tmp/r.html" '<!DOCTYPE html>'
+    # the Go input: one launch per line, no batches, said in the notes
+    has "$tmp/r.html" 'the input has no batches (Go format)'
+    has "$tmp/r.html" 'swaps/op'
+    has "$tmp/r.html" '>base<\|>base '
+    # self-contained: nothing loaded from elsewhere
+    lacks "$tmp/r.html" 'src="http'
+    lacks "$tmp/r.html" 'href="http'
+    lacks "$tmp/r.html" '<link'
+    lacks "$tmp/r.html" '@import'
+    ;;
+stdout)
+    run "$cli" report -o - "$tmp/go.txt"
+    expect_status 0
+    has "$tmp/out" '</html>'
+    ;;
+missing-file-is-named)
+    run "$cli" report "$tmp/nope.json" -o "$tmp/r.html"
+    expect_status 2
+    err_has "report: $tmp/nope.json: No such file or directory"
+    [ ! -e "$tmp/r.html" ] || fail "a report was written"
+    ;;
+bad-json-is-named)
+    printf '{"schema":"benchlab/1","benchmarks":[{"name":"BenchmarkX","launches":[{"ns_per_op":"fast"}]}]}' >"$tmp/bad.json"
+    run "$cli" report "$tmp/bad.json" -o "$tmp/r.html"
+    expect_status 2
+    err_has "$tmp/bad.json: benchmarks\[0\].launches\[0\]: ns_per_op: not a number"
+    printf '{"schema":"benchlab/1",' >"$tmp/cut.json"
+    run "$cli" report "$tmp/cut.json" -o "$tmp/r.html"
+    expect_status 2
+    err_has "$tmp/cut.json: invalid JSON: line 1"
+    printf '{"schema":"benchlab/9","benchmarks":[]}' >"$tmp/new.json"
+    run "$cli" report "$tmp/new.json" -o "$tmp/r.html"
+    expect_status 2
+    err_has 'schema "benchlab/9" is newer than this benchlab reads'
+    printf 'nothing to see\n' >"$tmp/empty.txt"
+    run "$cli" report "$tmp/empty.txt" -o "$tmp/r.html"
+    expect_status 2
+    err_has "$tmp/empty.txt: no benchmark results"
+    [ ! -e "$tmp/r.html" ] || fail "a report was written"
+    ;;
+output-written-whole)
+    mkdir "$tmp/ro"
+    chmod 555 "$tmp/ro"
+    run "$cli" report "$tmp/go.txt" -o "$tmp/ro/r.html"
+    if [ "$(id -u)" -ne 0 ]; then
+        expect_status 2
+        err_has "$tmp/ro/r.html"
+    fi
+    run "$cli" report "$tmp/go.txt" -o "$tmp/missing-dir/r.html"
+    expect_status 2
+    err_has "report: $tmp/missing-dir/r.html: No such file or directory"
+    [ -z "$(ls "$tmp" | grep tmp)" ] || fail "a temporary file was left behind"
+    ;;
+baseline-option)
+    run "$cli" report one="$tmp/go.txt" two="$tmp/go.txt" --baseline two -o "$tmp/r.html"
+    expect_status 0
+    has "$tmp/r.html" 'baseline two'
+    run "$cli" report one="$tmp/go.txt" two="$tmp/go.txt" --baseline 1 -o "$tmp/r.html"
+    expect_status 0
+    has "$tmp/r.html" 'baseline one'
+    run "$cli" report one="$tmp/go.txt" --baseline three -o "$tmp/r.html"
+    expect_status 2
+    err_has 'baseline three: no input has that label or position'
+    ;;
+bad-options)
+    run "$cli" report
+    expect_status 2
+    err_has 'name at least one results file'
+    run "$cli" report --frobnicate "$tmp/go.txt"
+    expect_status 2
+    err_has "unknown option '--frobnicate'"
+    run "$cli" report --alpha 2 "$tmp/go.txt"
+    expect_status 2
+    err_has "alpha: '2' is not a number between 0 and 1"
+    run "$cli" report --help
+    expect_status 0
+    grep -q 'usage: benchlab report' "$tmp/out" || fail "no usage on --help"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo ok

@@ -1,0 +1,446 @@
+/* test_report.c - results read back from files, and the HTML report. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "assert_close.h"
+#include "benchlab/format.h"
+#include "benchlab/report.h"
+
+/* A launch with a pilot, overhead and warmup batches, then n measured
+ * batches of `reps` at about per_op ns each (a small deterministic wobble),
+ * every tenth one disturbed. */
+static void add_launch(bl_bench_result *b, double per_op, size_t n, uint64_t reps)
+{
+    bl_launch *l = bl_results_add_launch(b);
+    assert_non_null(l);
+    l->clock_ns = 20;
+    for (uint64_t r = 1; r < reps; r *= 10) {
+        bl_sample s = {
+            .stage = BL_STAGE_PILOT, .reps = r, .ns = (double)r * per_op + 40, .cpu_ns = -1};
+        assert_int_equal(bl_launch_add_sample(l, &s), 0);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        bl_sample w = {.stage = BL_STAGE_WARMUP,
+                       .reps = reps,
+                       .ns = (double)reps * per_op * 1.1,
+                       .cpu_ns = -1};
+        assert_int_equal(bl_launch_add_sample(l, &w), 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* an empty loop that costs nothing: ratios of the times are exact */
+        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = reps, .ns = 0, .cpu_ns = -1};
+        double wobble = 1 + 0.01 * (double)((i * 7) % 11) / 10.0;
+        bl_sample m = {.stage = BL_STAGE_MEASURE,
+                       .reps = reps,
+                       .ns = (double)reps * per_op * wobble,
+                       .cpu_ns = -1,
+                       .nivcsw = i % 10 == 9};
+        assert_int_equal(bl_launch_add_sample(l, &o), 0);
+        assert_int_equal(bl_launch_add_sample(l, &m), 0);
+    }
+    assert_int_equal(bl_launch_set_metric(l, "items/op", 4), 0);
+    bl_launch_finish(l);
+}
+
+static bl_results *make_run(const char *name, double per_op, size_t launches)
+{
+    bl_results *r = bl_results_create();
+    assert_non_null(r);
+    assert_int_equal(bl_results_set_config(r, "goos", "linux"), 0);
+    assert_int_equal(bl_results_set_meta(r, "date", "2026-01-01T00:00:00Z"), 0);
+    bl_bench_result *b = bl_results_bench(r, name);
+    assert_non_null(b);
+    for (size_t k = 0; k < launches; k++)
+        add_launch(b, per_op, 30, 1000);
+    b->has_alloc = true;
+    b->alloc_bytes_per_op = 48;
+    b->allocs_per_op = 2;
+    return r;
+}
+
+/* The whole report of runs as a string; caller frees. */
+static char *report(const bl_report_run *runs, size_t n, const bl_report_options *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(bl_report_write(f, runs, n, o), 0);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+static int charts_written(const char *html)
+{
+    const char *p = strstr(html, "data-charts=\"");
+    assert_non_null(p);
+    return atoi(p + strlen("data-charts=\""));
+}
+
+/* ---- reading results back ---------------------------------------------------------- */
+
+static bl_results *round_trip(const bl_results *in)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(bl_json_write(f, in), 0);
+    assert_int_equal(fclose(f), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_true(len < 60000); /* fits in the pipe */
+    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    bl_results *out = NULL;
+    char err[256] = "";
+    int rc = bl_results_read_fd(fds[0], "rt.json", &out, NULL, err, sizeof err);
+    close(fds[0]);
+    free(text);
+    if (rc)
+        fail_msg("read back: %s", err);
+    return out;
+}
+
+static void results_read_json_round_trip_keeps_everything(void **state)
+{
+    (void)state;
+    bl_results *in = make_run("BenchmarkA/n=1", 100, 2);
+    bl_bench_result *b = &in->benches[0];
+    b->n_counters = 1;
+    snprintf(b->counter_unit[0], sizeof b->counter_unit[0], "instructions/op");
+    b->counter_per_op[0] = 812.5;
+    b->counters_scaled = true;
+    bl_results *out = round_trip(in);
+    assert_int_equal(out->n_benches, 1);
+    const bl_bench_result *o = &out->benches[0];
+    assert_string_equal(o->name, "BenchmarkA/n=1");
+    assert_int_equal(o->n_launches, 2);
+    for (size_t j = 0; j < 2; j++) {
+        const bl_launch *a = &b->launches[j], *c = &o->launches[j];
+        assert_int_equal(c->n_samples, a->n_samples);
+        for (size_t k = 0; k < a->n_samples; k++) {
+            assert_int_equal(c->samples[k].stage, a->samples[k].stage);
+            assert_int_equal(c->samples[k].reps, a->samples[k].reps);
+            assert_true(c->samples[k].ns == a->samples[k].ns);
+            assert_int_equal(c->samples[k].nivcsw, a->samples[k].nivcsw);
+            assert_int_equal(c->samples[k].invalid, a->samples[k].invalid);
+            assert_true(c->samples[k].cpu_ns < 0);
+        }
+        assert_true(c->ns_per_op == a->ns_per_op);
+        assert_true(c->overhead_ns == a->overhead_ns);
+        assert_int_equal(c->n_invalid, a->n_invalid);
+        assert_int_equal(c->invalid_by[0], a->invalid_by[0]);
+        assert_int_equal(c->n_metrics, 1);
+        assert_string_equal(c->metrics[0].unit, "items/op");
+    }
+    assert_true(o->has_alloc);
+    assert_true(o->alloc_bytes_per_op == 48 && o->allocs_per_op == 2);
+    assert_int_equal(o->n_counters, 1);
+    assert_string_equal(o->counter_unit[0], "instructions/op");
+    assert_true(o->counter_per_op[0] == 812.5 && o->counters_scaled);
+    assert_string_equal(bl_results_get_meta(out, "date"), "2026-01-01T00:00:00Z");
+    assert_string_equal(out->config[0].key, "goos");
+    bl_results_destroy(in);
+    bl_results_destroy(out);
+}
+
+static int read_text(const char *text, bl_results **out, char *err, size_t size)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    size_t len = strlen(text);
+    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    int rc = bl_results_read_fd(fds[0], "in", out, NULL, err, size);
+    close(fds[0]);
+    return rc;
+}
+
+static void results_read_wrong_type_names_the_member(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc =
+        read_text("{\"schema\":\"benchlab/1\",\"benchmarks\":[{\"name\":\"BenchmarkX\","
+                  "\"launches\":[{\"samples\":[{\"stage\":\"m\",\"reps\":\"ten\",\"ns\":1}]}]}]}",
+                  &r, err, sizeof err);
+    assert_int_equal(rc, BL_EFORMAT);
+    assert_null(r);
+    assert_string_equal(err, "in: benchmarks[0].launches[0].samples[0]: reps: not a number");
+    rc = read_text("{\"schema\":\"benchlab/1\",\"benchmarks\":[{\"launches\":[]}]}", &r, err,
+                   sizeof err);
+    assert_int_equal(rc, BL_EFORMAT);
+    assert_string_equal(err, "in: benchmarks[0]: name: missing");
+    rc = read_text("{\"schema\":\"benchlab/1\",\"benchmarks\":[{\"name\":\"B\",\"launches\":[{"
+                   "\"samples\":[{\"stage\":\"q\",\"ns\":1}]}]}]}",
+                   &r, err, sizeof err);
+    assert_int_equal(rc, BL_EFORMAT);
+    assert_string_equal(err, "in: benchmarks[0].launches[0].samples[0]: stage: not one of p, w, "
+                             "o, O, m");
+    rc = read_text("{\"schema\":\"benchlab/2\"}", &r, err, sizeof err);
+    assert_int_equal(rc, BL_EFORMAT);
+    assert_non_null(strstr(err, "newer than this benchlab reads"));
+    rc = read_text("[1,2]", &r, err, sizeof err);
+    assert_int_equal(rc, BL_EFORMAT);
+    assert_string_equal(err, "in: JSON is neither benchlab nor Google Benchmark output");
+}
+
+static void results_read_huge_counts_are_clamped(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = read_text("{\"schema\":\"benchlab/1\",\"benchmarks\":[{\"name\":\"B\",\"launches\":[{"
+                       "\"measured_reps\":1e300,\"n_invalid\":-5,\"samples\":[{\"stage\":\"m\","
+                       "\"reps\":1e30,\"ns\":1,\"nivcsw\":1e12}]}]}]}",
+                       &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    const bl_launch *l = &r->benches[0].launches[0];
+    assert_true(l->measured_reps > 1e18);
+    assert_int_equal(l->n_invalid, 0);
+    assert_int_equal(l->samples[0].nivcsw, 4294967295u);
+    bl_results_destroy(r);
+}
+
+static void results_read_go_format_gives_launches_without_batches(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = read_text("# date: today\ngoos: linux\n"
+                       "BenchmarkHash/b=64-8 1000 38.5 ns/op 1662.3 MB/s 16 B/op 1 allocs/op\n"
+                       "BenchmarkHash/b=64-8 1000 39.5 ns/op 1620.3 MB/s 16 B/op 1 allocs/op\n"
+                       "BenchmarkSort 50 2.5e-3 sec/op 7 swaps/op\n",
+                       &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(r->n_benches, 2);
+    const bl_bench_result *h = &r->benches[0];
+    assert_string_equal(h->name, "BenchmarkHash/b=64-8");
+    assert_int_equal(h->n_launches, 2);
+    assert_int_equal(h->launches[0].n_samples, 0);
+    assert_true(h->launches[0].ns_per_op == 38.5);
+    assert_int_equal(h->launches[0].measured_reps, 1000);
+    assert_close(h->launches[0].bytes_per_op, 1662.3 * 38.5 / 1e3, 1e-9);
+    assert_true(h->has_alloc && h->alloc_bytes_per_op == 16 && h->allocs_per_op == 1);
+    const bl_bench_result *s = &r->benches[1];
+    assert_close(s->launches[0].ns_per_op, 2.5e6, 1e-6);
+    assert_int_equal(s->launches[0].n_metrics, 1);
+    assert_string_equal(s->launches[0].metrics[0].unit, "swaps/op");
+    assert_string_equal(bl_results_get_meta(r, "date"), "today");
+    bl_results_destroy(r);
+}
+
+static void results_read_google_benchmark_json(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = read_text("{\"context\":{\"host_name\":\"box\"},\"benchmarks\":["
+                       "{\"name\":\"BM_x/8\",\"run_type\":\"iteration\",\"iterations\":100,"
+                       "\"real_time\":1.5,\"cpu_time\":1.4,\"time_unit\":\"us\"},"
+                       "{\"name\":\"BM_x/8_mean\",\"run_type\":\"aggregate\",\"real_time\":1}]}",
+                       &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(r->n_benches, 1);
+    assert_close(r->benches[0].launches[0].ns_per_op, 1500, 1e-9);
+    assert_string_equal(bl_results_get_meta(r, "host_name"), "box");
+    bl_results_destroy(r);
+}
+
+static void results_read_missing_file_names_it(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = bl_results_read_file("/nonexistent/x.json", &r, NULL, err, sizeof err);
+    assert_true(rc < 0);
+    assert_null(r);
+    assert_string_equal(err, "/nonexistent/x.json: No such file or directory");
+}
+
+/* ---- the report ------------------------------------------------------------------- */
+
+static void report_escapes_names_labels_and_metadata(void **state)
+{
+    (void)state;
+    bl_results *r = make_run("BenchmarkX/s=<script>alert(\"x\")</script>'", 50, 1);
+    assert_int_equal(bl_results_set_meta(r, "host", "<img src=x onerror=alert(1)>"), 0);
+    bl_launch *l = &r->benches[0].launches[0];
+    assert_int_equal(bl_launch_set_metric(l, "<i>u</i>/op", 1), 0);
+    bl_bench_result *bad = bl_results_bench(r, "BenchmarkBad&");
+    bl_launch *f = bl_results_add_launch(bad);
+    f->status = BL_ECRASH;
+    f->message = strdup("</td><script>alert(2)</script>");
+    bl_report_run run = {"<b>label</b>", r};
+    bl_report_options o;
+    bl_report_options_init(&o);
+    o.title = "T<itle>";
+    o.generated = "<now>";
+    char *html = report(&run, 1, &o);
+    assert_int_equal(count(html, "<script"), 1); /* the report's own */
+    assert_null(strstr(html, "<img"));
+    assert_null(strstr(html, "<b>label"));
+    assert_null(strstr(html, "<i>u"));
+    assert_null(strstr(html, "<itle>"));
+    assert_null(strstr(html, "<now>"));
+    assert_null(strstr(html, "Bad&\""));
+    assert_non_null(strstr(html, "s=&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;"));
+    assert_non_null(strstr(html, "&lt;/td&gt;&lt;script&gt;alert(2)"));
+    assert_non_null(strstr(html, "&lt;b&gt;label&lt;/b&gt;"));
+    assert_non_null(strstr(html, "BenchmarkBad&amp;"));
+    free(html);
+    bl_results_destroy(r);
+}
+
+static void report_one_run_draws_three_charts_per_benchmark(void **state)
+{
+    (void)state;
+    bl_results *r = make_run("BenchmarkA", 100, 1);
+    bl_report_run run = {"a.json", r};
+    char *html = report(&run, 1, NULL);
+    /* distribution, scaling, timeline; no comparison or history with one run */
+    assert_int_equal(charts_written(html), 3);
+    assert_int_equal(count(html, "class=\"fig dist\""), 1);
+    assert_int_equal(count(html, "class=\"fig scaling\""), 1);
+    assert_int_equal(count(html, "class=\"fig timeline\""), 1);
+    assert_int_equal(count(html, "class=\"fig compare\""), 0);
+    /* no network: nothing refers outside the file */
+    assert_null(strstr(html, "http://"));
+    assert_null(strstr(html, "https://"));
+    assert_null(strstr(html, "<link"));
+    /* the instruments: B/op and allocs/op, and the user metric */
+    assert_non_null(strstr(html, "<th>B/op</th>"));
+    assert_non_null(strstr(html, "<th>items/op</th>"));
+    free(html);
+    bl_results_destroy(r);
+}
+
+static void report_slower_run_is_called_slower(void **state)
+{
+    (void)state;
+    bl_results *base = make_run("BenchmarkA", 100, 1), *same = make_run("BenchmarkA", 100, 1),
+               *slow = make_run("BenchmarkA", 150, 1);
+    bl_report_run runs[] = {{"base", base}, {"same", same}, {"slow", slow}};
+    char *html = report(runs, 3, NULL);
+    /* five charts: with three runs, the history too */
+    assert_int_equal(charts_written(html), 5);
+    assert_non_null(strstr(html, "class=\"fig history\""));
+    /* same: no difference; slow: +50% and slower */
+    assert_non_null(strstr(html, "<td class=\"same\" data-sort=\"0\">+0.0%"));
+    assert_non_null(strstr(html, "<td class=\"slower\" data-sort=\"0.5\">+50.0% ["));
+    assert_non_null(strstr(html, "<span class=\"badge slower\">+50.0% slower</span>"));
+    free(html);
+    bl_results_destroy(base);
+    bl_results_destroy(same);
+    bl_results_destroy(slow);
+}
+
+static void report_baseline_option_flips_the_direction(void **state)
+{
+    (void)state;
+    bl_results *a = make_run("BenchmarkA", 100, 1), *b = make_run("BenchmarkA", 50, 1);
+    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    bl_report_options o;
+    bl_report_options_init(&o);
+    char *html = report(runs, 2, &o);
+    assert_non_null(strstr(html, "-50.0% faster"));
+    free(html);
+    o.baseline = 1;
+    html = report(runs, 2, &o);
+    assert_non_null(strstr(html, "+100.0% slower"));
+    free(html);
+    o.baseline = 2;
+    FILE *f = fopen("/dev/null", "w");
+    assert_int_equal(bl_report_write(f, runs, 2, &o), BL_EUSAGE);
+    assert_int_equal(bl_report_write(f, runs, 0, NULL), BL_EUSAGE);
+    fclose(f);
+    bl_results_destroy(a);
+    bl_results_destroy(b);
+}
+
+static void report_is_reproducible(void **state)
+{
+    (void)state;
+    bl_results *a = make_run("BenchmarkA", 100, 1), *b = make_run("BenchmarkA", 103, 1);
+    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    bl_report_options o;
+    bl_report_options_init(&o);
+    o.generated = "fixed";
+    char *h1 = report(runs, 2, &o), *h2 = report(runs, 2, &o);
+    assert_string_equal(h1, h2);
+    free(h1);
+    free(h2);
+    bl_results_destroy(a);
+    bl_results_destroy(b);
+}
+
+static void report_without_batches_skips_batch_charts(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    assert_int_equal(read_text("BenchmarkA 100 5 ns/op\nBenchmarkA 100 6 ns/op\n"
+                               "BenchmarkA 100 5.5 ns/op\n",
+                               &r, err, sizeof err),
+                     0);
+    bl_report_run run = {"go.txt", r};
+    char *html = report(&run, 1, NULL);
+    /* the distribution over launches only */
+    assert_int_equal(charts_written(html), 1);
+    assert_non_null(strstr(html, "the input has no batches (Go format)"));
+    free(html);
+    bl_results_destroy(r);
+}
+
+static void report_failed_and_missing_benchmarks_are_said(void **state)
+{
+    (void)state;
+    bl_results *a = make_run("BenchmarkA", 100, 1), *b = make_run("BenchmarkB", 100, 1);
+    bl_launch *l = bl_results_add_launch(bl_results_bench(b, "BenchmarkA"));
+    l->status = BL_ETIMEOUT;
+    l->message = strdup("ran past its time limit");
+    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    char *html = report(runs, 2, NULL);
+    assert_non_null(strstr(html, "b: failed: ran past its time limit"));
+    assert_non_null(strstr(html, "a: not in this run"));
+    free(html);
+    bl_results_destroy(a);
+    bl_results_destroy(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(results_read_json_round_trip_keeps_everything),
+        cmocka_unit_test(results_read_wrong_type_names_the_member),
+        cmocka_unit_test(results_read_huge_counts_are_clamped),
+        cmocka_unit_test(results_read_go_format_gives_launches_without_batches),
+        cmocka_unit_test(results_read_google_benchmark_json),
+        cmocka_unit_test(results_read_missing_file_names_it),
+        cmocka_unit_test(report_escapes_names_labels_and_metadata),
+        cmocka_unit_test(report_one_run_draws_three_charts_per_benchmark),
+        cmocka_unit_test(report_slower_run_is_called_slower),
+        cmocka_unit_test(report_baseline_option_flips_the_direction),
+        cmocka_unit_test(report_is_reproducible),
+        cmocka_unit_test(report_without_batches_skips_batch_charts),
+        cmocka_unit_test(report_failed_and_missing_benchmarks_are_said),
+    };
+    return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}
