@@ -227,10 +227,18 @@ static void results_read_go_format_gives_launches_without_batches(void **state)
     int rc = read_text("# date: today\ngoos: linux\n"
                        "BenchmarkHash/b=64-8 1000 38.5 ns/op 1662.3 MB/s 16 B/op 1 allocs/op\n"
                        "BenchmarkHash/b=64-8 1000 39.5 ns/op 1620.3 MB/s 16 B/op 1 allocs/op\n"
-                       "BenchmarkSort 50 2.5e-3 sec/op 7 swaps/op\n",
+                       "BenchmarkSort 50 2.5e-3 sec/op 7 swaps/op\n"
+                       "BenchmarkPool 100 1000 ns/op 4e+06 ops/s\n"
+                       "BenchmarkParse 100 200 ns/op 5e+06 items/s\n",
                        &r, err, sizeof err);
     assert_int_equal(rc, 0);
-    assert_int_equal(r->n_benches, 2);
+    assert_int_equal(r->n_benches, 4);
+    /* rates back into per-op counts and threads */
+    assert_int_equal(r->benches[2].launches[0].threads, 4);
+    assert_close(r->benches[3].launches[0].items_per_op, 1, 1e-12);
+    bl_rates rates;
+    bl_launch_rates(&r->benches[3].launches[0], &rates);
+    assert_close(rates.items_per_s, 5e6, 1e-6);
     const bl_bench_result *h = &r->benches[0];
     assert_string_equal(h->name, "BenchmarkHash/b=64-8");
     assert_int_equal(h->n_launches, 2);

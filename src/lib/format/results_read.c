@@ -224,13 +224,10 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         const char *key;
         double *dst;
         double dflt;
-    } nums[] = {{"ns_per_op", &l->ns_per_op, NAN},
-                {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
-                {"overhead_ns", &l->overhead_ns, NAN},
-                {"clock_ns", &l->clock_ns, 0},
-                {"pause_ns", &l->pause_ns, 0},
-                {"bytes_per_op", &l->bytes_per_op, 0},
-                {"wall_s", &l->wall_s, 0}};
+    } nums[] = {{"ns_per_op", &l->ns_per_op, NAN},     {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
+                {"overhead_ns", &l->overhead_ns, NAN}, {"clock_ns", &l->clock_ns, 0},
+                {"pause_ns", &l->pause_ns, 0},         {"bytes_per_op", &l->bytes_per_op, 0},
+                {"items_per_op", &l->items_per_op, 0}, {"wall_s", &l->wall_s, 0}};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if ((rc = num(c, j, nums[k].key, nums[k].dflt, nums[k].dst)))
             return rc;
@@ -250,6 +247,9 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = count(c, j, "term_signal", 1e9, &v)))
         return rc;
     l->term_signal = (int)v;
+    if ((rc = count(c, j, "threads", 1 << 20, &v)))
+        return rc;
+    l->threads = (int)v;
     const struct bl__json *o;
     if ((rc = object(c, j, "invalid_by", BL_JOBJ, &o)))
         return rc;
@@ -424,7 +424,7 @@ static int go_result(void *ctx, const bl_gobench_result *g)
     if (!l)
         goto oom;
     l->measured_reps = g->iters > 0 ? (uint64_t)g->iters : 0;
-    double mbs = NAN, bytes = NAN, allocs = NAN;
+    double mbs = NAN, items = NAN, ops = NAN, bytes = NAN, allocs = NAN;
     for (size_t i = 0; i < g->n_values; i++) {
         const char *u = g->values[i].unit;
         double v = g->values[i].value;
@@ -434,6 +434,10 @@ static int go_result(void *ctx, const bl_gobench_result *g)
             l->ns_per_op = l->raw_ns_per_op = v * 1e9;
         else if (strcmp(u, "MB/s") == 0)
             mbs = v;
+        else if (strcmp(u, "items/s") == 0)
+            items = v;
+        else if (strcmp(u, "ops/s") == 0)
+            ops = v;
         else if (strcmp(u, "B/op") == 0)
             bytes = v;
         else if (strcmp(u, "allocs/op") == 0)
@@ -441,8 +445,15 @@ static int go_result(void *ctx, const bl_gobench_result *g)
         else if (bl_launch_set_metric(l, u, v))
             goto oom;
     }
+    /* the rates back into per-op counts (bl_launch_rates inverted: rates
+     * count every thread, and ops/s, written when neither bytes nor items
+     * were set, says how many threads there were) */
+    if (!isnan(ops) && l->ns_per_op > 0 && ops * l->ns_per_op / 1e9 < (1 << 20))
+        l->threads = (int)lround(ops * l->ns_per_op / 1e9);
     if (!isnan(mbs) && l->ns_per_op > 0)
         l->bytes_per_op = mbs * l->ns_per_op / 1e3;
+    if (!isnan(items) && l->ns_per_op > 0)
+        l->items_per_op = items * l->ns_per_op / 1e9;
     if (!isnan(bytes) && !isnan(allocs)) {
         b->has_alloc = true;
         b->alloc_bytes_per_op = bytes;

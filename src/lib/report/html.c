@@ -394,16 +394,38 @@ static double counter_value(const bl_bench_result *b, const char *unit)
     return NAN;
 }
 
+/* Throughput at the cell's median, counting every thread (bl_launch_rates). */
+static void cell_rates(const struct bl__rcell *c, bl_rates *out)
+{
+    bl_launch tmp;
+    memset(&tmp, 0, sizeof tmp);
+    out->mb_per_s = out->items_per_s = out->ops_per_s = NAN;
+    if (!c->has_s || !c->first_ok)
+        return;
+    tmp.ns_per_op = c->s.median;
+    tmp.bytes_per_op = c->first_ok->bytes_per_op;
+    tmp.items_per_op = c->first_ok->items_per_op;
+    tmp.threads = c->first_ok->threads;
+    bl_launch_rates(&tmp, out);
+}
+
 static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
     struct units us = {0};
-    bool alloc = false, bytes = false;
+    bool alloc = false, rate[3] = {false, false, false};
+    bl_rates rates[64];
     for (size_t r = 0; r < m->n_runs; r++) {
         const bl_bench_result *br = b->cells[r].b;
+        if (r < 64)
+            cell_rates(&b->cells[r], &rates[r]);
         if (!br)
             continue;
         alloc |= br->has_alloc;
-        bytes |= b->cells[r].bytes_per_op > 0;
+        if (r < 64) {
+            rate[0] |= !isnan(rates[r].mb_per_s);
+            rate[1] |= !isnan(rates[r].items_per_s);
+            rate[2] |= !isnan(rates[r].ops_per_s);
+        }
         for (int i = 0; i < br->n_counters; i++)
             add_unit(&us, br->counter_unit[i], 1);
         for (size_t j = 0; j < br->n_launches; j++)
@@ -414,8 +436,10 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
           "<th>spread</th><th>batches kept</th><th>outliers</th><th>overhead</th>"
           "<th>launches</th>",
           f);
-    if (bytes)
-        fputs("<th>MB/s</th>", f);
+    static const char *const rate_unit[3] = {"MB/s", "items/s", "ops/s"};
+    for (int k = 0; k < 3; k++)
+        if (rate[k])
+            fprintf(f, "<th>%s</th>", rate_unit[k]);
     if (alloc)
         fputs("<th>B/op</th><th>allocs/op</th>", f);
     for (size_t i = 0; i < us.n; i++) {
@@ -455,12 +479,11 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
             td_time(f, c->overhead_ns);
             fprintf(f, "<td>%zu</td>", c->n_launch_vals);
         }
-        if (bytes)
-            td_num(f,
-                   c->has_s && c->bytes_per_op > 0 && c->s.median > 0
-                       ? c->bytes_per_op / c->s.median * 1e3
-                       : NAN,
-                   2, "", "");
+        const double rv[3] = {r < 64 ? rates[r].mb_per_s : NAN, r < 64 ? rates[r].items_per_s : NAN,
+                              r < 64 ? rates[r].ops_per_s : NAN};
+        for (int k = 0; k < 3; k++)
+            if (rate[k])
+                td_num(f, rv[k], -1, "", "");
         if (alloc) {
             td_num(f, c->b->has_alloc ? c->b->alloc_bytes_per_op : NAN, 0, "", "");
             td_num(f, c->b->has_alloc ? c->b->allocs_per_op : NAN, 0, "", "");

@@ -131,8 +131,8 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
             ovh += l->overhead_ns;
             n_ovh++;
         }
-        if (!c->bytes_per_op)
-            c->bytes_per_op = l->bytes_per_op;
+        if (!c->first_ok)
+            c->first_ok = l;
         c->n_measured += l->n_measured;
         c->n_invalid += l->n_invalid;
         for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)

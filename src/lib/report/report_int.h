@@ -33,8 +33,8 @@ struct bl__rcell {
     bl_summary s; /* of vals; valid when has_s */
     bool has_s;
     size_t n_measured, n_invalid, invalid_by[BL_INVALID_NREASONS];
-    double overhead_ns; /* mean over successful launches */
-    double bytes_per_op;
+    double overhead_ns;        /* mean over successful launches */
+    const bl_launch *first_ok; /* borrowed: bytes, items and threads of the benchmark */
     /* drift: the last third of the batches against the first */
     bool drift;
     double drift_pct, drift_p;
