@@ -126,7 +126,11 @@ static void results_read_json_round_trip_keeps_everything(void **state)
     snprintf(b->counter_unit[0], sizeof b->counter_unit[0], "instructions/op");
     b->counter_per_op[0] = 812.5;
     b->counters_scaled = true;
+    assert_int_equal(bl_results_set_unit_meta(in, "items/op", "better", "higher"), 0);
     bl_results *out = round_trip(in);
+    assert_int_equal(out->n_units, 1);
+    assert_string_equal(out->units[0].unit, "items/op");
+    assert_string_equal(out->units[0].value, "higher");
     assert_int_equal(out->n_benches, 1);
     const bl_bench_result *o = &out->benches[0];
     assert_string_equal(o->name, "BenchmarkA/n=1");
@@ -227,6 +231,7 @@ static void results_read_go_format_gives_launches_without_batches(void **state)
     int rc = read_text("# date: today\ngoos: linux\n"
                        "BenchmarkHash/b=64-8 1000 38.5 ns/op 1662.3 MB/s 16 B/op 1 allocs/op\n"
                        "BenchmarkHash/b=64-8 1000 39.5 ns/op 1620.3 MB/s 16 B/op 1 allocs/op\n"
+                       "Unit swaps/op better=lower\n"
                        "BenchmarkSort 50 2.5e-3 sec/op 7 swaps/op\n"
                        "BenchmarkPool 100 1000 ns/op 4e+06 ops/s\n"
                        "BenchmarkParse 100 200 ns/op 5e+06 items/s\n",
@@ -251,6 +256,8 @@ static void results_read_go_format_gives_launches_without_batches(void **state)
     assert_close(s->launches[0].ns_per_op, 2.5e6, 1e-6);
     assert_int_equal(s->launches[0].n_metrics, 1);
     assert_string_equal(s->launches[0].metrics[0].unit, "swaps/op");
+    assert_int_equal(r->n_units, 1);
+    assert_string_equal(r->units[0].key, "better");
     assert_string_equal(bl_results_get_meta(r, "date"), "today");
     bl_results_destroy(r);
 }

@@ -317,6 +317,22 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
     int rc = read_labels(c, r, doc, "config", 0);
     if (!rc)
         rc = read_labels(c, r, doc, "meta", 1);
+    /* unit metadata: {"hits/s": {"better": "higher"}} */
+    const struct bl__json *units = NULL;
+    if (!rc)
+        rc = object(c, doc, "units", BL_JOBJ, &units);
+    for (size_t i = 0; !rc && units && i < units->n; i++) {
+        const struct bl__json *kv = &units->items[i];
+        at(c, "units");
+        if (kv->type != BL_JOBJ)
+            return fail(c, "%s: not an object", units->keys[i]);
+        for (size_t k = 0; !rc && k < kv->n; k++) {
+            if (kv->items[k].type != BL_JSTR)
+                return fail(c, "%s: %s: not a string", units->keys[i], kv->keys[k]);
+            if (bl_results_set_unit_meta(r, units->keys[i], kv->keys[k], kv->items[k].str) < 0)
+                rc = -ENOMEM;
+        }
+    }
     const struct bl__json *bs = NULL;
     if (!rc)
         rc = object(c, doc, "benchmarks", BL_JARR, &bs);
@@ -472,6 +488,19 @@ oom:
     return -ENOMEM;
 }
 
+static int go_unit(void *ctx, const char *unit, const char *key, const char *value,
+                   const char *path, size_t line)
+{
+    struct go_reader *gr = ctx;
+    (void)path;
+    (void)line;
+    if (bl_results_set_unit_meta(gr->r, unit, key, value) < 0) {
+        gr->oom = 1;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
 static void go_meta(void *ctx, const char *key, const char *value)
 {
     struct go_reader *gr = ctx;
@@ -492,8 +521,11 @@ static int read_go(struct ctx *c, int fd, const char *prefix, size_t prefix_len,
                    FILE *diag)
 {
     struct go_reader gr = {.r = r, .diag = diag};
-    bl_gobench_handler h = {
-        .ctx = &gr, .on_result = go_result, .on_meta = go_meta, .on_error = go_error};
+    bl_gobench_handler h = {.ctx = &gr,
+                            .on_result = go_result,
+                            .on_unit = go_unit,
+                            .on_meta = go_meta,
+                            .on_error = go_error};
     int rc = bl__gobench_read(fd, prefix, prefix_len, c->path, c->path, &h, c->err, c->err_size);
     if (gr.oom)
         return -ENOMEM;
