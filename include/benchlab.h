@@ -117,6 +117,13 @@ typedef struct bl_param {
  *                    on its own and the distribution is reported; for
  *                    operations of tens of microseconds and more. Operations
  *                    longer than the batch target (1 ms) get this by default.
+ *   .complexity      BL_COMPLEXITY_AUTO (or one curve, BL_ON...): fit the time
+ *                    per op against the size parameter to O(1), O(log n),
+ *                    O(n), O(n log n), O(n^2), O(n^3) and .complexity_curve,
+ *                    and report the best fit with its normalised RMS
+ *   .complexity_param the integer parameter that is n (default: the only one)
+ *   .complexity_curve double (*)(double n): a curve of your own, fitted too;
+ *                    .complexity_curve_name shows it ("n^1.5")
  *   .threads         BL_THREADS(1, 2, 4): run the body in T threads at once,
  *                    each with its own state and loop, batches started together
  *                    behind a barrier and timed from the common start to the
@@ -141,6 +148,10 @@ typedef struct bl_bench_def {
     void (*teardown_op)(bl_state *st);
     int macro;
     const int *threads; /* BL_THREADS(...), 0-terminated; NULL: single-threaded */
+    int complexity;     /* enum bl_complexity (benchlab/common.h) */
+    const char *complexity_param;
+    double (*complexity_curve)(double n);
+    const char *complexity_curve_name;
     int bl__end;
 } bl_bench_def;
 

@@ -29,9 +29,26 @@ enum {
     BL_EPROTO = -1005,   /* a worker spoke something we do not understand */
     BL_EUSAGE = -1006,   /* bad options */
     BL_ENOTFOUND = -1007,
-    BL_EINTR = -1008,      /* interrupted by the user */
-    BL_EBENCH = -1009,     /* the benchmark reported a failure */
+    BL_EINTR = -1008,  /* interrupted by the user */
+    BL_EBENCH = -1009, /* the benchmark reported a failure */
     BL_EUNSUPPORTED = -1010,
+};
+
+/*
+ * Asymptotic complexity: the curves a benchmark's time per op is fitted to
+ * as its size parameter n grows (.complexity in benchlab.h, --complexity,
+ * bl_stats_fit_complexity in benchlab/stats.h).
+ */
+enum bl_complexity {
+    BL_COMPLEXITY_NONE = 0,
+    BL_COMPLEXITY_AUTO = 1, /* every curve below (the user's too, when given); the best wins */
+    BL_O1 = 2,              /* constant */
+    BL_OLOGN = 3,           /* log2 n */
+    BL_ON = 4,              /* n */
+    BL_ONLOGN = 5,          /* n log2 n */
+    BL_ON2 = 6,             /* n^2 */
+    BL_ON3 = 7,             /* n^3 */
+    BL_OUSER = 8,           /* the benchmark's own curve (.complexity_curve) */
 };
 
 /* A static description of `err` (either -errno or a BL_E* code). */

@@ -29,7 +29,7 @@ BL_API void bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const
  * index *done on, advancing *done: a streaming writer calls it before each
  * launch, so each unit is declared once, before its first use. */
 BL_API void bl_gobench_write_units(FILE *f, const bl_results *results, size_t *done);
-/* Header, unit metadata and every launch. */
+/* Header, unit metadata, every launch, then the complexity fits as comments. */
 BL_API void bl_gobench_write(FILE *f, const bl_results *results);
 /* Format a value as Go's testing package does (4 significant digits at least). */
 BL_API void bl_gobench_format_value(char *out, size_t size, double value);
@@ -41,6 +41,12 @@ enum bl_table_flags {
 BL_API void bl_table_write(FILE *f, const bl_results *results, unsigned flags);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
+/* A complexity fit in words, without its group's name: "O(n log n) in size
+ * (3 sizes, 100 to 1000000): 4.201 ns x n log n, RMS 3.1%", or "not fitted:
+ * <why>". Warnings are in c->message, apart. */
+BL_API void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c);
+/* The "# complexity: NAME: ..." comment lines of a run's fits, warnings included. */
+BL_API void bl_gobench_write_complexity(FILE *f, const bl_results *results);
 /* Human throughput, every rate that applies: "1.230 GB/s, 45.60 M items/s"; "-" for none. */
 BL_API void bl_format_rate(char *out, size_t size, const bl_rates *rates);
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "benchlab/common.h"
+#include "benchlab/stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,16 @@ typedef struct bl_metric {
     double per_op;  /* a rate's value per repetition, as the benchmark reported it */
 } bl_metric;
 
+/* The size of a benchmark instance, for complexity fits: what the worker
+ * says about its size parameter and the registration's .complexity. */
+typedef struct bl_size {
+    char *param;     /* the integer parameter that is n ("size"); NULL: none */
+    double n;        /* its value in this instance */
+    int complexity;  /* enum bl_complexity asked by the registration; NONE: only --complexity */
+    double user_g;   /* the registration's own curve at n; NAN without one */
+    char *user_name; /* how that curve is shown ("n^1.5"); NULL without one */
+} bl_size;
+
 /* One worker process. */
 typedef struct bl_launch {
     int status;     /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
@@ -88,6 +99,7 @@ typedef struct bl_launch {
     double bytes_per_op; /* 0 when not set */
     double items_per_op; /* 0 when not set */
     int threads;         /* threads that ran the body together (.threads); 0: not threaded */
+    bl_size size;        /* for complexity fits */
     bl_metric *metrics;
     size_t n_metrics;
     char *out; /* the first bytes the benchmark wrote to stdout (NUL-terminated) */
@@ -126,6 +138,33 @@ typedef struct bl_label {
     char *value;
 } bl_label;
 
+/*
+ * A complexity fit: the instances of one benchmark that differ only in
+ * their size parameter, time per op against n (bl_results_fit_complexity).
+ */
+typedef struct bl_complexity_result {
+    char *name;  /* the benchmark without its size part: "BenchmarkSort/algo=merge" */
+    char *param; /* the size parameter: "size" */
+    int mode;    /* what was asked: BL_COMPLEXITY_AUTO or one curve */
+    size_t n_points;
+    double *n;              /* the sizes, ascending */
+    double *ns_per_op;      /* the time per op at each (median over its launches) */
+    bl_complexity_fit best; /* lowest normalised RMS; .curve is 0 when nothing was fitted */
+    bl_complexity_fit fits[7];
+    size_t n_fits;     /* every curve fitted, in enum order */
+    char *user_name;   /* the benchmark's own curve, when it has one */
+    double worst_miss; /* the best curve's largest |t - c g(n)| / t, larger half of the sizes */
+    double worst_n;    /* ... and the size where it is */
+    bool good;     /* best.rms <= BL_COMPLEXITY_GOOD_RMS, worst_miss <= BL_COMPLEXITY_GOOD_MISS */
+    char *message; /* why nothing was fitted, or the warning; NULL when fine */
+} bl_complexity_result;
+
+/* A fit is good when its normalised RMS is at most this and it misses none
+ * of the larger half of the sizes by more than BL_COMPLEXITY_GOOD_MISS of
+ * its time (docs/instruments.md). */
+#define BL_COMPLEXITY_GOOD_RMS 0.15
+#define BL_COMPLEXITY_GOOD_MISS 0.30
+
 /* Unit metadata, as the Go format's "Unit hits/s better=higher" lines. */
 typedef struct bl_unit_meta {
     char *unit;
@@ -143,6 +182,8 @@ typedef struct bl_results {
     size_t cap_benches;
     bl_unit_meta *units; /* in the order declared */
     size_t n_units;
+    bl_complexity_result *complexity; /* bl_results_fit_complexity */
+    size_t n_complexity;
 } bl_results;
 
 /* NULL only when memory runs out. */
@@ -201,6 +242,17 @@ typedef struct bl_rates {
     double ops_per_s;
 } bl_rates;
 BL_API void bl_launch_rates(const bl_launch *launch, bl_rates *rates);
+
+/*
+ * Fit the time per op of each group of instances that differ only in their
+ * size parameter (bl_launch.size) to the curves their registration asked
+ * for; with `all` (--complexity), groups that asked for nothing are fitted
+ * to every curve too. Replaces results->complexity. A group with too few
+ * sizes (2 for one curve, 3 for BL_COMPLEXITY_AUTO) gets a message instead
+ * of a fit; a best fit with normalised RMS above BL_COMPLEXITY_GOOD_RMS is
+ * kept and warned about. 0 or -ENOMEM.
+ */
+BL_API int bl_results_fit_complexity(bl_results *results, bool all);
 
 /* Per-op values of the valid measured batches, pause cost and overhead
  * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */

@@ -49,6 +49,8 @@ typedef struct bl_run_options {
     const char *profile;     /* "sample" or "trace"; NULL: no profile pass */
     const char *profile_dir; /* where the raw profiles go (created); NULL: "<suite>.profile" */
     unsigned profile_hz;     /* sample mode: samples per second; 0: 1000 */
+    int complexity;          /* fit every benchmark with one integer parameter, not only
+                                those registered with .complexity (results->complexity) */
 } bl_run_options;
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */

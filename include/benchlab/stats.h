@@ -127,6 +127,36 @@ BL_API double bl_bstat_geomean(const double *xs, size_t n);
 BL_API double bl_bstat_norm_cdf(double x, double mu, double sigma);
 BL_API double bl_bstat_norm_inv_cdf(double p, double mu, double sigma);
 
+/* ---- asymptotic complexity (complexity.c) -----------------------------------
+ * Google Benchmark's method: for each curve g, the coefficient c of
+ * t(n) = c g(n) by least squares through the origin, c = sum t g / sum g^2,
+ * and the fit's error as the RMS of the residuals divided by the mean time
+ * (normalised RMS); the best curve has the lowest. */
+
+typedef struct bl_complexity_fit {
+    int curve;          /* enum bl_complexity: BL_O1 ... BL_OUSER */
+    double coefficient; /* ns per op = coefficient x g(n) */
+    double rms;         /* normalised RMS of the residuals: 0.03 is 3% */
+} bl_complexity_fit;
+
+/* g(n) of a standard curve (BL_O1 ... BL_ON3); NAN for any other. */
+BL_API double bl_complexity_curve(int curve, double n);
+/* "O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)", "O(f(n))" for BL_OUSER. */
+BL_API const char *bl_complexity_name(int curve);
+
+/*
+ * Fit times t[0..count) at sizes n[0..count) to `mode`: one curve
+ * (BL_O1 ... BL_ON3, or BL_OUSER with user_g[i] = g(n[i])), or
+ * BL_COMPLEXITY_AUTO, every standard curve and the user's when user_g is
+ * not NULL. *best gets the lowest normalised RMS; all[0..*n_all) every
+ * curve fitted, in the order of the enum (all may be NULL; room for 7).
+ * Returns 0; -EINVAL when count is 0, a size is below 1, a time or g is
+ * not finite, or no curve could be fitted (g all zero).
+ */
+BL_API int bl_stats_fit_complexity(int mode, const double *n, const double *t, const double *user_g,
+                                   size_t count, bl_complexity_fit *best, bl_complexity_fit *all,
+                                   size_t *n_all);
+
 #ifdef __cplusplus
 }
 #endif

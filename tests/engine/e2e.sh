@@ -12,6 +12,7 @@ measure="$bin/fixture_measure"
 dno="$bin/fixture_dno"
 threads="$bin/fixture_threads"
 metrics="$bin/fixture_metrics"
+cplx="$bin/fixture_complexity"
 cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
@@ -487,6 +488,72 @@ metric-direction-gates-compare)
     run "$cli" compare --fail-on-regression=5 -filter "$only" "$tmp/old.json" "$tmp/low.json"
     expect_status 1
     err_has 'regression: Score score: -20.00%'
+    ;;
+complexity-registrations)
+    run "$cplx" $fast --filter 'Linear|Own|Unasked|Named|OneSize'
+    expect_status 0
+    # a fixed curve, the benchmark's own curve, groups by the other parameters
+    err_has '^  Linear: O(n) in n (4 sizes, 1000 to 8000): [0-9.]* ns x n, RMS [0-9.]*%$'
+    err_has '^  Own: O(n^1.5) in n (3 sizes, 16 to 256): [0-9.]* ns x n^1.5, RMS '
+    err_has '^  Named/kind=a/depth=1: O(n) in n (3 sizes, 1000 to 4000)'
+    err_has '^  Named/kind=b/depth=1: O(n) in n (3 sizes, 1000 to 4000)'
+    err_has '^  OneSize: not fitted: needs at least 3 sizes of n to fit the curves, has 1$'
+    # nothing registered: no fit without --complexity
+    ! grep -q '^  Unasked' "$tmp/err" || fail "Unasked fitted without --complexity"
+    out_has '^# complexity: BenchmarkLinear: O(n) in n '
+    # --complexity fits it, to every curve: n steps per op is O(n), and fits well
+    run "$cplx" $fast --complexity --filter 'Unasked' --format json
+    expect_status 0
+    out_has '"complexity":\[$'
+    out_has '{"name":"BenchmarkUnasked","param":"len","asked":"auto","points":\[{"n":5e+02,'
+    out_has '"best":{"curve":"O(n)","coefficient":[0-9.e+-]*,"rms":[0-9.e+-]*},"good":true,"fits":\[{"curve":"O(1)"'
+    out_has '{"curve":"O(n^3)"'
+    # with --no-table a warning still reaches stderr
+    run "$cplx" $fast --no-table --filter 'OneSize'
+    err_has 'BenchmarkOneSize: complexity: needs at least 3 sizes'
+    # registrations that cannot be fitted fail, saying why
+    run "$cplx" $fast --filter 'WhichN|NoSuchN|StringN'
+    expect_status 1
+    err_has 'BenchmarkWhichN/a=1/b=2: .complexity: which parameter is n? This benchmark has 2 integer parameters: name one with .complexity_param'
+    err_has 'BenchmarkNoSuchN/a=1: .complexity_param: no parameter named "size"'
+    err_has 'BenchmarkStringN/size=big: .complexity_param: "size" is not an integer parameter (BL_INTS)'
+    ;;
+complexity-example-sort)
+    # the example suite's Sort asks for BL_COMPLEXITY_AUTO over 4 sizes
+    run "$bin/example_suite" --time 0.1s --timeout 30s --filter '^BenchmarkSort/.*/algo=merge$'
+    expect_status 0
+    err_has '^Complexity of time/op in the size'
+    err_has '^  Sort/algo=merge: O([a-z0-9^ ]*) in size (4 sizes, 100 to 50000): '
+    line=$(grep '^# complexity: BenchmarkSort/algo=merge: ' "$tmp/out") || fail "no complexity comment"
+    # the coefficient printed is the least-squares one for the curve printed,
+    # recomputed here from the times on the result lines
+    curve=$(echo "$line" | sed 's/^# complexity: [^:]*: \(O([^)]*)\).*/\1/')
+    coef=$(echo "$line" | sed 's/.*): \([0-9.e+-]*\) ns.*/\1/')
+    rms=$(echo "$line" | sed 's/.*RMS \([0-9.]*\)%.*/\1/')
+    awk -v curve="$curve" -v coef="$coef" -v rms="$rms" '
+        function g(n) {
+            if (curve == "O(1)") return 1
+            if (curve == "O(log n)") return log(n) / log(2)
+            if (curve == "O(n)") return n
+            if (curve == "O(n log n)") return n * log(n) / log(2)
+            if (curve == "O(n^2)") return n * n
+            if (curve == "O(n^3)") return n * n * n
+            exit 3
+        }
+        $1 ~ /^BenchmarkSort\/size=[0-9]*\/algo=merge$/ {
+            split($1, p, "[=/]"); n = p[3]
+            for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") t = $i
+            k++; N[k] = n; T[k] = t; stg += t * g(n); sgg += g(n) * g(n); st += t
+        }
+        END {
+            if (k != 4) exit 4
+            c = stg / sgg
+            for (i = 1; i <= k; i++) { r = T[i] - c * g(N[i]); sq += r * r }
+            r = 100 * sqrt(sq / k) / (st / k)
+            # printed with 4 significant digits, RMS with one decimal
+            if ((c / coef - 1)^2 > 1e-5) exit 5
+            if ((r - rms)^2 > 0.01) exit 6
+        }' "$tmp/out" || fail "coefficient or RMS of $curve do not match the times (awk status $?): $line"
     ;;
 threads-bad-count)
     run "$threads" $fast --filter '^BenchmarkBadCount/'

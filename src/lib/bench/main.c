@@ -44,6 +44,8 @@ static const char usage[] =
     "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
     "  --batch DURATION   target length of one timed batch (default 1ms)\n"
     "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
+    "  --complexity       fit time/op against the size parameter of every benchmark that\n"
+    "                     has one integer parameter: O(1), O(log n) ... O(n^3)\n"
     "  --counters[=LIST]  hardware counters per op: instructions, cycles, branches,\n"
     "                     branch-misses, cache-references, cache-misses (default: all)\n"
     "  --profile[=MODE]   also profile each benchmark in a pass of its own, only while\n"
@@ -492,6 +494,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 o.counters = dummy ? dummy : "";
             } else if (opt_is(a, "alloc", &dummy)) {
                 o.alloc = 1;
+            } else if (opt_is(a, "complexity", &dummy)) {
+                o.complexity = 1;
             } else if (opt_is(a, "profile", &dummy)) {
                 if (dummy && strcmp(dummy, "sample") != 0 && strcmp(dummy, "trace") != 0) {
                     fprintf(stderr, "%s: --profile=%s: the mode is sample or trace\n", prog, dummy);
@@ -652,6 +656,16 @@ int bl_run_main(int argc, char **argv, const char *exe)
     if (table && res) {
         fputc('\n', stderr);
         bl_table_write(stderr, res, fr.color ? BL_TABLE_COLOR : 0);
+    } else if (res) {
+        /* without the table, still say what the complexity fits warn about */
+        for (size_t i = 0; i < res->n_complexity; i++)
+            if (res->complexity[i].message)
+                fprintf(stderr, "%s: %s: complexity: %s\n", prog, res->complexity[i].name,
+                        res->complexity[i].message);
+    }
+    if (fr.fmt == FMT_GO && res) {
+        bl_gobench_write_complexity(fr.out, res);
+        fflush(fr.out);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
     if (fr.fmt != FMT_GO && res) {

@@ -6,6 +6,7 @@
  * so a message is whole or absent; documented in docs/formats.md):
  *   hello 1 PID
  *   threads T                             (a multi-threaded benchmark's count)
+ *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES
  *   bytes VALUE
@@ -34,6 +35,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -294,6 +296,76 @@ static void merge_threads(struct bl__group *g, bl_state *out)
     }
 }
 
+/*
+ * What the runner needs to fit the complexity of this benchmark: which
+ * integer parameter is n, its value here and the registration's own curve
+ * at n ("complexity MODE N G PARAM [CURVE NAME]"). Nothing when the
+ * benchmark has no parameter that can be n and asked for no fit. A
+ * registration that asks for a fit it cannot have fails, naming why.
+ * Returns 0, or -1 after sending the failure.
+ */
+static int send_size(int fd, const struct bl__instance *inst)
+{
+    const bl_bench_def *d = inst->def;
+    int mode = d->complexity ? d->complexity : d->complexity_curve ? BL_OUSER : BL_COMPLEXITY_NONE;
+    const char *why = NULL;
+    char msg[300];
+    if (mode < BL_COMPLEXITY_NONE || mode > BL_OUSER) {
+        snprintf(msg, sizeof msg, ".complexity = %d is not an enum bl_complexity value", mode);
+        why = msg;
+    } else if (mode == BL_OUSER && !d->complexity_curve) {
+        why = ".complexity = BL_OUSER needs .complexity_curve";
+    }
+    const bl_param *par = NULL;
+    size_t index = 0, n_int = 0;
+    for (size_t p = 0; !why && d->params && d->params[p].name; p++) {
+        const bl_param *q = &d->params[p];
+        if (d->complexity_param ? strcmp(q->name, d->complexity_param) == 0
+                                : q->kind == BL_PARAM_INT) {
+            par = q;
+            index = p;
+            n_int++;
+        }
+    }
+    if (why) {
+    } else if (d->complexity_param && !par) {
+        snprintf(msg, sizeof msg, ".complexity_param: no parameter named \"%.200s\"",
+                 d->complexity_param);
+        why = msg;
+    } else if (d->complexity_param && par->kind != BL_PARAM_INT) {
+        snprintf(msg, sizeof msg,
+                 ".complexity_param: \"%.200s\" is not an integer parameter (BL_INTS)",
+                 d->complexity_param);
+        why = msg;
+    } else if (n_int != 1) {
+        if (mode == BL_COMPLEXITY_NONE)
+            return 0; /* nothing asked, and no parameter to call n */
+        snprintf(msg, sizeof msg,
+                 ".complexity: which parameter is n? This benchmark has %zu integer "
+                 "parameters: name one with .complexity_param",
+                 n_int);
+        why = msg;
+    }
+    if (why) {
+        bl__send(fd, "fail %s", why);
+        return -1;
+    }
+    long long n = par->ints[inst->value_index[index]];
+    double g = d->complexity_curve ? d->complexity_curve((double)n) : NAN;
+    char name[128];
+    snprintf(name, sizeof name, "%s", par->name);
+    for (char *c = name; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '/' || *c == '\n' || *c == '\r')
+            *c = '_'; /* as in the instance's name */
+    char curve[128] = "";
+    if (d->complexity_curve)
+        snprintf(curve, sizeof curve, "%s",
+                 d->complexity_curve_name ? d->complexity_curve_name : "f(n)");
+    one_line(curve);
+    bl__send(fd, "complexity %d %lld %.17g %s %s", mode, n, g, name, curve);
+    return 0;
+}
+
 static bl_state *new_state(void)
 {
     /* a cache line of its own for each thread's hot loop counter */
@@ -385,6 +457,8 @@ int bl__worker_main(const struct bl__worker_args *a)
         }
         eng.profiling = !rc;
     }
+    if (!rc && send_size(fd, inst) != 0)
+        rc = 1;
     if (!rc) {
         if (inst->threads)
             bl__send(fd, "threads %d", n_threads);

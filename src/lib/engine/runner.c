@@ -249,6 +249,25 @@ static void handle_line(struct bl__worker *r, char *line)
                      "the suite speaks channel version %d, this runner 1", atoi(line + 6));
     } else if (strncmp(line, "calib ", 6) == 0) {
         sscanf(line, "calib %lf %lf", &l->clock_ns, &l->pause_ns);
+    } else if (strncmp(line, "complexity ", 11) == 0) {
+        int mode, used = 0;
+        long long n;
+        double g;
+        char param[128];
+        if (sscanf(line, "complexity %d %lld %lf %127s%n", &mode, &n, &g, param, &used) == 4) {
+            const char *curve = line + used;
+            while (*curve == ' ')
+                curve++;
+            free(l->size.param);
+            free(l->size.user_name);
+            l->size.param = bl__strdup(param);
+            l->size.user_name = *curve ? bl__strdup(curve) : NULL;
+            l->size.n = (double)n;
+            l->size.complexity = mode;
+            l->size.user_g = g;
+        } else if (!r->proto_error[0]) {
+            snprintf(r->proto_error, sizeof r->proto_error, "bad complexity line: %.100s", line);
+        }
     } else if (strncmp(line, "threads ", 8) == 0) {
         int t = atoi(line + 8);
         l->threads = t > 0 ? t : 0;
@@ -1226,6 +1245,9 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     }
     bl_names_free(plan, n_plan);
     bl_names_free(raw_used, n_raw_used);
+    /* complexity fits over what finished, interrupted or not; without
+     * memory for them the measurements still stand, unfitted */
+    (void)bl_results_fit_complexity(res, o.complexity != 0);
     if (interrupted)
         return BL_EINTR;
     return rc;

@@ -96,6 +96,19 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     fputc('\n', f);
 }
 
+void bl_gobench_write_complexity(FILE *f, const bl_results *r)
+{
+    /* comments: benchstat ignores them, benchlab's reader keeps them as metadata */
+    for (size_t i = 0; i < r->n_complexity; i++) {
+        const bl_complexity_result *c = &r->complexity[i];
+        char what[512];
+        bl_format_complexity(what, sizeof what, c);
+        fprintf(f, "# complexity: %s: %s%s%s\n", c->name, what,
+                c->message && c->best.curve ? "; warning: " : "",
+                c->message && c->best.curve ? c->message : "");
+    }
+}
+
 void bl_gobench_write(FILE *f, const bl_results *r)
 {
     bl_gobench_write_header(f, r);
@@ -104,4 +117,5 @@ void bl_gobench_write(FILE *f, const bl_results *r)
     for (size_t i = 0; i < r->n_benches; i++)
         for (size_t j = 0; j < r->benches[i].n_launches; j++)
             bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
+    bl_gobench_write_complexity(f, r);
 }

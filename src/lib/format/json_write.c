@@ -255,6 +255,58 @@ static void write_passes(FILE *f, const bl_bench_result *b)
     }
 }
 
+static void write_fit(FILE *f, const bl_complexity_result *c, const bl_complexity_fit *x)
+{
+    fputs("{\"curve\":", f);
+    jstr(f, x->curve == BL_OUSER && c->user_name ? c->user_name : bl_complexity_name(x->curve));
+    fputs(",\"coefficient\":", f);
+    bl__json_number(f, x->coefficient);
+    fputs(",\"rms\":", f);
+    bl__json_number(f, x->rms);
+    fputc('}', f);
+}
+
+/* The complexity fits: one object per group of sizes. */
+static void write_complexity(FILE *f, const bl_results *r)
+{
+    fputs(",\"complexity\":[", f);
+    for (size_t i = 0; i < r->n_complexity; i++) {
+        const bl_complexity_result *c = &r->complexity[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        jstr(f, c->name);
+        fputs(",\"param\":", f);
+        jstr(f, c->param);
+        fputs(",\"asked\":", f);
+        jstr(f, c->mode == BL_COMPLEXITY_AUTO ? "auto" : bl_complexity_name(c->mode));
+        fputs(",\"points\":[", f);
+        for (size_t k = 0; k < c->n_points; k++) {
+            fputs(k ? ",{\"n\":" : "{\"n\":", f);
+            bl__json_number(f, c->n[k]);
+            fputs(",\"ns_per_op\":", f);
+            bl__json_number(f, c->ns_per_op[k]);
+            fputc('}', f);
+        }
+        fputs("],\"best\":", f);
+        if (c->best.curve)
+            write_fit(f, c, &c->best);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"good\":%s,\"fits\":[", c->good ? "true" : "false");
+        for (size_t k = 0; k < c->n_fits; k++) {
+            if (k)
+                fputc(',', f);
+            write_fit(f, c, &c->fits[k]);
+        }
+        fputs("],\"message\":", f);
+        if (c->message)
+            jstr(f, c->message);
+        else
+            fputs("null", f);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 int bl_json_write(FILE *f, const bl_results *r)
 {
     fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
@@ -301,6 +353,8 @@ int bl_json_write(FILE *f, const bl_results *r)
         write_passes(f, b);
         fputc('}', f);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    write_complexity(f, r);
+    fputs("}\n", f);
     return ferror(f) ? -EIO : 0;
 }

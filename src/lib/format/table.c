@@ -61,6 +61,31 @@ void bl__text_pad(FILE *f, const char *s, int w, int right)
             fputc(' ', f);
 }
 
+void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
+{
+    if (!c->best.curve) {
+        snprintf(out, size, "not fitted: %s", c->message ? c->message : "no fit");
+        return;
+    }
+    static const char *const g[] = {"", "", "", "log n", "n", "n log n", "n^2", "n^3"};
+    const char *curve = c->best.curve == BL_OUSER && c->user_name ? c->user_name
+                        : c->best.curve == BL_OUSER               ? "f(n)"
+                                                                  : g[c->best.curve];
+    char coef[32];
+    if (fabs(c->best.coefficient) >= 0.01)
+        bl_format_duration(coef, sizeof coef, c->best.coefficient);
+    else /* n^2 and n^3 coefficients are tiny */
+        snprintf(coef, sizeof coef, "%.4g ns", c->best.coefficient);
+    char name[160];
+    if (c->best.curve == BL_OUSER)
+        snprintf(name, sizeof name, "O(%s)", curve);
+    else
+        snprintf(name, sizeof name, "%s", bl_complexity_name(c->best.curve));
+    snprintf(out, size, "%s in %s (%zu sizes, %.0f to %.0f): %s%s%s, RMS %.1f%%", name, c->param,
+             c->n_points, c->n[0], c->n[c->n_points - 1], coef, *curve ? " x " : "", curve,
+             100 * c->best.rms);
+}
+
 /* Columns; throughput, B/op and allocs/op only when some benchmark has them. */
 enum { C_NAME, C_TIME, C_CI, C_LAUNCHES, C_SPREAD, C_BATCHES, C_OVH, C_RATE, C_BYTES, C_ALLOCS };
 #define NCOL 10
@@ -255,6 +280,19 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             fputc('\n', f);
         }
         free(v);
+    }
+    /* complexity fits (bl_results_fit_complexity) */
+    if (r->n_complexity)
+        fprintf(f, "%sComplexity of time/op in the size (least squares, normalised RMS):%s\n", bold,
+                reset);
+    for (size_t i = 0; i < r->n_complexity; i++) {
+        const bl_complexity_result *c = &r->complexity[i];
+        char what[512];
+        bl_format_complexity(what, sizeof what, c);
+        const char *name = strncmp(c->name, "Benchmark", 9) == 0 ? c->name + 9 : c->name;
+        fprintf(f, "  %s: %s\n", name, what);
+        if (c->message && c->best.curve)
+            fprintf(f, "%snote%s %s: %s\n", yellow, reset, name, c->message);
     }
     /* notes in plain words, one per benchmark and kind */
     const char *clash = bl_results_get_meta(r, "unit-conflicts");

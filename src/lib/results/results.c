@@ -65,6 +65,8 @@ void bl__launch_fini(bl_launch *l)
     free(l->metrics);
     free(l->out);
     free(l->err);
+    free(l->size.param);
+    free(l->size.user_name);
 }
 
 void bl_results_destroy(bl_results *r)
@@ -91,6 +93,9 @@ void bl_results_destroy(bl_results *r)
         free(r->units[i].value);
     }
     free(r->units);
+    for (size_t i = 0; i < r->n_complexity; i++)
+        bl__complexity_result_fini(&r->complexity[i]);
+    free(r->complexity);
     free(r);
 }
 
@@ -170,6 +175,7 @@ bl_launch *bl_results_add_launch(bl_bench_result *b)
     bl_launch *l = &b->launches[b->n_launches++];
     memset(l, 0, sizeof *l);
     l->ns_per_op = l->raw_ns_per_op = l->overhead_ns = NAN;
+    l->size.user_g = NAN;
     l->clock_ns = l->pause_ns = 0;
     return l;
 }

@@ -23,4 +23,6 @@ static inline bool bl__is_intrinsic(size_t count, size_t n)
 /* Free what a launch owns (not the launch itself). */
 void bl__launch_fini(bl_launch *l);
 
+void bl__complexity_result_fini(bl_complexity_result *c);
+
 #endif

@@ -1,0 +1,78 @@
+/*
+ * fixture_complexity.c - complexity fits for the end-to-end tests (e2e.sh,
+ * cases complexity-*): a fixed curve, a curve of the benchmark's own, a
+ * benchmark fitted only with --complexity, and the registrations that
+ * cannot be fitted (which parameter is n?).
+ */
+#include <benchlab.h>
+#include <math.h>
+#include <stdint.h>
+
+/* n dependent steps: the time grows as n, whatever the machine */
+static void steps(bl_state *st, long long n)
+{
+    uint64_t x = 1;
+    while (bl_loop(st)) {
+        for (long long i = 0; i < n; i++)
+            x = x * 6364136223846793005u + 1442695040888963407u;
+        bl_do_not_optimize(x);
+    }
+}
+
+BENCHLAB(Linear, .params = BL_PARAMS(BL_INTS("n", 1000, 2000, 4000, 8000)), .complexity = BL_ON)
+{
+    steps(st, bl_param_int(st, "n"));
+}
+
+static double n_sqrt_n(double n)
+{
+    return n * sqrt(n);
+}
+
+/* only a curve of its own: that curve is fitted */
+BENCHLAB(Own, .params = BL_PARAMS(BL_INTS("n", 16, 64, 256)), .complexity_curve = n_sqrt_n,
+         .complexity_curve_name = "n^1.5")
+{
+    long long n = bl_param_int(st, "n");
+    steps(st, (long long)n_sqrt_n((double)n));
+}
+
+/* nothing registered: fitted with --complexity only */
+BENCHLAB(Unasked, .params = BL_PARAMS(BL_INTS("len", 500, 1000, 2000, 4000)))
+{
+    steps(st, bl_param_int(st, "len"));
+}
+
+/* the size is named among several parameters; the others make groups */
+BENCHLAB(Named,
+         .params = BL_PARAMS(BL_STRS("kind", "a", "b"), BL_INTS("depth", 1),
+                             BL_INTS("n", 1000, 2000, 4000)),
+         .complexity = BL_COMPLEXITY_AUTO, .complexity_param = "n")
+{
+    steps(st, bl_param_int(st, "n"));
+}
+
+BENCHLAB(OneSize, .params = BL_PARAMS(BL_INTS("n", 1000)), .complexity = BL_COMPLEXITY_AUTO)
+{
+    steps(st, bl_param_int(st, "n"));
+}
+
+BENCHLAB(WhichN, .params = BL_PARAMS(BL_INTS("a", 1), BL_INTS("b", 2)),
+         .complexity = BL_COMPLEXITY_AUTO)
+{
+    steps(st, 10);
+}
+
+BENCHLAB(NoSuchN, .params = BL_PARAMS(BL_INTS("a", 1)), .complexity = BL_ON,
+         .complexity_param = "size")
+{
+    steps(st, 10);
+}
+
+BENCHLAB(StringN, .params = BL_PARAMS(BL_STRS("size", "big")), .complexity = BL_ON,
+         .complexity_param = "size")
+{
+    steps(st, 10);
+}
+
+BENCHLAB_MAIN()
