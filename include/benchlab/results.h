@@ -148,7 +148,7 @@ typedef struct bl_complexity_result {
     int mode;    /* what was asked: BL_COMPLEXITY_AUTO or one curve */
     size_t n_points;
     double *n;              /* the sizes, ascending */
-    double *ns_per_op;      /* the time per op at each (median over its launches) */
+    double *ns_per_op;      /* the time per op at each (its bl_bench_estimate centre) */
     bl_complexity_fit best; /* lowest normalised RMS; .curve is 0 when nothing was fitted */
     bl_complexity_fit fits[7];
     size_t n_fits;     /* every curve fitted, in enum order */

@@ -6,7 +6,8 @@
  * parameter the worker named (bl_launch.size): the name without its
  * "/size=N" part, the other parameters and the thread count kept, so
  * Sort/size=N/algo=merge and Sort/size=N/algo=qsort are two fits. The time
- * of an instance is the median time per op of its successful launches.
+ * of an instance is the centre the summary shows (bl_bench_estimate: the
+ * trimmed mean of its launches' times per op).
  * The fit itself is stats/complexity.c (Google Benchmark's method).
  *
  * Judging a fit. The best curve is Google Benchmark's (lowest normalised
@@ -79,16 +80,11 @@ static char *group_name(const char *name, const char *param)
     return b.data;
 }
 
-static double median_time(const bl_bench_result *b)
+/* The time per op the summary shows: the centre over the launches. */
+static double centre_time(const bl_bench_result *b)
 {
-    double v[64];
-    size_t n = 0;
-    for (size_t j = 0; j < b->n_launches && n < 64; j++) {
-        const bl_launch *l = &b->launches[j];
-        if (!l->status && !l->skipped && !isnan(l->ns_per_op))
-            v[n++] = l->ns_per_op;
-    }
-    return bl_stats_median(v, n);
+    bl_estimate e;
+    return bl_bench_estimate(b, 0.95, &e) == 0 ? e.centre : NAN;
 }
 
 /* The largest relative miss of fit f over the larger half of the points
@@ -146,7 +142,7 @@ static int fit_group(bl_results *r, const size_t *idx, size_t n, int mode, bl_co
         const bl_bench_result *b = &r->benches[idx[i]];
         const bl_launch *l = sized_launch(b);
         pt[i].n = l->size.n;
-        pt[i].t = median_time(b);
+        pt[i].t = centre_time(b);
         pt[i].g = l->size.user_g;
         user &= !isnan(l->size.user_g);
     }
