@@ -4,11 +4,12 @@
  * `benchlab profile` runs the program with LD_PRELOAD naming this library and
  * BENCHLAB_PROFILE_OUT naming the raw file (raw_format.h). Every thread, the
  * main one at load time and later ones through our pthread_create wrapper,
- * gets its own sampling clock whose signal (SIGPROF) is delivered to that
- * thread: a perf_event cpu-clock event (user time only) or, where perf
- * events are refused, a timer_create timer on the thread's CPU clock (capped
- * by the kernel tick). In wall mode it is a CLOCK_MONOTONIC timer, which
- * samples blocked threads too.
+ * gets its own sampling clock whose signal is delivered to that thread: a
+ * perf_event cpu-clock event (user time only) that raises SIGTRAP itself
+ * (sigtrap=1; SIGPROF through fasync on kernels before 5.13) or, where perf
+ * events are refused, a timer_create timer on the thread's CPU clock
+ * (SIGPROF, capped by the kernel tick). Wall mode adds a helper thread that
+ * samples blocked threads.
  *
  * The signal handler only reads registers and the thread's own stack and
  * appends to the thread's buffer (mmap'ed at thread start); a full buffer is
@@ -69,12 +70,23 @@ struct thread_buf {
     uintptr_t stack_lo, stack_hi;
     size_t used; /* bytes in data, chunk header included */
     size_t cap;
-    uint64_t rng;        /* xorshift state for the period jitter */
-    uint64_t ticks;      /* signals handled, recorded or paused: the rate delivered */
-    unsigned char *data; /* starts with a struct bl_raw_header */
+    uint64_t rng;         /* xorshift state for the period jitter */
+    uint64_t ticks;       /* signals handled, recorded or paused: the rate delivered */
+    uint32_t period_left; /* samples before the next random period */
+    unsigned char *data;  /* starts with a struct bl_raw_header */
 };
 
-enum source { SRC_PERF, SRC_TIMER_CPU };
+/*
+ * Where the signals come from. SRC_PERF: a perf_event cpu-clock event per
+ * thread with sigtrap=1 (Linux 5.13+), whose overflow the kernel turns into
+ * a SIGTRAP for that thread on its way back to user mode. SRC_PERF_ASYNC
+ * (older kernels): the same event with a ring buffer, whose wakeup is sent
+ * as SIGPROF through fasync; that path goes through irq_work, a self-IPI,
+ * which costs one more interrupt per sample (11 us on the VM of
+ * bench/profile, where the timer interrupt itself costs 16). SRC_TIMER_CPU:
+ * timer_create on the thread's CPU clock, capped by the tick.
+ */
+enum source { SRC_PERF, SRC_PERF_ASYNC, SRC_TIMER_CPU };
 
 static int g_fd = -1;
 static uint64_t g_period_ns = 1000000;
@@ -90,6 +102,22 @@ static atomic_ulong g_dropped;
 static atomic_ulong g_truncated;
 static atomic_int g_crash_signal;
 static int g_perf_errno;
+static struct sigaction g_old_sigtrap; /* the program's, for SIGTRAPs that are not ours */
+#define SIGTRAP_COOKIE 0x424c5052u     /* sig_data of our events: "BLPR" */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+
+/*
+ * A new random period every REDRAW samples, in [P/2, 3P/2). A fixed
+ * period aliases with programs whose rounds repeat at a similar period:
+ * one phase of the round gets all the samples. Drawing anew every sample
+ * would be safest, but PERF_EVENT_IOC_PERIOD restarts the event's hrtimer,
+ * a timer reprogramming that costs about as much as the sample itself in a
+ * VM (14 us on the bench/profile VM); every 8th sample it costs 2 us per
+ * sample, and a run of 8 samples at one phase is rare and short.
+ */
+#define REDRAW 8
 static struct timespec g_start;
 static struct thread_buf *_Atomic g_threads[MAX_THREADS];
 static pthread_key_t g_key;
@@ -245,9 +273,10 @@ static void arm_timer(struct thread_buf *tb, uint64_t ns)
     timer_settime(tb->timer, 0, &its, NULL);
 }
 
-static void on_sigprof(int sig, siginfo_t *si, void *ucv)
+/* One tick of this thread's clock: record a sample unless paused, and
+ * keep the clock going with a new random period now and then. */
+static void tick(siginfo_t *si, void *ucv)
 {
-    (void)sig;
     int saved_errno = errno;
     struct thread_buf *tb = tls_buf;
     if (!tb) {
@@ -263,16 +292,14 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
             weight += (uint32_t)si->si_overrun;
         if (!atomic_load_explicit(&tb->paused, memory_order_relaxed))
             record_sample(tb, ucv, weight);
-        if (tb->ring) {
-            /* Consume the ring (empty sample records) so that wakeups, and
-             * signals, keep coming. A new random period every sample: with
-             * a period kept for even 16 samples, a program whose rounds
-             * repeat at a multiple of it still gets 16 samples at one phase. */
+        if (tb->ring) /* consume the (empty) records so that wakeups, and signals, keep coming */
             __atomic_store_n(&tb->ring->data_tail,
                              __atomic_load_n(&tb->ring->data_head, __ATOMIC_ACQUIRE),
                              __ATOMIC_RELEASE);
+        if (tb->perf_fd >= 0 && --tb->period_left == 0) {
             uint64_t next = next_period(tb);
             ioctl(tb->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
+            tb->period_left = REDRAW;
         } else if (tb->has_timer && si->si_code == SI_TIMER) {
             arm_timer(tb, next_period(tb));
         }
@@ -281,39 +308,83 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
     errno = saved_errno;
 }
 
-static int start_perf(struct thread_buf *tb)
+static void on_sigprof(int sig, siginfo_t *si, void *ucv)
+{
+    (void)sig;
+    tick(si, ucv);
+}
+
+static void on_crash(int sig);
+
+/* si_perf_data: the kernel's siginfo has it right after si_addr (glibc's
+ * siginfo_t does not name it yet). */
+static uint64_t perf_data(const siginfo_t *si)
+{
+    unsigned long v;
+    memcpy(&v, (const char *)&si->si_addr + sizeof(void *), sizeof v);
+    return v;
+}
+
+/* SIGTRAP: ours when it is TRAP_PERF with our cookie; any other (a
+ * breakpoint, the program's own) goes where it went without us. */
+static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
+{
+    if (si->si_code == TRAP_PERF && perf_data(si) == SIGTRAP_COOKIE) {
+        tick(si, ucv);
+        return;
+    }
+    if (g_old_sigtrap.sa_flags & SA_SIGINFO) {
+        g_old_sigtrap.sa_sigaction(sig, si, ucv);
+    } else if (g_old_sigtrap.sa_handler == SIG_IGN) {
+        return;
+    } else if (g_old_sigtrap.sa_handler != SIG_DFL) {
+        g_old_sigtrap.sa_handler(sig);
+    } else {
+        on_crash(SIGTRAP); /* the default action kills: keep the samples first */
+    }
+}
+
+/* The thread's cpu-clock event (user time only); with sigtrap, the
+ * kernel signals the thread itself, else fasync sends SIGPROF on each
+ * wakeup of a ring buffer. 0 or -errno. */
+static int start_perf(struct thread_buf *tb, int sigtrap)
 {
     struct perf_event_attr pe;
     memset(&pe, 0, sizeof pe);
     pe.type = PERF_TYPE_SOFTWARE;
     pe.size = sizeof pe;
     pe.config = PERF_COUNT_SW_CPU_CLOCK;
-    pe.sample_period = g_period_ns / 2 + (tb->rng >> 3) % g_period_ns;
+    pe.sample_period = next_period(tb);
     pe.disabled = 1;
     pe.exclude_kernel = 1;
     pe.exclude_hv = 1;
-    pe.wakeup_events = 1;
-    pe.sample_type = 0; /* records carry nothing: we only want the wakeup signal */
+    pe.sample_type = 0; /* records carry nothing: we only want the signal */
+    if (sigtrap) {
+        pe.sigtrap = 1;
+        pe.remove_on_exec = 1; /* required with sigtrap */
+        pe.sig_data = SIGTRAP_COOKIE;
+    } else {
+        pe.wakeup_events = 1;
+    }
     int fd = (int)syscall(SYS_perf_event_open, &pe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
         return -errno;
-    long page = sysconf(_SC_PAGESIZE);
-    void *ring = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (ring == MAP_FAILED) {
-        int err = -errno;
-        close(fd);
-        return err;
+    if (!sigtrap) {
+        long page = sysconf(_SC_PAGESIZE);
+        void *ring = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        struct f_owner_ex owner = {F_OWNER_TID, tb->tid};
+        if (ring == MAP_FAILED || fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+            fcntl(fd, F_SETSIG, SIGPROF) != 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+            int err = -errno;
+            if (ring != MAP_FAILED)
+                munmap(ring, 2 * (size_t)page);
+            close(fd);
+            return err;
+        }
+        tb->ring = ring;
     }
-    struct f_owner_ex owner = {F_OWNER_TID, tb->tid};
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
-        fcntl(fd, F_SETOWN_EX, &owner) != 0) {
-        int err = -errno;
-        munmap(ring, 2 * (size_t)page);
-        close(fd);
-        return err;
-    }
-    tb->ring = ring;
     tb->perf_fd = fd;
+    tb->period_left = REDRAW;
     ioctl(fd, PERF_EVENT_IOC_RESET, 0);
     ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
     return 0;
@@ -382,8 +453,11 @@ static void thread_register(void)
     atomic_store(&g_threads[slot], tb);
     tls_buf = tb;
     pthread_setspecific(g_key, tb);
-    if (g_source == SRC_PERF && start_perf(tb) != 0)
-        g_source = SRC_TIMER_CPU; /* first thread decides; later ones follow */
+    /* the first thread decides; later ones follow */
+    if (g_source == SRC_PERF && start_perf(tb, 1) != 0)
+        g_source = SRC_PERF_ASYNC; /* a kernel before 5.13: no sigtrap events */
+    if (g_source == SRC_PERF_ASYNC && start_perf(tb, 0) != 0)
+        g_source = SRC_TIMER_CPU;
     if (g_source == SRC_TIMER_CPU)
         start_timer(tb, CLOCK_THREAD_CPUTIME_ID);
 }
@@ -650,7 +724,10 @@ static void write_meta(void)
     at = put_str(buf, at, cap, "mode=sample\nclock=");
     at = put_str(buf, at, cap, g_wall ? "wall\n" : "cpu\n");
     at = put_str(buf, at, cap, "source=");
-    at = put_str(buf, at, cap, g_source == SRC_PERF ? "perf" : "timer");
+    at = put_str(buf, at, cap,
+                 g_source == SRC_PERF         ? "perf"
+                 : g_source == SRC_PERF_ASYNC ? "perf-fasync"
+                                              : "timer");
     at = put_str(buf, at, cap, g_wall ? "+offcpu\n" : "\n");
     at = put_kv(buf, at, cap, "period_ns", g_period_ns);
     at = put_kv(buf, at, cap, "pid", (uint64_t)getpid());
@@ -846,6 +923,8 @@ __attribute__((constructor)) static void sampler_init(void)
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGPROF, &sa, NULL);
+    sa.sa_sigaction = on_sigtrap;
+    sigaction(SIGTRAP, &sa, &g_old_sigtrap);
     pthread_key_create(&g_key, thread_exit);
     pthread_atfork(NULL, NULL, after_fork_child);
     install_crash_handlers();
@@ -867,9 +946,12 @@ __attribute__((constructor)) static void sampler_init(void)
         } else {
             close(fd);
         }
+        /* for tests and for programs that use SIGTRAP themselves */
         const char *force = getenv("BENCHLAB_PROFILE_SOURCE");
         if (force && strcmp(force, "timer") == 0)
             g_source = SRC_TIMER_CPU;
+        else if (force && strcmp(force, "perf-fasync") == 0 && g_source == SRC_PERF)
+            g_source = SRC_PERF_ASYNC;
     }
     thread_register();
     if (g_wall)

@@ -72,7 +72,27 @@ sample-single-thread)
     "$BL" profile -o p.folded -- "$BIN/known" 20000 2000 >out 2>err || fail "exit status $?"
     grep -q "known: done" out || fail "the program's stdout was not the program's"
     grep -q "samples from 1 thread" err || fail "no sample summary on stderr"
+    # Linux 5.13 and later: the event signals the thread itself (sigtrap)
+    kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+    if [ "$kv" -ge 5013 ]; then
+        grep -q "(cpu clock, perf)" err || fail "the sigtrap path was not used: $(grep samples err)"
+    fi
     check_known_shares p.folded
+    ;;
+sample-fasync-path)
+    # the path of kernels before 5.13 (and of programs that handle SIGTRAP)
+    BENCHLAB_PROFILE_SOURCE=perf-fasync "$BL" profile -o p.folded -- "$BIN/known" 20000 2000 \
+        >out 2>err || fail "exit status $?"
+    grep -q "(cpu clock, perf-fasync)" err || fail "not the fasync path: $(grep samples err)"
+    check_known_shares p.folded
+    ;;
+sigtrap-passes-through)
+    # a SIGTRAP that is not a sample still has its default action, and the
+    # samples taken before it are kept
+    "$BL" profile -o p.folded -- "$BIN/known" 20000 300 1 trap >out 2>err
+    [ $? -eq 1 ] || fail "the program's SIGTRAP must end it (exit 1)"
+    grep -q "killed by signal 5" err || fail "the SIGTRAP is not reported"
+    [ "$(share p.folded hot_a)" != "0.0" ] || fail "samples taken before the SIGTRAP are lost"
     ;;
 sample-threads)
     "$BL" profile -o p.folded -- "$BIN/known" 20000 400 3 >out 2>err || fail "exit status $?"

@@ -8,7 +8,7 @@
  *
  * so inclusive shares are hot_a 6/11, mid_b 4/11, leaf_c 3/11, cold_d 1/11
  * and spin (a leaf without a frame at -O2) all of it. Usage:
- *   known [units_per_round=20000] [rounds=2000] [threads=1] [crash]
+ *   known [units_per_round=20000] [rounds=2000] [threads=1] [crash|trap]
  */
 #include <pthread.h>
 #include <signal.h>
@@ -73,6 +73,7 @@ int main(int argc, char **argv)
         rounds = strtoull(argv[2], NULL, 10);
     int n_threads = argc > 3 ? atoi(argv[3]) : 1;
     int crash = argc > 4 && strcmp(argv[4], "crash") == 0;
+    int trap = argc > 4 && strcmp(argv[4], "trap") == 0;
     if (n_threads < 1 || n_threads > 64)
         n_threads = 1;
     pthread_t threads[64];
@@ -83,6 +84,8 @@ int main(int argc, char **argv)
         pthread_join(threads[i], NULL);
     if (crash)
         raise(SIGSEGV);
+    if (trap)
+        raise(SIGTRAP); /* a SIGTRAP that is not the sampler's: the default action */
     printf("known: done %llu\n", (unsigned long long)(sink & 1));
     return 0;
 }
