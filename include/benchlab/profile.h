@@ -9,7 +9,9 @@
  * symbolizes. The flat profile, text tree, folded stacks, CSV, flame graph
  * SVG, pprof, speedscope and Chrome trace outputs are all views of the tree.
  *
- * Link libbenchlab-profile (it needs elfutils' libelf and libdw).
+ * Link libbenchlab-profile (it needs elfutils' libelf and libdw): `pkg-config
+ * --cflags --libs benchlab-profile`, or find_package(benchlab COMPONENTS
+ * profile) and benchlab::profile.
  */
 #ifndef BENCHLAB_PROFILE_H
 #define BENCHLAB_PROFILE_H
@@ -131,9 +133,10 @@ BL_API int bl_profile_check_program(const char *path, struct bl_profile_program 
 
 /*
  * The path of libbenchlab-sampler.so for a benchlab executable at
- * `exe_path` (NULL: this process): $BENCHLAB_SAMPLER_LIB, else
- * ../LIBDIR/ or ../lib/ beside the executable's directory. Returns 0 and
- * writes the path to buf, or BL_ENOTFOUND.
+ * `exe_path` (NULL: this process): $BENCHLAB_SAMPLER_LIB, else ../LIBDIR/
+ * or ../lib/ beside the executable's directory (symbolic links resolved),
+ * else the libdir benchlab was configured with. Returns 0 and writes the
+ * path to buf, or BL_ENOTFOUND.
  */
 BL_API int bl_profile_sampler_path(const char *exe_path, char *buf, size_t cap);
 

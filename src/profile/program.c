@@ -105,5 +105,9 @@ int bl_profile_sampler_path(const char *exe_path, char *buf, size_t cap)
     *slash = '\0';
     if (try_path(exe, "../" BENCHLAB_INSTALL_LIBDIR, buf, cap) || try_path(exe, "../lib", buf, cap))
         return 0;
+#ifdef BENCHLAB_INSTALL_FULL_LIBDIR
+    if (try_path(BENCHLAB_INSTALL_FULL_LIBDIR, ".", buf, cap))
+        return 0;
+#endif
     return BL_ENOTFOUND;
 }

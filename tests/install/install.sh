@@ -26,4 +26,82 @@ cmake -S "$src/examples/consumer" -B "$tmp/consumer" -G Ninja \
     -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/sum" --list | grep -q '^BenchmarkSum/size=4096$'
+# The profilers: the libraries are installed, and the installed benchlab
+# finds its sampler by itself (beside its executable, even moved elsewhere).
+unset BENCHLAB_SAMPLER_LIB
+for f in libbenchlab-sampler.so libbenchlab-trace.so libbenchlab-trace.a libbenchlab-profile.a \
+    benchlab-trace.pc benchlab-profile.pc; do
+    test -n "$(find "$tmp/prefix" -name "$f")" || { echo "not installed: $f"; exit 1; }
+done
+cat >"$tmp/spin.c" <<'END'
+#include <stdint.h>
+#include <stdio.h>
+static volatile uint64_t sink;
+__attribute__((noinline)) void hot(void)
+{
+    uint64_t x = 1;
+    for (int i = 0; i < 20000000; i++)
+        x = x * 6364136223846793005u + 1;
+    sink += x;
+}
+int main(void)
+{
+    for (int r = 0; r < 5; r++)
+        hot();
+    printf("spin done\n");
+    return 0;
+}
+END
+cc -O2 -g -fno-omit-frame-pointer "$tmp/spin.c" -o "$tmp/spin"
+"$tmp/prefix/bin/benchlab" profile -o "$tmp/p.folded" -- "$tmp/spin" >"$tmp/out" 2>"$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+grep -q 'hot' "$tmp/p.folded" || { cat "$tmp/err" "$tmp/p.folded"; exit 1; }
+mv "$tmp/prefix" "$tmp/moved"
+"$tmp/moved/bin/benchlab" profile -o "$tmp/m.folded" -- "$tmp/spin" >"$tmp/out" 2>"$tmp/err" ||
+    { echo "moved prefix:"; cat "$tmp/err"; exit 1; }
+grep -q 'hot' "$tmp/m.folded" || { cat "$tmp/err"; exit 1; }
+mv "$tmp/moved" "$tmp/prefix"
+# tracing with pkg-config benchlab-trace: exact calls
+cc -O2 "$tmp/spin.c" $(pkg-config --cflags --libs benchlab-trace) -o "$tmp/spin_traced"
+"$tmp/prefix/bin/benchlab" profile --mode trace -o "$tmp/t.csv" -- "$tmp/spin_traced" \
+    >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+grep -q '^hot,5,' "$tmp/t.csv" || { cat "$tmp/err" "$tmp/t.csv"; exit 1; }
+# libbenchlab-profile (profile.h) through pkg-config and through find_package
+cat >"$tmp/tree.c" <<'END'
+#include <benchlab/profile.h>
+int main(void)
+{
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    const char *a[] = {"main", "work", "hot"}, *b[] = {"main", "cold"};
+    int err = !p || bl_profile_add_stack(p, a, 3, 3e6, 0) || bl_profile_add_stack(p, b, 2, 1e6, 0) ||
+              bl_profile_write(p, BL_PROFILE_FOLDED, stdout);
+    bl_profile_destroy(p);
+    return err;
+}
+END
+cc -std=c17 -Wall -Wextra -Werror "$tmp/tree.c" $(pkg-config --cflags --libs benchlab-profile) \
+    -o "$tmp/tree"
+"$tmp/tree" >"$tmp/tree.out"
+grep -q '^main;work;hot ' "$tmp/tree.out" || { cat "$tmp/tree.out"; exit 1; }
+mkdir "$tmp/pc"
+cat >"$tmp/pc/CMakeLists.txt" <<END
+cmake_minimum_required(VERSION 3.22)
+project(profile_consumer C)
+find_package(benchlab 0.1 REQUIRED COMPONENTS profile)
+add_executable(tree $tmp/tree.c)
+target_link_libraries(tree PRIVATE benchlab::profile)
+add_executable(spin_traced $tmp/spin.c)
+target_compile_options(spin_traced PRIVATE -finstrument-functions)
+target_link_libraries(spin_traced PRIVATE benchlab::trace)
+END
+cmake -S "$tmp/pc" -B "$tmp/pc/build" -G Ninja -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/pc/build" >/dev/null
+"$tmp/pc/build/tree" | grep -q '^main;cold ' || { echo "find_package: tree"; exit 1; }
+"$tmp/prefix/bin/benchlab" profile --mode trace -o "$tmp/t2.csv" -- "$tmp/pc/build/spin_traced" \
+    >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+grep -q '^hot,5,' "$tmp/t2.csv" || { cat "$tmp/err" "$tmp/t2.csv"; exit 1; }
+# run --profile from the installed command: one profile per benchmark
+"$tmp/prefix/bin/benchlab" run "$tmp/sum" --profile --time 0.05s --filter size=64 \
+    --profile-dir "$tmp/pd" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+test -s "$tmp/pd/BenchmarkSum_size=64.txt" || { cat "$tmp/err"; exit 1; }
 echo "ok install"
