@@ -279,6 +279,11 @@ crash-keeps-samples)
     [ $? -eq 1 ] || fail "a crash must exit 1"
     grep -q "killed by signal 11" err || fail "the crash is not reported"
     [ "$(share p.folded hot_a)" != "0.0" ] || fail "samples taken before the crash are lost"
+    # traced: the calls made before the crash are all there
+    "$BL" profile --mode trace -o t.csv -- "$BIN/known_traced" 20000 300 1 crash >out 2>err
+    [ $? -eq 1 ] || fail "trace: a crash must exit 1"
+    grep -q "killed by signal 11" err || fail "trace: the crash is not reported"
+    [ "$(csv_calls t.csv hot_a)" = 300 ] || fail "trace: hot_a has $(csv_calls t.csv hot_a) calls, not 300"
     ;;
 bad-programs)
     "$BL" profile -- "$work/nope" >out 2>err && fail "a missing program was accepted"
