@@ -60,6 +60,8 @@ struct bl_profile_info {
     double delivered;        /* samples / (user time / period): the rate actually delivered */
     double trace_cost_ns;    /* traced: the tracer's own cost per call, subtracted */
     uint64_t unknown_frames; /* frames no symbol covered */
+    double wait_share;       /* traced: share of the threads' time spent runnable but waiting
+                                for a CPU (their share of the tracer's cost is subtracted too) */
 };
 
 /* One function of the flat profile. Strings are borrowed until the profile is destroyed. */

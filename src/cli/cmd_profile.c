@@ -313,6 +313,17 @@ static void warn_preempted(const struct bl_profile_info *info, const struct rusa
     double threads = info->threads ? (double)info->threads : 1.0;
     double share = cpu_ns / ((double)info->elapsed_ns * threads); /* per thread */
     long switches = usage->ru_nivcsw;
+    if (info->wait_share > 0) { /* the scheduler's own account of the waits */
+        if (info->wait_share > 0.05)
+            fprintf(stderr,
+                    "benchlab: profile: warning: the program was preempted: its threads waited "
+                    "for a CPU %.0f%% of their time; traced times include those waits, spread "
+                    "over the calls in proportion to their time (the part that fell on the "
+                    "tracer's own cost is taken out); profile on a quieter machine for exact "
+                    "times\n",
+                    100 * info->wait_share);
+        return;
+    }
     /* at least one preemption per 100 ms per thread, and time visibly lost */
     if (switches > 20 && (double)switches * 1e8 > (double)info->elapsed_ns * threads &&
         share < 0.95)

@@ -20,6 +20,8 @@
  *   node 0 the root; a parent always comes before its children.
  * BL_RAW_EVENTS: one thread's timeline (BENCHLAB_TRACE_EVENTS=N keeps the
  *   first N), records { u64 tsc (top bit: exit); u64 fn }, in order.
+ * BL_RAW_SCHED: one thread's { u64 run_ns; u64 wait_ns } while traced, from
+ *   the scheduler (schedstat): time on a CPU and time runnable but waiting.
  */
 #ifndef BENCHLAB_RAW_FORMAT_H
 #define BENCHLAB_RAW_FORMAT_H
@@ -33,6 +35,7 @@ enum bl_raw_type {
     BL_RAW_META = 3,
     BL_RAW_TRACE = 4,
     BL_RAW_EVENTS = 5,
+    BL_RAW_SCHED = 6,
 };
 
 struct bl_raw_header {

@@ -77,6 +77,10 @@ struct tthread {
     struct tthread *next;
     struct tevent *events; /* the timeline, when asked for: BENCHLAB_TRACE_EVENTS */
     size_t n_events;
+    /* the scheduler's run and run-queue wait times of the thread at its
+     * start, and over its life once it ended (sched_done) */
+    uint64_t run0, wait0, run_ns, wait_ns;
+    int sched_done;
 };
 
 #define IN_HOOK 1 /* in struct tthread.busy */
@@ -116,6 +120,56 @@ static NOINST void *grow(void *old, size_t old_bytes, size_t new_bytes)
     return p;
 }
 
+/*
+ * The thread's time on a CPU and waiting for one (runnable, preempted),
+ * from /proc/self/task/TID/schedstat, in ns; 0 when unreadable. With
+ * system calls only: this may run in a signal handler.
+ */
+static NOINST int read_schedstat(pid_t tid, uint64_t *run, uint64_t *wait)
+{
+    char path[64] = "/proc/self/task/", digits[16];
+    size_t at = strlen(path);
+    int n = 0;
+    for (unsigned v = (unsigned)tid; n == 0 || v; v /= 10)
+        digits[n++] = (char)('0' + v % 10);
+    while (n > 0)
+        path[at++] = digits[--n];
+    memcpy(path + at, "/schedstat", sizeof "/schedstat");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char buf[128];
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    buf[got] = '\0';
+    uint64_t v[2] = {0, 0};
+    const char *p = buf;
+    for (int i = 0; i < 2; i++) {
+        while (*p == ' ')
+            p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            v[i] = v[i] * 10 + (uint64_t)(*p++ - '0');
+    }
+    *run = v[0];
+    *wait = v[1];
+    return 0;
+}
+
+/* The thread's run and wait times since it was first traced. */
+static NOINST void sched_end(struct tthread *t)
+{
+    uint64_t run, wait;
+    if (t->sched_done || read_schedstat(t->tid, &run, &wait) != 0)
+        return;
+    t->run_ns = run - t->run0;
+    t->wait_ns = wait - t->wait0;
+    t->sched_done = 1;
+}
+
 static NOINST struct tthread *thread_create(void)
 {
     struct tthread *t = grow(NULL, 0, sizeof *t);
@@ -134,6 +188,7 @@ static NOINST struct tthread *thread_create(void)
     t->nodes[0].next_sibling = UINT32_MAX;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->busy = atomic_load(&g_paused) ? PAUSED : 0;
+    read_schedstat(t->tid, &t->run0, &t->wait0);
     struct tthread *head = atomic_load(&g_threads);
     do
         t->next = head;
@@ -449,6 +504,7 @@ static NOINST void thread_exit(void *arg)
             pop_quiet(t);
         else
             pop(t, now);
+    sched_end(t); /* its task entry goes away with it */
     tls_thread = NULL;
 }
 
@@ -611,6 +667,11 @@ static NOINST void dump(void)
         t->busy = IN_HOOK; /* our own thread stops tracing; others are read as they are */
         write_thread(t, paused ? 0 : now);
         write_events(t);
+        sched_end(t);
+        if (t->sched_done) {
+            uint64_t sched[2] = {t->run_ns, t->wait_ns};
+            write_chunk(BL_RAW_SCHED, (uint32_t)t->tid, sched, sizeof sched);
+        }
         n_threads++;
         lost |= t->lost;
     }

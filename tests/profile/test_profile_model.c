@@ -2,6 +2,7 @@
  * test_profile_model.c - the call-tree model and its outputs on stacks of known structure.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -219,6 +220,10 @@ static void format_names_and_extensions_parse(void **state)
     assert_int_equal(bl_profile_format_for_path("x.trace.json"), BL_PROFILE_CHROME);
     assert_int_equal(bl_profile_format_for_path("x.pb"), BL_PROFILE_PPROF);
     assert_int_equal(bl_profile_format_for_path("x.csv"), BL_PROFILE_CSV);
+    assert_int_equal(bl_profile_format_for_path("x.txt"), BL_PROFILE_TEXT);
+    assert_int_equal(bl_profile_format_for_path("x.flat"), BL_PROFILE_FLAT);
+    assert_int_equal(bl_profile_format_parse("text", &f), 0);
+    assert_int_equal(f, BL_PROFILE_TEXT);
     assert_int_equal(bl_profile_format_for_path("x"), BL_PROFILE_FLAT);
 }
 
@@ -302,6 +307,90 @@ static void load_survives_corrupted_raw_files(void **state)
     unlink(path);
 }
 
+/* Two functions of this program, for a traced tree that symbolizes. */
+__attribute__((noinline)) void traced_outer(void);
+__attribute__((noinline)) void traced_inner(void);
+__attribute__((noinline)) void traced_outer(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) void traced_inner(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+/* Load a traced raw profile: outer (1 call, 10000 ticks) -> inner (100
+ * calls, 6000 ticks), 1 GHz ticks, a cost of 10 ticks in a call's own
+ * window and 20 per call below it; with `wait` set, the thread waited as
+ * long as it ran. Returns inner's and outer's totals in ns. */
+static void load_traced(int wait, double *inner, double *outer)
+{
+    char *raw = NULL;
+    size_t n_raw = 0;
+    FILE *f = open_memstream(&raw, &n_raw);
+    const char meta[] = "mode=trace\nclock=wall\nsource=trace\ntsc_hz=1000000000\n"
+                        "cost_in_mticks=10000\ncost_call_mticks=20000\nthreads=1\n";
+    put_chunk(f, 3, meta, sizeof meta - 1);
+    /* struct bl_raw_trace_node: fn, parent (u32) and reserved (u32), calls, ticks, sub_calls */
+    uint64_t trace[3][5] = {{0, 0, 0, 0, 101},
+                            {(uint64_t)(uintptr_t)traced_outer, 0, 1, 10000, 100},
+                            {(uint64_t)(uintptr_t)traced_inner, 1, 100, 6000, 0}};
+    put_chunk(f, 4, trace, sizeof trace);
+    if (wait) {
+        uint64_t sched[2] = {5000000, 5000000};
+        put_chunk(f, 6, sched, sizeof sched);
+    }
+    FILE *maps = fopen("/proc/self/maps", "r");
+    assert_non_null(maps);
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf, maps);
+    fclose(maps);
+    put_chunk(f, 2, buf, n);
+    fclose(f);
+    char path[] = "/tmp/benchlab-test-trace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, raw, n_raw), (ssize_t)n_raw);
+    close(fd);
+    free(raw);
+    bl_profile *p = NULL;
+    struct bl_profile_info info;
+    assert_int_equal(bl_profile_load(path, &p, &info), 0);
+    unlink(path);
+    assert_true(info.kind == BL_PROFILE_TRACED);
+    assert_true(fabs(info.wait_share - (wait ? 0.5 : 0.0)) < 1e-9);
+    struct bl_profile_function *fs;
+    size_t nf = bl_profile_flat(p, &fs);
+    *inner = *outer = -1;
+    for (size_t i = 0; i < nf; i++) {
+        if (strcmp(fs[i].name, "traced_inner") == 0) {
+            *inner = fs[i].total_ns;
+            assert_int_equal(fs[i].calls, 100);
+        }
+        if (strcmp(fs[i].name, "traced_outer") == 0) {
+            *outer = fs[i].total_ns;
+            assert_int_equal(fs[i].calls, 1);
+        }
+    }
+    free(fs);
+    bl_profile_destroy(p);
+}
+
+/* The tracer's cost comes out of each node; when the thread waited for a
+ * CPU, the waits that fell on that cost come out too (twice the cost when
+ * it waited as long as it ran). */
+static void load_subtracts_tracer_cost_and_its_waits(void **state)
+{
+    (void)state;
+    double inner, outer;
+    load_traced(0, &inner, &outer);
+    assert_true(fabs(inner - (6000 - 10 * 100)) < 1e-6);
+    assert_true(fabs(outer - (10000 - 10 * 1 - 20 * 100)) < 1e-6);
+    load_traced(1, &inner, &outer);
+    assert_true(fabs(inner - (6000 - 2 * 10 * 100)) < 1e-6);
+    assert_true(fabs(outer - (10000 - 2 * (10 * 1 + 20 * 100))) < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +406,7 @@ int main(void)
         cmocka_unit_test(format_names_and_extensions_parse),
         cmocka_unit_test(load_rejects_missing_empty_and_garbage),
         cmocka_unit_test(load_survives_corrupted_raw_files),
+        cmocka_unit_test(load_subtracts_tracer_cost_and_its_waits),
     };
     return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
 }
