@@ -258,6 +258,28 @@ BL_API int bl_results_fit_complexity(bl_results *results, bool all);
  * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */
 BL_API long bl_launch_per_op(const bl_launch *launch, double **out);
 
+/*
+ * The software counters of a launch (perf_event task-clock and
+ * cpu-migrations, getrusage's involuntary context switches and page
+ * faults), summed over its measured batches, clean or discarded: what the
+ * operating system did to the measurement. Computed from the samples, so a
+ * launch read back from JSON gives the same. Divide by reps for per-op
+ * values. For a multi-threaded benchmark the counts are summed over its
+ * threads and task_clock_ns is each batch's wall time less the largest
+ * off-CPU gap of any thread (docs/engine.md).
+ */
+typedef struct bl_software {
+    size_t batches;            /* measured batches */
+    uint64_t reps;             /* their repetitions (per thread) */
+    double wall_ns;            /* their wall time, pauses excluded */
+    double task_clock_ns;      /* their on-CPU time; NAN when some batch did not know it */
+    uint64_t context_switches; /* involuntary */
+    uint64_t migrations;       /* batches that moved to another CPU (or moves, with perf) */
+    uint64_t page_faults;      /* minor */
+    uint64_t major_faults;
+} bl_software;
+BL_API void bl_launch_software(const bl_launch *launch, bl_software *out);
+
 /* How the interval of a benchmark's centre was computed. */
 enum bl_ci_method {
     BL_CI_NONE = 0,     /* no value, or too few batches for any interval */

@@ -505,7 +505,7 @@ complexity-registrations)
     run "$cplx" $fast --complexity --filter 'Unasked' --format json
     expect_status 0
     out_has '"complexity":\[$'
-    out_has '{"name":"BenchmarkUnasked","param":"len","asked":"auto","points":\[{"n":5e+02,'
+    out_has '{"name":"BenchmarkUnasked","param":"len","asked":"auto","points":\[{"n":500,'
     out_has '"best":{"curve":"O(n)","coefficient":[0-9.e+-]*,"rms":[0-9.e+-]*},"good":true,"fits":\[{"curve":"O(1)"'
     out_has '{"curve":"O(n^3)"'
     # with --no-table a warning still reaches stderr

@@ -61,6 +61,12 @@ void bl__json_number(FILE *f, double x)
         fputs("null", f);
         return;
     }
+    /* whole numbers as such (1000, not the shorter 1e+03): counts and
+     * sizes read as what they are */
+    if (x == floor(x) && fabs(x) < 1e15) {
+        fprintf(f, "%.0f", x);
+        return;
+    }
     char buf[40];
     for (int p = 1; p <= 17; p++) {
         snprintf(buf, sizeof buf, "%.*g", p, x);
@@ -136,6 +142,19 @@ static void write_launch(FILE *f, const bl_launch *l)
         jstr(f, bl_invalid_name(i));
         fprintf(f, ":%zu", l->invalid_by[i]);
     }
+    /* the software counters over the measured batches (derived from the
+     * samples below; readers recompute them with bl_launch_software) */
+    bl_software sw;
+    bl_launch_software(l, &sw);
+    fprintf(f, "},\"software\":{\"batches\":%zu,\"reps\":%llu", sw.batches,
+            (unsigned long long)sw.reps);
+    NUM("wall_ns", sw.wall_ns);
+    NUM("task_clock_ns", sw.task_clock_ns);
+    fprintf(f,
+            ",\"context_switches\":%llu,\"migrations\":%llu,\"page_faults\":%llu,"
+            "\"major_faults\":%llu",
+            (unsigned long long)sw.context_switches, (unsigned long long)sw.migrations,
+            (unsigned long long)sw.page_faults, (unsigned long long)sw.major_faults);
     fputs("},\"metrics\":{", f);
     for (size_t i = 0; i < l->n_metrics; i++) {
         if (i)

@@ -497,3 +497,21 @@ done:
     free(cvs);
     return rc;
 }
+
+void bl_launch_software(const bl_launch *l, bl_software *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < l->n_samples; i++) {
+        const bl_sample *s = &l->samples[i];
+        if (s->stage != BL_STAGE_MEASURE)
+            continue;
+        out->batches++;
+        out->reps += s->reps;
+        out->wall_ns += s->ns;
+        out->task_clock_ns += s->cpu_ns >= 0 ? s->cpu_ns : NAN;
+        out->context_switches += s->nivcsw;
+        out->migrations += s->migrations;
+        out->page_faults += s->minflt;
+        out->major_faults += s->majflt;
+    }
+}
