@@ -242,7 +242,7 @@ static bool clean(struct bl__engine *e, const struct batch *b)
     unsigned why = bl__sample_judge(&s, 0), ignore = 0;
     for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
         e->reason_count[k] += (why >> k) & 1;
-        if (bl__is_intrinsic(e->reason_count[k], e->n_measured))
+        if (bl__is_intrinsic(k, e->reason_count[k], e->n_measured))
             ignore |= 1u << k;
     }
     return (why & ~ignore) == 0;

@@ -311,10 +311,10 @@ long bl_launch_per_op(const bl_launch *l, double **out)
 
 void bl_launch_finish(bl_launch *l)
 {
-    /* A disturbance that most measured batches show is the benchmark's own
-     * nature (page faults of a benchmark that maps memory, off-CPU time of
-     * one that waits for another thread): it then does not invalidate, or
-     * nothing would be left. l->intrinsic records which. */
+    /* A disturbance that is the benchmark's own nature (page faults of a
+     * benchmark that maps memory in most batches, off-CPU time of one that
+     * waits for another thread in nearly all: bl__is_intrinsic) does not
+     * invalidate, or nothing would be left. l->intrinsic records which. */
     size_t n_meas = 0, count[BL_INVALID_NREASONS] = {0};
     for (size_t i = 0; i < l->n_samples; i++) {
         if (l->samples[i].stage != BL_STAGE_MEASURE)
@@ -326,7 +326,7 @@ void bl_launch_finish(bl_launch *l)
     }
     l->intrinsic = 0;
     for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
-        if (bl__is_intrinsic(count[b], n_meas))
+        if (bl__is_intrinsic(b, count[b], n_meas))
             l->intrinsic |= 1u << b;
 
     l->n_measured = l->n_invalid = 0;

@@ -12,12 +12,24 @@
  * (those a benchmark shows in most batches: its own nature). */
 unsigned bl__sample_judge(const bl_sample *s, unsigned ignore);
 
-/* A disturbance `count` of `n` measured batches show is the benchmark's
- * own nature (not a reason to discard) when most batches show it, and at
- * least 3 do: one or two disturbed batches alone are just disturbed. */
-static inline bool bl__is_intrinsic(size_t count, size_t n)
+/*
+ * Whether reason bit `k` (enum bl_invalid: 1u << k), shown by `count` of
+ * `n` measured batches, is the benchmark's own nature rather than a reason
+ * to discard. Page faults are work the benchmark does (it maps or touches
+ * new memory): its nature when most batches show them. Time lost off CPU
+ * (a preemption, a migration, a gap) always inflates a batch; it is the
+ * nature only of a benchmark in which (almost) no batch escapes it, one
+ * that waits or runs more threads than CPUs: fewer than 3 batches without
+ * it. On a loaded machine most batches may be preempted; the few clean
+ * ones are then the measurement. Never for fewer than 3 batches showing it.
+ */
+static inline bool bl__is_intrinsic(unsigned k, size_t count, size_t n)
 {
-    return count >= 3 && count * 2 > n;
+    if (count < 3)
+        return false;
+    if ((1u << k) & (BL_INVALID_MINFLT | BL_INVALID_MAJFLT))
+        return count * 2 > n;
+    return n - count < 3;
 }
 
 /* Free what a launch owns (not the launch itself). */

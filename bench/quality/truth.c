@@ -1,0 +1,161 @@
+/*
+ * truth.c - the realised difference of each workload variant, measured in
+ * one process: base (level 0) and variant (level 1, 2, 5) alternate in
+ * ABBA blocks of runs of about 10 ms each, for a long time, and the
+ * difference is the median over blocks of (B1 + B2) / (A1 + A2) - 1. Both
+ * sides run the same source (workloads.h) in the same process, so layout
+ * and the machine's drift cancel; what is left is the knob's real effect.
+ *
+ * usage: truth SECONDS_PER_VARIANT
+ * output: one line per workload and level: "truth WORKLOAD LEVEL PERCENT LO HI"
+ * (LO, HI: the interquartile range of the block ratios, in percent).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "workloads.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum { NS1, NS20, SORT, COPY, COMPUTE, ALLOC, N_WORKLOADS };
+static const char *const names[N_WORKLOADS] = {"Ns1", "Ns20", "Sort", "Copy", "Compute", "Alloc"};
+
+struct inst {
+    int kind;
+    union {
+        struct qw_ns1 ns1;
+        struct qw_ns20 ns20;
+        struct qw_sort sort;
+        struct qw_copy copy;
+        struct qw_compute compute;
+        struct qw_alloc alloc;
+    } u;
+};
+
+static int inst_init(struct inst *in, int kind, int level)
+{
+    in->kind = kind;
+    switch (kind) {
+    case NS1:
+        qw_ns1_init(&in->u.ns1, level);
+        return 0;
+    case NS20:
+        qw_ns20_init(&in->u.ns20, level);
+        return 0;
+    case SORT:
+        qw_sort_init(&in->u.sort, level);
+        return 0;
+    case COPY:
+        return qw_copy_init(&in->u.copy, level);
+    case COMPUTE:
+        qw_compute_init(&in->u.compute, level);
+        return 0;
+    default:
+        qw_alloc_init(&in->u.alloc, level);
+        return 0;
+    }
+}
+
+/* Time `ops` operations; seconds. */
+static double run(struct inst *in, long ops)
+{
+    double t0 = now_s();
+    switch (in->kind) {
+    case NS1:
+        for (long i = 0; i < ops; i++)
+            qw_ns1_op(&in->u.ns1);
+        QW_KEEP(in->u.ns1.x);
+        break;
+    case NS20:
+        for (long i = 0; i < ops; i++)
+            qw_ns20_op(&in->u.ns20);
+        QW_KEEP(in->u.ns20.h);
+        break;
+    case SORT:
+        for (long i = 0; i < ops; i++)
+            qw_sort_op(&in->u.sort);
+        break;
+    case COPY:
+        for (long i = 0; i < ops; i++)
+            qw_copy_op(&in->u.copy);
+        break;
+    case COMPUTE:
+        for (long i = 0; i < ops; i++)
+            qw_compute_op(&in->u.compute);
+        QW_KEEP(in->u.compute.x);
+        break;
+    default:
+        for (long i = 0; i < ops; i++)
+            qw_alloc_op(&in->u.alloc);
+        break;
+    }
+    return now_s() - t0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = argc > 1 ? atof(argv[1]) : 4.0;
+    static const int levels[] = {1, 2, 5};
+    for (int k = 0; k < N_WORKLOADS; k++) {
+        struct inst base;
+        if (inst_init(&base, k, 0)) {
+            fprintf(stderr, "truth: out of memory\n");
+            return 1;
+        }
+        /* ops per run: about 10 ms, from a warm measurement */
+        long ops = 1;
+        run(&base, 1);
+        while (run(&base, ops) < 0.002)
+            ops *= 2;
+        ops = (long)((double)ops * 0.010 / run(&base, ops)) + 1;
+        for (size_t li = 0; li < sizeof levels / sizeof *levels; li++) {
+            struct inst var;
+            if (inst_init(&var, k, levels[li])) {
+                fprintf(stderr, "truth: out of memory\n");
+                return 1;
+            }
+            size_t cap = 4096, n = 0;
+            double *ratio = malloc(cap * sizeof *ratio);
+            double end = now_s() + seconds;
+            run(&var, ops);
+            while ((now_s() < end || n < 20) && n < cap) {
+                double a1, a2, b1, b2;
+                if (n % 2 == 0) { /* ABBA, then BAAB */
+                    a1 = run(&base, ops);
+                    b1 = run(&var, ops);
+                    b2 = run(&var, ops);
+                    a2 = run(&base, ops);
+                } else {
+                    b1 = run(&var, ops);
+                    a1 = run(&base, ops);
+                    a2 = run(&base, ops);
+                    b2 = run(&var, ops);
+                }
+                ratio[n++] = (b1 + b2) / (a1 + a2);
+            }
+            qsort(ratio, n, sizeof *ratio, cmp);
+            printf("truth %s %d %.3f %.3f %.3f %zu\n", names[k], levels[li],
+                   100 * (ratio[n / 2] - 1), 100 * (ratio[n / 4] - 1), 100 * (ratio[3 * n / 4] - 1),
+                   n);
+            fflush(stdout);
+            free(ratio);
+            if (k == COPY)
+                qw_copy_fini(&var.u.copy);
+        }
+        if (k == COPY)
+            qw_copy_fini(&base.u.copy);
+    }
+    return 0;
+}
