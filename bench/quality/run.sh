@@ -39,6 +39,8 @@ log() { echo "[$(($(date +%s) - start))s] $*" >&2; }
 
 # ---- build: the base twice (identical builds for A/A), then +1%, +2%, +5% ----
 log "building the workloads (benchlab suite, Google Benchmark program, truth)"
+cp "$benchlab" "$out/bin/benchlab" # a rebuild during the run must not swap it
+benchlab=$out/bin/benchlab
 CFLAGS="-O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra"
 for v in 0a 0b 1 2 5; do
     level=${v%[ab]}
