@@ -103,6 +103,7 @@ def main():
 
     # ---- fresh processes --------------------------------------------------------
     bl_c = {w: [] for w in WORKLOADS}
+    bl_wall = {w: [] for w in WORKLOADS}  # seconds of worker life per benchmark and run
     bl_ref = {w: [] for w in WORKLOADS}
     gb_c = {w: [] for w in WORKLOADS}
     for p in sorted(glob.glob(os.path.join(raw, "spread-bl-*.json"))):
@@ -112,6 +113,7 @@ def main():
             e = b.get("estimate")
             if w in bl_c and e and e.get("centre") is not None:
                 bl_c[w].append(e["centre"])
+                bl_wall[w].append(sum(l.get("wall_s") or 0 for l in b.get("launches", [])))
             refs = [l["metrics"]["ref-cycles/op"] for l in b.get("launches", [])
                     if l.get("status") == "ok" and "ref-cycles/op" in l.get("metrics", {})]
             if w in bl_ref and refs:
@@ -209,8 +211,10 @@ def main():
         print(f"- {line}")
     print()
     print(f"## Reproducibility: the same build in {a.procs} fresh processes\n")
-    print("spread = (max - min) / median of the reported time; CV = sd / mean; "
-          "s/bench = wall time of a process / benchmarks in it.\n")
+    print("spread = (max - min) / median of the reported time; CV = sd / mean; s/bench: benchlab, "
+          "the life of the benchmark's workers (spawn to exit, setup included; mean over the "
+          "processes); GB, a process's wall time over its benchmarks (mean). realised: the "
+          "variants' extra work measured in one process (truth.c), in percent.\n")
     print("| workload | time/op | realised +1/+2/+5% | spread benchlab | spread GB | CV benchlab | CV GB "
           "| ref-cycles spread | s/bench benchlab | s/bench GB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -222,7 +226,7 @@ def main():
         print(f"| {w} | {tt} | {real} | {pct(spread(c)) if c else '-'} | {pct(spread(gb_c[w])) if gb_c[w] else '-'} "
               f"| {pct(cv(c), 2) if c else '-'} | {pct(cv(gb_c[w]), 2) if gb_c[w] else '-'} "
               f"| {pct(spread(bl_ref[w])) if bl_ref[w] else '-'} "
-              f"| {per_bench('spread-bl'):.2f} | {per_bench('spread-gb'):.2f} |")
+              f"| {st.mean(bl_wall[w]) if bl_wall[w] else float('nan'):.2f} | {per_bench('spread-gb'):.2f} |")
     print()
     print(f"## A/B verdicts over {a.trials} trials\n")
     print("ab = `benchlab ab OLD NEW` (default: 1 s, 4 process pairs); compare = two default "
@@ -269,9 +273,11 @@ def main():
                  f"worst {pct(max(refsp)) if refsp else 'not measured (no ref-cycles/op in run results)'}",
                  bool(refsp) and all(spread(bl_ref[w]) <= (0.05 if w == "Copy" else 0.02)
                                      for w in WORKLOADS if len(bl_ref[w]) > 1)))
-    blw = per_bench("spread-bl")
+    over = [w for w in WORKLOADS if bl_wall[w] and st.mean(bl_wall[w]) > (1.0 if w == "Compute" else 0.5)]
+    worst = max((st.mean(bl_wall[w]) for w in WORKLOADS if bl_wall[w]), default=float("nan"))
     rows.append(("<= 0.5 s of measuring per benchmark (1 s for >= 5 ms ops)",
-                 f"{blw:.2f} s per benchmark on average, process start-up included", blw <= 0.5 * 7 / 6))
+                 f"worst {worst:.2f} s (workers' life, setup included)"
+                 + (f"; over: {', '.join(over)}" if over else ""), not over))
     f2 = frac("ab", 2, {"up"})
     w2 = frac("ab", 2, {"down"})
     rows.append(("ab: +2% detected >= 95%, no wrong sign", f"{f2[1]}/{f2[2]}, wrong sign {w2[1]}",

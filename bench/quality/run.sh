@@ -22,7 +22,7 @@ if [ "${QUICK:-0}" = 1 ]; then
     PROCS=${PROCS:-3} TRIALS=${TRIALS:-2} TRUTH_S=${TRUTH_S:-0.2}
     BL_TIME="--time 0.12s" AB_TIME="--time 0.3s" GB_TIME="--benchmark_min_time=0.02"
 else
-    PROCS=${PROCS:-10} TRIALS=${TRIALS:-10} TRUTH_S=${TRUTH_S:-3}
+    PROCS=${PROCS:-10} TRIALS=${TRIALS:-10} TRUTH_S=${TRUTH_S:-5}
     BL_TIME="" AB_TIME="" GB_TIME="" # everyone's defaults
 fi
 benchlab=$build/bin/benchlab

@@ -91,6 +91,9 @@ typedef struct bl_launch {
     double ns_per_op;       /* median workload per op minus overhead, >= 0; NAN if none */
     double raw_ns_per_op;   /* median workload per op before subtracting overhead */
     uint64_t measured_reps; /* repetitions in valid measured batches */
+    uint64_t tuned_reps;    /* repetitions per batch the warmup settled on (before jitter);
+                               0 when not said (macrobenchmarks, older suites) */
+    bool tune_stale;        /* the tune file's batch size was far off: sized anew */
     size_t n_measured;      /* measured batches, valid or not */
     size_t n_invalid;       /* measured batches discarded */
     size_t invalid_by[BL_INVALID_NREASONS];

@@ -44,6 +44,8 @@ typedef struct bl_run_options {
     int alloc;               /* run the allocation pass: B/op and allocs/op */
     const char *counters;    /* hardware counters pass: a list, or "" for all; NULL: none */
     const char *cpus;        /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */
+    const char *tune_file;   /* the tune file: batch sizes cached per machine and benchmark,
+                                read before and written after the run; NULL: none */
     /* The profile pass: one more worker per benchmark, with a profiler that
      * records only while measured batches run; its timings are not kept. */
     const char *profile;     /* "sample" or "trace"; NULL: no profile pass */

@@ -342,6 +342,53 @@ disturbed-launch-is-replaced)
     out_lacks '^BenchmarkFakeB	'
     err_has '^FAIL BenchmarkFakeB: no clean measurement: all 2 measured batches were disturbed (context-switch 2) (8 of 8 launches)$'
     ;;
+tune-file-cached-per-machine)
+    fake=$(dirname "$0")/fake_suite.sh
+    export FAKE_LOG="$tmp/log"
+    tf="$tmp/t.tune"
+    # no file yet: each benchmark's first launch tunes it for the other five
+    run "$cli" run "$fake" --tune-file "$tf"
+    expect_status 0
+    [ "$(grep -c -- '--benchlab-worker BenchmarkFakeA .*--benchlab-reps 1000' "$tmp/log")" -eq 5 ] ||
+        fail "launches 2-6 of FakeA should get the first one's size: $(cat "$tmp/log")"
+    head -n 1 "$tf" | grep -q '^benchlab-tune 1$' || fail "tune file header: $(cat "$tf")"
+    grep -q '^host: ' "$tf" || fail "no host in the fingerprint"
+    grep -q '^BenchmarkFakeA	1000$' "$tf" || fail "no entry for FakeA: $(cat "$tf")"
+    err_has '^benchlab: --tune-file: 0 benchmarks sized from .*, 2 tuned and added'
+    # the next run: every launch skips the pilot
+    : >"$tmp/log"
+    run "$cli" run "$fake" --tune-file "$tf"
+    expect_status 0
+    [ "$(grep -c -- '--benchlab-reps 1000' "$tmp/log")" -eq 12 ] || fail "all 12 launches sized from the file"
+    err_has '2 benchmarks sized from'
+    # made on another machine: ignored with a note, tuned again, rewritten
+    sed 's/^host: .*/host: some-other-box/' "$tf" >"$tmp/x" && mv "$tmp/x" "$tf"
+    : >"$tmp/log"
+    run "$cli" run "$fake" --tune-file "$tf" --filter FakeA
+    expect_status 0
+    err_has 'was tuned with host "some-other-box", this run has "[^"]*": every benchmark is tuned again'
+    [ "$(grep -c -- '--benchlab-reps' "$tmp/log")" -eq 5 ] || fail "the first launch must tune again"
+    ! grep -q 'some-other-box' "$tf" || fail "the file was not rewritten"
+    # not a tune file: refused before anything runs, and left alone
+    echo 'my precious notes' >"$tmp/notes.txt"
+    : >"$tmp/log"
+    run "$cli" run "$fake" --tune-file "$tmp/notes.txt"
+    expect_status 2
+    err_has "notes.txt is not a benchlab tune file (its first line is not \"benchlab-tune 1\"); it is left as it is"
+    [ "$(cat "$tmp/notes.txt")" = 'my precious notes' ] || fail "a foreign file was overwritten"
+    [ ! -s "$tmp/log" ] || fail "workers ran despite a bad tune file"
+    printf 'benchlab-tune 1\nBenchmarkFakeA\t12x\n' >"$tmp/bad.tune"
+    run "$cli" run "$fake" --tune-file "$tmp/bad.tune"
+    expect_status 2
+    err_has 'bad.tune:2: "12x": repetitions must be a whole number from 1 to 10^12'
+    # a real suite: the second run has no pilot batches at all
+    run "$measure" --time 0.1s --filter '^BenchmarkGlobal$' --tune-file "$tmp/real.tune" --format json
+    expect_status 0
+    grep -q '"stage":"p"' "$tmp/out" || fail "the first run should pilot"
+    run "$measure" --time 0.1s --filter '^BenchmarkGlobal$' --tune-file "$tmp/real.tune" --format json
+    expect_status 0
+    ! grep -q '"stage":"p"' "$tmp/out" || fail "a run with a tuned benchmark still ran its pilot"
+    ;;
 macro-reports-distribution)
     run "$measure" --time 0.1s --filter '^BenchmarkMacro$'
     expect_status 0

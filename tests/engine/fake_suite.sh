@@ -1,8 +1,9 @@
 #!/bin/sh
 # fake_suite.sh - a stand-in suite that speaks the worker protocol without
 # measuring anything: it logs the arguments each worker got to $FAKE_LOG
-# and sends fixed batches, so tests can check what the runner asks of its
-# workers (launches, budget split, tuned repetitions).
+# and sends fixed batches (and a batch size of 1000 for the tune file), so
+# tests can check what the runner asks of its workers (launches, budget
+# split, tuned repetitions).
 if [ "${1:-}" = "--benchlab-list" ]; then
     printf 'benchlab-list 1\nBenchmarkFakeA\nBenchmarkFakeB\n'
     exit 0
@@ -23,5 +24,5 @@ echo "$*" >>"$FAKE_LOG"
         printf 's O 1000 1000 1000 0 0 0 0 0\ns m 1000 %d %d %d 0 0 0 0\n' $((1000000 + i)) $((1000000 + i)) $ivcsw
         i=$((i + 1))
     done
-    printf 'done 13000\n'
+    printf 'tune 1000\ndone 13000\n'
 } >&3

@@ -36,10 +36,11 @@ struct bl__worker_args {
     double time_s;
     double batch_ms;
     unsigned long long seed;
-    int alloc;            /* the allocation pass instead of timing */
-    const char *counters; /* the counters pass, with this list, instead of timing */
-    int cmd_fd;           /* driven mode (benchlab ab): commands on this fd; -1: none */
-    int profile;          /* the profile pass (enum bl__profile_mode): timing, profiled */
+    int alloc;               /* the allocation pass instead of timing */
+    const char *counters;    /* the counters pass, with this list, instead of timing */
+    int cmd_fd;              /* driven mode (benchlab ab): commands on this fd; -1: none */
+    int profile;             /* the profile pass (enum bl__profile_mode): timing, profiled */
+    unsigned long long reps; /* repetitions per batch from the tune file: no pilot; 0: pilot */
 };
 int bl__worker_main(const struct bl__worker_args *args);
 

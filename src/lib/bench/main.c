@@ -62,6 +62,8 @@ static const char usage[] =
     "                     .json .csv .md .txt, else go)\n"
     "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
     "  --cpu LIST         pin workers to these CPUs, such as 1 or 0-3,6\n"
+    "  --tune-file FILE   cache each benchmark's batch size in FILE for this machine:\n"
+    "                     known benchmarks skip the pilot, new ones are added\n"
     "  --no-table         do not print the summary table on stderr\n"
     "  --color WHEN       auto, always or never (NO_COLOR is respected)\n"
     "  --version, --help\n"
@@ -141,6 +143,9 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
     const char *hw = bl_results_get_meta(res, "counters-unsupported");
     if (hw)
         fprintf(stderr, "benchlab: --counters: %s\n", hw);
+    const char *tune_note = bl_results_get_meta(res, "tune-note");
+    if (tune_note)
+        fprintf(stderr, "benchlab: --tune-file: %s\n", tune_note);
     const char *noise = bl_results_get_meta(res, "env-warnings");
     if (noise && fr->table)
         fprintf(stderr, "benchlab: noise on this machine: %s (benchlab env explains)\n", noise);
@@ -397,7 +402,7 @@ static void on_profile(void *ctx, const bl_results *res, const bl_bench_result *
 
 static int worker_mode(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -407,6 +412,8 @@ static int worker_mode(int argc, char **argv)
             a.batch_ms = strtod(argv[i + 1], NULL);
         else if (strcmp(argv[i], "--benchlab-seed") == 0)
             a.seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--benchlab-reps") == 0)
+            a.reps = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--benchlab-mode") == 0)
             a.alloc = strcmp(argv[i + 1], "alloc") == 0;
         else if (strcmp(argv[i], "--benchlab-counters") == 0)
@@ -465,9 +472,10 @@ int bl_run_main(int argc, char **argv, const char *exe)
     const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1;
     static const char *const with_value[] = {
-        "filter", "time",        "count",          "timeout",    "batch",
-        "seed",   "out",         "format",         "pkg",        "color",
-        "cpu",    "profile-dir", "profile-format", "profile-hz", "profile-top"};
+        "filter",   "time",        "count",          "timeout",    "batch",
+        "seed",     "out",         "format",         "pkg",        "color",
+        "cpu",      "profile-dir", "profile-format", "profile-hz", "profile-top",
+        "tune-file"};
     const char *profile_list = "text";
     long profile_top = 5;
     for (int i = 1; i < argc; i++) {
@@ -556,6 +564,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
             o.pkg = v;
         } else if (strcmp(name, "cpu") == 0) {
             o.cpus = v;
+        } else if (strcmp(name, "tune-file") == 0) {
+            o.tune_file = v;
         } else if (strcmp(name, "profile-dir") == 0) {
             o.profile_dir = v;
         } else if (strcmp(name, "profile-format") == 0) {
@@ -688,6 +698,13 @@ int bl_run_main(int argc, char **argv, const char *exe)
     }
     if (rc == BL_EINTR)
         fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n", prog);
+    const char *tuned = res ? bl_results_get_meta(res, "tune") : NULL;
+    if (tuned && table)
+        fprintf(stderr, "benchlab: --tune-file: %s\n", tuned);
+    const char *tune_err = res ? bl_results_get_meta(res, "tune-error") : NULL;
+    if (tune_err)
+        fprintf(stderr, "%s: %s: the results are complete, the tune file was not updated\n", prog,
+                tune_err);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);

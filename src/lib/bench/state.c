@@ -228,9 +228,8 @@ struct batch {
     uint32_t pauses;
 };
 
-/* The runner's rule (results/results.c), applied as we go to count clean
- * batches: a reason most batches show so far is the benchmark's nature. */
-static bool clean(struct bl__engine *e, const struct batch *b)
+/* The batch as the runner's invalidation sees it. */
+static bl_sample as_sample(const struct batch *b)
 {
     bl_sample s = {.stage = BL_STAGE_MEASURE,
                    .ns = (double)b->ns,
@@ -239,6 +238,14 @@ static bool clean(struct bl__engine *e, const struct batch *b)
                    .migrations = (uint32_t)b->acc.migrations,
                    .minflt = (uint32_t)b->acc.minflt,
                    .majflt = (uint32_t)b->acc.majflt};
+    return s;
+}
+
+/* The runner's rule (results/results.c), applied as we go to count clean
+ * batches: a reason most batches show so far is the benchmark's nature. */
+static bool clean(struct bl__engine *e, const struct batch *b)
+{
+    bl_sample s = as_sample(b);
     unsigned why = bl__sample_judge(&s, 0), ignore = 0;
     for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
         e->reason_count[k] += (why >> k) & 1;
@@ -291,8 +298,23 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
         break;
     case STAGE_WARMUP: {
-        if (e->macro && e->n_warm == 0)
-            long_op_budget(e, per_op);
+        if ((e->macro || e->given_reps) && e->n_warm == 0)
+            long_op_budget(e, per_op); /* no pilot ran: decide it here */
+        bl_sample s = as_sample(b);
+        if (e->given_reps && !e->given_checked &&
+            !(bl__sample_judge(&s, 0) & ~(unsigned)BL_INVALID_MINFLT)) {
+            /* The tune file's size stands unless the first undisturbed
+             * batch says the benchmark changed a lot (4x off what the pilot
+             * would choose; a cold batch is often 2x slow): then we size
+             * anew, and the runner writes the new size back. */
+            e->given_checked = true;
+            uint64_t fresh = reps_for(e->target_ns, per_op);
+            if (e->given_reps > 4 * fresh || 4 * e->given_reps < fresh) {
+                e->reps = fresh;
+                bl__send(e->fd, "tune-stale %llu %llu", (unsigned long long)e->given_reps,
+                         (unsigned long long)fresh);
+            }
+        }
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
         int w = (double)b->ns >= 10 * e->target_ns ? 1 : BL__WARM_WINDOW;
@@ -310,6 +332,8 @@ static void record(struct bl__engine *e, const struct batch *b)
             if (e->cmd_fd >= 0) {
                 e->stage = STAGE_DRIVEN;
                 bl__send(e->fd, "ready %llu %.6g", (unsigned long long)e->reps, recent);
+            } else if (!e->macro) {
+                bl__send(e->fd, "tune %llu", (unsigned long long)e->reps); /* for --tune-file */
             }
         }
         break;

@@ -403,6 +403,12 @@ int bl__worker_main(const struct bl__worker_args *a)
         eng.stage = STAGE_WARMUP;
         eng.warm_begin = bl__now_ns();
         eng.macro = true;
+    } else if (a->reps > 0 && a->reps <= 1000000000000ull) {
+        /* the tune file knows this benchmark's batch size: no pilot */
+        eng.stage = STAGE_WARMUP;
+        eng.warm_begin = bl__now_ns();
+        eng.reps = a->reps;
+        eng.given_reps = a->reps;
     }
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());

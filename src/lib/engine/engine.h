@@ -90,4 +90,38 @@ int bl__run_set_pinning(const char *cpus, char *err, size_t err_size);
 /* SIGINT or SIGTERM arrived since bl_run_install_signal_handlers. */
 bool bl__run_interrupted(void);
 
+/* ---- the tune file (tune.c) ---------------------------------------------- */
+
+#define BL__TUNE_NKEYS 4 /* cpu, host, benchlab-version, batch-ms */
+
+struct bl__tune {
+    const char *path; /* borrowed; NULL: no tune file */
+    double batch_ms;
+    struct bl__tune_entry {
+        char *name;
+        unsigned long long reps;
+    } * entry;
+    size_t n, cap;
+    size_t n_loaded; /* entries taken from the file */
+    bool existed;    /* the file was there (and is a tune file) */
+    bool changed;    /* something to write back */
+    char *note;      /* why the file's entries were dropped (foreign fingerprint); NULL */
+};
+
+/*
+ * Read `path` into *t (an absent file is an empty table, made at the end).
+ * Entries of a file made on another machine, version or batch target are
+ * dropped and t->note says why. Returns 0, or BL_EFORMAT / -errno with a
+ * message naming the file (and line) in `err`; *t is then empty.
+ */
+int bl__tune_load(struct bl__tune *t, const char *path, double batch_ms, char *err,
+                  size_t err_size);
+/* The repetitions known for benchmark `name`; 0 when none. */
+unsigned long long bl__tune_get(const struct bl__tune *t, const char *name);
+/* Remember `reps` (1..1e12) for `name` (copied). 0, -EINVAL or -ENOMEM. */
+int bl__tune_set(struct bl__tune *t, const char *name, unsigned long long reps);
+/* Write the table back (a temporary file renamed over it) when it changed. */
+int bl__tune_save(struct bl__tune *t, char *err, size_t err_size);
+void bl__tune_fini(struct bl__tune *t);
+
 #endif

@@ -303,6 +303,10 @@ static void handle_line(struct bl__worker *r, char *line)
     } else if (strncmp(line, "counters ", 9) == 0) {
         free(r->counters_line);
         r->counters_line = bl__strdup(line);
+    } else if (strncmp(line, "tune ", 5) == 0) {
+        l->tuned_reps = strtoull(line + 5, NULL, 10);
+    } else if (strncmp(line, "tune-stale ", 11) == 0) {
+        l->tune_stale = true;
     } else if (strncmp(line, "done", 4) == 0) {
         r->got_done = true;
     } else if (!r->proto_error[0]) {
@@ -558,9 +562,11 @@ enum {
     LAUNCH_DISTURBED, /* every measured batch was disturbed: the machine's noise */
 };
 
-/* Run one launch to its end; fills `l`. Returns a LAUNCH_ value. */
+/* Run one launch to its end; fills `l`. `reps`: the batch size the tune
+ * file knows (the worker skips its pilot), or 0. Returns a LAUNCH_ value. */
 static int run_launch(const char *exe, const char *name, const bl_run_options *o,
-                      unsigned long long seed, bl_launch *l, const struct pass *pass)
+                      unsigned long long seed, bl_launch *l, const struct pass *pass,
+                      unsigned long long reps)
 {
     static const struct pass timing = {NULL, NULL, NULL, 0, NULL, -1, NULL};
     if (!pass)
@@ -568,7 +574,7 @@ static int run_launch(const char *exe, const char *name, const bl_run_options *o
     struct bl__alloc_out *alloc = pass->alloc;
     const char *counters = pass->counters;
     char **counters_line = pass->counters_line;
-    char time_s[32], batch[32], seed_s[32], fd_s[8];
+    char time_s[32], batch[32], seed_s[32], fd_s[8], reps_s[32];
     /* the benchmark's budget is split evenly across its launches */
     snprintf(time_s, sizeof time_s, "%.9g", o->time_s / (o->count > 0 ? o->count : 1));
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
@@ -580,6 +586,7 @@ static int run_launch(const char *exe, const char *name, const bl_run_options *o
                     time_s,       (char *)"--benchlab-batch",
                     batch,        (char *)"--benchlab-seed",
                     seed_s,       NULL,
+                    NULL,         NULL,
                     NULL,         NULL};
     struct bl__spawn_env env = {-1, NULL, {NULL}};
     char out_var[4200], hz_var[64];
@@ -612,6 +619,12 @@ static int run_launch(const char *exe, const char *name, const bl_run_options *o
         memcpy(env.set, vars, sizeof vars);
         env.preload_fd = pass->preload_fd;
         env.preload_path = pass->preload_path;
+    }
+    if (reps) {
+        int k = argv[11] ? 13 : 11;
+        snprintf(reps_s, sizeof reps_s, "%llu", reps);
+        argv[k] = (char *)"--benchlab-reps";
+        argv[k + 1] = reps_s;
     }
     struct bl__worker w;
     if (bl__worker_start(&w, exe, argv, &env, false, l))
@@ -659,7 +672,7 @@ static void run_alloc_pass(const char *exe, const bl_run_options *o, unsigned lo
     struct bl__alloc_out a;
     memset(&a, 0, sizeof a);
     struct pass pass = {&a, NULL, NULL, 0, NULL, -1, NULL};
-    run_launch(exe, b->name, o, seed, &tmp, &pass);
+    run_launch(exe, b->name, o, seed, &tmp, &pass, 0);
     free(b->alloc_message);
     b->alloc_message = NULL;
     struct bl__buf msg = {0};
@@ -701,7 +714,7 @@ static void run_counters_pass(const char *exe, const bl_run_options *o, unsigned
     memset(&tmp, 0, sizeof tmp);
     char *line = NULL;
     struct pass pass = {NULL, o->counters[0] ? o->counters : "", &line, 0, NULL, -1, NULL};
-    run_launch(exe, b->name, o, seed, &tmp, &pass);
+    run_launch(exe, b->name, o, seed, &tmp, &pass, 0);
     unsigned long long k = 0, d = 0;
     int scaled = 0, used = 0;
     if (tmp.status || tmp.skipped || !line ||
@@ -748,7 +761,7 @@ static void run_profile_pass(const char *exe, const bl_run_options *o, unsigned 
     struct pass pass = *proto;
     pass.profile_raw = raw;
     unlink(raw); /* never a stale file from an earlier run */
-    run_launch(exe, b->name, o, seed, &tmp, &pass);
+    run_launch(exe, b->name, o, seed, &tmp, &pass, 0);
     free(b->profile_message);
     b->profile_message = NULL;
     struct bl__buf msg = {0};
@@ -1102,14 +1115,28 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         bl_names_free(plan, 0);
         return BL_ENOTFOUND;
     }
+    /* a tune file that is not one, or is malformed, stops the run before
+     * anything is measured (and is never overwritten) */
+    struct bl__tune tune;
+    memset(&tune, 0, sizeof tune);
+    if (o.tune_file) {
+        int err = bl__tune_load(&tune, o.tune_file, o.batch_ms, errbuf, errsize);
+        if (err) {
+            bl_names_free(plan, n_plan);
+            return err;
+        }
+    }
 
     bl_results *res = bl_results_create();
     if (!res) {
         bl_names_free(plan, n_plan);
+        bl__tune_fini(&tune);
         return -ENOMEM;
     }
     fill_header(res, &o, exe);
     *out = res;
+    if (tune.note)
+        bl_results_set_meta(res, "tune-note", tune.note);
 
     struct bl__rng rng;
     bl__rng_seed(&rng, o.seed ? o.seed : bl__now_ns() ^ (uint64_t)getpid());
@@ -1136,6 +1163,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                                 profile_refused, sizeof profile_refused, errbuf, errsize);
         if (err) {
             bl_names_free(plan, n_plan);
+            bl__tune_fini(&tune);
             return err;
         }
     }
@@ -1154,8 +1182,12 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     if (!ps) {
         bl_names_free(plan, n_plan);
         bl_names_free(raw_used, n_raw_used);
+        bl__tune_fini(&tune);
         return -ENOMEM;
     }
+    size_t tune_known = 0, tune_new = 0, tune_stale = 0;
+    for (size_t i = 0; o.tune_file && i < n_plan; i++)
+        tune_known += bl__tune_get(&tune, plan[i]) != 0;
     for (int round = 0; !interrupted && rc >= 0; round++) {
         bool any = false;
         for (size_t i = 0; i < n_plan && !interrupted; i++) {
@@ -1204,7 +1236,15 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                 rc = -ENOMEM;
                 break;
             }
-            int how = run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL);
+            int how = run_launch(exe, plan[i], &o, bl__rng_next(&rng) | 1, l, NULL,
+                                 o.tune_file ? bl__tune_get(&tune, plan[i]) : 0);
+            /* the first launch of a benchmark the file did not know tunes it
+             * for the others and for the next run */
+            if (o.tune_file && l->tuned_reps && (!bl__tune_get(&tune, plan[i]) || l->tune_stale)) {
+                tune_new += !bl__tune_get(&tune, plan[i]);
+                tune_stale += l->tune_stale;
+                bl__tune_set(&tune, plan[i], l->tuned_reps);
+            }
             if (l->status == BL_EINTR) {
                 b->n_launches--; /* nothing finished: drop it */
                 bl__launch_fini(l);
@@ -1230,6 +1270,17 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
             break;
     }
     free(ps);
+    if (o.tune_file) {
+        char msg[600];
+        snprintf(msg, sizeof msg,
+                 "%zu benchmarks sized from %s, %zu tuned and added, %zu stale and tuned again",
+                 tune_known, o.tune_file, tune_new, tune_stale);
+        bl_results_set_meta(res, "tune", msg);
+        char why[512] = "";
+        if (bl__tune_save(&tune, why, sizeof why) != 0)
+            bl_results_set_meta(res, "tune-error", why);
+        bl__tune_fini(&tune);
+    }
     /* The run failed when a benchmark broke, or found no clean measurement
      * in any launch; disturbed launches beside good ones are only noted. */
     for (size_t i = 0; i < res->n_benches && rc == 0; i++) {

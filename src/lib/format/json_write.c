@@ -133,7 +133,8 @@ static void write_launch(FILE *f, const bl_launch *l)
     NUM("pause_ns", l->pause_ns);
     NUM("bytes_per_op", l->bytes_per_op);
     NUM("items_per_op", l->items_per_op);
-    fprintf(f, ",\"threads\":%d", l->threads);
+    fprintf(f, ",\"threads\":%d,\"tuned_reps\":%llu,\"tune_stale\":%s", l->threads,
+            (unsigned long long)l->tuned_reps, l->tune_stale ? "true" : "false");
     fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
             (unsigned long long)l->measured_reps, l->n_measured, l->n_invalid);
     for (unsigned i = 0; i < BL_INVALID_NREASONS; i++) {
