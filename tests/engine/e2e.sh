@@ -442,7 +442,7 @@ threads-run-together)
     check "$(metric BenchmarkHooks/threads=2 hooks-ok)" 'x == 1' "per-thread hooks"
     ;;
 threads-failures-are-clean)
-    run "$threads" $fast --filter 'ThreadFails|ThreadBreaks|ThreadSkips'
+    run "$threads" $fast --count 1 --filter 'ThreadFails|ThreadBreaks|ThreadSkips'
     expect_status 1
     err_has 'BenchmarkThreadFails/threads=3: thread 2 of 3: thread two gave up'
     err_has 'BenchmarkThreadBreaks/threads=2: thread 1 of 2: the benchmark returned before its loop finished'
