@@ -248,7 +248,9 @@ do-not-optimize-keeps-work)
     fi
     ;;
 interrupt-keeps-results)
-    "$faults" --time 0.05s --timeout 30s --filter 'AaHealthy|Hang' >"$tmp/out" 2>"$tmp/err" &
+    # the workers inherit E2E_MARK: how we tell ours from those of tests
+    # running beside this one (hang-is-killed runs the same worker)
+    E2E_MARK="$tmp" "$faults" --time 0.05s --timeout 30s --filter 'AaHealthy|Hang' >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     i=0
     while ! grep -q '^BenchmarkAaHealthy' "$tmp/out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -261,7 +263,11 @@ interrupt-keeps-results)
     err_has 'interrupted'
     # the worker of the hanging benchmark must be gone too
     sleep 0.2
-    ! pgrep -f 'fixture_faults --benchlab-worker BenchmarkHang' >/dev/null || fail "worker left running"
+    for p in $(pgrep -f 'fixture_faults --benchlab-worker BenchmarkHang'); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "E2E_MARK=$tmp"; then
+            fail "worker left running"
+        fi
+    done
     ;;
 env-lists-noise-sources)
     run "$cli" env
