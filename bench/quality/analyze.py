@@ -104,6 +104,9 @@ def main():
     # ---- fresh processes --------------------------------------------------------
     bl_c = {w: [] for w in WORKLOADS}
     bl_wall = {w: [] for w in WORKLOADS}  # seconds of worker life per benchmark and run
+    # candidate estimators of the benchmark's time, one value per fresh process
+    est_names = ["mean", "trimmed", "median", "min", "batch-min"]
+    est = {w: {k: [] for k in est_names} for w in WORKLOADS}
     bl_ref = {w: [] for w in WORKLOADS}
     gb_c = {w: [] for w in WORKLOADS}
     for p in sorted(glob.glob(os.path.join(raw, "spread-bl-*.json"))):
@@ -114,6 +117,15 @@ def main():
             if w in bl_c and e and e.get("centre") is not None:
                 bl_c[w].append(e["centre"])
                 bl_wall[w].append(sum(l.get("wall_s") or 0 for l in b.get("launches", [])))
+                cs = [l["ns_per_op"] for l in b.get("launches", [])
+                      if l.get("status") == "ok" and l.get("ns_per_op") is not None]
+                if cs:
+                    est[w]["mean"].append(st.mean(cs))
+                    est[w]["trimmed"].append(trimmed_mean(cs))
+                    est[w]["median"].append(st.median(cs))
+                    est[w]["min"].append(min(cs))
+                    if e.get("batch_min") is not None:
+                        est[w]["batch-min"].append(e["batch_min"])
             refs = [l["metrics"]["ref-cycles/op"] for l in b.get("launches", [])
                     if l.get("status") == "ok" and "ref-cycles/op" in l.get("metrics", {})]
             if w in bl_ref and refs:
@@ -227,6 +239,16 @@ def main():
               f"| {pct(cv(c), 2) if c else '-'} | {pct(cv(gb_c[w]), 2) if gb_c[w] else '-'} "
               f"| {pct(spread(bl_ref[w])) if bl_ref[w] else '-'} "
               f"| {st.mean(bl_wall[w]) if bl_wall[w] else float('nan'):.2f} | {per_bench('spread-gb'):.2f} |")
+    print()
+    print(f"## Estimators: spread of each across the {a.procs} fresh processes\n")
+    print("Per process, from the same launches: mean, 20% trimmed mean, median and minimum of the "
+          "launch centres (each the median of its clean batches), and the fastest clean batch. "
+          "The one with the smallest spread is the most reproducible on this machine.\n")
+    print("| workload | " + " | ".join(est_names) + " |")
+    print("|---|" + "---|" * len(est_names))
+    for w in WORKLOADS:
+        print(f"| {w} | " + " | ".join(pct(spread(est[w][k])) if len(est[w][k]) > 1 else "-"
+                                         for k in est_names) + " |")
     print()
     print(f"## A/B verdicts over {a.trials} trials\n")
     print("ab = `benchlab ab OLD NEW` (default: 1 s, 4 process pairs); compare = two default "

@@ -107,7 +107,7 @@ default-launches-interleaved)
     # the table: 6 launches, their spread, an interval over launches (no '*')
     grep -q '^AaHealthy  .*\]  *6  *[0-9.]*%  *[0-9]*/[0-9]*  ' "$tmp/err" || fail "table row"
     ! grep -q '^\* one launch' "$tmp/err" || fail "one-launch footnote with 6 launches"
-    run "$faults" --time 0.02s --count 1 --filter 'AaHealthy'
+    run "$faults" --time 0.2s --count 1 --filter 'AaHealthy'
     expect_status 0
     grep -q '^AaHealthy  .*\]\*  *1  *-  ' "$tmp/err" || fail "one launch: starred interval, no spread"
     err_has '^\* one launch: the interval comes from the batches of one process'
