@@ -55,6 +55,8 @@ typedef struct bl_sample {
     uint32_t majflt;
     uint32_t pauses;  /* bl_pause/bl_resume pairs inside the batch */
     unsigned invalid; /* enum bl_invalid bits; 0 = valid */
+    double ref_ns;    /* ns per step of the reference chain timed beside the batch (one step
+                         is one core cycle); 0 when not measured */
 } bl_sample;
 
 typedef struct bl_metric {
@@ -85,17 +87,20 @@ typedef struct bl_launch {
     bl_sample *samples;
     size_t n_samples;
     size_t cap_samples;
-    double clock_ns;        /* cost of one clock read, measured in the worker */
-    double pause_ns;        /* timed cost of one bl_pause/bl_resume pair */
-    double overhead_ns;     /* median per-op time of the empty loop */
-    double ns_per_op;       /* median workload per op minus overhead, >= 0; NAN if none */
-    double raw_ns_per_op;   /* median workload per op before subtracting overhead */
-    uint64_t measured_reps; /* repetitions in valid measured batches */
-    uint64_t tuned_reps;    /* repetitions per batch the warmup settled on (before jitter);
-                               0 when not said (macrobenchmarks, older suites) */
-    bool tune_stale;        /* the tune file's batch size was far off: sized anew */
-    size_t n_measured;      /* measured batches, valid or not */
-    size_t n_invalid;       /* measured batches discarded */
+    double clock_ns;      /* cost of one clock read, measured in the worker */
+    double pause_ns;      /* timed cost of one bl_pause/bl_resume pair */
+    double overhead_ns;   /* median per-op time of the empty loop */
+    double ns_per_op;     /* median workload per op minus overhead, >= 0; NAN if none */
+    double raw_ns_per_op; /* median workload per op before subtracting overhead */
+    double ref_ns;        /* median ns per reference step beside the valid batches; NAN if none */
+    double ref_cycles_per_op; /* time per op in reference cycles, overhead subtracted, >= 0
+                                 (docs/engine.md); NAN when no reference was measured */
+    uint64_t measured_reps;   /* repetitions in valid measured batches */
+    uint64_t tuned_reps;      /* repetitions per batch the warmup settled on (before jitter);
+                                 0 when not said (macrobenchmarks, older suites) */
+    bool tune_stale;          /* the tune file's batch size was far off: sized anew */
+    size_t n_measured;        /* measured batches, valid or not */
+    size_t n_invalid;         /* measured batches discarded */
     size_t invalid_by[BL_INVALID_NREASONS];
     unsigned intrinsic;  /* bl_invalid bits seen in most batches: the benchmark's nature,
                             not used to discard */

@@ -11,24 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 old="$bin/fixture_ab_old"
 new="$bin/fixture_ab_new"
 cli="$bin/benchlab"
+. "$(dirname "$0")/../support/e2e_lib.sh"
 
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
-run() { # run CMD... ; status in $st
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
-out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
-out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
-err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
 # the verdict column of benchmark $1 in the table on stdout
 verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
 
 case $case_name in
 slower-build-is-slower)
@@ -120,6 +106,57 @@ PY
     expect_status 0
     head -1 "$tmp/out" | grep -q '^name,verdict,ratio,ci_lo,ci_hi,' || fail "CSV header"
     out_has '^BenchmarkWork,slower,'
+    ;;
+ref-cycles-metric)
+    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --metric ref-cycles --time 1s --out "$tmp/r.json"
+    expect_status 0
+    out_has '^metric ref-cycles,'
+    out_has 'OLD ref-cycles/op'
+    verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower in cycles"
+    python3 - "$tmp/r.json" <<'PY' || fail "JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["metric"] == "ref-cycles", d["metric"]
+w = d["benchmarks"][0]
+assert 1.6 < w["ratio"] < 2.5, w
+# 100 and 200 dependent multiply-adds: some cycles per step, twice as many in NEW
+o, n = w["old_side"]["ref_cycles_per_op"], w["new_side"]["ref_cycles_per_op"]
+assert 100 <= o < n, w
+PY
+    ;;
+ref-chain-in-disassembly)
+    # the chain is 100 dependent adds in the library's bl__ref_chain: no
+    # compiler may shorten it (it is assembly; this checks it stayed so)
+    command -v objdump >/dev/null || fail "objdump (binutils) is missing"
+    n=$(objdump -d --no-show-raw-insn "$old" | awk '/<bl__ref_chain>:/,/^$/' | grep -c -E '\sadd\s')
+    [ "$n" -ge 100 ] || fail "bl__ref_chain has $n adds, want 100 or more"
+    ;;
+ref-cycles-in-every-format)
+    run "$old" --filter '^BenchmarkSame$' --time 0.1s
+    expect_status 0
+    grep -q -E '^BenchmarkSame\s.* ns/op\s.* [0-9.]+ ref-cycles/op' "$tmp/out" || fail "Go line"
+    err_has 'ref-cycles/op'
+    cp "$tmp/out" "$tmp/a.txt"
+    run "$old" --filter '^BenchmarkSame$' --time 0.1s --format json
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d["benchmarks"][0]["launches"][0]
+assert l["ref_cycles_per_op"] > 0 and l["ref_ns"] > 0, l
+m = [s for s in l["samples"] if s["stage"] == "m"]
+assert m and all(s["ref_ns"] > 0 for s in m), m[:3]
+assert all(s["ref_ns"] is None for s in l["samples"] if s["stage"] in "pw")
+PY
+    cp "$tmp/out" "$tmp/b.json"
+    run "$old" --filter '^BenchmarkSame$' --time 0.1s --format csv
+    head -n 1 "$tmp/out" | grep -q ',ref_cycles_per_op' || fail "CSV header"
+    run "$old" --filter '^BenchmarkSame$' --time 0.1s --format markdown
+    out_has '| ref-cycles/op |'
+    # benchlab compare: just a unit, from the Go format and from JSON
+    run "$cli" compare "$tmp/a.txt" "$tmp/b.json"
+    expect_status 0
+    out_has 'ref-cycles/op'
     ;;
 bad-options)
     run "$cli" ab "$old"

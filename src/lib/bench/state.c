@@ -226,6 +226,7 @@ struct batch {
     uint64_t reps, ns;
     struct bl__acc acc;
     uint32_t pauses;
+    double ref_ns; /* ns per reference step beside the batch; 0: not measured */
 };
 
 /* The batch as the runner's invalidation sees it. */
@@ -257,9 +258,10 @@ static bool clean(struct bl__engine *e, const struct batch *b)
 
 static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
 {
-    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u", stage, (unsigned long long)b->reps,
-             (unsigned long long)b->ns, (long long)b->acc.cpu_ns, b->acc.nivcsw,
-             (long long)b->acc.migrations, b->acc.minflt, b->acc.majflt, b->pauses);
+    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u %.6g", stage,
+             (unsigned long long)b->reps, (unsigned long long)b->ns, (long long)b->acc.cpu_ns,
+             b->acc.nivcsw, (long long)b->acc.migrations, b->acc.minflt, b->acc.majflt, b->pauses,
+             b->ref_ns);
 }
 
 /* An operation of LONG_OP_NS or more fills a batch on its own, so few
@@ -418,6 +420,7 @@ static void overhead_ended(void *ctx)
     struct bl__group *g = ctx;
     struct batch b;
     combine(g, true, &b);
+    b.ref_ns = g->eng->ref_before;
     send_batch(g->eng, g->eng->stage == STAGE_WARMUP ? 'o' : 'O', &b);
 }
 
@@ -572,6 +575,9 @@ static void plan_batch(struct bl__group *g)
         if (e->stage != STAGE_PILOT && e->overhead_fn)
             g->ovh_reps = reps;
         g->reps = reps;
+        /* the reference right before the batch (and its overhead batch) */
+        bool measured = e->stage == STAGE_MEASURE || e->stage == STAGE_DRIVEN;
+        e->ref_before = measured ? bl__ref_measure(e) : 0;
         if (!e->t_begin)
             e->t_begin = bl__now_ns();
     }
@@ -597,6 +603,9 @@ static void batch_ended(void *ctx)
         if (!status) {
             struct batch b;
             combine(g, false, &b);
+            if (e->mode == MODE_TIME && e->ref_before > 0) /* ... and right after it */
+                b.ref_ns = 0.5 * (e->ref_before + bl__ref_measure(e));
+            e->last_batch_ns = (double)b.ns;
             if (e->mode == MODE_TIME)
                 record(e, &b);
             else

@@ -52,11 +52,17 @@ struct bl__acc {
 
 /* The measuring policy of one worker. */
 struct bl__engine {
-    int fd;           /* the channel */
-    int cmd_fd;       /* driven mode: the runner's commands; -1 otherwise */
-    double target_ns; /* batch length we aim for */
-    double budget_ns; /* measuring budget of the worker */
-    uint64_t t_begin; /* when the first batch started */
+    int fd;     /* the channel */
+    int cmd_fd; /* driven mode: the runner's commands; -1 otherwise */
+    /* the reference chain timed beside each measured batch (refchain.c) */
+    double clock_ns;      /* cost of one clock read */
+    uint64_t ref_loops;   /* loops of the chain in one stretch (about 2.5 us) */
+    uint64_t ref_sink;    /* the chain's value, kept so it is computed */
+    double ref_before;    /* ns per step right before the current batch; 0: none */
+    double last_batch_ns; /* length of the last workload batch */
+    double target_ns;     /* batch length we aim for */
+    double budget_ns;     /* measuring budget of the worker */
+    uint64_t t_begin;     /* when the first batch started */
     int stage;
     uint64_t reps;       /* current batch size for warmup/measure (before jitter) */
     bool macro;          /* one invocation per batch, always */
@@ -143,6 +149,17 @@ struct bl_state {
     int status; /* 0, 1 skipped, 2 failed */
     char message[512];
 };
+
+/*
+ * The reference chain (refchain.c): BL__REF_STEPS_PER_LOOP dependent adds,
+ * one core cycle each, per loop. bl__ref_calibrate sizes a stretch of it
+ * to about 2.5 us; bl__ref_measure times the fastest of a few stretches
+ * (3, or 1 beside batches under 0.5 ms) and returns ns per step.
+ */
+#define BL__REF_STEPS_PER_LOOP 100
+uint64_t bl__ref_chain(uint64_t loops, uint64_t x);
+void bl__ref_calibrate(struct bl__engine *e, double clock_ns);
+double bl__ref_measure(struct bl__engine *e);
 
 void bl__state_init(bl_state *st, int kind, const struct bl__instance *inst,
                     struct bl__engine *eng);

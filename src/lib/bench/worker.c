@@ -8,7 +8,7 @@
  *   threads T                             (a multi-threaded benchmark's count)
  *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
- *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES
+ *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS
  *   bytes VALUE
  *   items VALUE
  *   metric VALUE UNIT [FLAGS]               (FLAGS: enum bl_metric_flags)
@@ -470,6 +470,7 @@ int bl__worker_main(const struct bl__worker_args *a)
             bl__send(fd, "threads %d", n_threads);
         double clock_ns, pause_ns;
         calibrate(&clock_ns, &pause_ns);
+        bl__ref_calibrate(&eng, clock_ns);
         bl__send(fd, "calib %.3f %.3f %s", clock_ns, pause_ns,
                  st->ctr.perf_fd >= 0 ? "perf" : "rusage");
         if (inst->def->global_setup)

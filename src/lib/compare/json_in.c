@@ -219,6 +219,9 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             add_val(e, "MB/s", rates.mb_per_s);
             add_val(e, "items/s", rates.items_per_s);
             add_val(e, "ops/s", rates.ops_per_s);
+            double cyc = bl__json_num(bl__json_get(l, "ref_cycles_per_op"), NAN);
+            if (!isnan(cyc))
+                add_val(e, "ref-cycles/op", cyc);
             /* the instruments' passes, as the Go-format writer prints them */
             const struct bl__json *al = bl__json_get(b, "alloc");
             const struct bl__json *ab = bl__json_get(al, "bytes_per_op");

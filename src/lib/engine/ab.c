@@ -356,21 +356,37 @@ out:
     return ok;
 }
 
-/* The compared value of one measured batch: time or reference cycles per
- * op, the worker's overhead per op subtracted; NAN when not positive. */
-static double batch_value(const bl_launch *l, const bl_sample *s)
+/*
+ * The compared value of one measured batch: time per op, or reference
+ * cycles per op (the time divided by the reference chain's step timed
+ * beside the batch), the worker's overhead per op subtracted (in cycles:
+ * its median over the worker's median reference step). NAN when not
+ * positive or, for cycles, when the batch has no reference.
+ */
+static double batch_value(const bl_launch *l, const bl_sample *s, int metric)
 {
     double ns = s->ns - (double)s->pauses * l->pause_ns;
-    double per_op = ns / (double)s->reps - (isnan(l->overhead_ns) ? 0 : l->overhead_ns);
+    double per_op = ns / (double)s->reps;
+    double ovh = isnan(l->overhead_ns) ? 0 : l->overhead_ns;
+    if (metric == BL_AB_METRIC_REF_CYCLES) {
+        if (!(s->ref_ns > 0) || !(l->ref_ns > 0))
+            return NAN;
+        per_op /= s->ref_ns;
+        ovh /= l->ref_ns;
+    }
+    per_op -= ovh;
     return per_op > 0 ? per_op : NAN;
 }
 
-static void side_summary(struct comparison *c, int side, bl_ab_side *out)
+/* Medians of one side's clean batches, in time and in cycles; the number
+ * of batches with a reference. */
+static size_t side_summary(struct comparison *c, int side, bl_ab_side *out)
 {
-    size_t cap = 0, n = 0;
+    size_t cap = 0, n = 0, n_cyc = 0, with_ref = 0;
     for (size_t p = 0; p < c->n_pairs; p++)
         cap += c->procs[p][side].launch.n_samples;
     double *v = malloc((cap ? cap : 1) * sizeof *v);
+    double *cyc = malloc((cap ? cap : 1) * sizeof *cyc);
     out->ns_per_op = out->ref_cycles_per_op = NAN;
     out->n_batches = out->n_invalid = 0;
     for (size_t p = 0; p < c->n_pairs; p++) {
@@ -380,18 +396,26 @@ static void side_summary(struct comparison *c, int side, bl_ab_side *out)
             if (s->stage != BL_STAGE_MEASURE)
                 continue;
             out->n_batches++;
+            with_ref += s->ref_ns > 0;
             if (s->invalid) {
                 out->n_invalid++;
                 continue;
             }
-            double x = batch_value(l, s);
+            double x = batch_value(l, s, BL_AB_METRIC_TIME);
             if (v && !isnan(x))
                 v[n++] = x;
+            x = batch_value(l, s, BL_AB_METRIC_REF_CYCLES);
+            if (cyc && !isnan(x))
+                cyc[n_cyc++] = x;
         }
     }
     if (v && n)
         out->ns_per_op = bl_stats_median(v, n);
+    if (cyc && n_cyc)
+        out->ref_cycles_per_op = bl_stats_median(cyc, n_cyc);
     free(v);
+    free(cyc);
+    return with_ref;
 }
 
 /* Blocks to log-ratios grouped by pair, then the estimate and verdict. */
@@ -399,8 +423,17 @@ static void analyse(struct comparison *c)
 {
     bl_ab_bench *b = c->out;
     b->n_blocks = c->n_blocks;
-    side_summary(c, OLD, &b->old_side);
-    side_summary(c, NEW, &b->new_side);
+    size_t with_ref[2] = {side_summary(c, OLD, &b->old_side), side_summary(c, NEW, &b->new_side)};
+    for (int side = 0; side < 2 && c->o->metric == BL_AB_METRIC_REF_CYCLES; side++) {
+        if (with_ref[side] == 0 && c->n_blocks > 0) {
+            b->verdict = BL_AB_ERROR;
+            set_msg(b,
+                    "the %s build (%s) does not time the reference chain (built with a "
+                    "libbenchlab older than ref-cycles): compare --metric time",
+                    side_name(side), c->exe[side]);
+            return;
+        }
+    }
     double *d = malloc((c->n_blocks ? c->n_blocks : 1) * sizeof *d);
     size_t *per = calloc(c->n_pairs ? c->n_pairs : 1, sizeof *per);
     if (!d || !per) {
@@ -423,7 +456,7 @@ static void analyse(struct comparison *c)
                 int side = (second != blk->b_first) ? NEW : OLD;
                 const bl_launch *l = &c->procs[p][side].launch;
                 const bl_sample *s = &l->samples[blk->sample[slot]];
-                double v = s->invalid ? NAN : batch_value(l, s);
+                double v = s->invalid ? NAN : batch_value(l, s, c->o->metric);
                 clean = !isnan(v);
                 x[slot] = clean ? log(v) : 0;
             }

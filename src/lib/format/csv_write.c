@@ -93,7 +93,7 @@ int bl_csv_write(FILE *f, const bl_results *r)
         }
     fputs("name,launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
           "measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_op,threads,mb_per_"
-          "s,items_per_s,ops_per_s",
+          "s,items_per_s,ops_per_s,ref_cycles_per_op",
           f);
     for (size_t u = 0; u < n_units; u++) {
         fputc(',', f);
@@ -131,6 +131,7 @@ int bl_csv_write(FILE *f, const bl_results *r)
             num(f, rates.mb_per_s);
             num(f, rates.items_per_s);
             num(f, rates.ops_per_s);
+            num(f, l->ref_cycles_per_op);
             for (size_t u = 0; u < n_units; u++) {
                 double v = NAN;
                 for (size_t k = 0; k < l->n_metrics; k++)

@@ -78,6 +78,10 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
         bl_gobench_format_value(v, sizeof v, rates.ops_per_s);
         fprintf(f, "\t%10s ops/s", v);
     }
+    if (!isnan(l->ref_cycles_per_op)) {
+        bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
+        fprintf(f, "\t%10s ref-cycles/op", v);
+    }
     /* B/op and allocs/op exactly as Go's testing package writes them:
      * whole numbers, truncated (Go divides integers). */
     if (b->has_alloc)

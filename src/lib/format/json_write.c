@@ -129,6 +129,8 @@ static void write_launch(FILE *f, const bl_launch *l)
     NUM("ns_per_op", l->ns_per_op);
     NUM("raw_ns_per_op", l->raw_ns_per_op);
     NUM("overhead_ns", l->overhead_ns);
+    NUM("ref_ns", l->ref_ns);
+    NUM("ref_cycles_per_op", l->ref_cycles_per_op);
     NUM("clock_ns", l->clock_ns);
     NUM("pause_ns", l->pause_ns);
     NUM("bytes_per_op", l->bytes_per_op);
@@ -196,8 +198,10 @@ static void write_launch(FILE *f, const bl_launch *l)
         bl__json_number(f, b->cpu_ns >= 0 ? b->cpu_ns : NAN);
         fprintf(f,
                 ",\"nivcsw\":%u,\"migrations\":%u,\"minflt\":%u,\"majflt\":%u,\"pauses\":%u,"
-                "\"invalid\":%u}",
+                "\"invalid\":%u,\"ref_ns\":",
                 b->nivcsw, b->migrations, b->minflt, b->majflt, b->pauses, b->invalid);
+        bl__json_number(f, b->ref_ns > 0 ? b->ref_ns : NAN);
+        fputc('}', f);
     }
     fputs("]", f);
     NUM("wall_s", l->wall_s);

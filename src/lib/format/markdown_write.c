@@ -47,10 +47,15 @@ int bl_markdown_write(FILE *f, const bl_results *r)
             rates |= r->benches[i].launches[j].bytes_per_op > 0 ||
                      r->benches[i].launches[j].items_per_op > 0 ||
                      r->benches[i].launches[j].threads > 0;
+    int cycles = 0; /* a ref-cycles/op column when some launch has one */
+    for (size_t i = 0; i < r->n_benches; i++)
+        for (size_t j = 0; j < r->benches[i].n_launches; j++)
+            cycles |= !isnan(r->benches[i].launches[j].ref_cycles_per_op);
     fprintf(f,
-            "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s\n"
-            "|---|---:|---:|---:|---:|---:|---:|%s\n",
-            rates ? " throughput |" : "", rates ? "---:|" : "");
+            "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s%s\n"
+            "|---|---:|---:|---:|---:|---:|---:|%s%s\n",
+            rates ? " throughput |" : "", cycles ? " ref-cycles/op |" : "", rates ? "---:|" : "",
+            cycles ? "---:|" : "");
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         double *xs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *xs);
@@ -112,6 +117,19 @@ int bl_markdown_write(FILE *f, const bl_results *r)
                 break;
             }
             fprintf(f, " %s |", rate);
+        }
+        if (cycles) {
+            double *cyc = ov; /* reused: the overheads are printed */
+            size_t n_cyc = 0;
+            for (size_t j = 0; j < b->n_launches; j++) {
+                const bl_launch *l = &b->launches[j];
+                if (!l->status && !l->skipped && !isnan(l->ref_cycles_per_op))
+                    cyc[n_cyc++] = l->ref_cycles_per_op;
+            }
+            char v[64] = "-";
+            if (n_cyc)
+                bl_gobench_format_value(v, sizeof v, bl_stats_median(cyc, n_cyc));
+            fprintf(f, " %s |", v);
         }
         fputc('\n', f);
         free(per_op);

@@ -86,9 +86,22 @@ void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
              100 * c->best.rms);
 }
 
-/* Columns; throughput, B/op and allocs/op only when some benchmark has them. */
-enum { C_NAME, C_TIME, C_CI, C_LAUNCHES, C_SPREAD, C_BATCHES, C_OVH, C_RATE, C_BYTES, C_ALLOCS };
-#define NCOL 10
+/* Columns; ref-cycles/op, throughput, B/op and allocs/op only when some
+ * benchmark has them. */
+enum {
+    C_NAME,
+    C_TIME,
+    C_CI,
+    C_LAUNCHES,
+    C_SPREAD,
+    C_BATCHES,
+    C_OVH,
+    C_REF,
+    C_RATE,
+    C_BYTES,
+    C_ALLOCS
+};
+#define NCOL 11
 
 struct row {
     char cell[NCOL][96];
@@ -142,15 +155,16 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark", "time/op",  "95% CI",   "launches",
-                                     "spread",    "batches",  "overhead", "throughput",
-                                     "B/op",      "allocs/op"};
-    bool show[NCOL] = {true, true, true, true, true, true, true, false, false, false};
+    static const char *head[NCOL] = {"benchmark",  "time/op", "95% CI",   "launches",
+                                     "spread",     "batches", "overhead", "ref-cycles/op",
+                                     "throughput", "B/op",    "allocs/op"};
+    bool show[NCOL] = {true, true, true, true, true, true, true, false, false, false, false};
     for (size_t i = 0; i < r->n_benches; i++) {
         if (r->benches[i].has_alloc)
             show[C_BYTES] = show[C_ALLOCS] = true;
         for (size_t j = 0; j < r->benches[i].n_launches; j++) {
             const bl_launch *l = &r->benches[i].launches[j];
+            show[C_REF] |= !l->status && !isnan(l->ref_cycles_per_op);
             show[C_RATE] |=
                 !l->status && (l->bytes_per_op > 0 || l->items_per_op > 0 || l->threads > 0);
         }
@@ -194,6 +208,19 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         snprintf(row->cell[C_BATCHES], sizeof row->cell[C_BATCHES], "%zu/%zu", e.n_batches,
                  e.n_measured);
         bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], e.overhead_ns);
+        /* reference cycles: the launches' values, centred as the time is */
+        double cyc[64], c_centre, c_lo, c_hi;
+        size_t n_cyc = 0;
+        for (size_t j = 0; j < b->n_launches && n_cyc < 64; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (!l->status && !l->skipped && !isnan(l->ref_cycles_per_op))
+                cyc[n_cyc++] = l->ref_cycles_per_op;
+        }
+        snprintf(row->cell[C_REF], sizeof row->cell[C_REF], "-");
+        if (n_cyc) {
+            bl_stats_trimmed_interval(cyc, n_cyc, BL_LAUNCH_TRIM, 0.95, &c_centre, &c_lo, &c_hi);
+            bl_gobench_format_value(row->cell[C_REF], sizeof row->cell[C_REF], c_centre);
+        }
         /* the throughput at the centre shown: the rate of a launch with that time */
         bl_launch at = {.ns_per_op = NAN};
         for (size_t j = 0; j < b->n_launches; j++)

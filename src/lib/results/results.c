@@ -9,7 +9,9 @@
  *      time (the thread sat off CPU);
  *   2. overhead: the median per-op time of the empty-loop batches;
  *   3. estimate: median per-op time of the valid batches, pause cost
- *      subtracted, minus the overhead, never below zero.
+ *      subtracted, minus the overhead, never below zero;
+ *   4. the same in reference cycles: each batch's per-op time divided by
+ *      the time of one step of the reference chain timed beside it.
  * Invariant: samples are never removed, only marked.
  */
 #include <errno.h>
@@ -176,6 +178,7 @@ bl_launch *bl_results_add_launch(bl_bench_result *b)
     memset(l, 0, sizeof *l);
     l->ns_per_op = l->raw_ns_per_op = l->overhead_ns = NAN;
     l->size.user_g = NAN;
+    l->ref_ns = l->ref_cycles_per_op = NAN;
     l->clock_ns = l->pause_ns = 0;
     return l;
 }
@@ -332,9 +335,14 @@ void bl_launch_finish(bl_launch *l)
     l->n_measured = l->n_invalid = 0;
     l->measured_reps = 0;
     memset(l->invalid_by, 0, sizeof l->invalid_by);
-    double *work = malloc((l->n_samples ? l->n_samples : 1) * sizeof *work);
-    double *ovh = malloc((l->n_samples ? l->n_samples : 1) * sizeof *ovh);
-    size_t n_work = 0, n_ovh = 0;
+    size_t cap = l->n_samples ? l->n_samples : 1;
+    double *work = malloc(cap * sizeof *work);
+    double *ovh = malloc(cap * sizeof *ovh);
+    /* the same in reference cycles, for the batches that have a reference */
+    double *cyc = malloc(cap * sizeof *cyc);
+    double *ovh_cyc = malloc(cap * sizeof *ovh_cyc);
+    double *refs = malloc(cap * sizeof *refs);
+    size_t n_work = 0, n_ovh = 0, n_cyc = 0, n_ovh_cyc = 0;
     for (size_t i = 0; i < l->n_samples; i++) {
         bl_sample *s = &l->samples[i];
         if (s->stage != BL_STAGE_MEASURE && s->stage != BL_STAGE_OVERHEAD)
@@ -345,6 +353,8 @@ void bl_launch_finish(bl_launch *l)
         if (s->stage == BL_STAGE_OVERHEAD) {
             if (!s->invalid && ovh)
                 ovh[n_ovh++] = batch_per_op(l, s);
+            if (!s->invalid && ovh_cyc && s->ref_ns > 0)
+                ovh_cyc[n_ovh_cyc++] = batch_per_op(l, s) / s->ref_ns;
             continue;
         }
         l->n_measured++;
@@ -358,6 +368,10 @@ void bl_launch_finish(bl_launch *l)
         l->measured_reps += s->reps;
         if (work)
             work[n_work++] = batch_per_op(l, s);
+        if (cyc && refs && s->ref_ns > 0) {
+            cyc[n_cyc] = batch_per_op(l, s) / s->ref_ns;
+            refs[n_cyc++] = s->ref_ns;
+        }
     }
     l->overhead_ns = n_ovh ? bl_stats_median(ovh, n_ovh) : 0.0;
     l->raw_ns_per_op = n_work ? bl_stats_median(work, n_work) : NAN;
@@ -376,8 +390,21 @@ void bl_launch_finish(bl_launch *l)
         m->value =
             isnan(l->ns_per_op) ? NAN : m->per_op * (l->threads > 0 ? l->threads : 1) / ns * 1e9;
     }
+    /* ref-cycles/op: each batch divided by the reference timed beside it,
+     * then the same median and overhead subtraction as the time */
+    l->ref_ns = n_cyc ? bl_stats_median(refs, n_cyc) : NAN;
+    if (n_cyc) {
+        double ovh_c = n_ovh_cyc ? bl_stats_median(ovh_cyc, n_ovh_cyc) : l->overhead_ns / l->ref_ns;
+        double net = bl_stats_median(cyc, n_cyc) - ovh_c;
+        l->ref_cycles_per_op = net > 0 ? net : 0.0;
+    } else {
+        l->ref_cycles_per_op = NAN;
+    }
     free(work);
     free(ovh);
+    free(cyc);
+    free(ovh_cyc);
+    free(refs);
 }
 
 void bl_launch_rates(const bl_launch *l, bl_rates *r)
