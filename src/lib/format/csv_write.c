@@ -92,8 +92,8 @@ int bl_csv_write(FILE *f, const bl_results *r)
             }
         }
     fputs("name,launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
-          "measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_op,threads,mb_per_"
-          "s,items_per_s,ops_per_s,ref_cycles_per_op",
+          "ref_cycles_per_op,measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_op,threads,mb_per_"
+          "s,items_per_s,ops_per_s",
           f);
     for (size_t u = 0; u < n_units; u++) {
         fputc(',', f);
@@ -119,6 +119,7 @@ int bl_csv_write(FILE *f, const bl_results *r)
             num(f, have ? s.ci_hi : NAN);
             num(f, l->raw_ns_per_op);
             num(f, l->overhead_ns);
+            num(f, l->ref_cycles_per_op);
             fprintf(f, ",%llu,%zu,%zu,", (unsigned long long)l->measured_reps, l->n_measured,
                     l->n_invalid);
             if (have)
@@ -131,7 +132,6 @@ int bl_csv_write(FILE *f, const bl_results *r)
             num(f, rates.mb_per_s);
             num(f, rates.items_per_s);
             num(f, rates.ops_per_s);
-            num(f, l->ref_cycles_per_op);
             for (size_t u = 0; u < n_units; u++) {
                 double v = NAN;
                 for (size_t k = 0; k < l->n_metrics; k++)

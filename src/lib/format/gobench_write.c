@@ -65,6 +65,10 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     double ns = l->ns_per_op > 0 ? l->ns_per_op : ZERO_FLOOR_NS;
     bl_gobench_format_value(v, sizeof v, ns);
     fprintf(f, "%s\t%8llu\t%10s ns/op", b->name, (unsigned long long)l->measured_reps, v);
+    if (!isnan(l->ref_cycles_per_op)) { /* the same time in cycles of the core (docs/engine.md) */
+        bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
+        fprintf(f, "\t%10s ref-cycles/op", v);
+    }
     /* throughput counts the operations of every thread */
     bl_rates rates;
     bl_launch_rates(l, &rates);
@@ -77,10 +81,6 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     if (!isnan(rates.ops_per_s)) {
         bl_gobench_format_value(v, sizeof v, rates.ops_per_s);
         fprintf(f, "\t%10s ops/s", v);
-    }
-    if (!isnan(l->ref_cycles_per_op)) {
-        bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
-        fprintf(f, "\t%10s ref-cycles/op", v);
     }
     /* B/op and allocs/op exactly as Go's testing package writes them:
      * whole numbers, truncated (Go divides integers). */

@@ -54,8 +54,8 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     fprintf(f,
             "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s%s\n"
             "|---|---:|---:|---:|---:|---:|---:|%s%s\n",
-            rates ? " throughput |" : "", cycles ? " ref-cycles/op |" : "", rates ? "---:|" : "",
-            cycles ? "---:|" : "");
+            cycles ? " ref-cycles/op |" : "", rates ? " throughput |" : "", cycles ? "---:|" : "",
+            rates ? "---:|" : "");
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         double *xs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *xs);
@@ -102,6 +102,19 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         }
         fprintf(f, " | %s | %zu%s | %zu | %zu |", o, b->n_launches, failed ? " (some failed)" : "",
                 measured, invalid);
+        if (cycles) {
+            double *cyc = ov; /* reused: the overheads are printed and xs is still needed */
+            size_t n_cyc = 0;
+            for (size_t j = 0; j < b->n_launches; j++) {
+                const bl_launch *l = &b->launches[j];
+                if (!l->status && !l->skipped && !isnan(l->ref_cycles_per_op))
+                    cyc[n_cyc++] = l->ref_cycles_per_op;
+            }
+            char v[64] = "-";
+            if (n_cyc)
+                bl_gobench_format_value(v, sizeof v, bl_stats_median(cyc, n_cyc));
+            fprintf(f, " %s |", v);
+        }
         if (rates) {
             /* the rate at the median time, from the first launch that ran */
             char rate[64] = "-";
@@ -117,19 +130,6 @@ int bl_markdown_write(FILE *f, const bl_results *r)
                 break;
             }
             fprintf(f, " %s |", rate);
-        }
-        if (cycles) {
-            double *cyc = ov; /* reused: the overheads are printed */
-            size_t n_cyc = 0;
-            for (size_t j = 0; j < b->n_launches; j++) {
-                const bl_launch *l = &b->launches[j];
-                if (!l->status && !l->skipped && !isnan(l->ref_cycles_per_op))
-                    cyc[n_cyc++] = l->ref_cycles_per_op;
-            }
-            char v[64] = "-";
-            if (n_cyc)
-                bl_gobench_format_value(v, sizeof v, bl_stats_median(cyc, n_cyc));
-            fprintf(f, " %s |", v);
         }
         fputc('\n', f);
         free(per_op);
