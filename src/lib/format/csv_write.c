@@ -92,7 +92,8 @@ int bl_csv_write(FILE *f, const bl_results *r)
             }
         }
     fputs("name,launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
-          "ref_cycles_per_op,measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_op,threads,mb_per_"
+          "ref_cycles_per_op,measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_"
+          "op,threads,mb_per_"
           "s,items_per_s,ops_per_s",
           f);
     for (size_t u = 0; u < n_units; u++) {
