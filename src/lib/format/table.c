@@ -91,12 +91,12 @@ void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
 enum {
     C_NAME,
     C_TIME,
+    C_REF,
     C_CI,
     C_LAUNCHES,
     C_SPREAD,
     C_BATCHES,
     C_OVH,
-    C_REF,
     C_RATE,
     C_BYTES,
     C_ALLOCS
@@ -155,10 +155,10 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark",  "time/op", "95% CI",   "launches",
-                                     "spread",     "batches", "overhead", "ref-cycles/op",
+    static const char *head[NCOL] = {"benchmark",  "time/op", "ref-cycles/op", "95% CI",
+                                     "launches",   "spread",  "batches",       "overhead",
                                      "throughput", "B/op",    "allocs/op"};
-    bool show[NCOL] = {true, true, true, true, true, true, true, false, false, false, false};
+    bool show[NCOL] = {true, true, false, true, true, true, true, true, false, false, false};
     for (size_t i = 0; i < r->n_benches; i++) {
         if (r->benches[i].has_alloc)
             show[C_BYTES] = show[C_ALLOCS] = true;
