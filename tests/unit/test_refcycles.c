@@ -14,7 +14,10 @@
 
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "assert_close.h"
+#include "benchlab/format.h"
 #include "benchlab/results.h"
 #include "results/results_int.h"
 
@@ -104,6 +107,42 @@ static void overhead_without_reference_uses_the_median_step(void **state)
     bl_results_destroy(r);
 }
 
+static void json_round_trip_keeps_the_reference(void **state)
+{
+    (void)state;
+    bl_results *r;
+    bl_launch *l = new_launch(&r);
+    add(l, 'w', 1000, 100000, 0, 0); /* warmup: no reference */
+    add(l, 'O', 1000, 500, 0.5, 0);
+    add(l, 'm', 1000, 100000, 0.5, 0);
+    bl_launch_finish(l);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(bl_json_write(f, r), 0);
+    assert_int_equal(fclose(f), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_true(len < 60000);
+    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    bl_results *back = NULL;
+    char err[256] = "";
+    int rc = bl_results_read_fd(fds[0], "rt.json", &back, NULL, err, sizeof err);
+    close(fds[0]);
+    free(text);
+    if (rc)
+        fail_msg("read back: %s", err);
+    const bl_launch *b = &back->benches[0].launches[0];
+    assert_close(b->ref_cycles_per_op, l->ref_cycles_per_op, 0);
+    assert_close(b->ref_ns, 0.5, 0);
+    assert_int_equal(b->n_samples, 3);
+    assert_close(b->samples[0].ref_ns, 0, 0); /* null: not measured */
+    assert_close(b->samples[2].ref_ns, 0.5, 0);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +150,7 @@ int main(void)
         cmocka_unit_test(disturbed_batches_do_not_count),
         cmocka_unit_test(batches_without_a_reference_give_nan),
         cmocka_unit_test(overhead_without_reference_uses_the_median_step),
+        cmocka_unit_test(json_round_trip_keeps_the_reference),
     };
     return cmocka_run_group_tests_name("refcycles", tests, NULL, NULL);
 }

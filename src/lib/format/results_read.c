@@ -187,8 +187,11 @@ static int read_sample(struct ctx *c, bl_launch *l, const struct bl__json *s)
     if ((rc = count(c, s, "reps", 1.8e19, &v)))
         return rc;
     b.reps = (uint64_t)v;
-    if ((rc = num(c, s, "ns", NAN, &b.ns)) || (rc = num(c, s, "cpu_ns", -1, &b.cpu_ns)))
+    if ((rc = num(c, s, "ns", NAN, &b.ns)) || (rc = num(c, s, "cpu_ns", -1, &b.cpu_ns)) ||
+        (rc = num(c, s, "ref_ns", 0, &b.ref_ns)))
         return rc;
+    if (!(b.ref_ns > 0) || isinf(b.ref_ns))
+        b.ref_ns = 0; /* not measured */
     if (isnan(b.ns))
         return fail(c, "ns: missing");
     static const char *const counts[] = {"nivcsw", "migrations", "minflt",
@@ -224,10 +227,12 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         const char *key;
         double *dst;
         double dflt;
-    } nums[] = {{"ns_per_op", &l->ns_per_op, NAN},     {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
-                {"overhead_ns", &l->overhead_ns, NAN}, {"clock_ns", &l->clock_ns, 0},
-                {"pause_ns", &l->pause_ns, 0},         {"bytes_per_op", &l->bytes_per_op, 0},
-                {"items_per_op", &l->items_per_op, 0}, {"wall_s", &l->wall_s, 0}};
+    } nums[] = {
+        {"ns_per_op", &l->ns_per_op, NAN},     {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
+        {"overhead_ns", &l->overhead_ns, NAN}, {"clock_ns", &l->clock_ns, 0},
+        {"pause_ns", &l->pause_ns, 0},         {"bytes_per_op", &l->bytes_per_op, 0},
+        {"items_per_op", &l->items_per_op, 0}, {"wall_s", &l->wall_s, 0},
+        {"ref_ns", &l->ref_ns, NAN},           {"ref_cycles_per_op", &l->ref_cycles_per_op, NAN}};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if ((rc = num(c, j, nums[k].key, nums[k].dflt, nums[k].dst)))
             return rc;
