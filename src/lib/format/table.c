@@ -72,9 +72,10 @@ void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
                         : c->best.curve == BL_OUSER               ? "f(n)"
                                                                   : g[c->best.curve];
     char coef[32];
-    if (fabs(c->best.coefficient) >= 0.01)
+    if (fabs(c->best.coefficient) >= 1.0)
         bl_format_duration(coef, sizeof coef, c->best.coefficient);
-    else /* n^2 and n^3 coefficients are tiny */
+    else /* n^2 and n^3 coefficients are tiny: keep 4 significant digits, which
+          * bl_format_duration does not below 1 ns (0.01612 came out as 0.016) */
         snprintf(coef, sizeof coef, "%.4g ns", c->best.coefficient);
     char name[160];
     if (c->best.curve == BL_OUSER)
