@@ -26,9 +26,11 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The demo saves its run in the project's store (.benchlab/results.db):
+# run it twice, then `build/bin/benchlab history` and `... judge`.
 demo: build
 	@echo "== benchlab example suite: Go benchmark format on stdout, summary on stderr =="
-	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite --alloc $(DEMO_ARGS)
+	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite --alloc --save $(DEMO_ARGS)
 
 test: deps-check $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)

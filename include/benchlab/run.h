@@ -10,6 +10,7 @@
 #define BENCHLAB_RUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "benchlab/common.h"
 #include "benchlab/results.h"
@@ -111,6 +112,31 @@ BL_API int bl_run_main(int argc, char **argv, const char *exe);
 /* A duration as the command lines take it: "500ms", "2s", "1.5" (seconds),
  * "100us", "20ns", "1m" -> seconds; -1 when malformed or negative. */
 BL_API double bl_parse_duration(const char *s);
+
+/*
+ * --save: storing a finished run in a results store. The store lives in
+ * libbenchlab-store (SQLite and libpq), which libbenchlab does not link;
+ * bl_run_main calls the saver registered here, or else loads
+ * libbenchlab-store.so.0 ($BENCHLAB_STORE_LIB, then ../lib beside this
+ * program, then the library search path) and calls its
+ * bl_store_run_saver. The results have been written to stdout or --out
+ * before the saver runs, so a failing store loses nothing.
+ */
+typedef struct bl_run_save_request {
+    const char *store;   /* --store SPEC; NULL: $BENCHLAB_STORE or the project's default */
+    const char *run_uid; /* --run-id NAME: join the run of that name (shards); NULL: a new run */
+    const char *tag;     /* --tag TEXT; NULL: none */
+    const char *shard;   /* "K/N" after --shard; NULL: the whole suite ran */
+} bl_run_save_request;
+
+/* Save `results`; 0 and *run_id, and the store's name in `where`; or an
+ * error with one line in `err`. */
+typedef int (*bl_run_saver)(const bl_run_save_request *request, const bl_results *results,
+                            int64_t *run_id, char *where, size_t where_size, char *err,
+                            size_t err_size);
+
+/* Register the saver for --save (NULL: find libbenchlab-store at run time). */
+BL_API void bl_run_set_saver(bl_run_saver saver);
 
 /* Install SIGINT/SIGTERM handlers that make a running bl_run stop after
  * killing its current worker. Called by bl_main and the CLI. */

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "benchlab/common.h"
+#include "benchlab/run.h"
+#include "benchlab/store.h"
 #include "cli.h"
 
 static const struct {
@@ -46,6 +48,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* `benchlab run SUITE --save` saves through the store linked here */
+    bl_run_set_saver(bl_store_run_saver);
     if (argc < 2) {
         usage(stderr);
         return 2;

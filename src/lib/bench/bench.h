@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "benchlab.h"
+#include "benchlab/run.h"
 
 /* One benchmark instance: a definition with one value per parameter. */
 struct bl__instance {
@@ -43,5 +44,9 @@ struct bl__worker_args {
     unsigned long long reps; /* repetitions per batch from the tune file: no pilot; 0: pilot */
 };
 int bl__worker_main(const struct bl__worker_args *args);
+
+/* The saver for --save (saver.c): the registered one, else
+ * libbenchlab-store's, loaded now. NULL with the reason in why. */
+bl_run_saver bl__run_saver(char *why, size_t why_size);
 
 #endif /* BENCHLAB_BENCH_BENCH_H */

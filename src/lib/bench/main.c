@@ -58,6 +58,12 @@ static const char usage[] =
     "  --profile-top N    functions in the summary per benchmark (default 5; 0: none)\n"
     "  --seed N           seed for batch-size jitter (default: from the clock)\n"
     "  --out FILE         write the results to FILE instead of stdout\n"
+    "  --save             also save the run in the results store (docs/store.md)\n"
+    "  --store SPEC       the store: a file, or postgresql://... (default:\n"
+    "                     $BENCHLAB_STORE, else .benchlab/results.db in the project);\n"
+    "                     implies --save\n"
+    "  --run-id NAME      save into the run NAME (shards of one CI run); implies --save\n"
+    "  --tag TEXT         a label for the saved run, shown by benchlab history\n"
     "  --format FMT       go, json, csv or markdown (default: from --out's extension,\n"
     "                     .json .csv .md .txt, else go)\n"
     "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
@@ -469,13 +475,14 @@ int bl_run_main(int argc, char **argv, const char *exe)
     bl_run_options_init(&o);
     o.exe = exe;
     const char *out_path = NULL, *color = "auto";
+    bl_run_save_request save = {0};
+    int do_save = 0;
     const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1;
     static const char *const with_value[] = {
-        "filter",   "time",        "count",          "timeout",    "batch",
-        "seed",     "out",         "format",         "pkg",        "color",
-        "cpu",      "profile-dir", "profile-format", "profile-hz", "profile-top",
-        "tune-file"};
+        "filter",      "time",      "count", "timeout", "batch", "seed",        "out",
+        "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format",
+        "profile-hz",  "profile-top", "tune-file", "store", "run-id", "tag"};
     const char *profile_list = "text";
     long profile_top = 5;
     for (int i = 1; i < argc; i++) {
@@ -510,6 +517,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                     return 2;
                 }
                 o.profile = dummy ? dummy : "sample";
+            } else if (opt_is(a, "save", &dummy)) {
+                do_save = 1;
             } else if (opt_is(a, "no-table", &dummy)) {
                 table = 0;
             } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
@@ -591,6 +600,19 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 o.profile_hz = (unsigned)hz;
             else
                 profile_top = hz;
+        } else if (strcmp(name, "store") == 0) {
+            save.store = v;
+            do_save = 1;
+        } else if (strcmp(name, "run-id") == 0) {
+            if (!*v) {
+                fprintf(stderr, "%s: --run-id: give a name\n", prog);
+                return 2;
+            }
+            save.run_uid = v;
+            do_save = 1;
+        } else if (strcmp(name, "tag") == 0) {
+            save.tag = v;
+            do_save = 1;
         } else if (strcmp(name, "color") == 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
                 fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);
@@ -705,6 +727,24 @@ int bl_run_main(int argc, char **argv, const char *exe)
     if (tune_err)
         fprintf(stderr, "%s: %s: the results are complete, the tune file was not updated\n", prog,
                 tune_err);
+    if (do_save && res && rc == BL_EINTR) {
+        fprintf(stderr,
+                "%s: --save: an interrupted run is not saved (the store keeps whole runs)\n", prog);
+    } else if (do_save && res) {
+        /* after the results are out: a store that fails loses nothing */
+        char why[1024] = "", where[512] = "";
+        int64_t run_id = 0;
+        bl_run_saver saver = bl__run_saver(why, sizeof why);
+        int serr =
+            saver ? saver(&save, res, &run_id, where, sizeof where, why, sizeof why) : BL_ENOTFOUND;
+        if (serr) {
+            fprintf(stderr, "%s: --save: %s\n%s: the results were written but not saved\n", prog,
+                    why[0] ? why : bl_strerror(serr), prog);
+            status = 2;
+        } else {
+            fprintf(stderr, "%s: saved as run %lld in %s\n", prog, (long long)run_id, where);
+        }
+    }
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);

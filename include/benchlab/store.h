@@ -1,0 +1,279 @@
+/*
+ * benchlab/store.h - the results store: saved runs, their history and
+ * named baselines, in SQLite (one file, the default) or PostgreSQL (a
+ * server a team shares). See docs/store.md.
+ *
+ * A store holds runs. A run is what one `benchlab run --save` measured
+ * (or `exec --save`, `profile --save`, `merge --save`): its metadata (git
+ * commit, branch and dirty flag, dates, host, machine fingerprint,
+ * compiler, benchlab version, environment warnings), and per benchmark
+ * every launch with every batch, the estimates and the instruments'
+ * values. Several saves with one run name (--run-id, the shards of a CI
+ * matrix) are parts of one run. Runs are found by reference strings:
+ *
+ *   latest          the newest run that has benchmarks
+ *   latest~N        the N-th run before it
+ *   baseline:NAME   the run the baseline NAME points to
+ *   42              the run with id 42 (ids are what `benchlab history` shows)
+ *   NAME            the run saved with --run-id NAME
+ *   HEAD~1, v1.2, 3f7ec28   a git revision (resolved by git in the project)
+ *                   or a stored commit's prefix: the newest run of that commit
+ *
+ * A leading '@' (as the command line writes them: @latest) is accepted and
+ * ignored.
+ *
+ * Every write is one transaction: a run is stored whole or not at all.
+ * Link libbenchlab-store (pkg-config benchlab-store); it needs libsqlite3
+ * and libpq, which libbenchlab itself never links.
+ */
+#ifndef BENCHLAB_STORE_H
+#define BENCHLAB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchlab/common.h"
+#include "benchlab/results.h"
+#include "benchlab/run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opaque. Open with bl_store_open(), close with bl_store_close(). */
+typedef struct bl_store bl_store;
+
+/* The schema version this library writes, and reads (older ones are
+ * migrated forward when opened). */
+#define BL_STORE_SCHEMA_VERSION 1
+
+enum bl_store_flags {
+    /* Create the store when it does not exist: the file and its directory,
+     * or the tables in an empty PostgreSQL database. Without it, a missing
+     * store is BL_ENOTFOUND. */
+    BL_STORE_CREATE = 1,
+};
+
+/*
+ * The store to use when none is named: $BENCHLAB_STORE when set and not
+ * empty, else ".benchlab/results.db" at the top of the git work tree that
+ * holds the current directory, else in the current directory. Writes it to
+ * out (truncated to size). Returns 0, or -ENAMETOOLONG.
+ */
+BL_API int bl_store_default_spec(char *out, size_t size);
+
+/*
+ * Open the store named by `spec`: "postgresql://..." or "postgres://..."
+ * (a libpq connection URI), "sqlite:PATH", or a file path; NULL or "" for
+ * bl_store_default_spec(). Writers wait for each other up to
+ * $BENCHLAB_STORE_TIMEOUT seconds (default 30).
+ *
+ * Returns 0 and *out (close with bl_store_close), or a negative error with
+ * one line in err that names the store:
+ *   BL_ENOTFOUND     no store there (without BL_STORE_CREATE)
+ *   BL_EFORMAT       the file or database is not a benchlab store
+ *   BL_EUNSUPPORTED  written by a newer benchlab (a newer schema)
+ *   -ECONNREFUSED    the PostgreSQL server cannot be reached
+ *   -EBUSY           locked by another writer past the timeout
+ *   -EROFS, -EACCES  the store cannot be written (creating or migrating)
+ *   other -errno
+ */
+BL_API int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err,
+                         size_t err_size);
+/* NULL is fine. */
+BL_API void bl_store_close(bl_store *store);
+
+/* The store's name for messages: its path, or its URI without a password.
+ * Borrowed until the store is closed. */
+BL_API const char *bl_store_name(const bl_store *store);
+
+/* ---- runs -------------------------------------------------------------- */
+
+/* One stored run. Strings are NULL when unknown; a bl_store_run filled by
+ * this library owns them: free with bl_store_run_fini() (one) or
+ * bl_store_runs_free() (an array). */
+typedef struct bl_store_run {
+    int64_t id;         /* the run's number: @42 */
+    char *uid;          /* the --run-id it was saved with, or NULL */
+    char *kind;         /* "run", "exec", "profile" or "merge" */
+    char *saved_at;     /* when first saved, UTC, "2024-06-11T15:30:12Z" */
+    char *measured_at;  /* when measured (the results' date), UTC */
+    char *commit;       /* the git commit (40 hex digits), or NULL outside git */
+    char *branch;       /* NULL when detached or outside git */
+    int dirty;          /* 1 uncommitted changes to tracked files, 0 clean, -1 unknown */
+    char *host;         /* hostname */
+    char *fingerprint;  /* the machine fingerprint (same hardware and kernel: same value) */
+    char *compiler;     /* the suite's compiler, when known */
+    char *cflags;       /* its flags, when known */
+    char *version;      /* benchlab's version that measured it */
+    char *env_warnings; /* what `benchlab env` found noisy at the time */
+    char *pkg;          /* the suite (pkg: configuration line) */
+    char *tag;          /* --tag, or NULL */
+    size_t n_parts;     /* saves that went into the run (shards) */
+    size_t n_benches;   /* benchmarks, over all parts */
+} bl_store_run;
+
+BL_API void bl_store_run_fini(bl_store_run *run);
+BL_API void bl_store_runs_free(bl_store_run *runs, size_t n);
+
+/*
+ * The stored runs, oldest first: the newest `last` of them (0: all).
+ * *runs is caller-freed with bl_store_runs_free(runs, n). 0 or an error.
+ */
+BL_API int bl_store_list(bl_store *store, size_t last, bl_store_run **runs, size_t *n, char *err,
+                         size_t err_size);
+
+/*
+ * Resolve a reference (see the top of this file) to a run id. Returns 0;
+ * BL_ENOTFOUND with a message that says what was tried ("unknown run
+ * @foo: ...", "no stored run of commit 3f7ec28 (HEAD~1)"); or an error.
+ */
+BL_API int bl_store_resolve(bl_store *store, const char *ref, int64_t *run_id, char *err,
+                            size_t err_size);
+
+/* Fill *run with the run `run_id` (free with bl_store_run_fini). BL_ENOTFOUND when absent. */
+BL_API int bl_store_get_run(bl_store *store, int64_t run_id, bl_store_run *run, char *err,
+                            size_t err_size);
+
+/*
+ * Load a run into a bl_results, the same model a run fills: configuration
+ * and metadata labels, per benchmark every launch with every batch,
+ * estimates, metrics, allocation and counter values. Benchmarks of several
+ * parts (shards) follow each other in the order they were saved; a
+ * benchmark saved in two parts has the launches of both. The run's store
+ * facts are added as metadata: "run-id", "commit", "branch", "dirty",
+ * "tag". *out is caller-freed with bl_results_destroy(). 0 or an error.
+ */
+BL_API int bl_store_load(bl_store *store, int64_t run_id, bl_results **out, char *err,
+                         size_t err_size);
+
+/* bl_store_resolve() then bl_store_load(); *run (optional) receives the
+ * run's facts (free with bl_store_run_fini). */
+BL_API int bl_store_load_ref(bl_store *store, const char *ref, bl_results **out, bl_store_run *run,
+                             char *err, size_t err_size);
+
+/* ---- saving ------------------------------------------------------------ */
+
+typedef struct bl_store_save_options {
+    const char *kind;    /* "run" (default), "exec", "profile", "merge" */
+    const char *run_uid; /* add to the run of this name, creating it when new (shards
+                            of one CI run); NULL: a new run of its own */
+    const char *tag;     /* a free label shown by history; NULL: none */
+    const char *shard;   /* "K/N" when the results are one shard; NULL: whole */
+    const char *git_dir; /* where to ask git for commit, branch and dirty; NULL: the
+                            current directory; "" : do not ask git */
+} bl_store_save_options;
+
+BL_API void bl_store_save_options_init(bl_store_save_options *opts);
+
+/*
+ * Save `results` (borrowed, not modified) in one transaction: a new run,
+ * or a new part of the run named opts->run_uid. *run_id (optional)
+ * receives the run's id. Failed and skipped launches are kept with their
+ * messages. Returns 0; -EEXIST when run_uid names a run of another kind or
+ * commit; -EBUSY, -EROFS, -EACCES, -ECONNRESET and the like with a message
+ * naming the store. On error nothing of this save is in the store.
+ */
+BL_API int bl_store_save(bl_store *store, const bl_results *results,
+                         const bl_store_save_options *opts, int64_t *run_id, char *err,
+                         size_t err_size);
+
+/* One function of a profile's flat summary, for bl_store_save_profile()
+ * (the fields of struct bl_profile_function in benchlab/profile.h). */
+typedef struct bl_store_profile_function {
+    const char *name;
+    const char *file; /* or NULL */
+    int line;
+    double self_ns;
+    double total_ns;
+    uint64_t calls; /* exact when traced, 0 when sampled */
+} bl_store_profile_function;
+
+/*
+ * Save a profile's summary as a run of kind "profile": `info` labels (key
+ * and value pairs such as "mode: sampled", "command: ./app") and the flat
+ * profile's functions (the first n_functions, in the caller's order).
+ * Strings are borrowed for the call. 0 or an error, as bl_store_save().
+ */
+BL_API int bl_store_save_profile(bl_store *store, const bl_label *info, size_t n_info,
+                                 const bl_store_profile_function *functions, size_t n_functions,
+                                 const bl_store_save_options *opts, int64_t *run_id, char *err,
+                                 size_t err_size);
+
+/* The functions of a stored profile, in saved order. *functions (strings
+ * included) is freed with bl_store_profile_free(). */
+BL_API int bl_store_load_profile(bl_store *store, int64_t run_id,
+                                 bl_store_profile_function **functions, size_t *n, char *err,
+                                 size_t err_size);
+BL_API void bl_store_profile_free(bl_store_profile_function *functions, size_t n);
+
+/* ---- baselines --------------------------------------------------------- */
+
+/* Point baseline `name` at run `run_id` (replacing where it pointed). */
+BL_API int bl_store_baseline_set(bl_store *store, const char *name, int64_t run_id, char *err,
+                                 size_t err_size);
+
+typedef struct bl_store_baseline {
+    char *name;
+    int64_t run_id;
+    char *set_at; /* UTC */
+} bl_store_baseline;
+
+/* Every baseline, by name. Free with bl_store_baselines_free(). */
+BL_API int bl_store_baseline_list(bl_store *store, bl_store_baseline **baselines, size_t *n,
+                                  char *err, size_t err_size);
+BL_API void bl_store_baselines_free(bl_store_baseline *baselines, size_t n);
+
+/* ---- history ----------------------------------------------------------- */
+
+/* A benchmark's centre in one run: what the run's summary table showed
+ * (bl_bench_estimate at 95%). */
+typedef struct bl_store_point {
+    size_t run;        /* index into bl_store_history.runs */
+    double centre;     /* ns/op; NAN when no launch gave a value */
+    double lo, hi;     /* its 95% confidence interval; NAN when there is none */
+    int ci_method;     /* enum bl_ci_method: over launches, or one launch's batches */
+    size_t n_launches; /* launches that gave a value */
+    size_t n_batches;  /* clean batches over those launches */
+} bl_store_point;
+
+typedef struct bl_store_series {
+    char *name;             /* full name, "BenchmarkSort/size=1000" */
+    bl_store_point *points; /* oldest run first; only the runs that have the benchmark */
+    size_t n_points;
+} bl_store_series;
+
+typedef struct bl_store_history {
+    bl_store_run *runs; /* oldest first */
+    size_t n_runs;
+    bl_store_series *series; /* by name */
+    size_t n_series;
+} bl_store_history;
+
+/*
+ * The newest `last` runs (0: all) that have a benchmark whose full name
+ * matches `filter` (a POSIX extended regex; NULL: all), and per matching
+ * benchmark its centre in each of them. *out is caller-freed with
+ * bl_store_history_destroy(). BL_EUSAGE for a bad regex; an empty history
+ * is not an error.
+ */
+BL_API int bl_store_history_load(bl_store *store, const char *filter, size_t last,
+                                 bl_store_history **out, char *err, size_t err_size);
+BL_API void bl_store_history_destroy(bl_store_history *history);
+
+/* ---- the saver of bl_run_main ------------------------------------------ */
+
+/*
+ * The bl_run_saver of bl_run_main's --save (benchlab/run.h): open
+ * request->store (creating it), save as a run of kind "run", close. The
+ * benchlab command registers it with bl_run_set_saver(); a suite's own
+ * main loads libbenchlab-store.so.0 and finds it by this name.
+ */
+BL_API int bl_store_run_saver(const bl_run_save_request *request, const bl_results *results,
+                              int64_t *run_id, char *where, size_t where_size, char *err,
+                              size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_STORE_H */

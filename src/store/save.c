@@ -1,0 +1,429 @@
+/*
+ * save.c - writing runs into the store, one transaction per save.
+ *
+ * A save is a part of a run: a new run, or one more part of the run named
+ * by --run-id (the shards of a CI matrix). Everything of the part goes in
+ * inside one write transaction, so that a run is whole or absent: a
+ * failure rolls back, and a crash or Ctrl-C before the commit leaves
+ * nothing (SQLite rolls its journal back on the next open, PostgreSQL
+ * aborts the transaction with the connection).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store_int.h"
+
+void bl_store_save_options_init(bl_store_save_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = "run";
+}
+
+/*
+ * Bind the values (types: 'i' int64_t, 'd' double, 't' const char *) to
+ * st, step it and reset it. With `id`, the first column of a returned row
+ * goes to *id (left alone when the statement returned none). 0 or an
+ * error.
+ */
+static int put(bl_store *s, struct bl__stmt *st, int64_t *id, const char *types, ...)
+{
+    const struct bl__db_ops *o = DB_OPS(s);
+    va_list ap;
+    va_start(ap, types);
+    int rc = 0;
+    for (int i = 0; types[i] && !rc; i++) {
+        if (types[i] == 'i')
+            rc = o->bind_int(st, i + 1, va_arg(ap, int64_t));
+        else if (types[i] == 'd')
+            rc = o->bind_double(st, i + 1, va_arg(ap, double));
+        else
+            rc = o->bind_text(st, i + 1, va_arg(ap, const char *));
+    }
+    va_end(ap);
+    if (!rc) {
+        rc = o->step(st);
+        if (rc == 1 && id)
+            *id = o->column_int(st, 0);
+        if (rc > 0)
+            rc = 0;
+    }
+    o->reset(st);
+    return rc;
+}
+
+static const char *label(const bl_label *l, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(l[i].key, key) == 0)
+            return l[i].value;
+    return NULL;
+}
+
+/* The statements of a save, prepared once and used per row. */
+enum {
+    S_LABEL,
+    S_BENCH,
+    S_COUNTER,
+    S_LAUNCH,
+    S_METRIC,
+    S_SAMPLE,
+    S_FUNCTION,
+    N_STMTS,
+};
+
+static const char *const stmt_sql[N_STMTS] = {
+    [S_LABEL] = "INSERT INTO labels (part_id, kind, seq, key, value) VALUES (?, ?, ?, ?, ?)",
+    [S_BENCH] = "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
+                " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, alloc_message,"
+                " counters_scaled, counters_message)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
+    [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
+                 " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, measured_reps,"
+                 " n_measured, n_invalid, intrinsic, wall_s, exit_code, term_signal, out_text,"
+                 " err_text, out_total, err_total)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " RETURNING id",
+    [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value) VALUES (?, ?, ?, ?)",
+    [S_SAMPLE] = "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns, nivcsw,"
+                 " migrations, minflt, majflt, pauses, invalid)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_FUNCTION] = "INSERT INTO profile_functions (part_id, seq, name, file, src_line, self_ns,"
+                   " total_ns, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+};
+
+struct saver {
+    bl_store *s;
+    struct bl__stmt *st[N_STMTS];
+    int64_t run_id, part_id;
+};
+
+static int prepare_all(struct saver *sv)
+{
+    for (int i = 0; i < N_STMTS; i++) {
+        int rc = DB_OPS(sv->s)->prepare(sv->s->db, stmt_sql[i], &sv->st[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void finalize_all(struct saver *sv)
+{
+    for (int i = 0; i < N_STMTS; i++)
+        DB_OPS(sv->s)->finalize(sv->st[i]);
+}
+
+static int save_labels(struct saver *sv, const char *kind, const bl_label *l, size_t n)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = put(sv->s, sv->st[S_LABEL], NULL, "ititt", sv->part_id, kind, (int64_t)i, l[i].key,
+                 l[i].value);
+    return rc;
+}
+
+static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_launch *l)
+{
+    bl_store *s = sv->s;
+    int64_t launch_id;
+    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitddddddiiiidiittii", bench_id, (int64_t)seq,
+                 (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op,
+                 l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op,
+                 (int64_t)l->measured_reps, (int64_t)l->n_measured, (int64_t)l->n_invalid,
+                 (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code, (int64_t)l->term_signal,
+                 l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total);
+    for (size_t i = 0; i < l->n_metrics && !rc; i++)
+        rc = put(s, sv->st[S_METRIC], NULL, "iitd", launch_id, (int64_t)i, l->metrics[i].unit,
+                 l->metrics[i].value);
+    for (size_t i = 0; i < l->n_samples && !rc; i++) {
+        const bl_sample *b = &l->samples[i];
+        char stage[2] = {b->stage ? b->stage : '?', '\0'};
+        rc = put(s, sv->st[S_SAMPLE], NULL, "iitiddiiiiii", launch_id, (int64_t)i, stage,
+                 (int64_t)b->reps, b->ns, b->cpu_ns >= 0 ? b->cpu_ns : NAN, (int64_t)b->nivcsw,
+                 (int64_t)b->migrations, (int64_t)b->minflt, (int64_t)b->majflt, (int64_t)b->pauses,
+                 (int64_t)b->invalid);
+    }
+    return rc;
+}
+
+static int save_bench(struct saver *sv, size_t seq, const bl_bench_result *b)
+{
+    bl_store *s = sv->s;
+    bl_estimate est;
+    int rc = bl_bench_estimate(b, 0.95, &est);
+    if (rc && rc != BL_ENOTFOUND)
+        return rc;
+    int64_t bench_id;
+    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtit", sv->run_id, sv->part_id,
+             (int64_t)seq, b->name, est.centre, est.ci_lo, est.ci_hi, (int64_t)est.ci_method,
+             (int64_t)est.n_launches, (int64_t)est.n_batches, (int64_t)b->has_alloc,
+             b->has_alloc ? b->alloc_bytes_per_op : NAN, b->has_alloc ? b->allocs_per_op : NAN,
+             b->alloc_message, (int64_t)b->counters_scaled, b->counters_message);
+    for (int i = 0; i < b->n_counters && i < 6 && !rc; i++)
+        rc = put(s, sv->st[S_COUNTER], NULL, "iitd", bench_id, (int64_t)i, b->counter_unit[i],
+                 b->counter_per_op[i]);
+    for (size_t j = 0; j < b->n_launches && !rc; j++)
+        rc = save_launch(sv, bench_id, j, &b->launches[j]);
+    return rc;
+}
+
+/* What a save records about the run beside its results. */
+struct run_facts {
+    const char *kind, *uid, *tag, *shard;
+    const char *measured_at, *host, *fingerprint, *compiler, *cflags, *version, *env_warnings, *pkg;
+    const char *commit, *branch;
+    int dirty;
+    char host_buf[256];
+    struct bl__git_facts git;
+};
+
+static void gather_facts(const bl_results *r, const bl_store_save_options *o, struct run_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->kind = o->kind ? o->kind : "run";
+    f->uid = o->run_uid && *o->run_uid ? o->run_uid : NULL;
+    f->tag = o->tag && *o->tag ? o->tag : NULL;
+    f->shard = o->shard;
+    const bl_label *m = r ? r->meta : NULL;
+    size_t nm = r ? r->n_meta : 0;
+    f->measured_at = label(m, nm, "date");
+    f->host = label(m, nm, "host");
+    if (!f->host) {
+        if (gethostname(f->host_buf, sizeof f->host_buf - 1) != 0)
+            snprintf(f->host_buf, sizeof f->host_buf, "unknown");
+        f->host = f->host_buf;
+    }
+    f->fingerprint = label(m, nm, "fingerprint");
+    f->compiler = label(m, nm, "compiler");
+    f->cflags = label(m, nm, "cflags");
+    f->version = label(m, nm, "benchlab-version");
+    if (!f->version)
+        f->version = bl_version();
+    f->env_warnings = label(m, nm, "env-warnings");
+    f->pkg = r ? label(r->config, r->n_config, "pkg") : NULL;
+    /* Results that carry their commit (a stored run merged, a file with
+     * "# commit:") keep it; others get the project's, from git. */
+    f->commit = label(m, nm, "commit");
+    f->dirty = -1;
+    if (f->commit) {
+        f->branch = label(m, nm, "branch");
+        const char *d = label(m, nm, "dirty");
+        if (d)
+            f->dirty = strcmp(d, "true") == 0 || strcmp(d, "1") == 0;
+    } else if (!o->git_dir || *o->git_dir) {
+        bl__git_facts(o->git_dir, &f->git);
+        f->commit = f->git.commit[0] ? f->git.commit : NULL;
+        f->branch = f->git.branch[0] ? f->git.branch : NULL;
+        f->dirty = f->git.dirty;
+    }
+}
+
+/*
+ * The run this save belongs to: a new one, or the run named f->uid (made
+ * when new). Then the part: its sequence number comes from the run's
+ * n_parts, which the UPDATE locks, so concurrent shards number their
+ * parts 1, 2, ... without gaps. Sets sv->run_id and sv->part_id.
+ */
+static int open_part(struct saver *sv, const struct run_facts *f, size_t n_benches,
+                     size_t n_launches, size_t n_samples, char *err, size_t err_size)
+{
+    bl_store *s = sv->s;
+    const struct bl__db_ops *o = DB_OPS(s);
+    char now[32];
+    bl__utc_now(now, sizeof now);
+    static const char insert_run[] =
+        "INSERT INTO runs (uid, kind, saved_at, measured_at, git_commit, git_branch, git_dirty,"
+        " host, fingerprint, compiler, cflags, version, env_warnings, pkg, tag, n_parts)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+    struct bl__stmt *st;
+    char sql[1024];
+    snprintf(sql, sizeof sql, "%s%s", insert_run,
+             f->uid ? " ON CONFLICT (uid) DO NOTHING RETURNING id" : " RETURNING id");
+    int rc = o->prepare(s->db, sql, &st);
+    if (rc)
+        return bl__store_fail(s, rc, err, err_size, "preparing the run");
+    int64_t id = -1;
+    rc = put(s, st, &id, "ttttttitttttttt", f->uid, f->kind, now, f->measured_at, f->commit,
+             f->branch, (int64_t)f->dirty, f->host, f->fingerprint, f->compiler, f->cflags,
+             f->version, f->env_warnings, f->pkg, f->tag);
+    o->finalize(st);
+    if (!rc && id < 0) {
+        /* the run exists: the insert did nothing and returned no row */
+        rc = o->prepare(s->db, "SELECT id, kind, git_commit FROM runs WHERE uid = ?", &st);
+        if (rc)
+            return bl__store_fail(s, rc, err, err_size, "finding run %s", f->uid);
+        rc = o->bind_text(st, 1, f->uid);
+        if (!rc)
+            rc = o->step(st);
+        if (rc == 1) {
+            id = o->column_int(st, 0);
+            const char *kind = o->column_text(st, 1), *commit = o->column_text(st, 2);
+            if (kind && strcmp(kind, f->kind) != 0) {
+                snprintf(err, err_size,
+                         "store %s: run %s holds %s results; these are %s results: use "
+                         "another --run-id",
+                         s->name, f->uid, kind, f->kind);
+                rc = -EEXIST;
+            } else if (commit && f->commit && strcmp(commit, f->commit) != 0) {
+                snprintf(err, err_size,
+                         "store %s: run %s was measured at commit %.12s, these results at "
+                         "%.12s: shards of one run share a commit; use another --run-id",
+                         s->name, f->uid, commit, f->commit);
+                rc = -EEXIST;
+            } else {
+                rc = 0;
+            }
+        } else if (rc == 0) {
+            snprintf(s->db->msg, sizeof s->db->msg, "run vanished while saving");
+            rc = -EIO;
+        }
+        o->finalize(st);
+        if (rc == -EEXIST)
+            return rc;
+    }
+    if (rc)
+        return bl__store_fail(s, rc, err, err_size, "saving the run");
+    sv->run_id = id;
+
+    rc = o->prepare(s->db, "UPDATE runs SET n_parts = n_parts + 1 WHERE id = ? RETURNING n_parts",
+                    &st);
+    int64_t seq = 0;
+    if (!rc) {
+        rc = put(s, st, &seq, "i", id);
+        o->finalize(st);
+    }
+    if (!rc)
+        rc = o->prepare(s->db,
+                        "INSERT INTO parts (run_id, seq, shard, host, saved_at, n_benches,"
+                        " n_launches, n_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                        &st);
+    if (!rc) {
+        rc = put(s, st, &sv->part_id, "iitttiii", id, seq, f->shard, f->host, now,
+                 (int64_t)n_benches, (int64_t)n_launches, (int64_t)n_samples);
+        o->finalize(st);
+    }
+    return rc ? bl__store_fail(s, rc, err, err_size, "saving the run") : 0;
+}
+
+/* Begin, open the part, let `fill` write the part's rows, commit; or roll back. */
+static int save_part(bl_store *s, const struct run_facts *f, size_t n_benches, size_t n_launches,
+                     size_t n_samples, int (*fill)(struct saver *, const void *), const void *what,
+                     int64_t *run_id, char *err, size_t err_size)
+{
+    struct saver sv = {.s = s};
+    int rc = DB_OPS(s)->begin(s->db, BL__TX_WRITE);
+    if (rc)
+        return bl__store_fail(s, rc, err, err_size, "cannot write");
+    rc = open_part(&sv, f, n_benches, n_launches, n_samples, err, err_size);
+    if (!rc) {
+        rc = prepare_all(&sv);
+        if (!rc)
+            rc = fill(&sv, what);
+        finalize_all(&sv);
+        if (!rc)
+            rc = DB_OPS(s)->commit(s->db);
+        if (rc)
+            bl__store_fail(s, rc, err, err_size, "saving the run");
+    }
+    if (rc) {
+        DB_OPS(s)->rollback(s->db);
+        return rc;
+    }
+    if (run_id)
+        *run_id = sv.run_id;
+    return 0;
+}
+
+static int fill_results(struct saver *sv, const void *what)
+{
+    const bl_results *r = what;
+    int rc = save_labels(sv, "config", r->config, r->n_config);
+    if (!rc)
+        rc = save_labels(sv, "meta", r->meta, r->n_meta);
+    for (size_t i = 0; i < r->n_benches && !rc; i++)
+        rc = save_bench(sv, i, &r->benches[i]);
+    return rc;
+}
+
+int bl_store_save(bl_store *s, const bl_results *r, const bl_store_save_options *opts,
+                  int64_t *run_id, char *err, size_t err_size)
+{
+    bl_store_save_options def;
+    if (!opts) {
+        bl_store_save_options_init(&def);
+        opts = &def;
+    }
+    struct run_facts f;
+    gather_facts(r, opts, &f);
+    size_t n_launches = 0, n_samples = 0;
+    for (size_t i = 0; i < r->n_benches; i++) {
+        n_launches += r->benches[i].n_launches;
+        for (size_t j = 0; j < r->benches[i].n_launches; j++)
+            n_samples += r->benches[i].launches[j].n_samples;
+    }
+    return save_part(s, &f, r->n_benches, n_launches, n_samples, fill_results, r, run_id, err,
+                     err_size);
+}
+
+struct profile_part {
+    const bl_label *info;
+    size_t n_info;
+    const bl_store_profile_function *fns;
+    size_t n_fns;
+};
+
+static int fill_profile(struct saver *sv, const void *what)
+{
+    const struct profile_part *p = what;
+    int rc = save_labels(sv, "meta", p->info, p->n_info);
+    for (size_t i = 0; i < p->n_fns && !rc; i++) {
+        const bl_store_profile_function *fn = &p->fns[i];
+        rc = put(sv->s, sv->st[S_FUNCTION], NULL, "iittiddi", sv->part_id, (int64_t)i,
+                 fn->name ? fn->name : "?", fn->file, (int64_t)fn->line, fn->self_ns, fn->total_ns,
+                 (int64_t)fn->calls);
+    }
+    return rc;
+}
+
+int bl_store_save_profile(bl_store *s, const bl_label *info, size_t n_info,
+                          const bl_store_profile_function *functions, size_t n_functions,
+                          const bl_store_save_options *opts, int64_t *run_id, char *err,
+                          size_t err_size)
+{
+    bl_store_save_options o;
+    if (opts)
+        o = *opts;
+    else
+        bl_store_save_options_init(&o);
+    o.kind = "profile";
+    bl_results view = {.meta = (bl_label *)info, .n_meta = n_info};
+    struct run_facts f;
+    gather_facts(&view, &o, &f);
+    struct profile_part p = {info, n_info, functions, n_functions};
+    return save_part(s, &f, 0, 0, 0, fill_profile, &p, run_id, err, err_size);
+}
+
+int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results, int64_t *run_id,
+                       char *where, size_t where_size, char *err, size_t err_size)
+{
+    bl_store *s;
+    int rc = bl_store_open(req->store, BL_STORE_CREATE, &s, err, err_size);
+    if (rc)
+        return rc;
+    if (where && where_size)
+        snprintf(where, where_size, "%s", bl_store_name(s));
+    bl_store_save_options o;
+    bl_store_save_options_init(&o);
+    o.run_uid = req->run_uid;
+    o.tag = req->tag;
+    o.shard = req->shard;
+    rc = bl_store_save(s, results, &o, run_id, err, err_size);
+    bl_store_close(s);
+    return rc;
+}
