@@ -13,6 +13,7 @@
  *
  *   latest          the newest run that has benchmarks
  *   latest~N        the N-th run before it
+ *   before:42       the newest run with benchmarks before run 42
  *   baseline:NAME   the run the baseline NAME points to
  *   42              the run with id 42 (ids are what `benchlab history` shows)
  *   NAME            the run saved with --run-id NAME

@@ -90,6 +90,17 @@ static int is_pg_spec(const char *spec)
     return strncmp(spec, "postgresql://", 13) == 0 || strncmp(spec, "postgres://", 11) == 0;
 }
 
+/* s with s[from, to) replaced by "***"; frees s. NULL when memory runs out. */
+static char *mask(char *s, size_t from, size_t to)
+{
+    size_t n = strlen(s);
+    char *t = malloc(n - (to - from) + 4);
+    if (t)
+        sprintf(t, "%.*s***%s", (int)from, s, s + to);
+    free(s);
+    return t;
+}
+
 /* A URI without its password: "postgresql://u:secret@h/db?password=x" ->
  * "postgresql://u:***@h/db?password=***". */
 static char *redact(const char *spec)
@@ -97,26 +108,27 @@ static char *redact(const char *spec)
     char *s = strdup(spec);
     if (!s || !is_pg_spec(s))
         return s;
-    char *auth = strstr(s, "://") + 3;
-    char *at = strchr(auth, '@'), *slash = strchr(auth, '/');
-    if (at && (!slash || at < slash)) {
-        char *colon = memchr(auth, ':', (size_t)(at - auth));
-        if (colon && at - colon > 1) {
-            memmove(colon + 4, at, strlen(at) + 1);
-            memcpy(colon + 1, "***", 3);
-        }
+    size_t auth = (size_t)(strstr(s, "://") + 3 - s);
+    size_t end = auth + strcspn(s + auth, "/?");
+    char *at = memrchr(s + auth, '@', end - auth);
+    if (at) {
+        char *colon = memchr(s + auth, ':', (size_t)(at - (s + auth)));
+        if (colon && at > colon + 1 && !(s = mask(s, (size_t)(colon + 1 - s), (size_t)(at - s))))
+            return NULL;
     }
-    char *pw = strstr(s, "password=");
-    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
-        char *v = pw + 9, *end = v + strcspn(v, "&");
-        if (end > v + 3 || end < v + 3) {
-            char *t = malloc(strlen(s) + 4);
-            if (t) {
-                sprintf(t, "%.*s***%s", (int)(v - s), s, end);
-                free(s);
-                s = t;
-            }
+    char *q = strchr(s, '?');
+    while (q) {
+        q++;
+        size_t len = strcspn(q, "&");
+        if (strncmp(q, "password=", 9) == 0 && len > 9) {
+            size_t from = (size_t)(q + 9 - s);
+            if (!(s = mask(s, from, (size_t)(q - s) + len)))
+                return NULL;
+            q = s + from + 3;
+        } else {
+            q += len;
         }
+        q = *q == '&' ? q : NULL;
     }
     return s;
 }
@@ -670,6 +682,24 @@ int bl_store_resolve(bl_store *s, const char *ref, int64_t *id, char *err, size_
         if (rc == 0) {
             snprintf(err, err_size, "store %s: @%s: %s", s->name, r,
                      back ? "not that many runs with benchmarks" : "no run saved yet");
+            return BL_ENOTFOUND;
+        }
+        return rc < 0 ? bl__store_fail(s, rc, err, err_size, "resolving @%s", r) : 0;
+    }
+    if (strncmp(r, "before:", 7) == 0) {
+        char *end;
+        int64_t n = strtoll(r + 7, &end, 10);
+        if (!r[7] || *end) {
+            snprintf(err, err_size, "run reference @%s: after before: comes a run id", r);
+            return BL_EUSAGE;
+        }
+        rc = query_id(s,
+                      "SELECT r.id FROM runs r WHERE r.id < ? AND EXISTS (SELECT 1 FROM benches b"
+                      " WHERE b.run_id = r.id) ORDER BY r.id DESC LIMIT 1",
+                      NULL, &n, id);
+        if (rc == 0) {
+            snprintf(err, err_size, "store %s: no run with benchmarks before run %lld", s->name,
+                     (long long)n);
             return BL_ENOTFOUND;
         }
         return rc < 0 ? bl__store_fail(s, rc, err, err_size, "resolving @%s", r) : 0;

@@ -906,6 +906,11 @@ static void unreachable_server_is_one_clear_error(void **state)
     assert_non_null(strstr(err, "127.0.0.1:1"));
     assert_null(strstr(err, "secret")); /* never the password */
     assert_null(strchr(err, '\n'));
+    /* short passwords, in the query too */
+    rc = bl_store_open("postgresql://u:p@127.0.0.1:1/x?connect_timeout=3&password=q", 0, &s, err,
+                       sizeof err);
+    assert_int_equal(rc, -ECONNREFUSED);
+    assert_non_null(strstr(err, "postgresql://u:***@127.0.0.1:1/x?connect_timeout=3&password=***"));
 }
 
 static void profile_summary_round_trips(void **state)
