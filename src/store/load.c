@@ -207,7 +207,8 @@ static int load_launches(struct loader *ld)
                        " l.raw_ns_per_op, l.overhead_ns, l.clock_ns, l.pause_ns, l.bytes_per_op,"
                        " l.measured_reps, l.n_measured, l.n_invalid, l.intrinsic, l.wall_s,"
                        " l.exit_code, l.term_signal, l.out_text, l.err_text, l.out_total,"
-                       " l.err_total FROM launches l JOIN benches b ON l.bench_id = b.id"
+                       " l.err_total, l.items_per_op, l.threads"
+                       " FROM launches l JOIN benches b ON l.bench_id = b.id"
                        " WHERE b.run_id = ? ORDER BY l.id",
                        &st);
     if (rc)
@@ -250,6 +251,10 @@ static int load_launches(struct loader *ld)
         l->err = dup_col(ld->s, st, 19, &oom);
         l->out_total = (size_t)o->column_int(st, 20);
         l->err_total = (size_t)o->column_int(st, 21);
+        l->items_per_op = o->column_double(st, 22);
+        if (isnan(l->items_per_op))
+            l->items_per_op = 0;
+        l->threads = (int)o->column_int(st, 23);
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }

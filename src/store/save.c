@@ -84,10 +84,10 @@ static const char *const stmt_sql[N_STMTS] = {
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
     [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
-                 " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, measured_reps,"
-                 " n_measured, n_invalid, intrinsic, wall_s, exit_code, term_signal, out_text,"
-                 " err_text, out_total, err_total)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, items_per_op,"
+                 " threads, measured_reps, n_measured, n_invalid, intrinsic, wall_s, exit_code,"
+                 " term_signal, out_text, err_text, out_total, err_total)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value) VALUES (?, ?, ?, ?)",
     [S_SAMPLE] = "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns, nivcsw,"
@@ -132,12 +132,13 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
 {
     bl_store *s = sv->s;
     int64_t launch_id;
-    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitddddddiiiidiittii", bench_id, (int64_t)seq,
-                 (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op,
-                 l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op,
-                 (int64_t)l->measured_reps, (int64_t)l->n_measured, (int64_t)l->n_invalid,
-                 (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code, (int64_t)l->term_signal,
-                 l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total);
+    int rc =
+        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittii", bench_id, (int64_t)seq,
+            (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op, l->raw_ns_per_op,
+            l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op, l->items_per_op,
+            (int64_t)l->threads, (int64_t)l->measured_reps, (int64_t)l->n_measured,
+            (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code,
+            (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total);
     for (size_t i = 0; i < l->n_metrics && !rc; i++)
         rc = put(s, sv->st[S_METRIC], NULL, "iitd", launch_id, (int64_t)i, l->metrics[i].unit,
                  l->metrics[i].value);

@@ -206,7 +206,8 @@ static const char *const schema_v1[] = {
     " seq INTEGER NOT NULL, status INTEGER NOT NULL, skipped INTEGER NOT NULL, message TEXT,"
     " ns_per_op DOUBLE PRECISION, raw_ns_per_op DOUBLE PRECISION,"
     " overhead_ns DOUBLE PRECISION, clock_ns DOUBLE PRECISION, pause_ns DOUBLE PRECISION,"
-    " bytes_per_op DOUBLE PRECISION, measured_reps BIGINT NOT NULL,"
+    " bytes_per_op DOUBLE PRECISION, items_per_op DOUBLE PRECISION, threads INTEGER NOT NULL,"
+    " measured_reps BIGINT NOT NULL,"
     " n_measured INTEGER NOT NULL, n_invalid INTEGER NOT NULL, intrinsic INTEGER NOT NULL,"
     " wall_s DOUBLE PRECISION, exit_code INTEGER NOT NULL, term_signal INTEGER NOT NULL,"
     " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL)",

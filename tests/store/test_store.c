@@ -201,6 +201,8 @@ static bl_results *make_results(double scale, const char *commit)
         l->pause_ns = 40.0 / 3.0;
         l->wall_s = 0.61;
         l->bytes_per_op = 8000;
+        l->items_per_op = 16;
+        l->threads = k == 2 ? 4 : 0;
         bl_sample p = {.stage = BL_STAGE_PILOT, .reps = 1, .ns = 900, .cpu_ns = 880};
         assert_int_equal(bl_launch_add_sample(l, &p), 0);
         bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 350.5, .cpu_ns = -1};
@@ -302,6 +304,8 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             same_double(p->clock_ns, q->clock_ns);
             same_double(p->pause_ns, q->pause_ns);
             same_double(p->bytes_per_op, q->bytes_per_op);
+            same_double(p->items_per_op, q->items_per_op);
+            assert_int_equal(p->threads, q->threads);
             same_double(p->wall_s, q->wall_s);
             assert_int_equal(p->measured_reps, q->measured_reps);
             assert_int_equal(p->n_measured, q->n_measured);
