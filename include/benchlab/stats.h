@@ -77,6 +77,20 @@ BL_API int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, do
 /* Sort doubles ascending (NaNs last). */
 BL_API void bl_stats_sort(double *xs, size_t n);
 
+/*
+ * The Hodges-Lehmann estimate of the shift b - a (the median of all
+ * differences b_j - a_i) and its distribution-free confidence interval at
+ * `confidence`, the one that goes with the Mann-Whitney U test (Bauer
+ * 1972): bounds are the differences of rank c and n*m + 1 - c, c from the
+ * exact null distribution of U up to 50 values a side, its normal
+ * approximation above. On log values it is a ratio and its interval.
+ * Returns 0; -EDOM when the samples are too small for that confidence
+ * (*shift is still set, the bounds are NAN); -EINVAL when a sample is
+ * empty or holds NaN; -ENOMEM.
+ */
+BL_API int bl_stats_shift_ci(const double *a, size_t na, const double *b, size_t nb,
+                             double confidence, double *shift, double *lo, double *hi);
+
 /* ---- benchstat v2's statistics (benchmath.c, utest.c) ----------------------
  * The exact rules benchstat (golang.org/x/perf, aclements/go-moremath) uses,
  * so that `benchlab compare` prints the same numbers. Pure functions. */

@@ -2,6 +2,8 @@
 #ifndef BENCHLAB_CLI_H
 #define BENCHLAB_CLI_H
 
+#include <stddef.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
@@ -9,6 +11,21 @@ int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
+int cmd_judge(int argc, char **argv);
+
+/* Open the results store `spec` (NULL: the default) for command `cmd`;
+ * 0, or 2 after printing the error. */
+struct bl_store;
+int cli_store_open(const char *cmd, const char *spec, unsigned flags, struct bl_store **out);
+/* `benchlab compare`'s inputs with stored runs (@refs) replaced by
+ * memory files of their Go format; see cmd_store.c. 0, or 2 after an error. */
+int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int **fds,
+                     size_t *n_fds);
+/* "baseline:main (run 9, 1a2b3c4, 2024-06-11 15:30)" for messages and headings. */
+struct bl_store_run;
+void cli_run_label(char *out, size_t size, const char *ref, const struct bl_store_run *run);
 
 /* Print "benchlab: <message>" to stderr; returns 2 for `return cli_error(...)`. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

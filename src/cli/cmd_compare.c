@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "benchlab/compare.h"
 #include "cli.h"
@@ -65,6 +66,16 @@ static int parse_float_flag(const char *name, const char *v, double *out)
     return 0;
 }
 
+static void free_inputs(char **inputs, size_t n, int *fds, size_t n_fds)
+{
+    for (size_t k = 0; inputs && k < n; k++)
+        free(inputs[k]);
+    free(inputs);
+    for (size_t k = 0; k < n_fds; k++)
+        close(fds[k]);
+    free(fds);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     bl_compare_options o;
@@ -72,6 +83,7 @@ int cmd_compare(int argc, char **argv)
     const char *format = "text";
     double gate_pct = -1;
     enum bl_correction corr = BL_CORRECTION_HOLM;
+    const char *store = NULL;
     int i;
     for (i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -106,8 +118,8 @@ int cmd_compare(int argc, char **argv)
                 return 2;
             continue;
         }
-        static const char *const known[] = {"table", "row",        "col",    "ignore",    "filter",
-                                            "alpha", "confidence", "format", "correction"};
+        static const char *const known[] = {"table", "row",        "col",    "ignore",     "filter",
+                                            "alpha", "confidence", "format", "correction", "store"};
         int k;
         for (k = 0; k < (int)(sizeof known / sizeof *known); k++)
             if (strcmp(nbuf, known[k]) == 0)
@@ -166,6 +178,9 @@ int cmd_compare(int argc, char **argv)
             else
                 return cli_error("--correction must be holm, bh or none");
             break;
+        case 9:
+            store = value;
+            break;
         }
     }
     if (i >= argc) {
@@ -196,9 +211,19 @@ int cmd_compare(int argc, char **argv)
         bl_compare_destroy(cmp);
         return status;
     }
+    /* stored runs (@latest, base=@HEAD~1) become inputs like files */
+    char **inputs = NULL;
+    int *fds = NULL;
+    size_t n_fds = 0;
+    if (cli_compare_refs(argv + i, (size_t)(argc - i), store, &inputs, &fds, &n_fds)) {
+        free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
+        bl_compare_destroy(cmp);
+        return 2;
+    }
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    rc = bl_compare_read_inputs(cmp, argv + i, (size_t)(argc - i), err, sizeof err);
+    rc = bl_compare_read_inputs(cmp, inputs, (size_t)(argc - i), err, sizeof err);
+    free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
     if (rc) {
         fflush(stdout);
         fprintf(stderr, "benchstat: %s\n", err[0] ? err : bl_strerror(rc));

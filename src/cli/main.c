@@ -25,6 +25,9 @@ static const struct {
      "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
     {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},
     {"report", cmd_report, "an HTML report of results: benchlab report [options] INPUT... -o FILE"},
+    {"history", cmd_history, "stored runs and each benchmark's centre over time"},
+    {"judge", cmd_judge, "faster, slower or unchanged against a baseline; exit 1 on a regression"},
+    {"baseline", cmd_baseline, "name a stored run: benchlab baseline set NAME [RUN]"},
 };
 
 int cli_error(const char *fmt, ...)

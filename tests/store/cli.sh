@@ -97,6 +97,127 @@ unreachable-server-keeps-results)
     err_has 'cannot connect'
     err_lacks ':pw@'
     ;;
+history-shows-runs-and-centres)
+    "$suite" $quick --store "$store" >/dev/null 2>&1 || fail "first run"
+    "$suite" $quick --store "$store" --tag second >/dev/null 2>&1 || fail "second run"
+    run "$cli" history --store "$store"
+    expect_status 0
+    out_has ': 2 runs'
+    out_has 'second'
+    out_has '^benchmark .*#1 .*#2 .*change$'
+    out_has '^Work/n=200 .* ns .* ns .*%$'
+    out_has '^Steady '
+    out_lacks '▁\|█' # no sparkline when not on a terminal
+    run "$cli" history --store "$store" --sparkline always --filter 'Work' --last 1
+    expect_status 0
+    out_has ': 1 run with matching benchmarks'
+    out_has 'trend'
+    grep -q '[▁▂▃▄▅▆▇█]' "$tmp/out" || fail "no sparkline with --sparkline always"
+    out_lacks '^Steady'
+    out_lacks '#1 '
+    run "$cli" history --store "$store" --filter '('
+    expect_status 2
+    err_has 'filter'
+    ;;
+history-of-no-store)
+    if [ -n "${BENCHLAB_TEST_PG:-}" ]; then
+        run "$cli" history --store "$store" # an empty database
+        expect_status 2
+        err_has 'no runs saved yet'
+    else
+        run "$cli" history --store "$tmp/none.db"
+        expect_status 2
+        err_has "store $tmp/none.db: no such store"
+        [ ! -e "$tmp/none.db" ] || fail "reading created a store"
+    fi
+    ;;
+judge-finds-a-regression)
+    "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "base run"
+    FIXTURE_FACTOR=4 "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "slow run"
+    run "$cli" judge --store "$store"
+    expect_status 1
+    out_has 'judging run 2 .* against run 1'
+    out_has '^Work/n=200 .* SLOWER$'
+    out_has '^Work/n=400 .* 5/5 launches .* SLOWER$'
+    out_has 'REGRESSION'
+    # the other way round it is faster, and exit 0
+    run "$cli" judge @1 --against @2 --filter Work --store "$store"
+    expect_status 0
+    out_has '^Work/n=200 .* faster$'
+    out_has 'no regression'
+    # a threshold beyond the change: unchanged
+    run "$cli" judge --threshold 1000 --filter Work --store "$store"
+    expect_status 0
+    out_has '^Work/n=200 .* unchanged$'
+    ;;
+judge-markdown-against-a-baseline)
+    "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "base run"
+    FIXTURE_FACTOR=4 "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "slow run"
+    run "$cli" baseline set main @1 --store "$store"
+    expect_status 0
+    out_has 'baseline main = run 1'
+    run "$cli" baseline list --store "$store"
+    out_has '^main = run 1'
+    run "$cli" judge --against main --format markdown --filter Work --store "$store"
+    expect_status 1
+    out_has '^### benchlab judge: .* 2 slower'
+    out_has 'against @baseline:main (run 1, '
+    out_has '^| Work/n=200 | .* | \*\*slower\*\* |$'
+    ;;
+compare-stored-runs)
+    "$suite" $quick --count 2 --store "$store" >/dev/null 2>&1 || fail "run 1"
+    "$suite" $quick --count 2 --store "$store" >new.txt 2>/dev/null || fail "run 2"
+    run "$cli" compare -store "$store" @1 @latest
+    expect_status 0
+    out_has '@1 .*@latest'
+    out_has '^Work/n=200 '
+    # a stored run beside a file, labelled
+    run "$cli" compare -store "$store" base=@1 new.txt
+    expect_status 0
+    out_has 'base .*new.txt'
+    out_has '^Steady '
+    ;;
+bad-references)
+    "$suite" $quick --store "$store" >/dev/null 2>&1 || fail "run"
+    run "$cli" compare -store "$store" @nosuch @latest
+    expect_status 2
+    err_has 'unknown run @nosuch'
+    run "$cli" judge --against nosuch --store "$store"
+    expect_status 2
+    err_has "no baseline named 'nosuch'"
+    run "$cli" judge --store "$store"
+    expect_status 2
+    err_has 'no run with benchmarks before run 1'
+    run "$cli" baseline set main @42 --store "$store"
+    expect_status 2
+    err_has 'unknown run @42'
+    run "$cli" judge @latest~5 --store "$store"
+    expect_status 2
+    err_has 'not that many runs'
+    ;;
+git-references)
+    mkdir proj && cd proj && git init -q . &&
+        git -c user.name=t -c user.email=t@t commit -q --allow-empty -m one || fail "git"
+    first=$(git rev-parse HEAD)
+    "$suite" $quick --count 2 --store "$store" >/dev/null 2>&1 || fail "run at one"
+    git -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+    "$suite" $quick --count 2 --store "$store" >/dev/null 2>&1 || fail "run at two"
+    [ "$(sql 'SELECT git_commit FROM runs WHERE id = 1')" = "$first" ] || fail "commit not saved"
+    [ "$(sql 'SELECT git_dirty FROM runs WHERE id = 1')" = 0 ] || fail "dirty flag"
+    run "$cli" compare -store "$store" @HEAD~1 @HEAD
+    expect_status 0
+    out_has '@HEAD~1 .*@HEAD'
+    run "$cli" judge --against @HEAD~1 --threshold 1000 --store "$store"
+    expect_status 0
+    out_has "against @HEAD~1 (run 1, $(echo "$first" | cut -c1-7)"
+    run "$cli" history --store "$store"
+    out_has "$(echo "$first" | cut -c1-7) "
+    # a commit with no stored run
+    git -c user.name=t -c user.email=t@t commit -q --allow-empty -m three
+    run "$cli" compare -store "$store" @HEAD
+    expect_status 2
+    err_has 'no stored run of commit'
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

@@ -1,0 +1,101 @@
+/*
+ * benchlab/judge.h - verdicts: per benchmark, is a run faster, slower or
+ * unchanged against a baseline run, with the multiple-comparison control
+ * a whole suite needs (`benchlab judge`, docs/store.md).
+ *
+ * Per benchmark in both runs: a two-sided Mann-Whitney U test of the time
+ * per op (bl_stats_utest), the ratio of the medians (new / base) and the
+ * Hodges-Lehmann interval of the ratio that goes with the test
+ * (bl_stats_shift_ci on log times). The p-values of all benchmarks judged
+ * form one family, corrected by Holm-Bonferroni (default) or
+ * Benjamini-Hochberg (bl_multiple_reject). A benchmark is slower when its
+ * test rejects after the correction and the ratio exceeds 1 + threshold;
+ * faster when it rejects and the ratio is below 1 / (1 + threshold);
+ * unchanged otherwise.
+ *
+ * The values compared are one per launch (ns/op of each worker process)
+ * when both runs have at least min_launches successful launches of the
+ * benchmark: between-process variance is then part of the test. With
+ * fewer, the pooled per-op values of the clean batches are compared, and
+ * the judgement says so: batches of one process share its memory layout,
+ * so a difference between two single launches may be the layout's.
+ */
+#ifndef BENCHLAB_JUDGE_H
+#define BENCHLAB_JUDGE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "benchlab/common.h"
+#include "benchlab/compare.h" /* enum bl_correction */
+#include "benchlab/results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bl_verdict {
+    BL_VERDICT_UNCHANGED, /* no significant change past the threshold */
+    BL_VERDICT_FASTER,
+    BL_VERDICT_SLOWER,
+    BL_VERDICT_FAILED,  /* ran in the baseline, failed (no successful launch) now */
+    BL_VERDICT_NEW,     /* not in the baseline */
+    BL_VERDICT_MISSING, /* in the baseline, not in this run */
+};
+
+/* "unchanged", "faster", "slower", "failed", "new", "missing". */
+BL_API const char *bl_verdict_name(enum bl_verdict verdict);
+
+typedef struct bl_judge_options {
+    double threshold_pct;          /* smallest change that counts, in percent; default 5 */
+    double alpha;                  /* family-wise (Holm) or false discovery (BH) rate; 0.05 */
+    double confidence;             /* of the ratio's interval; default 0.95 */
+    enum bl_correction correction; /* default BL_CORRECTION_HOLM */
+    const char *filter;            /* POSIX extended regex on full names; NULL: all */
+    size_t min_launches;           /* launch-level from this many launches a side; default 5 */
+} bl_judge_options;
+
+BL_API void bl_judge_options_init(bl_judge_options *opts);
+
+typedef struct bl_judgement {
+    const char *name; /* borrowed from the results judged */
+    enum bl_verdict verdict;
+    double base_ns, new_ns;    /* medians of the values compared, ns/op; NAN when absent */
+    double ratio;              /* new_ns / base_ns */
+    double ratio_lo, ratio_hi; /* Hodges-Lehmann interval of the ratio; NAN when too few values */
+    double p;                  /* two-sided Mann-Whitney p-value, before correction; NAN: no test */
+    int significant;           /* the test rejects after the correction */
+    size_t n_base, n_new;      /* values compared */
+    int launch_level;          /* 1: one value per launch; 0: pooled batches */
+} bl_judgement;
+
+typedef struct bl_judgement_set {
+    bl_judgement *items; /* the baseline's order, then benchmarks new in this run */
+    size_t n;
+    size_t n_tested; /* the family size the correction used */
+    size_t n_faster, n_slower, n_failed, n_unchanged, n_new, n_missing;
+    bl_judge_options opts; /* as used (defaults filled in) */
+} bl_judgement_set;
+
+/*
+ * Judge `current` against `base` (both borrowed until the set is
+ * destroyed: names point into `current` and `base`). *out is freed with
+ * bl_judgement_set_destroy(). Returns 0; BL_EUSAGE with a message for a
+ * bad filter or option; -ENOMEM.
+ */
+BL_API int bl_judge(const bl_results *base, const bl_results *current, const bl_judge_options *opts,
+                    bl_judgement_set **out, char *err, size_t err_size);
+BL_API void bl_judgement_set_destroy(bl_judgement_set *set);
+
+/* The judgement as a table for a terminal or CI log, `base_label` and
+ * `new_label` naming the runs in the heading. 0 or -EIO. */
+BL_API int bl_judge_write_text(FILE *f, const bl_judgement_set *set, const char *base_label,
+                               const char *new_label);
+/* ... and as GitHub-flavoured Markdown for a pull request comment. */
+BL_API int bl_judge_write_markdown(FILE *f, const bl_judgement_set *set, const char *base_label,
+                                   const char *new_label);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCHLAB_JUDGE_H */

@@ -1,0 +1,564 @@
+/*
+ * cmd_store.c - the commands over the results store (include/benchlab/store.h):
+ * `benchlab history`, `benchlab baseline` and `benchlab judge`. Each opens
+ * the store (--store, $BENCHLAB_STORE, or the project's default), asks the
+ * library, and prints. Reading commands never create a store.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "benchlab/format.h"
+#include "benchlab/judge.h"
+#include "benchlab/store.h"
+#include "cli.h"
+
+int cli_store_open(const char *cmd, const char *spec, unsigned flags, bl_store **out)
+{
+    char err[1024];
+    int rc = bl_store_open(spec, flags, out, err, sizeof err);
+    if (rc)
+        return cli_error("%s: %s", cmd, err);
+    return 0;
+}
+
+/* "2024-06-11T15:30:12Z" -> "2024-06-11 15:30". */
+static void short_date(char *out, size_t size, const char *iso)
+{
+    if (!iso || strlen(iso) < 16) {
+        snprintf(out, size, "%s", iso ? iso : "-");
+        return;
+    }
+    snprintf(out, size, "%.10s %.5s", iso, iso + 11);
+}
+
+/* "3f7ec28" or "3f7ec28+" (uncommitted changes), "-" outside git. */
+static void short_commit(char *out, size_t size, const bl_store_run *r)
+{
+    if (!r->commit)
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, "%.7s%s", r->commit, r->dirty == 1 ? "+" : "");
+}
+
+void cli_run_label(char *out, size_t size, const char *ref, const bl_store_run *r)
+{
+    char c[24] = "", d[32];
+    if (r->commit) {
+        short_commit(c + 2, sizeof c - 2, r);
+        memcpy(c, ", ", 2);
+    }
+    short_date(d, sizeof d, r->measured_at ? r->measured_at : r->saved_at);
+    if (ref && strcmp(ref + (ref[0] == '@'), "latest") != 0 && ref[0])
+        snprintf(out, size, "%s (run %lld%s, %s)", ref, (long long)r->id, c, d);
+    else
+        snprintf(out, size, "run %lld (%s%s)", (long long)r->id, d, c);
+}
+
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void pad(const char *s, int w, int right)
+{
+    int n = w - width(s);
+    if (right && n > 0)
+        printf("%*s", n, "");
+    fputs(s, stdout);
+    if (!right && n > 0)
+        printf("%*s", n, "");
+}
+
+static int terminal_columns(void)
+{
+    struct winsize ws;
+    if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    return c && atoi(c) > 20 ? atoi(c) : 100;
+}
+
+/* The series' centres as ▁..█ scaled from their minimum to their maximum;
+ * a space where the run lacks the benchmark. */
+static void sparkline(char *out, size_t size, const bl_store_series *se, size_t first_run,
+                      size_t n_runs)
+{
+    static const char *const bars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < se->n_points; i++) {
+        double c = se->points[i].centre;
+        if (se->points[i].run >= first_run && !isnan(c)) {
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+    }
+    size_t pos = 0, k = 0;
+    out[0] = '\0';
+    for (size_t r = first_run; r < first_run + n_runs && pos + 4 < size; r++) {
+        while (k < se->n_points && se->points[k].run < r)
+            k++;
+        const char *ch = " ";
+        if (k < se->n_points && se->points[k].run == r && !isnan(se->points[k].centre)) {
+            double c = se->points[k].centre;
+            int level = hi > lo ? (int)((c - lo) / (hi - lo) * 7.0 + 0.5) : 3;
+            ch = bars[level < 0 ? 0 : level > 7 ? 7 : level];
+        }
+        pos += (size_t)snprintf(out + pos, size - pos, "%s", ch);
+    }
+}
+
+static const bl_store_point *point_at(const bl_store_series *se, size_t run)
+{
+    for (size_t i = 0; i < se->n_points; i++)
+        if (se->points[i].run == run)
+            return &se->points[i];
+    return NULL;
+}
+
+static const char history_usage[] =
+    "usage: benchlab history [--filter REGEX] [--last N] [--store SPEC] [--sparkline WHEN]\n"
+    "\n"
+    "The stored runs, newest last, then per benchmark its centre (ns/op, as the\n"
+    "run's summary table showed it) in each run, a sparkline of the centres on a\n"
+    "terminal, and the change from the first run shown to the last.\n"
+    "\n"
+    "  --filter REGEX    benchmarks whose full name matches (POSIX ERE)\n"
+    "  --last N          the N newest runs that have such benchmarks (default 10; 0: all)\n"
+    "  --store SPEC      the store (default: $BENCHLAB_STORE, else .benchlab/results.db)\n"
+    "  --sparkline WHEN  auto (on a terminal), always or never\n";
+
+int cmd_history(int argc, char **argv)
+{
+    const char *filter = NULL, *spec = NULL, *spark = "auto";
+    long last = 10;
+    static const struct option longs[] = {
+        {"filter", required_argument, NULL, 'f'}, {"last", required_argument, NULL, 'n'},
+        {"store", required_argument, NULL, 's'},  {"sparkline", required_argument, NULL, 'k'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+f:n:s:h", longs, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'f':
+            filter = optarg;
+            break;
+        case 'n':
+            last = strtol(optarg, &end, 10);
+            if (*end || last < 0)
+                return cli_error("history: --last: '%s' is not a count", optarg);
+            break;
+        case 's':
+            spec = optarg;
+            break;
+        case 'k':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
+                return cli_error("history: --sparkline: '%s' is not auto, always or never", optarg);
+            spark = optarg;
+            break;
+        case 'h':
+            fputs(history_usage, stdout);
+            return 0;
+        default:
+            fputs(history_usage, stderr);
+            return 2;
+        }
+    }
+    if (optind < argc)
+        return cli_error("history: unexpected argument '%s' (see --help)", argv[optind]);
+    bl_store *s;
+    if (cli_store_open("history", spec, 0, &s))
+        return 2;
+    char err[1024];
+    bl_store_history *h;
+    int rc = bl_store_history_load(s, filter, (size_t)last, &h, err, sizeof err);
+    if (rc) {
+        bl_store_close(s);
+        return cli_error("history: %s", err);
+    }
+    int tty = isatty(1);
+    int show_spark = strcmp(spark, "always") == 0 || (strcmp(spark, "auto") == 0 && tty);
+
+    printf("store %s: %zu run%s%s\n\n", bl_store_name(s), h->n_runs, h->n_runs == 1 ? "" : "s",
+           filter ? " with matching benchmarks" : "");
+    if (!h->n_runs) {
+        printf("nothing saved yet: save runs with --save (benchlab run SUITE --save)\n");
+        bl_store_history_destroy(h);
+        bl_store_close(s);
+        return 0;
+    }
+    /* the runs */
+    static const char *const rhead[] = {"run", "date", "commit", "branch", "host", "tag"};
+    int rw[6];
+    for (int k = 0; k < 6; k++)
+        rw[k] = width(rhead[k]);
+    char cells[6][160];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            for (int k = 0; k < 6; k++) {
+                pad(rhead[k], k == 5 ? 0 : rw[k], k == 0);
+                fputs(k == 5 ? "\n" : "  ", stdout);
+            }
+        }
+        for (size_t i = 0; i < h->n_runs; i++) {
+            const bl_store_run *r = &h->runs[i];
+            snprintf(cells[0], sizeof cells[0], "%lld", (long long)r->id);
+            short_date(cells[1], sizeof cells[1], r->measured_at ? r->measured_at : r->saved_at);
+            short_commit(cells[2], sizeof cells[2], r);
+            snprintf(cells[3], sizeof cells[3], "%s", r->branch ? r->branch : "-");
+            snprintf(cells[4], sizeof cells[4], "%s", r->host ? r->host : "-");
+            snprintf(cells[5], sizeof cells[5], "%s%s%s", r->tag ? r->tag : "",
+                     r->uid ? (r->tag ? " " : "") : "", r->uid ? r->uid : "");
+            for (int k = 0; k < 6; k++) {
+                if (!pass) {
+                    if (width(cells[k]) > rw[k])
+                        rw[k] = width(cells[k]);
+                    continue;
+                }
+                pad(cells[k], k == 5 ? 0 : rw[k], k == 0);
+                fputs(k == 5 ? "\n" : "  ", stdout);
+            }
+        }
+    }
+
+    /* the benchmarks: as many run columns as fit, the newest */
+    int name_w = (int)strlen("benchmark");
+    for (size_t i = 0; i < h->n_series; i++) {
+        const char *n = h->series[i].name;
+        n += strncmp(n, "Benchmark", 9) == 0 ? 9 : 0;
+        if (width(n) > name_w)
+            name_w = width(n);
+    }
+    const int col_w = 11;
+    int avail = (tty ? terminal_columns() : 1 << 20) - name_w - 2 - 10 -
+                (show_spark ? (int)h->n_runs + 2 : 0);
+    size_t n_cols = avail > col_w ? (size_t)(avail / col_w) : 1;
+    if (n_cols > h->n_runs)
+        n_cols = h->n_runs;
+    size_t first = h->n_runs - n_cols;
+    putchar('\n');
+    pad("benchmark", name_w, 0);
+    for (size_t r = first; r < h->n_runs; r++) {
+        char head[32];
+        snprintf(head, sizeof head, "#%lld", (long long)h->runs[r].id);
+        fputs("  ", stdout);
+        pad(head, col_w - 2, 1);
+    }
+    if (show_spark) {
+        fputs("  ", stdout);
+        pad("trend", (int)h->n_runs, 0);
+    }
+    printf("  %8s\n", "change");
+    for (size_t i = 0; i < h->n_series; i++) {
+        const bl_store_series *se = &h->series[i];
+        const char *n = se->name + (strncmp(se->name, "Benchmark", 9) == 0 ? 9 : 0);
+        pad(n, name_w, 0);
+        for (size_t r = first; r < h->n_runs; r++) {
+            const bl_store_point *p = point_at(se, r);
+            char v[32];
+            bl_format_duration(v, sizeof v, p ? p->centre : NAN);
+            fputs("  ", stdout);
+            pad(v, col_w - 2, 1);
+        }
+        if (show_spark) {
+            char line[256];
+            sparkline(line, sizeof line, se, 0, h->n_runs);
+            fputs("  ", stdout);
+            pad(line, (int)h->n_runs, 0);
+        }
+        /* from the first run shown that has it to the last */
+        const bl_store_point *a = NULL, *b = NULL;
+        for (size_t k = 0; k < se->n_points; k++) {
+            if (isnan(se->points[k].centre))
+                continue;
+            if (!a)
+                a = &se->points[k];
+            b = &se->points[k];
+        }
+        if (a && b && a != b && a->centre > 0)
+            printf("  %+7.1f%%\n", (b->centre / a->centre - 1) * 100);
+        else
+            printf("  %8s\n", "-");
+    }
+    bl_store_history_destroy(h);
+    bl_store_close(s);
+    return fflush(stdout) == 0 ? 0 : 2;
+}
+
+/* ---- compare @refs ------------------------------------------------------------------ */
+
+/*
+ * Replace every input of `benchlab compare` that names a stored run
+ * ("@latest", "new=@HEAD~1") by "label=/proc/self/fd/N", N a memory file
+ * holding the run in the Go benchmark format: compare then reads a stored
+ * run exactly as it reads that run's own output. The store is opened only
+ * when an input asks for it. *fds receives the files (close them after
+ * reading). Returns 0, or 2 after printing the error.
+ */
+int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int **fds, size_t *n_fds)
+{
+    *out = calloc(n + 1, sizeof **out);
+    *fds = calloc(n + 1, sizeof **fds);
+    *n_fds = 0;
+    if (!*out || !*fds)
+        return cli_error("compare: out of memory");
+    bl_store *s = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(args[i], '=');
+        const char *ref = args[i][0] == '@' ? args[i] : eq && eq[1] == '@' ? eq + 1 : NULL;
+        if (!ref || (args[i][0] == '@' && eq)) {
+            (*out)[i] = strdup(args[i]);
+            if (!(*out)[i])
+                return cli_error("compare: out of memory");
+            continue;
+        }
+        if (!s && cli_store_open("compare", spec, 0, &s))
+            return 2;
+        char err[1024];
+        bl_results *r;
+        if (bl_store_load_ref(s, ref, &r, NULL, err, sizeof err)) {
+            bl_store_close(s);
+            return cli_error("compare: %s", err);
+        }
+        int fd = memfd_create("benchlab-run", MFD_CLOEXEC);
+        FILE *f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+        if (f) {
+            bl_gobench_write(f, r);
+            if (fclose(f) != 0)
+                f = NULL;
+        }
+        bl_results_destroy(r);
+        if (!f) {
+            if (fd >= 0)
+                close(fd);
+            bl_store_close(s);
+            return cli_error("compare: %s: cannot hold the run in memory", ref);
+        }
+        (*fds)[(*n_fds)++] = fd;
+        int len = eq && args[i][0] != '@' ? (int)(eq - args[i]) : (int)strlen(args[i]);
+        char arg[1024];
+        snprintf(arg, sizeof arg, "%.*s=/proc/self/fd/%d", len, args[i], fd);
+        (*out)[i] = strdup(arg);
+        if (!(*out)[i]) {
+            bl_store_close(s);
+            return cli_error("compare: out of memory");
+        }
+    }
+    bl_store_close(s);
+    return 0;
+}
+
+/* ---- baseline ---------------------------------------------------------------------- */
+
+static const char baseline_usage[] =
+    "usage: benchlab baseline set NAME [RUN] [--store SPEC]\n"
+    "       benchlab baseline list [--store SPEC]\n"
+    "\n"
+    "Names a stored run (default @latest) so that judge and compare can use it:\n"
+    "@baseline:NAME, or judge --against NAME. Setting a name again moves it.\n";
+
+int cmd_baseline(int argc, char **argv)
+{
+    const char *spec = NULL;
+    static const struct option longs[] = {
+        {"store", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:h", longs, NULL)) != -1) {
+        if (c == 's') {
+            spec = optarg;
+        } else if (c == 'h') {
+            fputs(baseline_usage, stdout);
+            return 0;
+        } else {
+            fputs(baseline_usage, stderr);
+            return 2;
+        }
+    }
+    int n = argc - optind;
+    char **a = argv + optind;
+    int set = n >= 2 && n <= 3 && strcmp(a[0], "set") == 0;
+    int list = n == 1 && strcmp(a[0], "list") == 0;
+    if (!set && !list) {
+        fputs(baseline_usage, stderr);
+        return 2;
+    }
+    bl_store *s;
+    if (cli_store_open("baseline", spec, 0, &s))
+        return 2;
+    char err[1024];
+    int rc = 0;
+    if (set) {
+        const char *ref = n == 3 ? a[2] : "@latest";
+        int64_t id;
+        rc = bl_store_resolve(s, ref, &id, err, sizeof err);
+        if (!rc)
+            rc = bl_store_baseline_set(s, a[1], id, err, sizeof err);
+        if (!rc)
+            printf("baseline %s = run %lld\n", a[1], (long long)id);
+    } else {
+        bl_store_baseline *b;
+        size_t nb;
+        rc = bl_store_baseline_list(s, &b, &nb, err, sizeof err);
+        for (size_t i = 0; !rc && i < nb; i++) {
+            char d[32];
+            short_date(d, sizeof d, b[i].set_at);
+            printf("%s = run %lld (set %s)\n", b[i].name, (long long)b[i].run_id, d);
+        }
+        if (!rc)
+            bl_store_baselines_free(b, nb);
+    }
+    bl_store_close(s);
+    return rc ? cli_error("baseline: %s", err) : 0;
+}
+
+/* ---- judge ------------------------------------------------------------------------- */
+
+static const char judge_usage[] =
+    "usage: benchlab judge [RUN] [--against BASELINE|@REF] [--threshold PCT]\n"
+    "                      [--format text|markdown] [--correction holm|bh|none]\n"
+    "                      [--alpha A] [--filter REGEX] [--store SPEC]\n"
+    "\n"
+    "Per benchmark, is RUN (default @latest) faster, slower or unchanged against\n"
+    "the baseline (default: the run before RUN)? Mann-Whitney U per benchmark,\n"
+    "Holm-corrected across the suite, and a change must exceed the threshold\n"
+    "(default 5%) to count. Exit status 1 when a benchmark is slower (or now\n"
+    "fails), 0 otherwise, 2 on trouble. See docs/store.md.\n"
+    "\n"
+    "  --against NAME|@REF  a baseline name (benchlab baseline set) or a run reference:\n"
+    "                       @latest~1, @HEAD~1, @<commit>, @<run id>, @baseline:NAME\n"
+    "  --threshold PCT      smallest change that counts (default 5)\n"
+    "  --format FMT         text (default) or markdown (a pull request comment)\n"
+    "  --correction C       holm (default), bh (Benjamini-Hochberg) or none\n"
+    "  --alpha A            significance level of the family (default 0.05)\n"
+    "  --filter REGEX       judge the benchmarks whose full name matches\n"
+    "  --store SPEC         the store (default: $BENCHLAB_STORE, else .benchlab/results.db)\n";
+
+int cmd_judge(int argc, char **argv)
+{
+    const char *spec = NULL, *against = NULL, *format = "text";
+    bl_judge_options o;
+    bl_judge_options_init(&o);
+    static const struct option longs[] = {
+        {"against", required_argument, NULL, 'a'},
+        {"threshold", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'F'},
+        {"correction", required_argument, NULL, 'c'},
+        {"alpha", required_argument, NULL, 'A'},
+        {"filter", required_argument, NULL, 'f'},
+        {"store", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "a:t:F:c:A:f:s:h", longs, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'a':
+            against = optarg;
+            break;
+        case 't':
+            o.threshold_pct = strtod(optarg, &end);
+            if (*end == '%')
+                end++;
+            if (*end || !(o.threshold_pct >= 0))
+                return cli_error("judge: --threshold: '%s' is not a percentage", optarg);
+            break;
+        case 'F':
+            if (strcmp(optarg, "text") && strcmp(optarg, "markdown"))
+                return cli_error("judge: --format: '%s' is not text or markdown", optarg);
+            format = optarg;
+            break;
+        case 'c':
+            if (strcmp(optarg, "holm") == 0)
+                o.correction = BL_CORRECTION_HOLM;
+            else if (strcmp(optarg, "bh") == 0)
+                o.correction = BL_CORRECTION_BH;
+            else if (strcmp(optarg, "none") == 0)
+                o.correction = BL_CORRECTION_NONE;
+            else
+                return cli_error("judge: --correction: '%s' is not holm, bh or none", optarg);
+            break;
+        case 'A':
+            o.alpha = strtod(optarg, &end);
+            if (*end || !(o.alpha > 0 && o.alpha < 1))
+                return cli_error("judge: --alpha: '%s' is not in (0, 1)", optarg);
+            break;
+        case 'f':
+            o.filter = optarg;
+            break;
+        case 's':
+            spec = optarg;
+            break;
+        case 'h':
+            fputs(judge_usage, stdout);
+            return 0;
+        default:
+            fputs(judge_usage, stderr);
+            return 2;
+        }
+    }
+    if (argc - optind > 1)
+        return cli_error("judge: one run to judge, not %d (see --help)", argc - optind);
+    const char *ref = optind < argc ? argv[optind] : "@latest";
+    bl_store *s;
+    if (cli_store_open("judge", spec, 0, &s))
+        return 2;
+    char err[1024];
+    bl_results *cur = NULL, *base = NULL;
+    bl_store_run cur_run = {0}, base_run = {0};
+    int rc = bl_store_load_ref(s, ref, &cur, &cur_run, err, sizeof err);
+    char base_ref[300] = "";
+    if (!rc) {
+        if (!against) /* the run before RUN that has benchmarks */
+            snprintf(base_ref, sizeof base_ref, "@before:%lld", (long long)cur_run.id);
+        else if (against[0] == '@')
+            snprintf(base_ref, sizeof base_ref, "%s", against);
+        else
+            snprintf(base_ref, sizeof base_ref, "@baseline:%s", against);
+        rc = bl_store_load_ref(s, base_ref, &base, &base_run, err, sizeof err);
+    }
+    bl_store_close(s);
+    if (rc) {
+        bl_results_destroy(cur);
+        bl_store_run_fini(&cur_run);
+        return cli_error("judge: %s", err);
+    }
+    bl_judgement_set *set = NULL;
+    rc = bl_judge(base, cur, &o, &set, err, sizeof err);
+    int status = 2;
+    if (rc) {
+        cli_error("judge: %s", err);
+    } else {
+        char bl[400], nl[400];
+        cli_run_label(bl, sizeof bl, against ? base_ref : NULL, &base_run);
+        cli_run_label(nl, sizeof nl, ref, &cur_run);
+        rc = strcmp(format, "markdown") == 0 ? bl_judge_write_markdown(stdout, set, bl, nl)
+                                             : bl_judge_write_text(stdout, set, bl, nl);
+        if (fflush(stdout) != 0 || rc)
+            cli_error("judge: writing: %s", bl_strerror(rc ? rc : -EIO));
+        else
+            status = set->n_slower || set->n_failed ? 1 : 0;
+    }
+    bl_judgement_set_destroy(set);
+    bl_results_destroy(cur);
+    bl_results_destroy(base);
+    bl_store_run_fini(&cur_run);
+    bl_store_run_fini(&base_run);
+    return status;
+}

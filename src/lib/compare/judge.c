@@ -1,0 +1,510 @@
+/*
+ * judge.c - faster, slower or unchanged, per benchmark, for a whole suite
+ * (benchlab/judge.h explains the statistics; docs/store.md the choices).
+ *
+ * Holm-Bonferroni is the default correction because judge is a CI gate:
+ * it bounds the chance that a run with no real change fails the build
+ * (any false "slower" across the suite) by alpha, however many benchmarks
+ * the suite has. Benjamini-Hochberg bounds the expected share of false
+ * verdicts among those reported instead: more sensitive in large suites,
+ * and the better choice when judge is read rather than gated on.
+ */
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchlab/format.h"
+#include "benchlab/judge.h"
+#include "benchlab/stats.h"
+
+/* Per-op times are compared in logs; a time overhead subtraction took to
+ * zero counts as this much. */
+#define FLOOR_NS 1e-3
+
+const char *bl_verdict_name(enum bl_verdict v)
+{
+    static const char *const names[] = {"unchanged", "faster", "slower",
+                                        "failed",    "new",    "missing"};
+    return (unsigned)v < sizeof names / sizeof *names ? names[v] : "?";
+}
+
+void bl_judge_options_init(bl_judge_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threshold_pct = 5;
+    o->alpha = 0.05;
+    o->confidence = 0.95;
+    o->correction = BL_CORRECTION_HOLM;
+    o->min_launches = 5;
+}
+
+void bl_judgement_set_destroy(bl_judgement_set *set)
+{
+    if (!set)
+        return;
+    free(set->items);
+    free(set);
+}
+
+static int launch_ok(const bl_launch *l)
+{
+    return !l->status && !l->skipped && !isnan(l->ns_per_op);
+}
+
+static size_t count_ok(const bl_bench_result *b)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < b->n_launches; j++)
+        n += launch_ok(&b->launches[j]);
+    return n;
+}
+
+/* The values of `b` to compare: one per successful launch, or the pooled
+ * per-op values of every clean batch. Caller frees. NULL on ENOMEM. */
+static double *values_of(const bl_bench_result *b, int launch_level, size_t *n)
+{
+    size_t cap = 1;
+    for (size_t j = 0; j < b->n_launches; j++)
+        cap += launch_level ? 1 : b->launches[j].n_samples;
+    double *v = malloc(cap * sizeof *v);
+    if (!v)
+        return NULL;
+    *n = 0;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (!launch_ok(l))
+            continue;
+        if (launch_level) {
+            v[(*n)++] = l->ns_per_op;
+            continue;
+        }
+        double *x;
+        long k = bl_launch_per_op(l, &x);
+        if (k < 0) {
+            free(v);
+            return NULL;
+        }
+        for (long t = 0; t < k; t++)
+            v[(*n)++] = x[t] > 0 ? x[t] : 0;
+        free(x);
+    }
+    return v;
+}
+
+static size_t count_batches(const bl_bench_result *b)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (!launch_ok(l))
+            continue;
+        for (size_t k = 0; k < l->n_samples; k++)
+            n += l->samples[k].stage == BL_STAGE_MEASURE && !l->samples[k].invalid;
+    }
+    return n;
+}
+
+static void to_logs(double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = log(v[i] > FLOOR_NS ? v[i] : FLOOR_NS);
+}
+
+/* Compare one benchmark present in both runs; fills everything but the
+ * verdict and `significant`. 0 or -ENOMEM. */
+static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
+                       const bl_judge_options *o, bl_judgement *j)
+{
+    size_t ok_a = count_ok(a), ok_b = count_ok(b);
+    int launch_level = ok_a >= o->min_launches && ok_b >= o->min_launches;
+    if (!launch_level && (!count_batches(a) || !count_batches(b)))
+        launch_level = 1; /* results read back without batches: launches are all there is */
+    size_t na = 0, nb = 0;
+    double *va = values_of(a, launch_level, &na), *vb = values_of(b, launch_level, &nb);
+    int rc = va && vb ? 0 : -ENOMEM;
+    j->launch_level = launch_level;
+    j->n_base = na;
+    j->n_new = nb;
+    if (!rc && na && nb) {
+        j->base_ns = bl_stats_median(va, na);
+        j->new_ns = bl_stats_median(vb, nb);
+        j->ratio = j->base_ns > 0 ? j->new_ns / j->base_ns : NAN;
+        double p;
+        int u = bl_stats_utest(va, na, vb, nb, &p);
+        j->p = u == 0 ? p : u == -EDOM ? 1.0 : NAN;
+        if (u == -ENOMEM)
+            rc = -ENOMEM;
+        to_logs(va, na);
+        to_logs(vb, nb);
+        double shift, lo, hi;
+        int s = bl_stats_shift_ci(va, na, vb, nb, o->confidence, &shift, &lo, &hi);
+        if (s == 0) {
+            j->ratio_lo = exp(lo);
+            j->ratio_hi = exp(hi);
+        } else if (s == -ENOMEM) {
+            rc = -ENOMEM;
+        }
+    }
+    free(va);
+    free(vb);
+    return rc;
+}
+
+static bl_judgement blank(const char *name, enum bl_verdict v)
+{
+    bl_judgement j = {.name = name, .verdict = v};
+    j.base_ns = j.new_ns = j.ratio = j.ratio_lo = j.ratio_hi = j.p = NAN;
+    return j;
+}
+
+int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_options *opts,
+             bl_judgement_set **out, char *err, size_t err_size)
+{
+    *out = NULL;
+    bl_judge_options o;
+    if (opts)
+        o = *opts;
+    else
+        bl_judge_options_init(&o);
+    if (!(o.threshold_pct >= 0) || !(o.alpha > 0 && o.alpha < 1) ||
+        !(o.confidence > 0 && o.confidence < 1)) {
+        snprintf(err, err_size, "judge: threshold must be >= 0, alpha and confidence in (0, 1)");
+        return BL_EUSAGE;
+    }
+    if (o.min_launches < 2)
+        o.min_launches = 2;
+    regex_t re;
+    if (o.filter) {
+        int e = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
+        if (e) {
+            char m[200];
+            regerror(e, &re, m, sizeof m);
+            snprintf(err, err_size, "--filter '%s': %s", o.filter, m);
+            return BL_EUSAGE;
+        }
+    }
+    bl_judgement_set *set = calloc(1, sizeof *set);
+    bl_judgement *items = calloc(base->n_benches + cur->n_benches + 1, sizeof *items);
+    double *p = calloc(base->n_benches + 1, sizeof *p);
+    size_t *tested = calloc(base->n_benches + 1, sizeof *tested);
+    unsigned char *reject = calloc(base->n_benches + 1, 1);
+    int rc = set && items && p && tested && reject ? 0 : -ENOMEM;
+    size_t n = 0, n_tested = 0;
+    for (size_t i = 0; !rc && i < base->n_benches; i++) {
+        const bl_bench_result *a = &base->benches[i];
+        if (o.filter && regexec(&re, a->name, 0, NULL, 0) != 0)
+            continue;
+        const bl_bench_result *b = bl_results_find((bl_results *)cur, a->name);
+        if (!b) {
+            items[n++] = blank(a->name, BL_VERDICT_MISSING);
+            continue;
+        }
+        if (!count_ok(a)) /* nothing to compare against: judge it as new */
+            continue;
+        bl_judgement j = blank(b->name, BL_VERDICT_UNCHANGED);
+        if (!count_ok(b)) {
+            j.verdict = BL_VERDICT_FAILED;
+            items[n++] = j;
+            continue;
+        }
+        rc = compare_one(a, b, &o, &j);
+        if (!isnan(j.p)) {
+            p[n_tested] = j.p;
+            tested[n_tested++] = n;
+        }
+        items[n++] = j;
+    }
+    for (size_t i = 0; !rc && i < cur->n_benches; i++) {
+        const bl_bench_result *b = &cur->benches[i];
+        if (o.filter && regexec(&re, b->name, 0, NULL, 0) != 0)
+            continue;
+        const bl_bench_result *a = bl_results_find((bl_results *)base, b->name);
+        if (!a || !count_ok(a))
+            items[n++] = blank(b->name, BL_VERDICT_NEW);
+    }
+    if (!rc && n_tested)
+        rc = bl_multiple_reject(p, n_tested, o.alpha, o.correction, reject);
+    double up = 1 + o.threshold_pct / 100;
+    for (size_t t = 0; !rc && t < n_tested; t++) {
+        bl_judgement *j = &items[tested[t]];
+        j->significant = reject[t];
+        if (j->significant && j->ratio > up)
+            j->verdict = BL_VERDICT_SLOWER;
+        else if (j->significant && j->ratio < 1 / up)
+            j->verdict = BL_VERDICT_FASTER;
+    }
+    free(p);
+    free(tested);
+    free(reject);
+    if (o.filter)
+        regfree(&re);
+    if (rc) {
+        free(items);
+        free(set);
+        snprintf(err, err_size, "judge: %s", bl_strerror(rc));
+        return rc;
+    }
+    set->items = items;
+    set->n = n;
+    set->n_tested = n_tested;
+    set->opts = o;
+    for (size_t i = 0; i < n; i++) {
+        switch (items[i].verdict) {
+        case BL_VERDICT_FASTER:
+            set->n_faster++;
+            break;
+        case BL_VERDICT_SLOWER:
+            set->n_slower++;
+            break;
+        case BL_VERDICT_FAILED:
+            set->n_failed++;
+            break;
+        case BL_VERDICT_NEW:
+            set->n_new++;
+            break;
+        case BL_VERDICT_MISSING:
+            set->n_missing++;
+            break;
+        default:
+            set->n_unchanged++;
+        }
+    }
+    *out = set;
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------------- */
+
+static const char *short_name(const char *name)
+{
+    return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
+}
+
+static const char *correction_name(enum bl_correction c)
+{
+    return c == BL_CORRECTION_HOLM ? "Holm-corrected"
+           : c == BL_CORRECTION_BH ? "Benjamini-Hochberg-corrected"
+                                   : "uncorrected";
+}
+
+struct cells {
+    char base[32], new_[32], change[32], ci[48], p[16], values[40];
+};
+
+static void fill_cells(const bl_judgement *j, struct cells *c)
+{
+    memset(c, 0, sizeof *c);
+    bl_format_duration(c->base, sizeof c->base, j->base_ns);
+    bl_format_duration(c->new_, sizeof c->new_, j->new_ns);
+    if (!isnan(j->ratio))
+        snprintf(c->change, sizeof c->change, "%+.1f%%", (j->ratio - 1) * 100);
+    else
+        snprintf(c->change, sizeof c->change, "-");
+    if (!isnan(j->ratio_lo))
+        snprintf(c->ci, sizeof c->ci, "[%+.1f%%, %+.1f%%]", (j->ratio_lo - 1) * 100,
+                 (j->ratio_hi - 1) * 100);
+    else
+        snprintf(c->ci, sizeof c->ci, isnan(j->ratio) ? "-" : "(too few values)");
+    if (!isnan(j->p))
+        snprintf(c->p, sizeof c->p, j->p < 0.001 ? "<0.001" : "%.3f", j->p);
+    else
+        snprintf(c->p, sizeof c->p, "-");
+    if (j->n_base || j->n_new)
+        snprintf(c->values, sizeof c->values, "%zu/%zu %s", j->n_base, j->n_new,
+                 j->launch_level ? "launches" : "batches");
+    else
+        snprintf(c->values, sizeof c->values, "-");
+}
+
+/* Display width of a UTF-8 string. */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void cell(FILE *f, const char *s, int w, int right, const char *sep)
+{
+    int pad = w - width(s);
+    if (right)
+        fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+    fputs(s, f);
+    if (!right)
+        fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+    fputs(sep, f);
+}
+
+static void summary_line(FILE *f, const bl_judgement_set *s)
+{
+    fprintf(f, "%zu slower, %zu faster, %zu unchanged", s->n_slower, s->n_faster, s->n_unchanged);
+    if (s->n_failed)
+        fprintf(f, ", %zu failed", s->n_failed);
+    if (s->n_new)
+        fprintf(f, ", %zu new", s->n_new);
+    if (s->n_missing)
+        fprintf(f, ", %zu missing", s->n_missing);
+}
+
+static void md_text(FILE *f, const char *s);
+
+/* Rows of the table: benchmarks compared, or failed; new and missing ones
+ * are listed after it by name. */
+static int in_table(const bl_judgement *j)
+{
+    return j->verdict != BL_VERDICT_NEW && j->verdict != BL_VERDICT_MISSING;
+}
+
+/* "new: A, B, C and 4 more" for the benchmarks of verdict v. */
+static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, const char *what,
+                       int markdown)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->items[i].verdict != v)
+            continue;
+        if (n == 0)
+            fprintf(f, markdown ? "\n_%s:_ " : "%s: ", what);
+        if (n < 12) {
+            fputs(n ? ", " : "", f);
+            if (markdown)
+                md_text(f, short_name(s->items[i].name));
+            else
+                fputs(short_name(s->items[i].name), f);
+        }
+        n++;
+    }
+    if (n > 12)
+        fprintf(f, " and %zu more", n - 12);
+    if (n)
+        fputc('\n', f);
+}
+
+static int uses_batches(const bl_judgement_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if ((s->items[i].n_base || s->items[i].n_new) && !s->items[i].launch_level)
+            return 1;
+    return 0;
+}
+
+int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
+                        const char *new_label)
+{
+    fprintf(f, "judging %s against %s\n", new_label, base_label);
+    fprintf(f,
+            "Mann-Whitney U per benchmark, %s over %zu benchmark%s at alpha %g; "
+            "changes under %g%% count as unchanged\n\n",
+            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
+            s->opts.alpha, s->opts.threshold_pct);
+    static const char *const head[] = {"benchmark", "base", "new",    "change",
+                                       "95% CI",    "p",    "values", "verdict"};
+    int w[8];
+    for (int c = 0; c < 8; c++)
+        w[c] = width(head[c]);
+    for (size_t i = 0; i < s->n; i++) {
+        if (!in_table(&s->items[i]))
+            continue;
+        struct cells c;
+        fill_cells(&s->items[i], &c);
+        const char *v[8] = {
+            short_name(s->items[i].name),        c.base, c.new_, c.change, c.ci, c.p, c.values,
+            bl_verdict_name(s->items[i].verdict)};
+        for (int k = 0; k < 8; k++)
+            if (width(v[k]) > w[k])
+                w[k] = width(v[k]);
+    }
+    for (int k = 0; k < 8; k++)
+        cell(f, head[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+    for (size_t i = 0; i < s->n; i++) {
+        const bl_judgement *j = &s->items[i];
+        if (!in_table(j))
+            continue;
+        struct cells c;
+        fill_cells(j, &c);
+        char verdict[32];
+        snprintf(verdict, sizeof verdict, "%s", bl_verdict_name(j->verdict));
+        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+            for (char *q = verdict; *q; q++)
+                *q = (char)(*q - 'a' + 'A'); /* easy to find in a CI log */
+        const char *v[8] = {
+            short_name(j->name), c.base, c.new_, c.change, c.ci, c.p, c.values, verdict};
+        for (int k = 0; k < 8; k++)
+            cell(f, v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+    }
+    if (uses_batches(s))
+        fprintf(f,
+                "\nbatches: fewer than %zu launches a side, so the batches of each launch were "
+                "pooled;\nthey share one process's memory layout: use --count %zu or more for "
+                "launch-level verdicts\n",
+                s->opts.min_launches, s->opts.min_launches);
+    fputc('\n', f);
+    list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 0);
+    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 0);
+    summary_line(f, s);
+    fprintf(f, ": %s\n",
+            s->n_slower || s->n_failed ? "REGRESSION" : "no regression past the threshold");
+    return ferror(f) ? -EIO : 0;
+}
+
+/* Markdown table text: '|' escaped, no line breaks. */
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', f);
+        else if (*s == '<')
+            fputs("&lt;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
+                            const char *new_label)
+{
+    int bad = s->n_slower || s->n_failed;
+    fprintf(f, "### benchlab judge: %s", bad ? ":red_circle: " : ":white_check_mark: ");
+    summary_line(f, s);
+    fputs("\n\n", f);
+    md_text(f, new_label);
+    fputs(" against ", f);
+    md_text(f, base_label);
+    fprintf(f,
+            ". Mann-Whitney U per benchmark, %s over %zu benchmark%s at α = %g; changes "
+            "under %g%% count as unchanged.\n\n",
+            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
+            s->opts.alpha, s->opts.threshold_pct);
+    fputs("| benchmark | base | new | change | 95% CI | p | values | verdict |\n"
+          "|:--|--:|--:|--:|:-:|--:|--:|:--|\n",
+          f);
+    for (size_t i = 0; i < s->n; i++) {
+        const bl_judgement *j = &s->items[i];
+        if (!in_table(j))
+            continue;
+        struct cells c;
+        fill_cells(j, &c);
+        fputs("| ", f);
+        md_text(f, short_name(j->name));
+        fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,
+                c.values);
+        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+            fprintf(f, "**%s** |\n", bl_verdict_name(j->verdict));
+        else
+            fprintf(f, "%s |\n", bl_verdict_name(j->verdict));
+    }
+    if (uses_batches(s))
+        fprintf(f,
+                "\n_batches: fewer than %zu launches a side, so each launch's batches were "
+                "pooled; they share one process's memory layout (use `--count %zu` or more)._\n",
+                s->opts.min_launches, s->opts.min_launches);
+    list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 1);
+    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 1);
+    return ferror(f) ? -EIO : 0;
+}
