@@ -129,6 +129,29 @@ static int load_labels(struct loader *ld)
     return rc < 0 ? rc : 0;
 }
 
+static int load_units(struct loader *ld)
+{
+    const struct bl__db_ops *o = DB_OPS(ld->s);
+    struct bl__stmt *st;
+    int rc = query_run(ld,
+                       "SELECT u.unit, u.key, u.value FROM units u JOIN parts p"
+                       " ON u.part_id = p.id WHERE p.run_id = ? ORDER BY p.seq, u.seq",
+                       &st);
+    if (rc)
+        return rc;
+    while ((rc = o->step(st)) == 1) {
+        /* the first part's value of a (unit, key) pair stays, as benchstat keeps the first */
+        int added = bl_results_set_unit_meta(ld->r, text_or(ld->s, st, 0, "?"),
+                                             text_or(ld->s, st, 1, "?"), text_or(ld->s, st, 2, ""));
+        if (added < 0) {
+            rc = added;
+            break;
+        }
+    }
+    o->finalize(st);
+    return rc < 0 ? rc : 0;
+}
+
 static int load_benches(struct loader *ld)
 {
     const struct bl__db_ops *o = DB_OPS(ld->s);
@@ -277,7 +300,8 @@ static int load_metrics(struct loader *ld)
     const struct bl__db_ops *o = DB_OPS(ld->s);
     struct bl__stmt *st;
     int rc = query_run(ld,
-                       "SELECT m.launch_id, m.unit, m.value FROM metrics m JOIN launches l"
+                       "SELECT m.launch_id, m.unit, m.value, m.flags, m.per_op"
+                       " FROM metrics m JOIN launches l"
                        " ON m.launch_id = l.id JOIN benches b ON l.bench_id = b.id"
                        " WHERE b.run_id = ? ORDER BY m.launch_id, m.seq",
                        &st);
@@ -285,9 +309,14 @@ static int load_metrics(struct loader *ld)
         return rc;
     while ((rc = o->step(st)) == 1) {
         bl_launch *l = launch_of(ld, o->column_int(st, 0));
-        if (l &&
-            (rc = bl_launch_set_metric(l, text_or(ld->s, st, 1, "?"), o->column_double(st, 2))))
+        if (!l)
+            continue;
+        if ((rc = bl_launch_set_metric(l, text_or(ld->s, st, 1, "?"), o->column_double(st, 2))))
             break;
+        /* restored as saved: a rate's value per second and per repetition */
+        bl_metric *m = &l->metrics[l->n_metrics - 1];
+        m->flags = (unsigned)o->column_int(st, 3);
+        m->per_op = o->column_double(st, 4);
     }
     o->finalize(st);
     return rc < 0 ? rc : 0;
@@ -377,6 +406,8 @@ static int load_run(bl_store *s, int64_t run_id, bl_results **out, bl_store_run 
     rc = ld.r ? 0 : -ENOMEM;
     if (!rc)
         rc = load_labels(&ld);
+    if (!rc)
+        rc = load_units(&ld);
     if (!rc)
         rc = load_benches(&ld);
     if (!rc)

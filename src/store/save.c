@@ -71,6 +71,7 @@ enum {
     S_COUNTER,
     S_LAUNCH,
     S_METRIC,
+    S_UNIT,
     S_SAMPLE,
     S_FUNCTION,
     N_STMTS,
@@ -79,7 +80,8 @@ enum {
 static const char *const stmt_sql[N_STMTS] = {
     [S_LABEL] = "INSERT INTO labels (part_id, kind, seq, key, value) VALUES (?, ?, ?, ?, ?)",
     [S_BENCH] = "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
-                " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, alloc_message,"
+                " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, "
+                "alloc_message,"
                 " counters_scaled, counters_message)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
@@ -89,7 +91,9 @@ static const char *const stmt_sql[N_STMTS] = {
                  " term_signal, out_text, err_text, out_total, err_total)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
-    [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value) VALUES (?, ?, ?, ?)",
+    [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op)"
+                 " VALUES (?, ?, ?, ?, ?, ?)",
+    [S_UNIT] = "INSERT INTO units (part_id, seq, unit, key, value) VALUES (?, ?, ?, ?, ?)",
     [S_SAMPLE] = "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns, nivcsw,"
                  " migrations, minflt, majflt, pauses, invalid)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -140,8 +144,8 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
             (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code,
             (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total);
     for (size_t i = 0; i < l->n_metrics && !rc; i++)
-        rc = put(s, sv->st[S_METRIC], NULL, "iitd", launch_id, (int64_t)i, l->metrics[i].unit,
-                 l->metrics[i].value);
+        rc = put(s, sv->st[S_METRIC], NULL, "iitdid", launch_id, (int64_t)i, l->metrics[i].unit,
+                 l->metrics[i].value, (int64_t)l->metrics[i].flags, l->metrics[i].per_op);
     for (size_t i = 0; i < l->n_samples && !rc; i++) {
         const bl_sample *b = &l->samples[i];
         char stage[2] = {b->stage ? b->stage : '?', '\0'};
@@ -347,6 +351,9 @@ static int fill_results(struct saver *sv, const void *what)
     int rc = save_labels(sv, "config", r->config, r->n_config);
     if (!rc)
         rc = save_labels(sv, "meta", r->meta, r->n_meta);
+    for (size_t i = 0; i < r->n_units && !rc; i++)
+        rc = put(sv->s, sv->st[S_UNIT], NULL, "iittt", sv->part_id, (int64_t)i, r->units[i].unit,
+                 r->units[i].key, r->units[i].value);
     for (size_t i = 0; i < r->n_benches && !rc; i++)
         rc = save_bench(sv, i, &r->benches[i]);
     return rc;

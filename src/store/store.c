@@ -213,8 +213,11 @@ static const char *const schema_v1[] = {
     " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL)",
     "CREATE INDEX launches_bench ON launches (bench_id)",
     "CREATE TABLE metrics (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION,"
-    " PRIMARY KEY (launch_id, seq))",
+    " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION, flags INTEGER NOT NULL,"
+    " per_op DOUBLE PRECISION, PRIMARY KEY (launch_id, seq))",
+    "CREATE TABLE units (part_id BIGINT NOT NULL REFERENCES parts (id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL, unit TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
+    " PRIMARY KEY (part_id, seq))",
     "CREATE TABLE samples (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
     " seq INTEGER NOT NULL, stage TEXT NOT NULL, reps BIGINT NOT NULL, ns DOUBLE PRECISION,"
     " cpu_ns DOUBLE PRECISION, nivcsw INTEGER NOT NULL, migrations INTEGER NOT NULL,"

@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "benchlab.h"
 #include "benchlab/store.h"
 
 /* ---- the store under test ---------------------------------------------------------- */
@@ -174,6 +175,8 @@ static bl_results *make_results(double scale, const char *commit)
     assert_non_null(r);
     assert_int_equal(bl_results_set_config(r, "goos", "linux"), 0);
     assert_int_equal(bl_results_set_config(r, "pkg", "suite"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, "hits/s", "better", "higher"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, "hits/op", "assume", "exact"), 0);
     assert_int_equal(bl_results_set_meta(r, "date", "2024-06-11T15:30:12Z"), 0);
     assert_int_equal(bl_results_set_meta(r, "host", "box"), 0);
     assert_int_equal(bl_results_set_meta(r, "env-warnings", "governor: powersave"), 0);
@@ -224,6 +227,9 @@ static bl_results *make_results(double scale, const char *commit)
         bl_launch_finish(l);
         assert_int_equal(bl_launch_set_metric(l, "items/op", 42.0 + k), 0);
         assert_int_equal(bl_launch_set_metric(l, "hits/op", 1e-9), 0);
+        assert_int_equal(bl_launch_set_metric_ex(l, "hits/s", 0.25, BL_HIGHER_IS_BETTER | BL_RATE),
+                         0);
+        l->metrics[l->n_metrics - 1].value = 1234.5; /* per second, as bl_launch_finish sets it */
         if (k == 1) {
             l->out = strdup("hello \xff\xfe world\n"); /* invalid UTF-8 on purpose */
             l->out_total = 100000;
@@ -277,6 +283,12 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
     }
     for (size_t i = 0; i < a->n_meta; i++)
         same_text(a->meta[i].value, meta(b, a->meta[i].key));
+    assert_int_equal(a->n_units, b->n_units);
+    for (size_t i = 0; i < a->n_units; i++) {
+        assert_string_equal(a->units[i].unit, b->units[i].unit);
+        assert_string_equal(a->units[i].key, b->units[i].key);
+        assert_string_equal(a->units[i].value, b->units[i].value);
+    }
     assert_int_equal(a->n_benches, b->n_benches);
     for (size_t i = 0; i < a->n_benches; i++) {
         const bl_bench_result *x = &a->benches[i], *y = &b->benches[i];
@@ -321,6 +333,8 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             for (size_t m = 0; m < p->n_metrics; m++) {
                 assert_string_equal(p->metrics[m].unit, q->metrics[m].unit);
                 same_double(p->metrics[m].value, q->metrics[m].value);
+                assert_int_equal(p->metrics[m].flags, q->metrics[m].flags);
+                same_double(p->metrics[m].per_op, q->metrics[m].per_op);
             }
             assert_int_equal(p->n_samples, q->n_samples);
             for (size_t k = 0; k < p->n_samples; k++) {
