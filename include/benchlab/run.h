@@ -54,7 +54,18 @@ typedef struct bl_run_options {
     unsigned profile_hz;     /* sample mode: samples per second; 0: 1000 */
     int complexity;          /* fit every benchmark with one integer parameter, not only
                                 those registered with .complexity (results->complexity) */
+    /* --shard K/N: run only the benchmarks whose full name bl_shard_of()
+     * puts in shard K (1-based) of N, after the filter; 0: all. */
+    int shard_index, shard_count;
 } bl_run_options;
+
+/*
+ * The shard (0 .. n_shards-1) of a benchmark: its full name's FNV-1a hash
+ * modulo n_shards. A name's shard depends on the name alone, so adding or
+ * removing benchmarks never moves the others between shards, and every
+ * machine of a CI matrix computes the same split.
+ */
+BL_API int bl_shard_of(const char *name, int n_shards);
 
 /* Progress callbacks; any may be NULL. Called on the runner's thread. */
 typedef struct bl_run_observer {

@@ -64,6 +64,8 @@ static const char usage[] =
     "                     implies --save\n"
     "  --run-id NAME      save into the run NAME (shards of one CI run); implies --save\n"
     "  --tag TEXT         a label for the saved run, shown by benchlab history\n"
+    "  --shard K/N        run shard K of N: the benchmarks whose name hashes to K\n"
+    "                     (a CI matrix runs 1/N .. N/N; --run-id joins them in the store)\n"
     "  --format FMT       go, json, csv or markdown (default: from --out's extension,\n"
     "                     .json .csv .md .txt, else go)\n"
     "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
@@ -482,7 +484,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     static const char *const with_value[] = {
         "filter",      "time",      "count", "timeout", "batch", "seed",        "out",
         "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format",
-        "profile-hz",  "profile-top", "tune-file", "store", "run-id", "tag"};
+        "profile-hz",  "profile-top", "tune-file", "store", "run-id", "tag", "shard"};
     const char *profile_list = "text";
     long profile_top = 5;
     for (int i = 1; i < argc; i++) {
@@ -613,6 +615,16 @@ int bl_run_main(int argc, char **argv, const char *exe)
         } else if (strcmp(name, "tag") == 0) {
             save.tag = v;
             do_save = 1;
+        } else if (strcmp(name, "shard") == 0) {
+            int k = 0, n = 0, used = 0;
+            if (sscanf(v, "%d/%d%n", &k, &n, &used) != 2 || v[used] || n < 1 || n > 100000 ||
+                k < 1 || k > n) {
+                fprintf(stderr, "%s: --shard: '%s' is not K/N with 1 <= K <= N\n", prog, v);
+                return 2;
+            }
+            o.shard_index = k;
+            o.shard_count = n;
+            save.shard = v;
         } else if (strcmp(name, "color") == 0) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
                 fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);
@@ -639,6 +651,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
             fprintf(stderr, "%s: %s\n", prog, why);
             return 2;
         }
+        n = (long)bl__shard_keep(names, (size_t)n, o.shard_index, o.shard_count);
         for (long i = 0; i < n; i++)
             printf("%s\n", names[i]);
         bl_names_free(names, (size_t)n);

@@ -10,6 +10,14 @@
 #include "../base/base.h"
 #include "benchlab/results.h"
 
+/* The compiler and flags `exe` was built with (buildinfo.c): "" when
+ * unknown. */
+void bl__build_info(const char *exe, char *compiler, size_t csize, char *flags, size_t fsize);
+
+/* Keep the names of shard `index` (1-based) of `count` (bl_shard_of),
+ * freeing the others; the new count. count <= 1 keeps all. */
+size_t bl__shard_keep(char **names, size_t n, int index, int count);
+
 /*
  * The instances of `exe` (NULL: this program) whose full name matches the
  * POSIX extended regex `filter` (NULL: all), in order. *names is freed

@@ -962,6 +962,28 @@ long bl_list(const char *exe, char ***names)
     return exe ? list_exe(exe, names) : list_self(names);
 }
 
+int bl_shard_of(const char *name, int n_shards)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a, 64 bits */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return n_shards > 1 ? (int)(h % (uint64_t)n_shards) : 0;
+}
+
+size_t bl__shard_keep(char **names, size_t n, int index, int count)
+{
+    if (count <= 1)
+        return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bl_shard_of(names[i], count) == index - 1)
+            names[kept++] = names[i];
+        else
+            free(names[i]);
+    }
+    return kept;
+}
+
 long bl__list_matching(const char *exe, const char *filter, char ***out, char *err, size_t err_size)
 {
     regex_t re;
@@ -1037,6 +1059,17 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
     bl__buf_fini(&w);
     if (o->cpus)
         bl_results_set_meta(res, "cpus", o->cpus);
+    bl_results_set_meta(res, "fingerprint", bl_env_fingerprint());
+    char compiler[256], flags[1024];
+    bl__build_info(exe, compiler, sizeof compiler, flags, sizeof flags);
+    if (compiler[0])
+        bl_results_set_meta(res, "compiler", compiler);
+    if (flags[0])
+        bl_results_set_meta(res, "cflags", flags);
+    if (o->shard_count > 1) {
+        snprintf(buf, sizeof buf, "%d/%d", o->shard_index, o->shard_count);
+        bl_results_set_meta(res, "shard", buf);
+    }
 }
 
 int bl__run_set_pinning(const char *cpus, char *errbuf, size_t errsize)
@@ -1117,6 +1150,9 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         bl_names_free(plan, 0);
         return BL_ENOTFOUND;
     }
+    /* a shard may hold none of them: an empty run, not an error, so that a
+     * CI matrix wider than the suite still passes */
+    n_plan = bl__shard_keep(plan, n_plan, o.shard_index, o.shard_count);
     /* a tune file that is not one, or is malformed, stops the run before
      * anything is measured (and is never overwritten) */
     struct bl__tune tune;
