@@ -163,6 +163,18 @@ BL_API size_t bl_exec_count_slow(const bl_exec_result *r);
  */
 BL_API void bl_exec_go_name(const bl_exec_result *r, char *out, size_t size);
 
+/*
+ * The results as a bl_results, for the results store and the formats that
+ * read one: per command a benchmark named "Benchmark" + bl_exec_go_name(),
+ * per run a launch with one batch (the raw run, the shell's start-up as its
+ * overhead, so ns_per_op is the corrected wall time), the metrics user-ns/op,
+ * sys-ns/op and peak-RSS-bytes as bl_exec_write_gobench writes them, the
+ * exit code and signal; configuration as that writer's, metadata with the
+ * shell and each command line ("command Exec/cmd=NAME"). 0 or -ENOMEM.
+ */
+struct bl_results;
+BL_API int bl_exec_to_results(const bl_exec_results *results, struct bl_results **out);
+
 /* Writers. Each returns 0, or -EIO when writing failed. */
 /* Go benchmark format: configuration lines, then one line per run:
  * BenchmarkExec/cmd=NAME 1 WALL ns/op USER user-ns/op SYS sys-ns/op RSS peak-RSS-bytes */

@@ -201,6 +201,15 @@ BL_API void bl_results_destroy(bl_results *results);
 BL_API int bl_results_set_config(bl_results *results, const char *key, const char *value);
 BL_API int bl_results_set_meta(bl_results *results, const char *key, const char *value);
 BL_API const char *bl_results_get_meta(const bl_results *results, const char *key);
+BL_API const char *bl_results_get_config(const bl_results *results, const char *key);
+/*
+ * Append every benchmark of `from` to `into` (copied): the launches of a
+ * benchmark `into` already has follow its own, its allocation and counter
+ * values are taken when `into` has none; configuration, metadata and unit
+ * metadata keys `into` lacks are added. For `benchlab merge` and shards.
+ * 0 or -ENOMEM (then `into` holds part of `from`).
+ */
+BL_API int bl_results_merge(bl_results *into, const bl_results *from);
 /*
  * Declare unit metadata (strings copied). As in benchstat, the first value
  * of a (unit, key) pair stays: returns 0 when added or the same, 1 when a

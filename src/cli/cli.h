@@ -14,6 +14,23 @@ int cmd_report(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+
+/* --save, --store, --run-id, --tag of exec and profile. */
+struct cli_save {
+    int on;
+    const char *store, *run_uid, *tag;
+};
+/* Save results (of `kind`: "exec") for command `cmd`; 0, or 2 after the
+ * error and a note that the results were written but not saved. */
+struct bl_results;
+int cli_save_results(const char *cmd, const struct cli_save *save, const struct bl_results *r,
+                     const char *kind);
+/* Save a profile's summary (flat profile, the run's facts). */
+struct bl_profile;
+struct bl_profile_info;
+int cli_save_profile(const struct cli_save *save, const struct bl_profile *p,
+                     const struct bl_profile_info *info, char *const *command);
 
 /* Open the results store `spec` (NULL: the default) for command `cmd`;
  * 0, or 2 after printing the error. */

@@ -16,6 +16,7 @@
 
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
+#include "benchlab/results.h"
 #include "cli.h"
 
 #define MAX_PARAMS 8
@@ -52,6 +53,7 @@ struct cli {
     const char *export_json, *export_csv, *export_md;
     int format_go;
     int min_runs_given;
+    struct cli_save save;
 };
 
 static void usage(FILE *f)
@@ -84,7 +86,11 @@ static void usage(FILE *f)
           "      --format text|go       go: Go benchmark lines on stdout, summary on stderr\n"
           "      --export-json FILE     hyperfine's JSON (seconds)\n"
           "      --export-csv FILE      hyperfine's CSV\n"
-          "      --export-markdown FILE a Markdown table\n\n"
+          "      --export-markdown FILE a Markdown table\n"
+          "      --save                 also save the runs in the results store (docs/store.md)\n"
+          "      --store SPEC           the store (default: $BENCHLAB_STORE, else\n"
+          "                             .benchlab/results.db in the project); implies --save\n"
+          "      --run-id NAME, --tag TEXT   as for benchlab run; imply --save\n\n"
           "Exit status: 0 ok, 1 a command failed, 2 trouble, 130 interrupted.\n",
           f);
 }
@@ -319,6 +325,20 @@ static int parse_args(struct cli *c, int argc, char **argv)
         } else if (IS("--export-markdown", "--export-markdown")) {
             NEED(1);
             c->export_md = VAL();
+        } else if (IS("--save", "--save")) {
+            c->save.on = 1;
+        } else if (IS("--store", "--store")) {
+            NEED(1);
+            c->save.store = VAL();
+            c->save.on = 1;
+        } else if (IS("--run-id", "--run-id")) {
+            NEED(1);
+            c->save.run_uid = VAL();
+            c->save.on = 1;
+        } else if (IS("--tag", "--tag")) {
+            NEED(1);
+            c->save.tag = VAL();
+            c->save.on = 1;
         } else {
             return cli_error("exec: unknown option '%s' (benchlab exec --help)", a);
         }
@@ -587,6 +607,18 @@ int cmd_exec(int argc, char **argv)
             status = 1;
         } else if (err) {
             status = cli_error("exec: %s", msg[0] ? msg : bl_strerror(err));
+        }
+        /* after the results are out, and only whole, successful sessions */
+        if (c.save.on && res && err) {
+            fprintf(stderr, "benchlab: exec: --save: not saved: %s\n",
+                    err == BL_EINTR ? "the session was interrupted" : "a command failed");
+        } else if (c.save.on && res) {
+            bl_results *r = NULL;
+            if (bl_exec_to_results(res, &r))
+                status = cli_error("exec: --save: out of memory");
+            else if (cli_save_results("exec", &c.save, r, "exec"))
+                status = 2;
+            bl_results_destroy(r);
         }
     }
     for (int i = 0; i < 3; i++)

@@ -41,6 +41,7 @@ struct profile_opts {
     int keep_raw;
     size_t top;
     int top_given; /* --top: a summary on stderr even with -o */
+    struct cli_save save;
 };
 
 static void profile_usage(FILE *f)
@@ -65,7 +66,9 @@ static void profile_usage(FILE *f)
             "  --raw FILE           keep the raw profile in FILE\n"
             "  --load RAW           read a raw profile written earlier (run --profile)\n"
             "  --top N              functions in the summary on stderr (default 15; given,\n"
-            "                       the summary is shown with -o too)\n\n"
+            "                       the summary is shown with -o too)\n"
+            "  --save               also save the profile's summary in the results store\n"
+            "  --store SPEC, --run-id NAME, --tag TEXT   as for benchlab run; imply --save\n\n"
             "Without -o, a summary goes to stderr and the flat profile and call tree to\n"
             "PROGRAM.profile.txt. See docs/profile.md for build recipes and limits.\n");
 }
@@ -93,7 +96,20 @@ static int find_program(const char *name, char *buf, size_t cap)
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
 {
-    enum { O_MODE = 256, O_CLOCK, O_UNWIND, O_FORMAT, O_RAW, O_LOAD, O_TOP, O_EVENTS };
+    enum {
+        O_MODE = 256,
+        O_CLOCK,
+        O_UNWIND,
+        O_FORMAT,
+        O_RAW,
+        O_LOAD,
+        O_TOP,
+        O_EVENTS,
+        O_SAVE,
+        O_STORE,
+        O_RUNID,
+        O_TAG
+    };
     static const struct option longs[] = {
         {"mode", required_argument, NULL, O_MODE},
         {"clock", required_argument, NULL, O_CLOCK},
@@ -105,6 +121,10 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
         {"load", required_argument, NULL, O_LOAD},
         {"top", required_argument, NULL, O_TOP},
         {"events", required_argument, NULL, O_EVENTS},
+        {"save", no_argument, NULL, O_SAVE},
+        {"store", required_argument, NULL, O_STORE},
+        {"run-id", required_argument, NULL, O_RUNID},
+        {"tag", required_argument, NULL, O_TAG},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -154,6 +174,21 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             break;
         case O_LOAD:
             o->load = optarg;
+            break;
+        case O_SAVE:
+            o->save.on = 1;
+            break;
+        case O_STORE:
+            o->save.store = optarg;
+            o->save.on = 1;
+            break;
+        case O_RUNID:
+            o->save.run_uid = optarg;
+            o->save.on = 1;
+            break;
+        case O_TAG:
+            o->save.tag = optarg;
+            o->save.on = 1;
             break;
         case O_EVENTS:
             o->events = strtol(optarg, &end, 10);
@@ -471,6 +506,8 @@ int cmd_profile(int argc, char **argv)
     say_info(&info, &o);
     warn_preempted(&info, &usage);
     int werr = write_output(p, &o, path);
+    if (!werr && o.save.on && cli_save_profile(&o.save, p, &info, argv + optind))
+        werr = 2;
     bl_profile_destroy(p);
     return werr ? werr : rc;
 }

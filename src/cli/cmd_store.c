@@ -6,16 +6,19 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
+#include "benchlab/profile.h"
 #include "benchlab/store.h"
 #include "cli.h"
 
@@ -561,4 +564,288 @@ int cmd_judge(int argc, char **argv)
     bl_store_run_fini(&cur_run);
     bl_store_run_fini(&base_run);
     return status;
+}
+
+/* ---- merge -------------------------------------------------------------------------- */
+
+static const char merge_usage[] =
+    "usage: benchlab merge [options] INPUT...\n"
+    "\n"
+    "Merges results into one run: INPUT is a results file (benchlab JSON, or the Go\n"
+    "benchmark format; - for stdin) or a stored run (@REF). A benchmark in several\n"
+    "inputs keeps the launches of all, in input order; configuration and metadata\n"
+    "come from the first input that has them. The merged run goes to stdout in the\n"
+    "Go format, or to --out, and with --save into the store.\n"
+    "\n"
+    "  -o, --out FILE     write the merged results there (whole or not at all)\n"
+    "  --format FMT       go, json, csv or markdown (default: from --out's extension, else go)\n"
+    "  --save             save the merged run in the store (kind merge)\n"
+    "  --store SPEC       the store to read @REFs from and save to; implies --save\n"
+    "                     when no input is a stored run\n"
+    "  --run-id NAME      save as (or into) the run NAME; implies --save\n"
+    "  --tag TEXT         a label for the saved run; implies --save\n";
+
+/* The format an output path asks for: "go", "json", "csv", "markdown". */
+static const char *format_for(const char *format, const char *path)
+{
+    if (format)
+        return format;
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return !dot                        ? "go"
+           : strcmp(dot, ".json") == 0 ? "json"
+           : strcmp(dot, ".csv") == 0  ? "csv"
+           : strcmp(dot, ".md") == 0   ? "markdown"
+                                       : "go";
+}
+
+static int write_results(FILE *f, const bl_results *r, const char *format)
+{
+    if (strcmp(format, "json") == 0)
+        return bl_json_write(f, r);
+    if (strcmp(format, "csv") == 0)
+        return bl_csv_write(f, r);
+    if (strcmp(format, "markdown") == 0)
+        return bl_markdown_write(f, r);
+    bl_gobench_write(f, r);
+    return ferror(f) ? -EIO : 0;
+}
+
+/* Write r to path (NULL: stdout), whole or not at all. 0 or 2 after an error. */
+static int write_out(const bl_results *r, const char *path, const char *format)
+{
+    if (!path) {
+        int rc = write_results(stdout, r, format);
+        if (fflush(stdout) != 0 && !rc)
+            rc = -EIO;
+        return rc ? cli_error("merge: writing: %s", bl_strerror(rc)) : 0;
+    }
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return cli_error("merge: --out %s: %s", path, strerror(errno));
+    int rc = write_results(f, r, format);
+    if (fclose(f) != 0 && !rc)
+        rc = -errno;
+    if (!rc && rename(tmp, path) != 0)
+        rc = -errno;
+    if (rc) {
+        unlink(tmp);
+        return cli_error("merge: --out %s: %s", path, bl_strerror(rc));
+    }
+    return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    const char *out = NULL, *format = NULL, *spec = NULL, *uid = NULL, *tag = NULL;
+    int save = 0;
+    enum { O_FORMAT = 256, O_SAVE, O_STORE, O_RUNID, O_TAG };
+    static const struct option longs[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"save", no_argument, NULL, O_SAVE},
+        {"store", required_argument, NULL, O_STORE},
+        {"run-id", required_argument, NULL, O_RUNID},
+        {"tag", required_argument, NULL, O_TAG},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    /* options may follow the inputs (GNU permutation) */
+    while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case O_FORMAT:
+            if (strcmp(optarg, "go") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
+                strcmp(optarg, "markdown"))
+                return cli_error("merge: --format: '%s' is not go, json, csv or markdown", optarg);
+            format = optarg;
+            break;
+        case O_SAVE:
+            save = 1;
+            break;
+        case O_STORE:
+            spec = optarg;
+            break;
+        case O_RUNID:
+            uid = optarg;
+            save = 1;
+            break;
+        case O_TAG:
+            tag = optarg;
+            save = 1;
+            break;
+        case 'h':
+            fputs(merge_usage, stdout);
+            return 0;
+        default:
+            fputs(merge_usage, stderr);
+            return 2;
+        }
+    }
+    if (optind >= argc)
+        return cli_error("merge: name the results to merge: benchlab merge INPUT... (see --help)");
+    int any_ref = 0;
+    for (int i = optind; i < argc; i++)
+        any_ref |= argv[i][0] == '@';
+    if (spec && !any_ref)
+        save = 1;
+    bl_store *s = NULL;
+    if ((any_ref || save) && cli_store_open("merge", spec, save ? BL_STORE_CREATE : 0, &s))
+        return 2;
+    char err[1024];
+    bl_results *merged = bl_results_create();
+    int status = merged ? 0 : cli_error("merge: out of memory");
+    for (int i = optind; i < argc && !status; i++) {
+        bl_results *r = NULL;
+        int rc = argv[i][0] == '@' ? bl_store_load_ref(s, argv[i], &r, NULL, err, sizeof err)
+                                   : bl_results_read_file(argv[i], &r, stderr, err, sizeof err);
+        if (rc) {
+            status = cli_error("merge: %s", err);
+            break;
+        }
+        const char *a = bl_results_get_config(merged, "cpu"), *b = bl_results_get_config(r, "cpu");
+        if (i > optind && a && b && strcmp(a, b) != 0)
+            fprintf(stderr, "benchlab: merge: %s ran on another CPU (%s, not %s)\n", argv[i], b, a);
+        const char *ca = bl_results_get_meta(merged, "commit"),
+                   *cb = bl_results_get_meta(r, "commit");
+        if (i > optind && ca && cb && strcmp(ca, cb) != 0)
+            fprintf(stderr, "benchlab: merge: %s is from commit %.12s, not %.12s\n", argv[i], cb,
+                    ca);
+        if (bl_results_merge(merged, r))
+            status = cli_error("merge: out of memory");
+        bl_results_destroy(r);
+    }
+    if (!status) {
+        char list[1024] = "";
+        size_t len = 0;
+        for (int i = optind; i < argc && len + 2 < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i > optind ? ", " : "",
+                                    argv[i]);
+        bl_results_set_meta(merged, "merged-from", list);
+        status = write_out(merged, out, format_for(format, out));
+    }
+    if (!status && save) {
+        bl_store_save_options o;
+        bl_store_save_options_init(&o);
+        o.kind = "merge";
+        o.run_uid = uid;
+        o.tag = tag;
+        int64_t id;
+        if (bl_store_save(s, merged, &o, &id, err, sizeof err)) {
+            cli_error("merge: %s", err);
+            fprintf(stderr, "benchlab: merge: the merged results were written but not saved\n");
+            status = 2;
+        } else {
+            fprintf(stderr, "benchlab: merge: saved as run %lld in %s\n", (long long)id,
+                    bl_store_name(s));
+        }
+    }
+    bl_results_destroy(merged);
+    bl_store_close(s);
+    return status;
+}
+
+/* ---- --save of exec and profile ---------------------------------------------------- */
+
+/* Print where the run went, or why it did not. 0, or 2 after an error. */
+static int saved_or_not(const char *cmd, bl_store *s, int rc, int64_t id, const char *err)
+{
+    if (rc) {
+        cli_error("%s: --save: %s", cmd, err);
+        fprintf(stderr, "benchlab: %s: the results were written but not saved\n", cmd);
+        return 2;
+    }
+    fprintf(stderr, "benchlab: %s: saved as run %lld in %s\n", cmd, (long long)id,
+            bl_store_name(s));
+    return 0;
+}
+
+int cli_save_results(const char *cmd, const struct cli_save *sv, const bl_results *r,
+                     const char *kind)
+{
+    bl_store *s;
+    if (cli_store_open(cmd, sv->store, BL_STORE_CREATE, &s)) {
+        fprintf(stderr, "benchlab: %s: the results were written but not saved\n", cmd);
+        return 2;
+    }
+    bl_store_save_options o;
+    bl_store_save_options_init(&o);
+    o.kind = kind;
+    o.run_uid = sv->run_uid;
+    o.tag = sv->tag;
+    char err[1024];
+    int64_t id = 0;
+    int rc = bl_store_save(s, r, &o, &id, err, sizeof err);
+    rc = saved_or_not(cmd, s, rc, id, err);
+    bl_store_close(s);
+    return rc;
+}
+
+int cli_save_profile(const struct cli_save *sv, const bl_profile *p,
+                     const struct bl_profile_info *info, char *const *command)
+{
+    bl_store *s;
+    if (cli_store_open("profile", sv->store, BL_STORE_CREATE, &s)) {
+        fprintf(stderr, "benchlab: profile: the profile was written but not saved\n");
+        return 2;
+    }
+    struct bl_profile_function *fns = NULL;
+    size_t n = bl_profile_flat(p, &fns);
+    bl_store_profile_function *keep = calloc(n ? n : 1, sizeof *keep);
+    /* the summary: the functions that matter, by total time */
+    size_t n_keep = 0;
+    for (size_t i = 0; keep && i < n && n_keep < 500; i++)
+        keep[n_keep++] = (bl_store_profile_function){fns[i].name,    fns[i].file,     fns[i].line,
+                                                     fns[i].self_ns, fns[i].total_ns, fns[i].calls};
+    char cmdline[1024] = "", num[7][32];
+    size_t len = 0;
+    for (size_t i = 0; command && command[i] && len + 2 < sizeof cmdline; i++)
+        len +=
+            (size_t)snprintf(cmdline + len, sizeof cmdline - len, "%s%s", i ? " " : "", command[i]);
+    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)info->period_ns);
+    snprintf(num[1], sizeof num[1], "%llu", (unsigned long long)info->samples);
+    snprintf(num[2], sizeof num[2], "%llu", (unsigned long long)info->threads);
+    snprintf(num[3], sizeof num[3], "%llu", (unsigned long long)info->elapsed_ns);
+    snprintf(num[4], sizeof num[4], "%.0f", bl_profile_total_ns(p));
+    snprintf(num[5], sizeof num[5], "%llu", (unsigned long long)info->dropped);
+    snprintf(num[6], sizeof num[6], "%zu", n);
+    char date[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    bl_label labels[] = {
+        {(char *)"date", date},
+        {(char *)"command", cmdline},
+        {(char *)"mode", (char *)(info->kind == BL_PROFILE_TRACED ? "traced" : "sampled")},
+        {(char *)"clock", (char *)info->clock},
+        {(char *)"source", (char *)info->source},
+        {(char *)"period-ns", num[0]},
+        {(char *)"samples", num[1]},
+        {(char *)"threads", num[2]},
+        {(char *)"elapsed-ns", num[3]},
+        {(char *)"total-ns", num[4]},
+        {(char *)"dropped", num[5]},
+        {(char *)"functions", num[6]},
+        {(char *)"benchlab-version", (char *)bl_version()},
+    };
+    bl_store_save_options o;
+    bl_store_save_options_init(&o);
+    o.run_uid = sv->run_uid;
+    o.tag = sv->tag;
+    char err[1024] = "out of memory";
+    int64_t id = 0;
+    int rc = keep ? bl_store_save_profile(s, labels, sizeof labels / sizeof *labels, keep, n_keep,
+                                          &o, &id, err, sizeof err)
+                  : -ENOMEM;
+    free(keep);
+    free(fns);
+    rc = saved_or_not("profile", s, rc, id, err);
+    bl_store_close(s);
+    return rc;
 }

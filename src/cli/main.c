@@ -28,6 +28,7 @@ static const struct {
     {"history", cmd_history, "stored runs and each benchmark's centre over time"},
     {"judge", cmd_judge, "faster, slower or unchanged against a baseline; exit 1 on a regression"},
     {"baseline", cmd_baseline, "name a stored run: benchlab baseline set NAME [RUN]"},
+    {"merge", cmd_merge, "results files or stored runs into one run: benchlab merge INPUT..."},
 };
 
 int cli_error(const char *fmt, ...)

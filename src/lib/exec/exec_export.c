@@ -9,11 +9,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../base/base.h"
 #include "../format/csv.h"
+#include "benchlab/env.h"
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
+#include "benchlab/results.h"
 
 static int status_of(FILE *f)
 {
@@ -205,4 +208,84 @@ int bl_exec_write_markdown(FILE *f, const bl_exec_results *res)
                 fastest > 0 ? r->wall.mean / fastest : 1.0);
     }
     return status_of(f);
+}
+
+int bl_exec_to_results(const bl_exec_results *res, bl_results **out)
+{
+    *out = NULL;
+    bl_results *r = bl_results_create();
+    if (!r)
+        return -ENOMEM;
+    char date[64], buf[128];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    int rc = bl_results_set_config(r, "goos", "linux");
+    if (!rc)
+        rc = bl_results_set_config(r, "goarch", bl__sys_goarch());
+    if (!rc)
+        rc = bl_results_set_config(r, "pkg", "benchlab/exec");
+    if (!rc)
+        rc = bl_results_set_config(r, "cpu", bl__sys_cpu_model());
+    if (!rc)
+        rc = bl_results_set_meta(r, "date", date);
+    if (!rc)
+        rc = bl_results_set_meta(r, "host", bl__sys_hostname());
+    if (!rc)
+        rc = bl_results_set_meta(r, "fingerprint", bl_env_fingerprint());
+    if (!rc)
+        rc = bl_results_set_meta(r, "benchlab-version", bl_version());
+    if (!rc)
+        rc = bl_results_set_meta(r, "shell", res->shell[0] ? res->shell : "none");
+    if (!rc && res->n_shell_runs) {
+        snprintf(buf, sizeof buf, "%.0f", res->shell_wall_ns);
+        rc = bl_results_set_meta(r, "shell-startup-ns", buf);
+    }
+    for (size_t i = 0; !rc && i < res->n_results; i++) {
+        const bl_exec_result *x = &res->results[i];
+        char name[512], full[528], key[528];
+        bl_exec_go_name(x, name, sizeof name);
+        snprintf(full, sizeof full, "Benchmark%s", name);
+        snprintf(key, sizeof key, "command %s", name);
+        rc = bl_results_set_meta(r, key, x->command->command);
+        bl_bench_result *b = rc ? NULL : bl_results_bench(r, full);
+        if (!rc && !b)
+            rc = -ENOMEM;
+        /* one launch per run, as the Go format has one line per run: compare
+         * and judge then see every run as a value */
+        for (size_t k = 0; !rc && k < x->n_runs; k++) {
+            const bl_exec_run *run = &x->runs[k];
+            bl_launch *l = bl_results_add_launch(b);
+            if (!l) {
+                rc = -ENOMEM;
+                break;
+            }
+            /* the batch is the raw run; the shell's start-up is its overhead,
+             * so that per-op values come out as the corrected wall time */
+            bl_sample s = {
+                .stage = BL_STAGE_MEASURE, .reps = 1, .ns = run->raw_wall_ns, .cpu_ns = -1};
+            rc = bl_launch_add_sample(l, &s);
+            l->overhead_ns = run->raw_wall_ns - run->wall_ns;
+            l->ns_per_op = run->wall_ns;
+            l->raw_ns_per_op = run->raw_wall_ns;
+            l->measured_reps = 1;
+            l->n_measured = 1;
+            l->exit_code = run->exit_code;
+            l->term_signal = run->term_signal;
+            l->wall_s = run->raw_wall_ns / 1e9;
+            if (!rc)
+                rc = bl_launch_set_metric(l, "user-ns/op", run->user_ns);
+            if (!rc)
+                rc = bl_launch_set_metric(l, "sys-ns/op", run->sys_ns);
+            if (!rc)
+                rc = bl_launch_set_metric(l, "peak-RSS-bytes", (double)run->peak_rss_bytes);
+        }
+    }
+    if (rc) {
+        bl_results_destroy(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
 }

@@ -138,6 +138,14 @@ int bl_results_set_meta(bl_results *r, const char *key, const char *value)
     return set_label(&r->meta, &r->n_meta, key, value);
 }
 
+const char *bl_results_get_config(const bl_results *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_config; i++)
+        if (strcmp(r->config[i].key, key) == 0)
+            return r->config[i].value;
+    return NULL;
+}
+
 const char *bl_results_get_meta(const bl_results *r, const char *key)
 {
     for (size_t i = 0; i < r->n_meta; i++)
@@ -541,4 +549,77 @@ void bl_launch_software(const bl_launch *l, bl_software *out)
         out->page_faults += s->minflt;
         out->major_faults += s->majflt;
     }
+}
+
+/* Deep copy of launch `src` into the zeroed launch `dst`. 0 or -ENOMEM. */
+static int copy_launch(bl_launch *dst, const bl_launch *src)
+{
+    *dst = *src;
+    dst->samples = NULL;
+    dst->n_samples = dst->cap_samples = 0;
+    dst->metrics = NULL;
+    dst->n_metrics = 0;
+    dst->message = dst->out = dst->err = NULL;
+    if ((src->message && !(dst->message = bl__strdup(src->message))) ||
+        (src->out && !(dst->out = bl__strdup(src->out))) ||
+        (src->err && !(dst->err = bl__strdup(src->err))))
+        return -ENOMEM;
+    for (size_t k = 0; k < src->n_samples; k++)
+        if (bl_launch_add_sample(dst, &src->samples[k]))
+            return -ENOMEM;
+    for (size_t k = 0; k < src->n_metrics; k++) {
+        if (bl_launch_set_metric(dst, src->metrics[k].unit, src->metrics[k].value))
+            return -ENOMEM;
+        dst->metrics[dst->n_metrics - 1].flags = src->metrics[k].flags;
+        dst->metrics[dst->n_metrics - 1].per_op = src->metrics[k].per_op;
+    }
+    return 0;
+}
+
+int bl_results_merge(bl_results *into, const bl_results *from)
+{
+    for (size_t i = 0; i < from->n_config; i++)
+        if (!bl_results_get_config(into, from->config[i].key) &&
+            bl_results_set_config(into, from->config[i].key, from->config[i].value))
+            return -ENOMEM;
+    for (size_t i = 0; i < from->n_meta; i++)
+        if (!bl_results_get_meta(into, from->meta[i].key) &&
+            bl_results_set_meta(into, from->meta[i].key, from->meta[i].value))
+            return -ENOMEM;
+    for (size_t i = 0; i < from->n_units; i++)
+        if (bl_results_set_unit_meta(into, from->units[i].unit, from->units[i].key,
+                                     from->units[i].value) < 0)
+            return -ENOMEM;
+    for (size_t i = 0; i < from->n_benches; i++) {
+        const bl_bench_result *s = &from->benches[i];
+        bl_bench_result *d = bl_results_bench(into, s->name);
+        if (!d)
+            return -ENOMEM;
+        if (!d->has_alloc && s->has_alloc) {
+            d->has_alloc = true;
+            d->alloc_bytes_per_op = s->alloc_bytes_per_op;
+            d->allocs_per_op = s->allocs_per_op;
+        }
+        if (!d->alloc_message && s->alloc_message &&
+            !(d->alloc_message = bl__strdup(s->alloc_message)))
+            return -ENOMEM;
+        if (!d->n_counters && s->n_counters) {
+            d->n_counters = s->n_counters;
+            memcpy(d->counter_unit, s->counter_unit, sizeof d->counter_unit);
+            memcpy(d->counter_per_op, s->counter_per_op, sizeof d->counter_per_op);
+            d->counters_scaled = s->counters_scaled;
+        }
+        if (!d->counters_message && s->counters_message &&
+            !(d->counters_message = bl__strdup(s->counters_message)))
+            return -ENOMEM;
+        for (size_t j = 0; j < s->n_launches; j++) {
+            bl_launch *l = bl_results_add_launch(d);
+            if (!l)
+                return -ENOMEM;
+            int rc = copy_launch(l, &s->launches[j]);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
 }
