@@ -37,6 +37,14 @@ BL_API size_t bl_env_check(bl_env_finding *out, size_t max, int sample_ms);
  * Returns 0, or BL_EUSAGE for a malformed or out-of-range list. */
 BL_API int bl_env_parse_cpus(const char *list, unsigned long long *mask);
 
+/*
+ * This machine's fingerprint, 16 hex digits: a hash of the architecture,
+ * the processor model, the CPUs online, the memory and the kernel release
+ * (not the host name, so identical CI runners share it). Runs with the
+ * same fingerprint ran on the same kind of machine. Saved with every run.
+ */
+BL_API const char *bl_env_fingerprint(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,9 @@
 # run --save (the benchlab command and a suite's own main), bad stores,
 # history, compare @refs, baselines, judge, shards and merge. Checks are
 # structural (counts, names, verdicts of runs made 4x slower on purpose);
-# none depends on how fast the machine is. With BENCHLAB_TEST_PG set (by
+# none depends on how fast the machine is (the judge cases compare 8
+# launches a side of a 4x slowdown, so that a launch or two disturbed by a
+# loaded machine cannot hide it). With BENCHLAB_TEST_PG set (by
 # pg.sh), the store is a fresh PostgreSQL database instead of a file.
 set -u
 case_name=$1
@@ -132,13 +134,13 @@ history-of-no-store)
     fi
     ;;
 judge-finds-a-regression)
-    "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "base run"
-    FIXTURE_FACTOR=4 "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "slow run"
+    "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "base run"
+    FIXTURE_FACTOR=4 "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "slow run"
     run "$cli" judge --store "$store"
     expect_status 1
     out_has 'judging run 2 .* against run 1'
     out_has '^Work/n=200 .* SLOWER$'
-    out_has '^Work/n=400 .* 5/5 launches .* SLOWER$'
+    out_has '^Work/n=400 .* 8/8 launches .* SLOWER$'
     out_has 'REGRESSION'
     # the other way round it is faster, and exit 0
     run "$cli" judge @1 --against @2 --filter Work --store "$store"
@@ -151,8 +153,8 @@ judge-finds-a-regression)
     out_has '^Work/n=200 .* unchanged$'
     ;;
 judge-markdown-against-a-baseline)
-    "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "base run"
-    FIXTURE_FACTOR=4 "$suite" $quick --count 5 --store "$store" >/dev/null 2>&1 || fail "slow run"
+    "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "base run"
+    FIXTURE_FACTOR=4 "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "slow run"
     run "$cli" baseline set main @1 --store "$store"
     expect_status 0
     out_has 'baseline main = run 1'
@@ -217,6 +219,91 @@ git-references)
     run "$cli" compare -store "$store" @HEAD
     expect_status 2
     err_has 'no stored run of commit'
+    ;;
+shards-split-and-join)
+    "$suite" --list >all.txt || fail "list"
+    : >union.txt
+    for k in 1 2 3; do
+        "$suite" --list --shard $k/3 >"s$k.txt" || fail "list shard $k"
+        cat "s$k.txt" >>union.txt
+    done
+    [ "$(sort union.txt)" = "$(sort all.txt)" ] || fail "the shards do not cover the suite once"
+    [ "$(sort union.txt | uniq -d | wc -l)" -eq 0 ] || fail "a benchmark is in two shards"
+    # two shards of one CI run land in one stored run
+    run "$suite" $quick --count 2 --shard 1/2 --run-id ci-9 --store "$store"
+    expect_status 0
+    out_has '^# shard: 1/2$'
+    run "$cli" run "$suite" $quick --count 2 --shard 2/2 --run-id ci-9 --store "$store"
+    expect_status 0
+    [ "$(sql 'SELECT count(*) FROM runs')" = 1 ] || fail "want one run"
+    [ "$(sql 'SELECT n_parts FROM runs')" = 2 ] || fail "want two parts"
+    [ "$(sql "SELECT count(DISTINCT name) FROM benches")" = "$(wc -l <all.txt | tr -d ' ')" ] ||
+        fail "the run lacks benchmarks"
+    [ "$(sql "SELECT group_concat(shard, ',') FROM (SELECT shard FROM parts ORDER BY seq) p" 2>/dev/null ||
+        sql "SELECT string_agg(shard, ',' ORDER BY seq) FROM parts")" = "1/2,2/2" ] ||
+        fail "the parts' shards"
+    run "$cli" history --store "$store"
+    out_has ': 1 run'
+    out_has 'ci-9'
+    # an empty shard runs nothing and succeeds
+    run "$suite" $quick --shard 7/50 --filter Steady
+    [ "$st" -eq 0 ] || fail "exit status $st for an empty shard"
+    ;;
+merge-files-and-runs)
+    "$suite" $quick --count 2 --filter Work --out a.json 2>/dev/null || fail "run a"
+    "$suite" $quick --count 3 --filter Steady --out b.txt 2>/dev/null || fail "run b"
+    run "$cli" merge a.json b.txt
+    expect_status 0
+    [ "$(grep -c '^BenchmarkWork/n=200	' "$tmp/out")" -eq 2 ] || fail "want 2 Work/n=200 lines"
+    [ "$(grep -c '^BenchmarkSteady	' "$tmp/out")" -eq 3 ] || fail "want 3 Steady lines"
+    out_has '^# merged-from: a.json, b.txt$'
+    # into the store, then merged with a stored run into JSON
+    run "$cli" merge a.json b.txt --save --store "$store" --tag merged
+    expect_status 0
+    err_has 'saved as run 1'
+    [ "$(sql 'SELECT kind FROM runs WHERE id = 1')" = merge ] || fail "kind merge"
+    [ "$(sql "SELECT count(*) FROM samples")" -gt 0 ] || fail "the JSON batches were not kept"
+    run "$cli" merge @1 a.json --store "$store" -o m.json
+    expect_status 0
+    grep -q '"schema":"benchlab/1"' m.json || fail "-o m.json is not JSON"
+    [ "$(grep -o '"status":"ok"' m.json | wc -l)" -eq 11 ] || fail "want 11 launches (7 of @1, 4 of a.json)"
+    run "$cli" merge nosuch.txt
+    expect_status 2
+    err_has 'nosuch.txt'
+    ;;
+exec-and-profile-save)
+    run "$cli" exec -r 6 --save --store "$store" --tag sleepy 'true' 'sleep 0.01'
+    expect_status 0
+    err_has 'saved as run 1'
+    [ "$(sql 'SELECT kind FROM runs WHERE id = 1')" = exec ] || fail "kind exec"
+    [ "$(sql "SELECT count(*) FROM launches")" = 12 ] || fail "want a launch per run"
+    run "$cli" history --store "$store"
+    out_has 'Exec/cmd=true'
+    run "$cli" compare -store "$store" @1
+    expect_status 0
+    out_has 'Exec/cmd=sleep_0.01'
+    # judge an exec run against itself: nothing changed
+    run "$cli" judge @1 --against @1 --store "$store"
+    expect_status 0
+    out_has 'unchanged'
+    if [ -x "$bin/../lib/libbenchlab-sampler.so" ] || ls "$bin"/../lib/libbenchlab-sampler* >/dev/null 2>&1; then
+        run "$cli" profile --save --store "$store" -o p.folded -- \
+            sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done'
+        expect_status 0
+        err_has 'saved as run 2'
+        [ "$(sql 'SELECT kind FROM runs WHERE id = 2')" = profile ] || fail "kind profile"
+        [ "$(sql 'SELECT count(*) FROM profile_functions')" -gt 0 ] || fail "no functions saved"
+    fi
+    ;;
+build-facts-saved)
+    run "$suite" $quick --filter Steady --store "$store"
+    expect_status 0
+    out_has '^# fingerprint: [0-9a-f]\{16\}$'
+    out_has '^# compiler: '
+    fp=$(sql 'SELECT fingerprint FROM runs WHERE id = 1')
+    [ ${#fp} -eq 16 ] || fail "fingerprint '$fp'"
+    cc=$(sql 'SELECT compiler FROM runs WHERE id = 1')
+    [ -n "$cc" ] || fail "no compiler saved"
     ;;
 *)
     echo "unknown case $case_name"

@@ -683,41 +683,52 @@ static void assert_runs_whole(void)
                      0);
 }
 
+/*
+ * `writers` processes at once, each saving `saves` runs (run name `uid`,
+ * commit `commit`), each save on a connection of its own as separate CI
+ * jobs do. Asserts that every writer succeeded.
+ */
+static void run_writers(int writers, int saves, const char *uid, const char *commit)
+{
+    pid_t pids[16];
+    assert_true(writers <= 16);
+    for (int w = 0; w < writers; w++) {
+        pids[w] = fork();
+        assert_true(pids[w] >= 0);
+        if (pids[w] != 0)
+            continue;
+        bl_results *r = make_results(1.0 + w, commit);
+        int failed = 0;
+        for (int i = 0; i < saves; i++) {
+            bl_store *s = NULL;
+            bl_store_save_options o;
+            bl_store_save_options_init(&o);
+            o.git_dir = "";
+            o.run_uid = uid;
+            char e[1024];
+            if (bl_store_open(spec, BL_STORE_CREATE, &s, e, sizeof e) ||
+                bl_store_save(s, r, &o, NULL, e, sizeof e)) {
+                fprintf(stderr, "writer %d: %s\n", w, e);
+                failed = 1;
+            }
+            bl_store_close(s);
+        }
+        bl_results_destroy(r);
+        _exit(failed);
+    }
+    for (int w = 0; w < writers; w++) {
+        int st;
+        assert_int_equal(waitpid(pids[w], &st, 0), pids[w]);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+}
+
 static void concurrent_writers_lose_nothing(void **state)
 {
     (void)state;
     bl_store_close(open_store(BL_STORE_CREATE));
     enum { WRITERS = 3, SAVES = 6 };
-    pid_t pids[WRITERS];
-    for (int w = 0; w < WRITERS; w++) {
-        pids[w] = fork();
-        assert_true(pids[w] >= 0);
-        if (pids[w] == 0) {
-            bl_results *r = make_results(1.0 + w, NULL);
-            int failed = 0;
-            for (int i = 0; i < SAVES; i++) {
-                bl_store *s = NULL;
-                bl_store_save_options o;
-                bl_store_save_options_init(&o);
-                o.git_dir = "";
-                char e[1024];
-                /* each save opens its own connection, as separate CI jobs do */
-                if (bl_store_open(spec, BL_STORE_CREATE, &s, e, sizeof e) ||
-                    bl_store_save(s, r, &o, NULL, e, sizeof e)) {
-                    fprintf(stderr, "writer %d: %s\n", w, e);
-                    failed = 1;
-                }
-                bl_store_close(s);
-            }
-            bl_results_destroy(r);
-            _exit(failed);
-        }
-    }
-    for (int w = 0; w < WRITERS; w++) {
-        int st;
-        assert_int_equal(waitpid(pids[w], &st, 0), pids[w]);
-        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    run_writers(WRITERS, SAVES, NULL, NULL);
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), WRITERS * SAVES);
     assert_runs_whole();
 }
@@ -727,32 +738,7 @@ static void concurrent_shards_of_one_run_join_it(void **state)
     (void)state;
     bl_store_close(open_store(BL_STORE_CREATE));
     enum { WRITERS = 4 };
-    pid_t pids[WRITERS];
-    for (int w = 0; w < WRITERS; w++) {
-        pids[w] = fork();
-        assert_true(pids[w] >= 0);
-        if (pids[w] == 0) {
-            bl_results *r = make_results(1.0 + w, "eeee555555555555555555555555555555555555");
-            bl_store *s = NULL;
-            bl_store_save_options o;
-            bl_store_save_options_init(&o);
-            o.git_dir = "";
-            o.run_uid = "matrix-1";
-            char e[1024];
-            int failed = bl_store_open(spec, BL_STORE_CREATE, &s, e, sizeof e) ||
-                         bl_store_save(s, r, &o, NULL, e, sizeof e);
-            if (failed)
-                fprintf(stderr, "shard %d: %s\n", w, e);
-            bl_store_close(s);
-            bl_results_destroy(r);
-            _exit(failed);
-        }
-    }
-    for (int w = 0; w < WRITERS; w++) {
-        int st;
-        assert_int_equal(waitpid(pids[w], &st, 0), pids[w]);
-        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    run_writers(WRITERS, 1, "matrix-1", "eeee555555555555555555555555555555555555");
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
     assert_int_equal(raw_count("SELECT n_parts FROM runs"), WRITERS);
     /* parts numbered 1..WRITERS without gaps */
