@@ -230,7 +230,8 @@ static int load_launches(struct loader *ld)
                        " l.raw_ns_per_op, l.overhead_ns, l.clock_ns, l.pause_ns, l.bytes_per_op,"
                        " l.measured_reps, l.n_measured, l.n_invalid, l.intrinsic, l.wall_s,"
                        " l.exit_code, l.term_signal, l.out_text, l.err_text, l.out_total,"
-                       " l.err_total, l.items_per_op, l.threads"
+                       " l.err_total, l.items_per_op, l.threads, l.disturbed, l.size_param,"
+                       " l.size_n, l.size_complexity, l.size_user_g, l.size_user_name"
                        " FROM launches l JOIN benches b ON l.bench_id = b.id"
                        " WHERE b.run_id = ? ORDER BY l.id",
                        &st);
@@ -278,6 +279,12 @@ static int load_launches(struct loader *ld)
         if (isnan(l->items_per_op))
             l->items_per_op = 0;
         l->threads = (int)o->column_int(st, 23);
+        l->disturbed = o->column_int(st, 24) != 0;
+        l->size.param = dup_col(ld->s, st, 25, &oom);
+        l->size.n = o->column_double(st, 26);
+        l->size.complexity = (int)o->column_int(st, 27);
+        l->size.user_g = o->column_double(st, 28);
+        l->size.user_name = dup_col(ld->s, st, 29, &oom);
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }

@@ -88,8 +88,10 @@ static const char *const stmt_sql[N_STMTS] = {
     [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
                  " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, items_per_op,"
                  " threads, measured_reps, n_measured, n_invalid, intrinsic, wall_s, exit_code,"
-                 " term_signal, out_text, err_text, out_total, err_total)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " term_signal, out_text, err_text, out_total, err_total, disturbed, size_param,"
+                 " size_n, size_complexity, size_user_g, size_user_name)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                 " ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op)"
                  " VALUES (?, ?, ?, ?, ?, ?)",
@@ -137,12 +139,14 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
     bl_store *s = sv->s;
     int64_t launch_id;
     int rc =
-        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittii", bench_id, (int64_t)seq,
-            (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op, l->raw_ns_per_op,
-            l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op, l->items_per_op,
-            (int64_t)l->threads, (int64_t)l->measured_reps, (int64_t)l->n_measured,
+        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidt", bench_id,
+            (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op,
+            l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op,
+            l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps, (int64_t)l->n_measured,
             (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code,
-            (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total);
+            (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total,
+            (int64_t)l->disturbed, l->size.param, l->size.param ? l->size.n : NAN,
+            (int64_t)l->size.complexity, l->size.user_g, l->size.user_name);
     for (size_t i = 0; i < l->n_metrics && !rc; i++)
         rc = put(s, sv->st[S_METRIC], NULL, "iitdid", launch_id, (int64_t)i, l->metrics[i].unit,
                  l->metrics[i].value, (int64_t)l->metrics[i].flags, l->metrics[i].per_op);

@@ -210,7 +210,9 @@ static const char *const schema_v1[] = {
     " measured_reps BIGINT NOT NULL,"
     " n_measured INTEGER NOT NULL, n_invalid INTEGER NOT NULL, intrinsic INTEGER NOT NULL,"
     " wall_s DOUBLE PRECISION, exit_code INTEGER NOT NULL, term_signal INTEGER NOT NULL,"
-    " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL)",
+    " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL,"
+    " disturbed INTEGER NOT NULL, size_param TEXT, size_n DOUBLE PRECISION,"
+    " size_complexity INTEGER NOT NULL, size_user_g DOUBLE PRECISION, size_user_name TEXT)",
     "CREATE INDEX launches_bench ON launches (bench_id)",
     "CREATE TABLE metrics (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
     " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION, flags INTEGER NOT NULL,"

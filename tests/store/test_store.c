@@ -205,6 +205,11 @@ static bl_results *make_results(double scale, const char *commit)
         l->wall_s = 0.61;
         l->bytes_per_op = 8000;
         l->items_per_op = 16;
+        l->size.param = strdup("size");
+        l->size.n = 1000;
+        l->size.complexity = 2;
+        l->size.user_g = k == 1 ? 31622.7766 : NAN;
+        l->size.user_name = k == 1 ? strdup("n^1.5") : NULL;
         l->threads = k == 2 ? 4 : 0;
         bl_sample p = {.stage = BL_STAGE_PILOT, .reps = 1, .ns = 900, .cpu_ns = 880};
         assert_int_equal(bl_launch_add_sample(l, &p), 0);
@@ -239,6 +244,7 @@ static bl_results *make_results(double scale, const char *commit)
     assert_non_null(f);
     bl_launch *l = bl_results_add_launch(f);
     l->status = BL_ECRASH;
+    l->disturbed = true;
     l->message = strdup("killed by signal 11 (Segmentation fault)");
     l->term_signal = 11;
     l->exit_code = 0;
@@ -318,6 +324,12 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             same_double(p->bytes_per_op, q->bytes_per_op);
             same_double(p->items_per_op, q->items_per_op);
             assert_int_equal(p->threads, q->threads);
+            assert_int_equal(p->disturbed, q->disturbed);
+            same_text(p->size.param, q->size.param);
+            same_double(p->size.param ? p->size.n : NAN, q->size.param ? q->size.n : NAN);
+            assert_int_equal(p->size.complexity, q->size.complexity);
+            same_double(p->size.user_g, q->size.user_g);
+            same_text(p->size.user_name, q->size.user_name);
             same_double(p->wall_s, q->wall_s);
             assert_int_equal(p->measured_reps, q->measured_reps);
             assert_int_equal(p->n_measured, q->n_measured);

@@ -560,7 +560,10 @@ static int copy_launch(bl_launch *dst, const bl_launch *src)
     dst->metrics = NULL;
     dst->n_metrics = 0;
     dst->message = dst->out = dst->err = NULL;
-    if ((src->message && !(dst->message = bl__strdup(src->message))) ||
+    dst->size.param = dst->size.user_name = NULL;
+    if ((src->size.param && !(dst->size.param = bl__strdup(src->size.param))) ||
+        (src->size.user_name && !(dst->size.user_name = bl__strdup(src->size.user_name))) ||
+        (src->message && !(dst->message = bl__strdup(src->message))) ||
         (src->out && !(dst->out = bl__strdup(src->out))) ||
         (src->err && !(dst->err = bl__strdup(src->err))))
         return -ENOMEM;
