@@ -1,16 +1,15 @@
 /*
  * buildinfo.c - how a suite was built, read from its executable: the
- * compiler and flags saved with a run (meta "compiler", "cflags") and the
- * machine fingerprint (meta "fingerprint").
+ * compiler and flags saved with a run (meta "compiler", "cflags").
  *
- * The flags come from DW_AT_producer of the first compilation unit with
- * debug information ("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g
+ * The flags come from DW_AT_producer of a compilation unit with debug
+ * information ("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g
  * -O2"): GCC records its command line there by default under -g
- * (-grecord-gcc-switches), clang with -grecord-command-line. Without debug
- * information, the compiler comes from the .comment section ("GCC:
- * (Debian 12.2.0-14) 12.2.0") and the flags are unknown, which the
- * metadata says rather than guess. Only the first unit is read: the link
- * puts the program's own objects before the libraries'.
+ * (-grecord-gcc-switches), clang with -grecord-command-line. The unit is
+ * the one that holds `main` (.symtab and .debug_aranges), else the first.
+ * Without debug information, the compiler comes from the .comment section
+ * ("GCC: (Debian 12.2.0-14) 12.2.0") and the flags are unknown: left out
+ * rather than guessed.
  *
  * Written here (a few ELF and DWARF headers) rather than with libdw, which
  * libbenchlab must not link.
@@ -44,9 +43,11 @@ struct section {
     size_t n;
 };
 
-static int find_sections(const unsigned char *base, size_t size, struct section *info,
-                         struct section *abbrev, struct section *str, struct section *line_str,
-                         struct section *comment)
+struct elf {
+    struct section info, abbrev, str, line_str, comment, aranges, symtab, strtab;
+};
+
+static int find_sections(const unsigned char *base, size_t size, struct elf *e)
 {
     if (size < sizeof(Elf64_Ehdr) || memcmp(base, ELFMAG, SELFMAG) != 0 ||
         base[EI_CLASS] != ELFCLASS64)
@@ -62,22 +63,28 @@ static int find_sections(const unsigned char *base, size_t size, struct section 
         return -1;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
         if (sh[i].sh_name >= names->sh_size || sh[i].sh_type == SHT_NOBITS ||
-            sh[i].sh_offset + sh[i].sh_size > size)
-            continue;
+            sh[i].sh_offset + sh[i].sh_size > size || (sh[i].sh_flags & SHF_COMPRESSED))
+            continue; /* compressed debug sections are not read */
         const char *name = (const char *)base + names->sh_offset + sh[i].sh_name;
         struct section s = {base + sh[i].sh_offset, sh[i].sh_size};
-        if (sh[i].sh_flags & SHF_COMPRESSED)
-            continue; /* compressed debug sections: not read */
         if (strcmp(name, ".debug_info") == 0)
-            *info = s;
+            e->info = s;
         else if (strcmp(name, ".debug_abbrev") == 0)
-            *abbrev = s;
+            e->abbrev = s;
         else if (strcmp(name, ".debug_str") == 0)
-            *str = s;
+            e->str = s;
         else if (strcmp(name, ".debug_line_str") == 0)
-            *line_str = s;
+            e->line_str = s;
+        else if (strcmp(name, ".debug_aranges") == 0)
+            e->aranges = s;
         else if (strcmp(name, ".comment") == 0)
-            *comment = s;
+            e->comment = s;
+        else if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum &&
+                 sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size <= size) {
+            e->symtab = s;
+            e->strtab =
+                (struct section){base + sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size};
+        }
     }
     return 0;
 }
@@ -109,14 +116,55 @@ static const char *str_at(const struct section *s, uint64_t off)
     return (const char *)s->p + off;
 }
 
-/* DW_AT_producer of the first compilation unit, when it is the unit's
- * first attribute (as GCC and clang write it); NULL otherwise. */
-static const char *first_producer(const struct section *info, const struct section *abbrev,
-                                  const struct section *str, const struct section *line_str)
+/* The address of `main` in .symtab; 0 when there is none. */
+static uint64_t main_address(const struct elf *e)
 {
-    if (!info->p || !abbrev->p || info->n < 11)
+    const Elf64_Sym *sym = (const Elf64_Sym *)(const void *)e->symtab.p;
+    for (size_t i = 0; sym && i < e->symtab.n / sizeof *sym; i++) {
+        const char *name = str_at(&e->strtab, sym[i].st_name);
+        if (name && ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC && strcmp(name, "main") == 0)
+            return sym[i].st_value;
+    }
+    return 0;
+}
+
+/* The .debug_info offset of the unit whose ranges in .debug_aranges hold
+ * `addr`; -1 when none does (no aranges: clang does not write them). */
+static int64_t unit_at(const struct section *ar, uint64_t addr)
+{
+    const unsigned char *p = ar->p, *end = ar->p + ar->n;
+    while (p && p + 16 <= end) {
+        uint32_t len = u32(p);
+        if (len >= 0xfffffff0u || len > (size_t)(end - p) - 4)
+            return -1;
+        const unsigned char *next = p + 4 + len;
+        uint32_t unit = u32(p + 6);
+        if (p[10] != 8) /* 8-byte addresses only */
+            return -1;
+        const unsigned char *t = p + 16; /* header padded to twice the address size */
+        for (; t + 16 <= next; t += 16) {
+            uint64_t start, size;
+            memcpy(&start, t, 8);
+            memcpy(&size, t + 8, 8);
+            if (!start && !size)
+                break;
+            if (addr >= start && addr - start < size)
+                return unit;
+        }
+        p = next;
+    }
+    return -1;
+}
+
+/* DW_AT_producer of the compilation unit at offset `unit` of .debug_info,
+ * when it is the unit's first attribute (as GCC and clang write it); NULL
+ * otherwise. */
+static const char *producer_at(const struct elf *e, uint64_t unit)
+{
+    const struct section *info = &e->info, *abbrev = &e->abbrev;
+    if (!info->p || !abbrev->p || unit + 11 > info->n)
         return NULL;
-    const unsigned char *p = info->p, *end = info->p + info->n;
+    const unsigned char *p = info->p + unit, *end = info->p + info->n;
     if (u32(p) >= 0xfffffff0u)
         return NULL; /* 64-bit DWARF: not read */
     uint16_t version;
@@ -151,9 +199,9 @@ static const char *first_producer(const struct section *info, const struct secti
             if (attr != DW_AT_producer)
                 return NULL;
             if (form == DW_FORM_strp && p + 4 <= end)
-                return str_at(str, u32(p));
+                return str_at(&e->str, u32(p));
             if (form == DW_FORM_line_strp && p + 4 <= end)
-                return str_at(line_str, u32(p));
+                return str_at(&e->line_str, u32(p));
             if (form == DW_FORM_string && memchr(p, 0, (size_t)(end - p)))
                 return (const char *)p;
             return NULL;
@@ -197,9 +245,15 @@ void bl__build_info(const char *exe, char *compiler, size_t csize, char *flags, 
     close(fd);
     if (m == MAP_FAILED)
         return;
-    struct section info = {0}, abbrev = {0}, str = {0}, line_str = {0}, comment = {0};
-    if (find_sections(m, (size_t)st.st_size, &info, &abbrev, &str, &line_str, &comment) == 0) {
-        const char *prod = first_producer(&info, &abbrev, &str, &line_str);
+    struct elf e;
+    memset(&e, 0, sizeof e);
+    if (find_sections(m, (size_t)st.st_size, &e) == 0) {
+        /* the unit that defines main: the program's own code, not a
+         * library's (a sanitizer's start-up objects come first in the
+         * link); without aranges, the first unit */
+        uint64_t main_at = main_address(&e);
+        int64_t unit = main_at ? unit_at(&e.aranges, main_at) : -1;
+        const char *prod = producer_at(&e, unit >= 0 ? (uint64_t)unit : 0);
         if (prod) {
             /* "GNU C17 12.2.0 -mtune=generic -O2" -> compiler, flags */
             const char *dash = strstr(prod, " -");
@@ -208,7 +262,7 @@ void bl__build_info(const char *exe, char *compiler, size_t csize, char *flags, 
             if (dash)
                 snprintf(flags, fsize, "%s", dash + 1);
         } else {
-            comment_compiler(&comment, compiler, csize);
+            comment_compiler(&e.comment, compiler, csize);
         }
     }
     munmap(m, (size_t)st.st_size);
