@@ -158,7 +158,8 @@ static int load_benches(struct loader *ld)
     struct bl__stmt *st;
     int rc = query_run(ld,
                        "SELECT b.id, b.name, b.has_alloc, b.alloc_bytes_per_op, b.allocs_per_op,"
-                       " b.alloc_message, b.counters_scaled, b.counters_message FROM benches b"
+                       " b.alloc_message, b.counters_scaled, b.counters_message, b.profile_raw,"
+                       " b.profile_message FROM benches b"
                        " WHERE b.run_id = ? ORDER BY b.id",
                        &st);
     if (rc)
@@ -181,6 +182,10 @@ static int load_benches(struct loader *ld)
         b->counters_scaled = b->counters_scaled || o->column_int(st, 6);
         if (!b->counters_message)
             b->counters_message = dup_col(ld->s, st, 7, &oom);
+        if (!b->profile_raw)
+            b->profile_raw = dup_col(ld->s, st, 8, &oom);
+        if (!b->profile_message)
+            b->profile_message = dup_col(ld->s, st, 9, &oom);
         if (oom || (rc = idmap_add(&ld->benches, o->column_int(st, 0), idx, 0)))
             break;
     }
@@ -231,7 +236,8 @@ static int load_launches(struct loader *ld)
                        " l.measured_reps, l.n_measured, l.n_invalid, l.intrinsic, l.wall_s,"
                        " l.exit_code, l.term_signal, l.out_text, l.err_text, l.out_total,"
                        " l.err_total, l.items_per_op, l.threads, l.disturbed, l.size_param,"
-                       " l.size_n, l.size_complexity, l.size_user_g, l.size_user_name"
+                       " l.size_n, l.size_complexity, l.size_user_g, l.size_user_name, l.ref_ns,"
+                       " l.ref_cycles_per_op, l.tuned_reps, l.tune_stale"
                        " FROM launches l JOIN benches b ON l.bench_id = b.id"
                        " WHERE b.run_id = ? ORDER BY l.id",
                        &st);
@@ -285,6 +291,10 @@ static int load_launches(struct loader *ld)
         l->size.complexity = (int)o->column_int(st, 27);
         l->size.user_g = o->column_double(st, 28);
         l->size.user_name = dup_col(ld->s, st, 29, &oom);
+        l->ref_ns = o->column_double(st, 30);
+        l->ref_cycles_per_op = o->column_double(st, 31);
+        l->tuned_reps = (uint64_t)o->column_int(st, 32);
+        l->tune_stale = o->column_int(st, 33) != 0;
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }
@@ -335,7 +345,8 @@ static int load_samples(struct loader *ld)
     struct bl__stmt *st;
     int rc = query_run(ld,
                        "SELECT s.launch_id, s.stage, s.reps, s.ns, s.cpu_ns, s.nivcsw,"
-                       " s.migrations, s.minflt, s.majflt, s.pauses, s.invalid FROM samples s"
+                       " s.migrations, s.minflt, s.majflt, s.pauses, s.invalid, s.ref_ns"
+                       " FROM samples s"
                        " JOIN launches l ON s.launch_id = l.id JOIN benches b"
                        " ON l.bench_id = b.id WHERE b.run_id = ? ORDER BY s.launch_id, s.seq",
                        &st);
@@ -364,6 +375,7 @@ static int load_samples(struct loader *ld)
             .majflt = (uint32_t)o->column_int(st, 8),
             .pauses = (uint32_t)o->column_int(st, 9),
             .invalid = (unsigned)o->column_int(st, 10),
+            .ref_ns = o->column_double(st, 11),
         };
         if ((rc = bl_launch_add_sample(l, &smp)))
             break;

@@ -82,23 +82,24 @@ static const char *const stmt_sql[N_STMTS] = {
     [S_BENCH] = "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
                 " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, "
                 "alloc_message,"
-                " counters_scaled, counters_message)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " counters_scaled, counters_message, profile_raw, profile_message)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
     [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
                  " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, items_per_op,"
                  " threads, measured_reps, n_measured, n_invalid, intrinsic, wall_s, exit_code,"
                  " term_signal, out_text, err_text, out_total, err_total, disturbed, size_param,"
-                 " size_n, size_complexity, size_user_g, size_user_name)"
+                 " size_n, size_complexity, size_user_g, size_user_name, ref_ns, ref_cycles_per_op,"
+                 " tuned_reps, tune_stale)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                 " ?, ?, ?, ?, ?, ?)"
+                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op)"
                  " VALUES (?, ?, ?, ?, ?, ?)",
     [S_UNIT] = "INSERT INTO units (part_id, seq, unit, key, value) VALUES (?, ?, ?, ?, ?)",
     [S_SAMPLE] = "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns, nivcsw,"
-                 " migrations, minflt, majflt, pauses, invalid)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 " migrations, minflt, majflt, pauses, invalid, ref_ns)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_FUNCTION] = "INSERT INTO profile_functions (part_id, seq, name, file, src_line, self_ns,"
                    " total_ns, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 };
@@ -139,24 +140,25 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
     bl_store *s = sv->s;
     int64_t launch_id;
     int rc =
-        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidt", bench_id,
+        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddii", bench_id,
             (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op,
             l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op,
             l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps, (int64_t)l->n_measured,
             (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code,
             (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total,
             (int64_t)l->disturbed, l->size.param, l->size.param ? l->size.n : NAN,
-            (int64_t)l->size.complexity, l->size.user_g, l->size.user_name);
+            (int64_t)l->size.complexity, l->size.user_g, l->size.user_name, l->ref_ns,
+            l->ref_cycles_per_op, (int64_t)l->tuned_reps, (int64_t)l->tune_stale);
     for (size_t i = 0; i < l->n_metrics && !rc; i++)
         rc = put(s, sv->st[S_METRIC], NULL, "iitdid", launch_id, (int64_t)i, l->metrics[i].unit,
                  l->metrics[i].value, (int64_t)l->metrics[i].flags, l->metrics[i].per_op);
     for (size_t i = 0; i < l->n_samples && !rc; i++) {
         const bl_sample *b = &l->samples[i];
         char stage[2] = {b->stage ? b->stage : '?', '\0'};
-        rc = put(s, sv->st[S_SAMPLE], NULL, "iitiddiiiiii", launch_id, (int64_t)i, stage,
+        rc = put(s, sv->st[S_SAMPLE], NULL, "iitiddiiiiiid", launch_id, (int64_t)i, stage,
                  (int64_t)b->reps, b->ns, b->cpu_ns >= 0 ? b->cpu_ns : NAN, (int64_t)b->nivcsw,
                  (int64_t)b->migrations, (int64_t)b->minflt, (int64_t)b->majflt, (int64_t)b->pauses,
-                 (int64_t)b->invalid);
+                 (int64_t)b->invalid, b->ref_ns);
     }
     return rc;
 }
@@ -169,11 +171,12 @@ static int save_bench(struct saver *sv, size_t seq, const bl_bench_result *b)
     if (rc && rc != BL_ENOTFOUND)
         return rc;
     int64_t bench_id;
-    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtit", sv->run_id, sv->part_id,
+    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtittt", sv->run_id, sv->part_id,
              (int64_t)seq, b->name, est.centre, est.ci_lo, est.ci_hi, (int64_t)est.ci_method,
              (int64_t)est.n_launches, (int64_t)est.n_batches, (int64_t)b->has_alloc,
              b->has_alloc ? b->alloc_bytes_per_op : NAN, b->has_alloc ? b->allocs_per_op : NAN,
-             b->alloc_message, (int64_t)b->counters_scaled, b->counters_message);
+             b->alloc_message, (int64_t)b->counters_scaled, b->counters_message, b->profile_raw,
+             b->profile_message);
     for (int i = 0; i < b->n_counters && i < 6 && !rc; i++)
         rc = put(s, sv->st[S_COUNTER], NULL, "iitd", bench_id, (int64_t)i, b->counter_unit[i],
                  b->counter_per_op[i]);

@@ -195,7 +195,7 @@ static const char *const schema_v1[] = {
     " n_batches INTEGER NOT NULL,"
     " has_alloc INTEGER NOT NULL, alloc_bytes_per_op DOUBLE PRECISION,"
     " allocs_per_op DOUBLE PRECISION, alloc_message TEXT, counters_scaled INTEGER NOT NULL,"
-    " counters_message TEXT)",
+    " counters_message TEXT, profile_raw TEXT, profile_message TEXT)",
     "CREATE INDEX benches_run ON benches (run_id)",
     "CREATE INDEX benches_name ON benches (name)",
     "CREATE TABLE counters (bench_id BIGINT NOT NULL REFERENCES benches (id) ON DELETE CASCADE,"
@@ -212,7 +212,9 @@ static const char *const schema_v1[] = {
     " wall_s DOUBLE PRECISION, exit_code INTEGER NOT NULL, term_signal INTEGER NOT NULL,"
     " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL,"
     " disturbed INTEGER NOT NULL, size_param TEXT, size_n DOUBLE PRECISION,"
-    " size_complexity INTEGER NOT NULL, size_user_g DOUBLE PRECISION, size_user_name TEXT)",
+    " size_complexity INTEGER NOT NULL, size_user_g DOUBLE PRECISION, size_user_name TEXT,"
+    " ref_ns DOUBLE PRECISION, ref_cycles_per_op DOUBLE PRECISION, tuned_reps BIGINT NOT NULL,"
+    " tune_stale INTEGER NOT NULL)",
     "CREATE INDEX launches_bench ON launches (bench_id)",
     "CREATE TABLE metrics (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
     " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION, flags INTEGER NOT NULL,"
@@ -224,7 +226,7 @@ static const char *const schema_v1[] = {
     " seq INTEGER NOT NULL, stage TEXT NOT NULL, reps BIGINT NOT NULL, ns DOUBLE PRECISION,"
     " cpu_ns DOUBLE PRECISION, nivcsw INTEGER NOT NULL, migrations INTEGER NOT NULL,"
     " minflt INTEGER NOT NULL, majflt INTEGER NOT NULL, pauses INTEGER NOT NULL,"
-    " invalid INTEGER NOT NULL, PRIMARY KEY (launch_id, seq))",
+    " invalid INTEGER NOT NULL, ref_ns DOUBLE PRECISION, PRIMARY KEY (launch_id, seq))",
     "CREATE TABLE baselines (name TEXT PRIMARY KEY,"
     " run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, set_at TEXT NOT NULL)",
     "CREATE TABLE profile_functions ("

@@ -197,6 +197,7 @@ static bl_results *make_results(double scale, const char *commit)
     b->counter_per_op[0] = 12345.678;
     b->counter_per_op[1] = 1.0 / 3.0;
     b->counters_scaled = true;
+    b->profile_raw = strdup("suite.profile/BenchmarkSort_size=1000.raw");
     for (int k = 0; k < 3; k++) {
         bl_launch *l = bl_results_add_launch(b);
         assert_non_null(l);
@@ -205,6 +206,10 @@ static bl_results *make_results(double scale, const char *commit)
         l->wall_s = 0.61;
         l->bytes_per_op = 8000;
         l->items_per_op = 16;
+        l->ref_ns = 0.3125;
+        l->ref_cycles_per_op = 3200.5;
+        l->tuned_reps = 1000 + (uint64_t)k;
+        l->tune_stale = k == 2;
         l->size.param = strdup("size");
         l->size.n = 1000;
         l->size.complexity = 2;
@@ -226,6 +231,7 @@ static bl_results *make_results(double scale, const char *commit)
                 .minflt = i == 7 ? 9 : 0,
                 .majflt = 0,
                 .pauses = i == 11 ? 4 : 0,
+                .ref_ns = i == 0 ? 0 : 0.3125 + 1e-4 * i,
             };
             assert_int_equal(bl_launch_add_sample(l, &m), 0);
         }
@@ -306,6 +312,8 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
         }
         assert_int_equal(x->n_counters, y->n_counters);
         assert_int_equal(x->counters_scaled, y->counters_scaled);
+        same_text(x->profile_raw, y->profile_raw);
+        same_text(x->profile_message, y->profile_message);
         for (int c = 0; c < x->n_counters; c++) {
             assert_string_equal(x->counter_unit[c], y->counter_unit[c]);
             same_double(x->counter_per_op[c], y->counter_per_op[c]);
@@ -325,6 +333,10 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             same_double(p->items_per_op, q->items_per_op);
             assert_int_equal(p->threads, q->threads);
             assert_int_equal(p->disturbed, q->disturbed);
+            same_double(p->ref_ns, q->ref_ns);
+            same_double(p->ref_cycles_per_op, q->ref_cycles_per_op);
+            assert_int_equal(p->tuned_reps, q->tuned_reps);
+            assert_int_equal(p->tune_stale, q->tune_stale);
             same_text(p->size.param, q->size.param);
             same_double(p->size.param ? p->size.n : NAN, q->size.param ? q->size.n : NAN);
             assert_int_equal(p->size.complexity, q->size.complexity);
@@ -361,6 +373,7 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
                 assert_int_equal(s->majflt, t->majflt);
                 assert_int_equal(s->pauses, t->pauses);
                 assert_int_equal(s->invalid, t->invalid);
+                same_double(s->ref_ns, t->ref_ns);
             }
         }
     }
