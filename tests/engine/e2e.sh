@@ -443,7 +443,8 @@ threads-run-together)
     run "$threads" $fast --filter '^BenchmarkTogether/threads=2$' --format csv
     expect_status 0
     head -n 1 "$tmp/out" | grep -q ',threads,mb_per_s,items_per_s,ops_per_s,' || fail "csv header"
-    grep -q '^BenchmarkTogether/threads=2,1,ok,.*,0,0,2,,,[0-9.e+]*,' "$tmp/out" || fail "csv row"
+    # any launch: on a loaded machine launch 1 alone can be all-disturbed and discarded
+    grep -q '^BenchmarkTogether/threads=2,[0-9]*,ok,.*,0,0,2,,,[0-9.e+]*,' "$tmp/out" || fail "csv row"
     # hooks run per thread, around that thread's repetitions; global setup is shared
     run "$threads" $fast --filter '^BenchmarkHooks/'
     expect_status 0
@@ -478,7 +479,7 @@ items-and-bytes-rates)
     run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format csv
     head -n 1 "$tmp/out" | grep -q ',bytes_per_op,items_per_op,threads,mb_per_s,items_per_s,ops_per_s' ||
         fail "csv header"
-    grep -q '^BenchmarkItemsPlain,1,ok,.*,[0-9.e+]*,5,0,[0-9.e+]*,[0-9.e+]*,$' "$tmp/out" || fail "csv row"
+    grep -q '^BenchmarkItemsPlain,[0-9]*,ok,.*,[0-9.e+]*,5,0,[0-9.e+]*,[0-9.e+]*,$' "$tmp/out" || fail "csv row"
     run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format markdown
     out_has '| throughput |'
     out_has 'items/s |$'

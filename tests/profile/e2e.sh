@@ -458,7 +458,7 @@ run-profile-bad-input)
     share_near suite_prof.profile/BenchmarkCrash.folded hot_fn 100 10
     # no benchlab command to convert with: the raw profile is kept and named
     cp "$S" ./lone
-    PATH=/usr/bin:/bin ./lone --profile --time 0.05s --filter Hot >out 2>err || fail "lone: exit $?"
+    PATH=/usr/bin:/bin ./lone --profile --time 0.5s --filter Hot >out 2>err || fail "lone: exit $?"
     grep -q "no benchlab command found .*kept lone.profile/BenchmarkHot.raw" err ||
         fail "lone: the raw profile is not named"
     [ -s lone.profile/BenchmarkHot.raw ] || fail "lone: raw profile missing"
