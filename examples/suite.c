@@ -2,8 +2,10 @@
  * suite.c - the example suite that `make demo` runs: what a realistic
  * benchlab suite looks like. Sorting at several sizes with two algorithms,
  * a hash over buffers (MB/s), string formatting, memcpy at cache-resident
- * and memory-bound sizes, a malloc-heavy case, and a counter shared by
- * threads against a counter per thread (a multi-threaded benchmark).
+ * and memory-bound sizes, a malloc-heavy case, a macrobenchmark (each
+ * invocation timed on its own), and a counter shared by threads against a
+ * counter per thread (a multi-threaded benchmark). Sort fits its time
+ * against the size (.complexity).
  *
  * Build it by hand against an installed benchlab:
  *     cc -O2 suite.c $(pkg-config --cflags --libs benchlab) -o suite
@@ -209,6 +211,37 @@ BENCHLAB(MallocList, .params = BL_PARAMS(BL_INTS("nodes", 16, 1024)))
         }
     }
     bl_report_metric(st, (double)n, "nodes/op");
+}
+
+/* ---- a macrobenchmark: filling a hash table ------------------------------------ */
+
+/* Each invocation inserts 20000 keys into an empty open-addressing table:
+ * ~100 us, long enough to time each one on its own (.macro = 1) and report
+ * the whole distribution. Emptying the table is per-op setup, not timed. */
+#define HT_SLOTS (1u << 16)
+#define HT_KEYS 20000
+static uint32_t ht_slot[HT_SLOTS];
+
+static void ht_clear(bl_state *st)
+{
+    (void)st;
+    memset(ht_slot, 0, sizeof ht_slot);
+}
+
+BENCHLAB(HashTableFill, .macro = 1, .setup_op = ht_clear)
+{
+    while (bl_loop(st)) {
+        uint32_t seed = 2463534242u;
+        for (int i = 0; i < HT_KEYS; i++) {
+            uint32_t key = xorshift(&seed) | 1; /* 0 marks an empty slot */
+            uint32_t h = (key * 2654435761u) >> 16;
+            while (ht_slot[h] && ht_slot[h] != key)
+                h = (h + 1) & (HT_SLOTS - 1);
+            ht_slot[h] = key;
+        }
+        bl_escape(ht_slot);
+    }
+    bl_set_items_per_op(st, HT_KEYS);
 }
 
 /* ---- threads: one contended atomic counter, or one counter per thread -------- */

@@ -99,7 +99,9 @@ typedef struct bl_param {
  * (.threads). Each count is an instance of its own, named .../threads=T
  * after the parameters. Counts run from 1 to BL_MAX_THREADS.
  */
-#define BL_THREADS(...) ((const int[]){__VA_ARGS__, 0})
+#define BL_THREADS(...) ((const int[]){__VA_ARGS__, BL__THREADS_END})
+/* Ends a BL_THREADS list: not 0, so that a count of 0 is refused, not taken as the end. */
+#define BL__THREADS_END (-2147483647 - 1)
 #define BL_MAX_THREADS 256
 
 /* ---- registration ------------------------------------------------------- */
@@ -147,7 +149,7 @@ typedef struct bl_bench_def {
     void (*setup_op)(bl_state *st);
     void (*teardown_op)(bl_state *st);
     int macro;
-    const int *threads; /* BL_THREADS(...), 0-terminated; NULL: single-threaded */
+    const int *threads; /* BL_THREADS(...), ends with BL__THREADS_END; NULL: single-threaded */
     int complexity;     /* enum bl_complexity (benchlab/common.h) */
     const char *complexity_param;
     double (*complexity_curve)(double n);

@@ -557,6 +557,9 @@ complexity-registrations)
     # nothing registered: no fit without --complexity
     ! grep -q '^  Unasked' "$tmp/err" || fail "Unasked fitted without --complexity"
     out_has '^# complexity: BenchmarkLinear: O(n) in n '
+    run "$cplx" $fast --filter 'ZeroSize'
+    expect_status 0
+    err_has '^  ZeroSize: not fitted: sizes must be 1 or more to fit log n and n^k: n=0$'
     # --complexity fits it, to every curve: n steps per op is O(n), and fits well
     run "$cplx" $fast --complexity --filter 'Unasked' --format json
     expect_status 0
@@ -612,11 +615,36 @@ complexity-example-sort)
             if ((r - rms)^2 > 0.01) exit 6
         }' "$tmp/out" || fail "coefficient or RMS of $curve do not match the times (awk status $?): $line"
     ;;
+instrument-bad-input)
+    # switches take no value; an empty counter list is not "all"
+    for o in --alloc=yes --complexity=x --no-table=1 --list=0; do
+        run "$measure" $fast $o --filter '^BenchmarkEmpty$'
+        name=${o%%=*}
+        expect_status 2; err_has "option --${name#--} takes no value (got '$o')"
+        out_lacks '^Benchmark'
+    done
+    run "$measure" $fast --counters= --filter '^BenchmarkEmpty$'
+    expect_status 2; err_has '--counters=: no counter named'
+    # --complexity with nothing to fit says so, and the run goes on
+    run "$measure" $fast --count 1 --complexity --filter '^BenchmarkEmpty$'
+    expect_status 0
+    out_has '^BenchmarkEmpty	'
+    err_has '--complexity: no benchmark here has a size to fit'
+    # bytes, items and metrics that are not counts or numbers fail, named
+    run "$metrics" $fast --filter 'NegativeBytes|NanItems|InfiniteMetric'
+    expect_status 1
+    err_has 'BenchmarkNegativeBytes: bl_set_bytes_per_op: -64 is not a count (0 or more)'
+    err_has 'BenchmarkNanItems: bl_set_items_per_op: nan is not a count (0 or more)'
+    err_has 'BenchmarkInfiniteMetric: bl_report_metric: unit ratio: the value inf is not a number'
+    out_lacks '^Benchmark'
+    ;;
 threads-bad-count)
     run "$threads" $fast --filter '^BenchmarkBadCount/'
     expect_status 1
     out_has '^BenchmarkBadCount/threads=2	'
     err_has 'BenchmarkBadCount/threads=-1: threads=-1: a thread count must be 1 to 256'
+    # 0 is a count like any other, refused, not the end of the list
+    err_has 'BenchmarkBadCount/threads=0: threads=0: a thread count must be 1 to 256'
     err_has 'BenchmarkBadCount/threads=1000: threads=1000: a thread count must be 1 to 256'
     ;;
 *)

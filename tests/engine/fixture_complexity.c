@@ -57,6 +57,12 @@ BENCHLAB(OneSize, .params = BL_PARAMS(BL_INTS("n", 1000)), .complexity = BL_COMP
     steps(st, bl_param_int(st, "n"));
 }
 
+/* log n and n^k need n >= 1 */
+BENCHLAB(ZeroSize, .params = BL_PARAMS(BL_INTS("n", 0, 10, 20)), .complexity = BL_COMPLEXITY_AUTO)
+{
+    steps(st, bl_param_int(st, "n"));
+}
+
 BENCHLAB(WhichN, .params = BL_PARAMS(BL_INTS("a", 1), BL_INTS("b", 2)),
          .complexity = BL_COMPLEXITY_AUTO)
 {

@@ -7,6 +7,7 @@
  * so that two runs can differ on purpose.
  */
 #include <benchlab.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -57,6 +58,25 @@ BENCHLAB(RateWithoutPerSecond)
 {
     work(st);
     bl_report_metric_ex(st, 1, "hits", BL_RATE);
+}
+
+/* counts that are not counts, and a value that is not a number */
+BENCHLAB(NegativeBytes)
+{
+    work(st);
+    bl_set_bytes_per_op(st, -64);
+}
+
+BENCHLAB(NanItems)
+{
+    work(st);
+    bl_set_items_per_op(st, NAN);
+}
+
+BENCHLAB(InfiniteMetric)
+{
+    work(st);
+    bl_report_metric(st, INFINITY, "ratio");
 }
 
 /* the same unit declared both ways by two benchmarks: the first stays */

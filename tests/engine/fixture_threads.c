@@ -162,7 +162,7 @@ BENCHLAB(ThreadSkips, .threads = BL_THREADS(2))
     }
 }
 
-BENCHLAB(BadCount, .threads = BL_THREADS(2, -1, 1000))
+BENCHLAB(BadCount, .threads = BL_THREADS(2, -1, 0, 1000))
 {
     while (bl_loop(st)) {
     }

@@ -34,7 +34,7 @@ static void instance_name_joins_params_in_order(void **state)
         .fn = dummy,
         .params = BL_PARAMS(BL_INTS("size", 10, 1000), BL_STRS("algo", "merge", "quick sort"))};
     size_t idx[2] = {1, 1};
-    char *n = bl__instance_name(&def, idx, 0);
+    char *n = bl__instance_name(&def, idx, false, 1);
     assert_string_equal(n, "BenchmarkSort/size=1000/algo=quick_sort");
     free(n);
 }
@@ -85,10 +85,12 @@ static void registry_expands_all_combinations(void **state)
                                  "BenchmarkPool/n=64/threads=1",
                                  "BenchmarkPool/n=64/threads=4",
                                  "BenchmarkPlain"};
-    static const int want_threads[] = {0, 0, 0, 0, 0, 0, 1, 4, 1, 4, 0};
+    static const int want_threads[] = {1, 1, 1, 1, 1, 1, 1, 4, 1, 4, 1};
+    static const bool want_threaded[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0};
     for (size_t i = 0; i < n; i++) {
         assert_string_equal(in[i].name, want[i]);
         assert_int_equal(in[i].threads, want_threads[i]);
+        assert_int_equal(in[i].threaded, want_threaded[i]);
     }
     assert_non_null(bl__registry_find("BenchmarkGrid/n=2/k=b"));
     assert_null(bl__registry_find("BenchmarkGrid/n=3/k=b"));

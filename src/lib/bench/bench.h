@@ -5,6 +5,7 @@
 #ifndef BENCHLAB_BENCH_BENCH_H
 #define BENCHLAB_BENCH_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "benchlab.h"
@@ -16,7 +17,8 @@ struct bl__instance {
     char *name; /* "BenchmarkSort/size=1000/algo=merge" */
     size_t n_params;
     size_t *value_index; /* per parameter of def, the chosen value */
-    int threads;         /* threads running the body: 0 when def has no .threads */
+    int threads;         /* threads running the body, as listed (checked by the worker) */
+    bool threaded;       /* def has .threads: the name has /threads=T */
 };
 
 /* Every instance of every registered benchmark, in registration order.
@@ -25,8 +27,9 @@ const struct bl__instance *bl__registry_instances(size_t *n);
 const struct bl__instance *bl__registry_find(const char *name);
 
 /* Build the display name of def with the given value indices and, when
- * threads > 0, the "/threads=T" part. Caller frees. */
-char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, int threads);
+ * threaded, the "/threads=T" part. Caller frees. */
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,
+                        int threads);
 /* "sort_small" -> "BenchmarkSort_small"; the caller frees. */
 char *bl__bench_base_name(const char *id);
 

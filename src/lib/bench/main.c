@@ -505,9 +505,25 @@ int bl_run_main(int argc, char **argv, const char *exe)
         }
         if (!name) {
             const char *dummy;
+            /* switches take no value: --alloc=no would otherwise turn it on */
+            static const char *const switches[] = {"list",     "alloc", "complexity",
+                                                   "no-table", "help",  "version"};
+            for (size_t k = 0; k < sizeof switches / sizeof *switches; k++)
+                if (opt_is(a, switches[k], &dummy) && dummy) {
+                    fprintf(stderr, "%s: option --%s takes no value (got '%s')\n", prog,
+                            switches[k], a);
+                    return 2;
+                }
             if (opt_is(a, "list", &dummy)) {
                 list = 1;
             } else if (opt_is(a, "counters", &dummy)) {
+                if (dummy && !*dummy) {
+                    fprintf(stderr,
+                            "%s: --counters=: no counter named (give a list, or --counters "
+                            "alone for all)\n",
+                            prog);
+                    return 2;
+                }
                 o.counters = dummy ? dummy : "";
             } else if (opt_is(a, "alloc", &dummy)) {
                 o.alloc = 1;
@@ -708,6 +724,11 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 fprintf(stderr, "%s: %s: complexity: %s\n", prog, res->complexity[i].name,
                         res->complexity[i].message);
     }
+    if (o.complexity && res && res->n_complexity == 0 && rc != BL_EINTR)
+        fprintf(stderr,
+                "%s: --complexity: no benchmark here has a size to fit (exactly one integer "
+                "parameter, or .complexity_param)\n",
+                prog);
     if (fr.fmt == FMT_GO && res) {
         bl_gobench_write_complexity(fr.out, res);
         fflush(fr.out);

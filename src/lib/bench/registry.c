@@ -57,7 +57,8 @@ static void append_clean(struct bl__buf *b, const char *s)
     }
 }
 
-char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, int threads)
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,
+                        int threads)
 {
     struct bl__buf b = {0};
     char *base = bl__bench_base_name(def->name);
@@ -75,7 +76,7 @@ char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, int 
         else
             append_clean(&b, par->strs[value_index[p]]);
     }
-    if (threads)
+    if (threaded)
         bl__buf_printf(&b, "/threads=%d", threads);
     return b.data;
 }
@@ -88,7 +89,8 @@ static size_t count_params(const bl_bench_def *def)
     return n;
 }
 
-static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, int threads)
+static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, bool threaded,
+                         int threads)
 {
     static size_t cap;
     if (bl__grow((void **)&instances, &cap, n_instances + 1, sizeof *instances))
@@ -101,7 +103,8 @@ static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, 
         return;
     memcpy(in->value_index, idx, np * sizeof *idx);
     in->threads = threads;
-    in->name = bl__instance_name(def, idx, threads);
+    in->threaded = threaded;
+    in->name = bl__instance_name(def, idx, threaded, threads);
     if (!in->name)
         return;
     n_instances++;
@@ -123,11 +126,11 @@ static void expand(void)
             continue;
         for (;;) {
             /* the thread counts vary fastest: BenchmarkX/size=8/threads=1, .../threads=2 */
-            if (def->threads && def->threads[0])
-                for (const int *t = def->threads; *t; t++)
-                    add_instance(def, np, idx, *t);
+            if (def->threads)
+                for (const int *t = def->threads; *t != BL__THREADS_END; t++)
+                    add_instance(def, np, idx, true, *t);
             else
-                add_instance(def, np, idx, 0);
+                add_instance(def, np, idx, false, 1);
             /* odometer: the last parameter varies fastest */
             size_t p = np;
             while (p > 0) {

@@ -817,14 +817,28 @@ const char *bl_param_str(bl_state *st, const char *name)
     return buf;
 }
 
+/* Bytes and items per op are counts: a negative or non-finite one is a bug
+ * in the benchmark, which would otherwise print a nonsense rate. */
+static bool is_count(bl_state *st, const char *what, double v)
+{
+    if (v >= 0 && isfinite(v))
+        return true;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: %g is not a count (0 or more)", what, v);
+    bl_fail(st, msg);
+    return false;
+}
+
 void bl_set_bytes_per_op(bl_state *st, double bytes)
 {
-    st->bytes_per_op = bytes;
+    if (is_count(st, "bl_set_bytes_per_op", bytes))
+        st->bytes_per_op = bytes;
 }
 
 void bl_set_items_per_op(bl_state *st, double items)
 {
-    st->items_per_op = items;
+    if (is_count(st, "bl_set_items_per_op", items))
+        st->items_per_op = items;
 }
 
 void bl_report_metric(bl_state *st, double value, const char *unit)
@@ -840,7 +854,10 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
         return;
     }
     size_t len = strlen(unit);
-    if (flags & ~(unsigned)(BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER | BL_RATE))
+    if (!isfinite(value))
+        snprintf(msg, sizeof msg, "bl_report_metric: unit %.64s: the value %g is not a number",
+                 unit, value);
+    else if (flags & ~(unsigned)(BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER | BL_RATE))
         snprintf(msg, sizeof msg, "bl_report_metric_ex: unit %.64s: unknown flags 0x%x", unit,
                  flags);
     else if ((flags & BL_LOWER_IS_BETTER) && (flags & BL_HIGHER_IS_BETTER))

@@ -383,7 +383,7 @@ int bl__worker_main(const struct bl__worker_args *a)
         bl__send(fd, "fail no benchmark named %s in this suite", a->name);
         return 2;
     }
-    int n_threads = inst->threads ? inst->threads : 1;
+    int n_threads = inst->threaded ? inst->threads : 1;
     if (n_threads < 1 || n_threads > BL_MAX_THREADS) {
         bl__send(fd, "fail threads=%d: a thread count must be 1 to %d (BL_THREADS)", n_threads,
                  BL_MAX_THREADS);
@@ -466,7 +466,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     if (!rc && send_size(fd, inst) != 0)
         rc = 1;
     if (!rc) {
-        if (inst->threads)
+        if (inst->threaded)
             bl__send(fd, "threads %d", n_threads);
         double clock_ns, pause_ns;
         calibrate(&clock_ns, &pause_ns);
