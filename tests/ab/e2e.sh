@@ -64,9 +64,11 @@ crash-in-one-build)
     grep -q -E "^BenchmarkCrashy: the NEW build \($new\): crashed: killed by (SIGSEGV|SIGABRT)" "$tmp/out" ||
         fail "the crash is not reported with the build that crashed"
     [ "$(verdict BenchmarkCrashy)" = error ] || fail "Crashy's verdict: $(verdict BenchmarkCrashy)"
-    # the other comparison goes on and reaches its own verdict
+    # the other comparison goes on and reaches its own verdict (any: Same is
+    # the same source, but in two different binaries its code may sit at
+    # another alignment, which can be a real difference of a percent)
     case "$(verdict BenchmarkSame)" in
-    "no difference"* | "budget too small"*) ;;
+    "no difference"* | "budget too small"* | "slower by"* | "faster by"*) ;;
     *) fail "Same's verdict: $(verdict BenchmarkSame)" ;;
     esac
     ;;
