@@ -60,10 +60,11 @@ BL_API double bl_ab_block_log_ratio(const double x[4], bool b_first);
  * group g holds n_per_group[g] consecutive values of d (in time order).
  *
  * Per group: a 20% trimmed mean (robust to stray blocks) and its variance
- * (winsorized, inflated for lag-1 autocorrelation). Across groups: a
- * random-effects mean (DerSimonian-Laird) with the Hartung-Knapp interval,
- * t with (groups - 1) degrees of freedom, so the spread between process
- * pairs, whatever its source, is in the interval.
+ * (winsorized, inflated for lag-1 autocorrelation), pooled over the groups
+ * into one noise per block. Across groups: a random-effects mean
+ * (DerSimonian-Laird) with the Hartung-Knapp interval, t with (groups - 1)
+ * degrees of freedom, so the spread between process pairs, whatever its
+ * source, is in the interval.
  *
  * Returns 0; BL_EUNSUPPORTED when fewer than BL_AB_MIN_GROUPS groups have
  * BL_AB_MIN_BLOCKS_PER_GROUP blocks (out->n_groups and n_blocks are still

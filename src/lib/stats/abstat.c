@@ -15,9 +15,10 @@
  * with the Hartung-Knapp interval, Student's t with (pairs - 1) degrees of
  * freedom. With equal weights that is exactly the one-sample t test on
  * pair means: its error rate is nominal whatever the variance within and
- * between pairs and whatever the autocorrelation within a pair, which the
+ * between pairs and whatever the autocorrelation within a pair. The
  * within-pair variances (winsorized, inflated for lag-1 autocorrelation)
- * only use for weighting.
+ * are pooled into one per-block noise and only weight pairs by their
+ * number of clean blocks.
  */
 #include <errno.h>
 #include <math.h>
@@ -106,9 +107,11 @@ int bl_ab_estimate_groups(const double *d, const size_t *n_per_group, size_t n_g
         return -EINVAL;
     double *y = malloc((n_groups ? n_groups : 1) * sizeof *y);
     double *v = malloc((n_groups ? n_groups : 1) * sizeof *v);
-    if (!y || !v) {
+    size_t *mk = malloc((n_groups ? n_groups : 1) * sizeof *mk);
+    if (!y || !v || !mk) {
         free(y);
         free(v);
+        free(mk);
         return -ENOMEM;
     }
     size_t k = 0, off = 0;
@@ -119,9 +122,10 @@ int bl_ab_estimate_groups(const double *d, const size_t *n_per_group, size_t n_g
             if (err) {
                 free(y);
                 free(v);
+                free(mk);
                 return err;
             }
-            k++;
+            mk[k++] = m;
             out->n_blocks += m;
         }
         off += m;
@@ -130,8 +134,24 @@ int bl_ab_estimate_groups(const double *d, const size_t *n_per_group, size_t n_g
     if (k < BL_AB_MIN_GROUPS) {
         free(y);
         free(v);
+        free(mk);
         return BL_EUNSUPPORTED;
     }
+    /* One noise per block for all pairs (the same benchmark on the same
+     * machine), pooled over the pairs' own estimates: a pair's variance is
+     * that over its block count. Weights estimated pair by pair from ~40
+     * noisy blocks would make the interval slightly liberal; pooled, equal
+     * block counts give equal weights and the exact t test on pair means. */
+    double pooled = 0;
+    for (size_t i = 0; i < k; i++)
+        pooled += v[i] * (double)mk[i] * (double)mk[i];
+    pooled /= (double)out->n_blocks;
+    for (size_t i = 0; i < k; i++) {
+        v[i] = pooled / (double)mk[i];
+        if (v[i] < MIN_VAR)
+            v[i] = MIN_VAR;
+    }
+    free(mk);
     /* DerSimonian-Laird: the between-group variance by moments */
     double sw = 0, swy = 0, sw2 = 0;
     for (size_t i = 0; i < k; i++) {
