@@ -26,7 +26,8 @@
 /* pg_advisory_xact_lock key for schema changes: "bench" in ASCII. */
 #define SCHEMA_LOCK_KEY "426256206368"
 
-#define MAX_PARAMS 64
+/* The most parameters of one statement: a multi-row insert of batches. */
+#define MAX_PARAMS 1024
 
 struct pdb {
     struct bl__db base;

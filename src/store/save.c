@@ -97,23 +97,110 @@ static const char *const stmt_sql[N_STMTS] = {
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op)"
                  " VALUES (?, ?, ?, ?, ?, ?)",
     [S_UNIT] = "INSERT INTO units (part_id, seq, unit, key, value) VALUES (?, ?, ?, ?, ?)",
-    [S_SAMPLE] = "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns, nivcsw,"
-                 " migrations, minflt, majflt, pauses, invalid, ref_ns)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [S_SAMPLE] = NULL, /* sample_sql(): many rows a statement */
     [S_FUNCTION] = "INSERT INTO profile_functions (part_id, seq, name, file, src_line, self_ns,"
                    " total_ns, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 };
+
+/*
+ * Batches go in SAMPLE_ROWS rows a statement: a run has thousands, and
+ * one round trip per row is what a save to PostgreSQL would otherwise
+ * spend its time on (bench/store/run.sh). 64 rows of 13 values stay far
+ * below both engines' limit on parameters.
+ */
+#define SAMPLE_COLS 13
+#define SAMPLE_ROWS 64
+
+/* "INSERT INTO samples (...) VALUES (?, ...), ..." for `rows` rows, in buf. */
+static const char *sample_sql(char *buf, size_t size, size_t rows)
+{
+    size_t n = (size_t)snprintf(buf, size,
+                                "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns,"
+                                " nivcsw, migrations, minflt, majflt, pauses, invalid, ref_ns)"
+                                " VALUES ");
+    for (size_t r = 0; r < rows && n < size; r++)
+        n += (size_t)snprintf(buf + n, size - n, "%s(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                              r ? ", " : "");
+    return buf;
+}
+
+/* A batch waiting for its statement: rows of every launch of the part
+ * share the statements, so a part costs about one round trip per
+ * SAMPLE_ROWS batches. */
+struct pending_sample {
+    int64_t launch_id;
+    size_t seq;
+    const bl_sample *b;
+};
+
+/* Insert rows[0 .. n) with `st`, made by sample_sql(n). 0 or an error. */
+static int put_samples(bl_store *s, struct bl__stmt *st, const struct pending_sample *rows,
+                       size_t n)
+{
+    const struct bl__db_ops *o = DB_OPS(s);
+    int rc = 0;
+    for (size_t r = 0; r < n && !rc; r++) {
+        const bl_sample *b = rows[r].b;
+        char stage[2] = {b->stage ? b->stage : '?', '\0'};
+        int k = (int)(r * SAMPLE_COLS);
+        const int64_t ints[] = {(int64_t)b->nivcsw, (int64_t)b->migrations, (int64_t)b->minflt,
+                                (int64_t)b->majflt, (int64_t)b->pauses,     (int64_t)b->invalid};
+        rc = o->bind_int(st, k + 1, rows[r].launch_id);
+        if (!rc)
+            rc = o->bind_int(st, k + 2, (int64_t)rows[r].seq);
+        if (!rc)
+            rc = o->bind_text(st, k + 3, stage);
+        if (!rc)
+            rc = o->bind_int(st, k + 4, (int64_t)b->reps);
+        if (!rc)
+            rc = o->bind_double(st, k + 5, b->ns);
+        if (!rc)
+            rc = o->bind_double(st, k + 6, b->cpu_ns >= 0 ? b->cpu_ns : NAN);
+        for (int c = 0; c < 6 && !rc; c++)
+            rc = o->bind_int(st, k + 7 + c, ints[c]);
+        if (!rc)
+            rc = o->bind_double(st, k + 13, b->ref_ns);
+    }
+    if (!rc)
+        rc = o->step(st);
+    o->reset(st);
+    return rc < 0 ? rc : 0;
+}
 
 struct saver {
     bl_store *s;
     struct bl__stmt *st[N_STMTS];
     int64_t run_id, part_id;
+    struct pending_sample pending[SAMPLE_ROWS];
+    size_t n_pending;
 };
+
+/* Insert the pending batches: a full statement, or (at the end of the
+ * part) the rest in one of its own. */
+static int flush_samples(struct saver *sv)
+{
+    int rc = 0;
+    if (sv->n_pending == SAMPLE_ROWS) {
+        rc = put_samples(sv->s, sv->st[S_SAMPLE], sv->pending, SAMPLE_ROWS);
+    } else if (sv->n_pending) {
+        char sql[8192];
+        struct bl__stmt *st;
+        rc = DB_OPS(sv->s)->prepare(sv->s->db, sample_sql(sql, sizeof sql, sv->n_pending), &st);
+        if (!rc) {
+            rc = put_samples(sv->s, st, sv->pending, sv->n_pending);
+            DB_OPS(sv->s)->finalize(st);
+        }
+    }
+    sv->n_pending = 0;
+    return rc;
+}
 
 static int prepare_all(struct saver *sv)
 {
+    char sql[8192];
     for (int i = 0; i < N_STMTS; i++) {
-        int rc = DB_OPS(sv->s)->prepare(sv->s->db, stmt_sql[i], &sv->st[i]);
+        const char *q = i == S_SAMPLE ? sample_sql(sql, sizeof sql, SAMPLE_ROWS) : stmt_sql[i];
+        int rc = DB_OPS(sv->s)->prepare(sv->s->db, q, &sv->st[i]);
         if (rc)
             return rc;
     }
@@ -153,12 +240,9 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
         rc = put(s, sv->st[S_METRIC], NULL, "iitdid", launch_id, (int64_t)i, l->metrics[i].unit,
                  l->metrics[i].value, (int64_t)l->metrics[i].flags, l->metrics[i].per_op);
     for (size_t i = 0; i < l->n_samples && !rc; i++) {
-        const bl_sample *b = &l->samples[i];
-        char stage[2] = {b->stage ? b->stage : '?', '\0'};
-        rc = put(s, sv->st[S_SAMPLE], NULL, "iitiddiiiiiid", launch_id, (int64_t)i, stage,
-                 (int64_t)b->reps, b->ns, b->cpu_ns >= 0 ? b->cpu_ns : NAN, (int64_t)b->nivcsw,
-                 (int64_t)b->migrations, (int64_t)b->minflt, (int64_t)b->majflt, (int64_t)b->pauses,
-                 (int64_t)b->invalid, b->ref_ns);
+        sv->pending[sv->n_pending++] = (struct pending_sample){launch_id, i, &l->samples[i]};
+        if (sv->n_pending == SAMPLE_ROWS)
+            rc = flush_samples(sv);
     }
     return rc;
 }
@@ -363,7 +447,7 @@ static int fill_results(struct saver *sv, const void *what)
                  r->units[i].key, r->units[i].value);
     for (size_t i = 0; i < r->n_benches && !rc; i++)
         rc = save_bench(sv, i, &r->benches[i]);
-    return rc;
+    return rc ? rc : flush_samples(sv);
 }
 
 int bl_store_save(bl_store *s, const bl_results *r, const bl_store_save_options *opts,

@@ -220,7 +220,7 @@ static bl_results *make_results(double scale, const char *commit)
         assert_int_equal(bl_launch_add_sample(l, &p), 0);
         bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 350.5, .cpu_ns = -1};
         assert_int_equal(bl_launch_add_sample(l, &o), 0);
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 150; i++) { /* two statements of 64 batches, and the rest */
             bl_sample m = {
                 .stage = BL_STAGE_MEASURE,
                 .reps = 1000 + (uint64_t)i,
