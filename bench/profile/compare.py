@@ -145,11 +145,22 @@ def benchlab_sample(bl, lib, binary, rounds, threads, tmp, repeat):
     r = sh([bl, "profile", "-o", out, "--", binary, str(rounds), str(threads)])
     m = re.search(r"(\d+)% of the asked rate delivered", r.stderr)
     delivered = float(m.group(1)) if m else float("nan")
+    m = re.search(r"(\d+) samples from", r.stderr)
+    samples = int(m.group(1)) if m else 0
     env = dict(os.environ, LD_PRELOAD=os.path.join(lib, "libbenchlab-sampler.so"),
                BENCHLAB_PROFILE_OUT=os.path.join(tmp, "x.raw"))
     slow = ratio(lambda: wall([binary, str(rounds), str(threads)]),
                  lambda: wall([binary, str(rounds), str(threads)], env=env), repeat)
-    return folded_shares(out), delivered, slow
+    return folded_shares(out), delivered, slow, samples
+
+
+def interrupt_floor(binary, rounds, tmp, repeat):
+    """The slowdown of a counting cpu-clock event at 1 kHz: hrtimer interrupts, no signal."""
+    so = os.path.join(tmp, "floor.so")
+    sh(["gcc", "-O2", "-shared", "-fPIC", "-o", so, os.path.join(HERE, "floor.c")])
+    env = dict(os.environ, LD_PRELOAD=so, FLOOR_HZ="1000")
+    return ratio(lambda: wall([binary, str(rounds), "1"]),
+                 lambda: wall([binary, str(rounds), "1"], env=env), repeat)
 
 
 def benchlab_trace(bl, binary, rounds, threads, tmp):
@@ -166,8 +177,9 @@ def benchlab_trace(bl, binary, rounds, threads, tmp):
     if threads == 1:
         root = total.get("main", root)
     m = re.search(r"tracer cost ([\d.]+) ns per call", r.stderr)
+    w = re.search(r"waited for a CPU (\d+)%", r.stderr)
     return {f: 100 * total[f] / root for f in FUNCS if f in total}, calls, \
-        float(m.group(1)) if m else float("nan")
+        float(m.group(1)) if m else float("nan"), int(w.group(1)) if w else 0
 
 
 def main():
@@ -196,13 +208,16 @@ def main():
         return lambda: wall([binary, str(R), str(T)])
 
     # benchlab sample
-    shares, delivered, slow = benchlab_sample(bl, lib, fp, R, T, tmp, a.repeat)
+    shares, delivered, slow, samples = benchlab_sample(bl, lib, fp, R, T, tmp, a.repeat)
     rows.append(["benchlab sample (1 kHz, FP)", err(shares), slow, "%.0f%%" % delivered, "-", "-",
                  shares])
+    if T == 1:
+        rows.append(["(floor: cpu-clock interrupts at 1 kHz, no signal)", float("nan"),
+                     interrupt_floor(fp, R, tmp, a.repeat), "-", "-", "-", {}])
     # benchlab trace
     tr = build(os.path.join(tmp, "wl_tr"), ["-finstrument-functions"],
                ["-L" + lib, "-Wl,-rpath," + lib, "-lbenchlab-trace"])
-    shares, calls, cost = benchlab_trace(bl, tr, R, T, tmp)
+    shares, calls, cost, waited = benchlab_trace(bl, tr, R, T, tmp)
     env = dict(os.environ, BENCHLAB_PROFILE_OUT=os.path.join(tmp, "t.raw"))
     slow = ratio(run_plain(fp), lambda: wall([tr, str(R), str(T)], env=env), a.repeat)
     n_calls = sum(exact_calls.values()) + 4 * R * T
@@ -258,6 +273,17 @@ def main():
     for name, _, _, _, _, _, shares in rows:
         if shares:
             print("%-34s " % name + " ".join("%s=%.2f" % (f, shares.get(f, 0)) for f in FUNCS))
+    # sampling error: a share p of n samples has a standard error of sqrt(p(1-p)/n)
+    se = {f: 100 * (truth[f] / 100 * (1 - truth[f] / 100) / samples) ** 0.5 for f in truth} \
+        if samples else {}
+    if se:
+        print()
+        print("benchlab sample: %d samples; standard error of each share: " % samples +
+              " ".join("%s %.2f" % (f, se[f]) for f in FUNCS if f in se) +
+              "; errors in standard errors: " +
+              " ".join("%s %.1f" % (f, abs(rows[0][6].get(f, 0) - truth[f]) / se[f])
+                       for f in FUNCS if f in se and se[f] > 0))
+    print("benchlab trace: the threads waited for a CPU %d%% of their time (schedstat)" % waited)
     # start-up and tear-down: a trivial program, plain against preloaded, and the whole CLI
     true_bin = shutil.which("true")
     env = dict(os.environ, LD_PRELOAD=os.path.join(lib, "libbenchlab-sampler.so"),
