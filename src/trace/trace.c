@@ -71,7 +71,8 @@ struct tthread {
     struct tframe *stack;
     size_t depth, cap_stack;
     uint32_t cur;
-    int busy; /* IN_HOOK: a traced signal handler interrupting us is not traced; PAUSED */
+    int busy; /* IN_HOOK: a traced signal handler interrupting us is not traced; PAUSED;
+                 LOGGING: a timeline is kept. Any bit sends the hooks to their slow path. */
     int lost; /* out of memory: the tree stopped growing */
     pid_t tid;
     struct tthread *next;
@@ -85,6 +86,7 @@ struct tthread {
 
 #define IN_HOOK 1 /* in struct tthread.busy */
 #define PAUSED 2
+#define LOGGING 4
 
 static atomic_int g_active;
 static atomic_int g_dumped;
@@ -187,7 +189,7 @@ static NOINST struct tthread *thread_create(void)
     t->nodes[0].first_child = UINT32_MAX;
     t->nodes[0].next_sibling = UINT32_MAX;
     t->tid = (pid_t)syscall(SYS_gettid);
-    t->busy = atomic_load(&g_paused) ? PAUSED : 0;
+    t->busy = (atomic_load(&g_paused) ? PAUSED : 0) | (t->events ? LOGGING : 0);
     read_schedstat(t->tid, &t->run0, &t->wait0);
     struct tthread *head = atomic_load(&g_threads);
     do
@@ -309,25 +311,25 @@ static inline NOINST void pop_quiet(struct tthread *t)
 static NOINST __attribute__((noinline)) void enter_paused(struct tthread *t, uint64_t fn,
                                                           uintptr_t sp)
 {
-    t->busy = PAUSED | IN_HOOK;
+    t->busy |= IN_HOOK;
     while (t->depth && t->stack[t->depth - 1].sp <= sp)
         pop_quiet(t);
     struct tframe *f = push_call(t, fn, sp, 0);
     if (f)
         f->start = 0; /* set when tracing resumes */
-    t->busy = PAUSED;
+    t->busy &= ~IN_HOOK;
 }
 
 static NOINST __attribute__((noinline)) void exit_paused(struct tthread *t, uint64_t fn)
 {
-    t->busy = PAUSED | IN_HOOK;
+    t->busy |= IN_HOOK;
     size_t d = t->depth;
     while (d > 0 && t->nodes[t->stack[d - 1].node].fn != fn)
         d--;
     /* d == 0: entered before the thread was known, or already closed */
     while (d > 0 && t->depth >= d)
         pop_quiet(t);
-    t->busy = PAUSED;
+    t->busy &= ~IN_HOOK;
 }
 
 /* gcc's and clang's hooks; declared by no header. */
@@ -353,12 +355,12 @@ static NOINST __attribute__((noinline)) void enter_slow(struct tthread *t, uint6
 {
     if (!t && !(t = current()))
         return;
-    if (t->busy != 0) {
-        if (t->busy == PAUSED)
+    if (t->busy & (IN_HOOK | PAUSED)) {
+        if (!(t->busy & IN_HOOK))
             enter_paused(t, fn, sp);
         return;
     }
-    t->busy = IN_HOOK;
+    t->busy |= IN_HOOK;
     /* Frames at or below ours on the stack are gone: a longjmp skipped their exits. */
     if (t->depth && t->stack[t->depth - 1].sp <= sp) {
         uint64_t now = ticks_now();
@@ -366,7 +368,7 @@ static NOINST __attribute__((noinline)) void enter_slow(struct tthread *t, uint6
             pop(t, now);
     }
     struct tframe *f = push_call(t, fn, sp, 1);
-    t->busy = 0;
+    t->busy &= ~IN_HOOK;
     if (!f)
         return;
     f->start = ticks_now(); /* last, so that little of our own cost lands in the call */
@@ -385,7 +387,7 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
     (void)call_site;
     struct tthread *t = tls_thread;
     uintptr_t sp = stack_pointer();
-    if (__builtin_expect(t != NULL && t->busy == 0 && t->events == NULL, 1)) {
+    if (__builtin_expect(t != NULL && t->busy == 0, 1)) {
         size_t d = t->depth;
         struct tnode *nodes = t->nodes;
         uint32_t c = nodes[t->cur].first_child;
@@ -416,28 +418,28 @@ HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 static NOINST __attribute__((noinline)) void exit_slow(struct tthread *t, uint64_t want,
                                                        uint64_t now)
 {
-    if (!t || t->busy != 0) {
-        if (t && t->busy == PAUSED)
+    if (!t || (t->busy & (IN_HOOK | PAUSED))) {
+        if (t && !(t->busy & IN_HOOK))
             exit_paused(t, want);
         return;
     }
     if (t->depth == 0)
         return;
-    t->busy = IN_HOOK;
+    t->busy |= IN_HOOK;
     if (t->nodes[t->stack[t->depth - 1].node].fn != want) {
         /* exits we never saw (longjmp): close frames down to fn, if it is open at all */
         size_t d = t->depth;
         while (d > 0 && t->nodes[t->stack[d - 1].node].fn != want)
             d--;
         if (d == 0) {
-            t->busy = 0;
+            t->busy &= ~IN_HOOK;
             return;
         }
         while (t->depth > d)
             pop(t, now);
     }
     pop(t, now);
-    t->busy = 0;
+    t->busy &= ~IN_HOOK;
 }
 
 HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -445,7 +447,7 @@ HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
     uint64_t now = ticks_now();
     (void)call_site;
     struct tthread *t = tls_thread;
-    if (__builtin_expect(t != NULL && t->busy == 0 && t->events == NULL && t->depth != 0, 1)) {
+    if (__builtin_expect(t != NULL && t->busy == 0 && t->depth != 0, 1)) {
         struct tframe *f = &t->stack[t->depth - 1];
         struct tnode *n = &t->nodes[f->node];
         if (__builtin_expect(n->fn == (uint64_t)(uintptr_t)fn, 1)) {
@@ -473,11 +475,11 @@ EXPORT NOINST void benchlab_trace_pause(void)
     struct tthread *t = current();
     if (!t || (t->busy & PAUSED))
         return;
-    t->busy = PAUSED | IN_HOOK;
+    t->busy |= PAUSED | IN_HOOK;
     uint64_t now = ticks_now();
     for (size_t d = 0; d < t->depth; d++)
         t->nodes[t->stack[d].node].ticks += now - t->stack[d].start;
-    t->busy = PAUSED;
+    t->busy &= ~IN_HOOK;
 }
 
 EXPORT NOINST void benchlab_trace_resume(void)
@@ -485,11 +487,11 @@ EXPORT NOINST void benchlab_trace_resume(void)
     struct tthread *t = current();
     if (!t || !(t->busy & PAUSED))
         return;
-    t->busy = PAUSED | IN_HOOK;
+    t->busy |= IN_HOOK;
     uint64_t now = ticks_now();
     for (size_t d = 0; d < t->depth; d++)
         t->stack[d].start = now;
-    t->busy = 0;
+    t->busy &= ~(IN_HOOK | PAUSED);
 }
 
 /* Thread exit: close the calls still open, so the thread's time is kept. */
