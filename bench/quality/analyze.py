@@ -190,6 +190,8 @@ def main():
             for w in WORKLOADS:
                 if w not in seen:
                     add("compare", w, level, "error")
+            if not os.path.exists(os.path.join(raw, f"gb-{t}-0a.json")):
+                continue  # Google Benchmark not run in this trial (GB_TRIALS)
             old = load(os.path.join(raw, f"gb-{t}-0a.json"))
             new = load(os.path.join(raw, f"gb-{t}-{v}.json"))
 

@@ -9,6 +9,9 @@
 #   QUICK=1 bench/quality/run.sh       smoke run: 3 processes, 2 trials, short
 #                                      budgets (a few minutes; figures meaningless)
 #   PROCS=N TRIALS=N TRUTH_S=S         override the sizes
+#   GB_TRIALS=N                        Google Benchmark in the first N trials only
+#                                      (default: all; 10 repetitions of 6 benchmarks
+#                                      take GB minutes per build on a loaded machine)
 #   OUT=DIR                            keep the raw outputs there (default:
 #                                      BUILD_DIR/quality, replaced)
 #
@@ -25,6 +28,7 @@ else
     PROCS=${PROCS:-10} TRIALS=${TRIALS:-10} TRUTH_S=${TRUTH_S:-5}
     BL_TIME="" AB_TIME="" GB_TIME="" # everyone's defaults
 fi
+GB_TRIALS=${GB_TRIALS:-$TRIALS}
 benchlab=$build/bin/benchlab
 lib=$build/lib/libbenchlab.a
 [ -x "$benchlab" ] && [ -f "$lib" ] || { echo "bench/quality: build first (make): no $benchlab" >&2; exit 2; }
@@ -86,7 +90,9 @@ shuffle() { python3 -c 'import random,sys; a=sys.argv[1:]; random.shuffle(a); pr
 t=1
 while [ "$t" -le "$TRIALS" ]; do
     log "trial $t of $TRIALS"
-    for job in $(shuffle ab:0b ab:1 ab:2 ab:5 run:0a run:0b run:1 run:2 run:5 gb:0a gb:0b gb:1 gb:2 gb:5); do
+    gb_jobs=""
+    [ "$t" -gt "$GB_TRIALS" ] || gb_jobs="gb:0a gb:0b gb:1 gb:2 gb:5"
+    for job in $(shuffle ab:0b ab:1 ab:2 ab:5 run:0a run:0b run:1 run:2 run:5 $gb_jobs); do
         kind=${job%%:*} v=${job#*:}
         case $kind in
         ab)
@@ -118,6 +124,6 @@ log "done; the table"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%MZ), host: $(hostname), $(nproc) CPUs"
     echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-    echo "run: PROCS=$PROCS TRIALS=$TRIALS QUICK=${QUICK:-0}, took $(($(date +%s) - start)) s"
+    echo "run: PROCS=$PROCS TRIALS=$TRIALS GB_TRIALS=$GB_TRIALS QUICK=${QUICK:-0}, took $(($(date +%s) - start)) s"
 } >"$out/raw/about"
 python3 "$here/analyze.py" "$out/raw" --procs "$PROCS" --trials "$TRIALS" | tee "$out/table.md"

@@ -299,26 +299,29 @@ BL_API void bl_launch_software(const bl_launch *launch, bl_software *out);
 
 /* How the interval of a benchmark's centre was computed. */
 enum bl_ci_method {
-    BL_CI_NONE = 0,     /* no value, or too few batches for any interval */
-    BL_CI_LAUNCHES = 1, /* Tukey-McLaughlin t interval of the trimmed mean of the launch
-                           centres: includes the variance between processes */
-    BL_CI_BATCHES = 2,  /* one launch only: order statistics of its batches, which
-                           leave the variance between processes out */
+    BL_CI_NONE = 0,       /* no value, or too few batches for any interval */
+    BL_CI_LAUNCHES = 1,   /* 6+ launches (at 95%): distribution-free interval of the median
+                             of the launch centres: includes the variance between processes */
+    BL_CI_BATCHES = 2,    /* one launch only: order statistics of its batches, which
+                             leave the variance between processes out */
+    BL_CI_LAUNCHES_T = 3, /* 2 to 5 launches: Tukey-McLaughlin t interval of the 20% trimmed
+                             mean of the launch centres (the plain mean below 5) */
 };
 
 /*
  * The estimate of one benchmark over its launches (docs/engine.md,
  * "Launches and intervals"). Each launch's centre is its ns_per_op (the
  * median of its clean batches, overhead subtracted); the launches are the
- * independent values, so the centre is their 20% trimmed mean (robust to
- * one wild launch in five) and its interval is the Tukey-McLaughlin t
- * interval over them. All times in ns per op.
+ * independent values. With enough of them for a distribution-free
+ * interval (6 at 95%, the default count) the centre is their median, as
+ * benchstat reads the same result lines; with 2 to 5, their 20% trimmed
+ * mean and its t interval. All times in ns per op.
  */
 #define BL_LAUNCH_TRIM 0.2
 typedef struct bl_estimate {
     size_t n_launches;   /* launches that gave a value */
-    double centre;       /* 20% trimmed mean of the launch centres (the mean for fewer
-                            than 5): what the summary shows */
+    double centre;       /* median of the launch centres (2-5 launches: their trimmed
+                            mean): what the summary shows */
     double ci_lo, ci_hi; /* interval of the centre; NAN when there is none */
     double confidence;   /* the level asked for */
     int ci_method;       /* enum bl_ci_method */

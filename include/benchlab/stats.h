@@ -74,6 +74,19 @@ BL_API int bl_stats_mean_interval(const double *xs, size_t n, double confidence,
 BL_API int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double confidence,
                                      double *centre, double *lo, double *hi);
 
+/*
+ * Median of xs[0..n) and a distribution-free interval for it at
+ * `confidence`: the order statistics x(k), x(n-k+1) of the binomial
+ * interval, interpolated towards x(k+1), x(n-k) so that the coverage is the
+ * level asked rather than the next binomial step above it (Hettmansperger
+ * and Sheather 1986). Needs no normality; for 95% it needs n >= 6 (for 6
+ * values: 0.643 x(1) + 0.357 x(2) to 0.643 x(6) + 0.357 x(5)). Returns 0;
+ * -EINVAL when n == 0; -EDOM when n is too small for the level (*median is
+ * set, the bounds are NAN); -ENOMEM.
+ */
+BL_API int bl_stats_median_interval(const double *xs, size_t n, double confidence, double *median,
+                                    double *lo, double *hi);
+
 /* Sort doubles ascending (NaNs last). */
 BL_API void bl_stats_sort(double *xs, size_t n);
 

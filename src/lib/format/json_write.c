@@ -218,9 +218,10 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
         fputs("null", f);
         return;
     }
-    static const char *const method[] = {"none", "t-over-launches", "median-of-batches"};
+    static const char *const method[] = {"none", "median-of-launches", "median-of-batches",
+                                         "t-over-launches"};
     fprintf(f, "{\"n_launches\":%zu,\"ci_method\":\"%s\"", e.n_launches,
-            e.ci_method >= 0 && e.ci_method <= 2 ? method[e.ci_method] : "none");
+            e.ci_method >= 0 && e.ci_method <= 3 ? method[e.ci_method] : "none");
 #define NUM(key, v)                                                                                \
     do {                                                                                           \
         fputs(",\"" key "\":", f);                                                                 \
@@ -231,6 +232,7 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     NUM("ci_hi", e.ci_hi);
     NUM("confidence", e.confidence);
     NUM("median", e.median);
+    NUM("mean", e.mean);
     NUM("min", e.min);
     NUM("max", e.max);
     NUM("spread", e.spread);

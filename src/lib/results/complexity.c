@@ -7,7 +7,7 @@
  * "/size=N" part, the other parameters and the thread count kept, so
  * Sort/size=N/algo=merge and Sort/size=N/algo=qsort are two fits. The time
  * of an instance is the centre the summary shows (bl_bench_estimate: the
- * trimmed mean of its launches' times per op).
+ * median of its launches' times per op).
  * The fit itself is stats/complexity.c (Google Benchmark's method).
  *
  * Judging a fit. The best curve is Google Benchmark's (lowest normalised

@@ -507,13 +507,23 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     out->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
     out->cv = s.mean > 0 ? s.stddev / s.mean : 0;
     out->mean = s.mean;
-    double lo, hi;
-    bl_stats_trimmed_interval(centres, n, BL_LAUNCH_TRIM, confidence, &out->centre, &lo, &hi);
-    if (n >= 2) {
+    double lo, hi, m;
+    if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
+        /* enough launches (6 at 95%): the median and its distribution-free
+         * interval, robust to a third of the launches slowed by something
+         * no counter sees */
+        out->centre = m;
         out->ci_lo = lo > 0 ? lo : 0;
         out->ci_hi = hi;
         out->ci_method = BL_CI_LAUNCHES;
+    } else if (n >= 2) {
+        /* 2 to 5 launches: the (20% trimmed) mean and its t interval */
+        bl_stats_trimmed_interval(centres, n, BL_LAUNCH_TRIM, confidence, &out->centre, &lo, &hi);
+        out->ci_lo = lo > 0 ? lo : 0;
+        out->ci_hi = hi;
+        out->ci_method = BL_CI_LAUNCHES_T;
     } else {
+        out->centre = centres[0];
         /* One launch: the distribution-free interval of its batches' median,
          * with the launch's overhead subtracted like its centre. It leaves
          * the variance between processes out; the summary says so. */

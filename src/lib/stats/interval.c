@@ -178,3 +178,47 @@ int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double co
     free(s);
     return rc;
 }
+
+/* P(B <= k) for B ~ Binomial(n, 1/2). */
+static double binom_half_cdf(size_t n, size_t k)
+{
+    double p = 0;
+    for (size_t i = 0; i <= k && i <= n; i++)
+        p += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+                 (double)n * log(2.0));
+    return p;
+}
+
+int bl_stats_median_interval(const double *xs, size_t n, double confidence, double *median,
+                             double *lo, double *hi)
+{
+    *median = *lo = *hi = NAN;
+    if (n == 0)
+        return -EINVAL;
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        return -ENOMEM;
+    memcpy(s, xs, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    int rc = -EDOM;
+    /* gamma(k) = P(x(k) <= median <= x(n-k+1)) = 1 - 2 P(B <= k-1), 1-based k */
+    if (confidence > 0 && confidence < 1 && n >= 2 && 1 - 2 * binom_half_cdf(n, 0) >= confidence) {
+        size_t k = 1;
+        while (k + 1 <= n / 2 && 1 - 2 * binom_half_cdf(n, k) >= confidence)
+            k++;
+        double g_k = 1 - 2 * binom_half_cdf(n, k - 1);
+        double g_k1 = k + 1 <= (n + 1) / 2 ? 1 - 2 * binom_half_cdf(n, k) : 0;
+        /* Hettmansperger-Sheather: interpolate between x(k) and x(k+1) */
+        double lambda = 0;
+        if (g_k > g_k1 && k + 1 <= n - k) {
+            double i = (g_k - confidence) / (g_k - g_k1);
+            lambda = (double)(n - k) * i / ((double)k + (double)(n - 2 * k) * i);
+        }
+        *lo = (1 - lambda) * s[k - 1] + lambda * s[k];
+        *hi = (1 - lambda) * s[n - k] + lambda * s[n - k - 1];
+        rc = 0;
+    }
+    free(s);
+    return rc;
+}
