@@ -126,10 +126,9 @@ def main():
                     est[w]["min"].append(min(cs))
                     if e.get("batch_min") is not None:
                         est[w]["batch-min"].append(e["batch_min"])
-            refs = [l["metrics"]["ref-cycles/op"] for l in b.get("launches", [])
-                    if l.get("status") == "ok" and "ref-cycles/op" in l.get("metrics", {})]
-            if w in bl_ref and refs:
-                bl_ref[w].append(trimmed_mean(refs))
+            # the ref-cycles/op the summary shows (centred as the time is)
+            if w in bl_ref and e and e.get("ref_cycles_per_op") is not None:
+                bl_ref[w].append(e["ref_cycles_per_op"])
     for p in sorted(glob.glob(os.path.join(raw, "spread-gb-*.json"))):
         d = load(p)
         for b in (d or {}).get("benchmarks", []):

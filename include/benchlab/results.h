@@ -327,6 +327,8 @@ typedef struct bl_estimate {
     int ci_method;       /* enum bl_ci_method */
     double median;       /* median of the launch centres */
     double mean;         /* mean of the launch centres */
+    double ref_cycles;   /* ref-cycles/op of the launches, centred as the time is; NAN
+                            when the launches have none */
     double min, max;     /* smallest and largest launch centre */
     double spread;       /* (max - min) / median of the launch centres; 0 for one */
     double cv;           /* standard deviation / mean of the launch centres; 0 for one */

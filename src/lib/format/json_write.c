@@ -233,6 +233,7 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     NUM("confidence", e.confidence);
     NUM("median", e.median);
     NUM("mean", e.mean);
+    NUM("ref_cycles_per_op", e.ref_cycles);
     NUM("min", e.min);
     NUM("max", e.max);
     NUM("spread", e.spread);

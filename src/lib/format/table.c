@@ -210,18 +210,9 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                  e.n_measured);
         bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], e.overhead_ns);
         /* reference cycles: the launches' values, centred as the time is */
-        double cyc[64], c_centre, c_lo, c_hi;
-        size_t n_cyc = 0;
-        for (size_t j = 0; j < b->n_launches && n_cyc < 64; j++) {
-            const bl_launch *l = &b->launches[j];
-            if (!l->status && !l->skipped && !isnan(l->ref_cycles_per_op))
-                cyc[n_cyc++] = l->ref_cycles_per_op;
-        }
         snprintf(row->cell[C_REF], sizeof row->cell[C_REF], "-");
-        if (n_cyc) {
-            bl_stats_trimmed_interval(cyc, n_cyc, BL_LAUNCH_TRIM, 0.95, &c_centre, &c_lo, &c_hi);
-            bl_gobench_format_value(row->cell[C_REF], sizeof row->cell[C_REF], c_centre);
-        }
+        if (!isnan(e.ref_cycles))
+            bl_gobench_format_value(row->cell[C_REF], sizeof row->cell[C_REF], e.ref_cycles);
         /* the throughput at the centre shown: the rate of a launch with that time */
         bl_launch at = {.ns_per_op = NAN};
         for (size_t j = 0; j < b->n_launches; j++)

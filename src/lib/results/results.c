@@ -460,6 +460,7 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     out->confidence = confidence;
     out->centre = out->ci_lo = out->ci_hi = out->median = out->mean = out->min = out->max = NAN;
     out->spread = out->cv = out->batch_min = out->batch_cv = out->overhead_ns = NAN;
+    out->ref_cycles = NAN;
     double *centres = malloc((b->n_launches ? b->n_launches : 1) * sizeof *centres);
     double *cvs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *cvs);
     if (!centres || !cvs) {
@@ -507,7 +508,19 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     out->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
     out->cv = s.mean > 0 ? s.stddev / s.mean : 0;
     out->mean = s.mean;
+    /* reference cycles: the same centre over the launches that have them */
+    size_t n_ref = 0;
+    for (size_t i = 0; i < b->n_launches; i++) {
+        const bl_launch *l = &b->launches[i];
+        if (!l->status && !l->skipped && !isnan(l->ns_per_op) && !isnan(l->ref_cycles_per_op))
+            cvs[n_ref++] = l->ref_cycles_per_op; /* cvs is free again */
+    }
     double lo, hi, m;
+    if (n_ref && bl_stats_median_interval(cvs, n_ref, confidence, &m, &lo, &hi) == 0)
+        out->ref_cycles = m;
+    else if (n_ref)
+        bl_stats_trimmed_interval(cvs, n_ref, BL_LAUNCH_TRIM, confidence, &out->ref_cycles, &lo,
+                                  &hi);
     if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
         /* enough launches (6 at 95%): the median and its distribution-free
          * interval, robust to a third of the launches slowed by something
