@@ -17,7 +17,16 @@
 /* A launch with a pilot, overhead and warmup batches, then n measured
  * batches of `reps` at about per_op ns each (a small deterministic wobble),
  * every tenth one disturbed. */
+static void add_launch_ramp(bl_bench_result *b, double per_op, size_t n, uint64_t reps,
+                            double ramp);
+
 static void add_launch(bl_bench_result *b, double per_op, size_t n, uint64_t reps)
+{
+    add_launch_ramp(b, per_op, n, reps, 0);
+}
+
+/* ... and the measured batches slowing by `ramp` (a fraction) from first to last. */
+static void add_launch_ramp(bl_bench_result *b, double per_op, size_t n, uint64_t reps, double ramp)
 {
     bl_launch *l = bl_results_add_launch(b);
     assert_non_null(l);
@@ -37,7 +46,8 @@ static void add_launch(bl_bench_result *b, double per_op, size_t n, uint64_t rep
     for (size_t i = 0; i < n; i++) {
         /* an empty loop that costs nothing: ratios of the times are exact */
         bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = reps, .ns = 0, .cpu_ns = -1};
-        double wobble = 1 + 0.01 * (double)((i * 7) % 11) / 10.0;
+        double wobble =
+            (1 + 0.01 * (double)((i * 7) % 11) / 10.0) * (1 + ramp * (double)i / (double)n);
         bl_sample m = {.stage = BL_STAGE_MEASURE,
                        .reps = reps,
                        .ns = (double)reps * per_op * wobble,
@@ -63,6 +73,18 @@ static bl_results *make_run(const char *name, double per_op, size_t launches)
     b->has_alloc = true;
     b->alloc_bytes_per_op = 48;
     b->allocs_per_op = 2;
+    return r;
+}
+
+/* A run of one benchmark with one launch per per_op[i]. */
+static bl_results *make_launches(const char *name, const double *per_op, size_t n)
+{
+    bl_results *r = bl_results_create();
+    assert_non_null(r);
+    bl_bench_result *b = bl_results_bench(r, name);
+    assert_non_null(b);
+    for (size_t k = 0; k < n; k++)
+        add_launch(b, per_op[k], 20, 1000);
     return r;
 }
 
@@ -440,6 +462,62 @@ static void report_failed_and_missing_benchmarks_are_said(void **state)
     bl_results_destroy(b);
 }
 
+static void report_compares_over_launches_when_there_are_enough(void **state)
+{
+    (void)state;
+    const double base_ops[] = {100, 101, 99, 100.5, 99.5, 100};
+    const double slow_ops[] = {120, 121, 119, 120.5, 119.5, 120};
+    /* one launch of six three times as slow: the trimmed mean and the
+     * U test over launches are not moved by it */
+    const double wild_ops[] = {100, 101, 99, 300, 99.5, 100};
+    bl_results *base = make_launches("BenchmarkA", base_ops, 6);
+    bl_results *slow = make_launches("BenchmarkA", slow_ops, 6);
+    bl_results *wild = make_launches("BenchmarkA", wild_ops, 6);
+    bl_report_run runs[] = {{"base", base}, {"slow", slow}, {"wild", wild}};
+    char *html = report(runs, 3, NULL);
+    assert_non_null(strstr(html, "<td class=\"slower\" data-sort=\"0.2\">+20.0% ["));
+    assert_non_null(strstr(html, "<td class=\"same\" data-sort=\"0.00"));
+    assert_null(strstr(html, "compared over batches"));
+    /* six launches: the interval is over launches, not starred */
+    assert_null(strstr(html, "one launch: its interval (*)"));
+    free(html);
+    /* one launch each: over batches, and said */
+    bl_results *one = make_run("BenchmarkA", 100, 1);
+    bl_report_run pair[] = {{"one", one}, {"slow", slow}};
+    html = report(pair, 2, NULL);
+    assert_non_null(strstr(html, "one launch: its interval (*)"));
+    free(html);
+    bl_results_destroy(base);
+    bl_results_destroy(slow);
+    bl_results_destroy(wild);
+    bl_results_destroy(one);
+}
+
+static void report_drift_within_launches_is_said_and_levels_are_not_drift(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *levels = bl_results_bench(r, "BenchmarkLevels");
+    bl_bench_result *ramp = bl_results_bench(r, "BenchmarkRamp");
+    /* launches at different levels, each flat: the variance between
+     * processes, not drift; launches that each slow down by 10%: drift */
+    for (int k = 0; k < 3; k++) {
+        add_launch(levels, 100 + 20 * k, 30, 1000);
+        add_launch_ramp(ramp, 100, 30, 1000, 0.10);
+    }
+    bl_report_run run = {"r", r};
+    char *html = report(&run, 1, NULL);
+    const char *ramp_section = strstr(html, "<section class=\"bench\" id=\"b1\"");
+    assert_non_null(ramp_section);
+    const char *drift = strstr(html, "Drift in r: the last third of the batches is");
+    assert_non_null(drift);
+    assert_true(drift > ramp_section); /* in the Ramp section only */
+    assert_non_null(strstr(drift, "slower than the first"));
+    assert_null(strstr(drift + 1, "Drift in r"));
+    free(html);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +534,8 @@ int main(void)
         cmocka_unit_test(report_is_reproducible),
         cmocka_unit_test(report_without_batches_skips_batch_charts),
         cmocka_unit_test(report_failed_and_missing_benchmarks_are_said),
+        cmocka_unit_test(report_compares_over_launches_when_there_are_enough),
+        cmocka_unit_test(report_drift_within_launches_is_said_and_levels_are_not_drift),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

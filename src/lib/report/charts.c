@@ -466,23 +466,23 @@ void bl__rfmt_change(char *out, size_t size, const struct bl__rdelta *d)
 
 int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
-    if (m->n_runs < 2 || !b->cells[m->o->baseline].has_s)
+    if (m->n_runs < 2 || !b->cells[m->o->baseline].has_est)
         return 0;
     size_t rows = 0;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t r = 0; r < m->n_runs; r++) {
         const struct bl__rcell *c = &b->cells[r];
-        if (!c->has_s)
+        if (!c->has_est)
             continue;
         rows++;
-        lo = fmin(lo, isnan(c->s.ci_lo) ? c->s.median : c->s.ci_lo);
-        hi = fmax(hi, isnan(c->s.ci_hi) ? c->s.median : c->s.ci_hi);
+        lo = fmin(lo, isnan(c->est.ci_lo) ? c->est.centre : c->est.ci_lo);
+        hi = fmax(hi, isnan(c->est.ci_hi) ? c->est.centre : c->est.ci_hi);
     }
     if (rows < 2)
         return 0;
     fig_begin(f, "compare", "Against the baseline",
-              "dot: median; bar: its confidence interval; band: the baseline's interval; right: "
-              "change of the median with its bootstrap interval");
+              "dot: the centre (trimmed mean of the launches); bar: its interval; band: the "
+              "baseline's interval; right: the change with its bootstrap interval");
     const double row_h = 34, h = 60 + row_h * (double)rows;
     struct bl__plot p;
     bl__plot_begin(&p, f, W, h, "medians and intervals against the baseline", 120, 150, 10, 38);
@@ -491,8 +491,8 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     bl__plot_axes(&p, AX_TIME, AX_NONE, "time per op", NULL);
     const struct bl__rcell *base = &b->cells[m->o->baseline];
     fprintf(f, "<g class=\"data\">");
-    if (!isnan(base->s.ci_lo)) {
-        double x0 = bl__plot_x(&p, base->s.ci_lo), x1 = bl__plot_x(&p, base->s.ci_hi);
+    if (!isnan(base->est.ci_lo)) {
+        double x0 = bl__plot_x(&p, base->est.ci_lo), x1 = bl__plot_x(&p, base->est.ci_hi);
         fprintf(f,
                 "<rect class=\"band\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                 "height=\"%.1f\"/>",
@@ -502,12 +502,12 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     unsigned char *shown = calloc(m->n_runs, 1);
     for (size_t r = 0; shown && r < m->n_runs; r++) {
         const struct bl__rcell *c = &b->cells[r];
-        if (!c->has_s)
+        if (!c->has_est)
             continue;
         shown[r] = 1;
         const char *col = bl__rcolor(r);
         double y = p.top + row_h * ((double)row++ + 0.5) + 4;
-        double xm = bl__plot_x(&p, c->s.median);
+        double xm = bl__plot_x(&p, c->est.centre);
         fprintf(f, "<text class=\"rowlabel\" x=\"%.1f\" y=\"%.1f\">", p.left - 8, y + 4);
         char label[64];
         snprintf(label, sizeof label, "%s", m->runs[r].label);
@@ -515,21 +515,21 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
             snprintf(label, sizeof label, "%.16s\xe2\x80\xa6", m->runs[r].label);
         bl__html_text(f, label);
         fputs("</text>", f);
-        if (!isnan(c->s.ci_lo)) {
+        if (!isnan(c->est.ci_lo)) {
             fprintf(f,
                     "<line class=\"ci\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
                     "y2=\"%.1f\"/>",
-                    col, bl__plot_x(&p, c->s.ci_lo),
-                    fmax(bl__plot_x(&p, c->s.ci_hi), 1 + bl__plot_x(&p, c->s.ci_lo)), y, y);
+                    col, bl__plot_x(&p, c->est.ci_lo),
+                    fmax(bl__plot_x(&p, c->est.ci_hi), 1 + bl__plot_x(&p, c->est.ci_lo)), y, y);
         }
         char med[48], clo[48], chi[48];
-        bl__rfmt_time(med, sizeof med, c->s.median);
-        bl__rfmt_time(clo, sizeof clo, c->s.ci_lo);
-        bl__rfmt_time(chi, sizeof chi, c->s.ci_hi);
+        bl__rfmt_time(med, sizeof med, c->est.centre);
+        bl__rfmt_time(clo, sizeof clo, c->est.ci_lo);
+        bl__rfmt_time(chi, sizeof chi, c->est.ci_hi);
         fprintf(f, "<circle class=\"dot\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>", col,
                 xm, y);
         bl__html_text(f, m->runs[r].label);
-        fprintf(f, ": median %s, interval [%s, %s]</title></circle>", med, clo, chi);
+        fprintf(f, ": %s, interval [%s, %s]</title></circle>", med, clo, chi);
         const struct bl__rdelta *d = &b->deltas[r];
         char change[96];
         const char *cls = "base";
@@ -559,18 +559,18 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     for (size_t i = 0; i < n_points; i++) {
         const struct bl__rcell *c =
             i < m->o->n_history ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_s)
+        if (!c->has_est)
             continue;
         n_with++;
-        lo = fmin(lo, isnan(c->s.ci_lo) ? c->s.median : c->s.ci_lo);
-        hi = fmax(hi, isnan(c->s.ci_hi) ? c->s.median : c->s.ci_hi);
+        lo = fmin(lo, isnan(c->est.ci_lo) ? c->est.centre : c->est.ci_lo);
+        hi = fmax(hi, isnan(c->est.ci_hi) ? c->est.centre : c->est.ci_hi);
     }
     if (n_with < 3)
         return 0;
     fig_begin(f, "history", "History across runs",
-              "median and interval of each run, oldest first; grey: earlier runs from the store");
+              "centre and interval of each run, oldest first; grey: earlier runs from the store");
     struct bl__plot p;
-    bl__plot_begin(&p, f, W, H, "median per run, oldest first", 62, 14, 12, 50);
+    bl__plot_begin(&p, f, W, H, "centre per run, oldest first", 62, 14, 12, 50);
     bl__plot_xdomain(&p, 0, (double)(n_points - 1), false);
     p.x.d0 = -0.5;
     p.x.d1 = (double)n_points - 0.5;
@@ -595,29 +595,29 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     for (size_t i = 0; i < n_points; i++) {
         const struct bl__rcell *c =
             i < m->o->n_history ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_s)
+        if (!c->has_est)
             continue;
         fprintf(f, "%c%.1f %.1f", first ? 'M' : 'L', bl__plot_x(&p, (double)i),
-                bl__plot_y(&p, c->s.median));
+                bl__plot_y(&p, c->est.centre));
         first = 0;
     }
     fputs("\"/>", f);
     for (size_t i = 0; i < n_points; i++) {
         bool past = i < m->o->n_history;
         const struct bl__rcell *c = past ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_s)
+        if (!c->has_est)
             continue;
         const char *col = past ? "#8a8f98" : bl__rcolor(i - m->o->n_history);
         double x = bl__plot_x(&p, (double)i);
-        if (!isnan(c->s.ci_lo))
+        if (!isnan(c->est.ci_lo))
             fprintf(f,
                     "<line class=\"whisker\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
                     "y2=\"%.1f\"/>",
-                    col, x, x, bl__plot_y(&p, c->s.ci_lo), bl__plot_y(&p, c->s.ci_hi));
+                    col, x, x, bl__plot_y(&p, c->est.ci_lo), bl__plot_y(&p, c->est.ci_hi));
         char med[48];
-        bl__rfmt_time(med, sizeof med, c->s.median);
+        bl__rfmt_time(med, sizeof med, c->est.centre);
         fprintf(f, "<circle class=\"dot\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>", col,
-                x, bl__plot_y(&p, c->s.median));
+                x, bl__plot_y(&p, c->est.centre));
         bl__html_text(f, past ? m->o->history[i].label : m->runs[i - m->o->n_history].label);
         fprintf(f, ": %s</title></circle>", med);
     }

@@ -177,6 +177,27 @@ static void td_num(FILE *f, double v, int prec, const char *pre, const char *pos
         fprintf(f, "<td data-sort=\"%.9g\">%s%.4g%s</td>", v, pre, v, post);
 }
 
+/* A rate with an SI prefix and 4 significant digits: "264.5 M". */
+static void td_si(FILE *f, double v)
+{
+    static const char *const prefix[] = {"", " k", " M", " G", " T", " P"};
+    if (isnan(v)) {
+        fputs("<td data-sort=\"\">\xe2\x80\x93</td>", f);
+        return;
+    }
+    double x = v;
+    int p = 0;
+    while (p < 5 && fabs(x) >= 999.95) {
+        x /= 1000;
+        p++;
+    }
+    fprintf(f, "<td data-sort=\"%.9g\">%.*f%s</td>", v,
+            fabs(x) >= 99.995   ? 1
+            : fabs(x) >= 9.9995 ? 2
+                                : 3,
+            x, prefix[p]);
+}
+
 /* ---- the runs ------------------------------------------------------------------------ */
 
 static void write_runs(FILE *f, const struct bl__rmodel *m)
@@ -294,7 +315,7 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             n_fail += c->state == CELL_FAILED;
             n_drift += c->drift;
             n_noisy += c->n_measured && c->n_invalid * 10 > c->n_measured;
-            if (!c->has_s) {
+            if (!c->has_est) {
                 fprintf(f, "<td data-sort=\"\" class=\"base\">%s</td>",
                         c->state == CELL_FAILED    ? "failed"
                         : c->state == CELL_SKIPPED ? "skipped"
@@ -302,11 +323,10 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
                 continue;
             }
             char t[48];
-            bl__rfmt_time(t, sizeof t, c->s.median);
-            fprintf(f, "<td data-sort=\"%.9g\">%s", c->s.median, t);
-            if (c->s.median > 0 && c->n_vals > 1)
-                fprintf(f, " <span class=\"sub\">\xc2\xb1%.0f%%</span>",
-                        148.26 * c->s.mad / c->s.median);
+            bl__rfmt_time(t, sizeof t, c->est.centre);
+            fprintf(f, "<td data-sort=\"%.9g\">%s", c->est.centre, t);
+            if (c->est.n_launches > 1)
+                fprintf(f, " <span class=\"sub\">\xc2\xb1%.0f%%</span>", 50 * c->est.spread);
             fputs("</td>", f);
         }
         for (size_t r = 0; r < m->n_runs; r++) {
@@ -342,10 +362,11 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
     fputs("</tbody></table>", f);
     if (m->n_runs > 1) {
         fprintf(f,
-                "<p class=\"sub\">Change: median of the run against the baseline's, with its "
-                "%.0f%% bootstrap interval. faster / slower: significant at \xce\xb1 = %g after "
-                "Holm's correction over the %zu benchmarks and the interval excludes 0; "
-                "~: no difference shown. \xc2\xb1: robust spread (1.4826 MAD / median).</p>",
+                "<p class=\"sub\">Time/op: the centre over the launches (their 20%% trimmed mean), "
+                "\xc2\xb1 half the spread of the launch centres. Change: the run's centre against "
+                "the baseline's, with its %.0f%% bootstrap interval. faster / slower: "
+                "significant at \xce\xb1 = %g after Holm's correction over the %zu benchmarks and "
+                "the interval excludes 0; ~: no difference shown.</p>",
                 100 * m->o->confidence, m->o->alpha, m->n_benches);
     }
 }
@@ -400,9 +421,9 @@ static void cell_rates(const struct bl__rcell *c, bl_rates *out)
     bl_launch tmp;
     memset(&tmp, 0, sizeof tmp);
     out->mb_per_s = out->items_per_s = out->ops_per_s = NAN;
-    if (!c->has_s || !c->first_ok)
+    if (!c->has_est || !c->first_ok)
         return;
-    tmp.ns_per_op = c->s.median;
+    tmp.ns_per_op = c->est.centre;
     tmp.bytes_per_op = c->first_ok->bytes_per_op;
     tmp.items_per_op = c->first_ok->items_per_op;
     tmp.threads = c->first_ok->threads;
@@ -433,8 +454,7 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
                 add_unit(&us, br->launches[j].metrics[k].unit, 0);
     }
     fputs("<table class=\"facts\"><thead><tr><th>run</th><th>time/op</th><th>interval</th>"
-          "<th>spread</th><th>batches kept</th><th>outliers</th><th>overhead</th>"
-          "<th>launches</th>",
+          "<th>launches</th><th>spread</th><th>batches kept</th><th>overhead</th>",
           f);
     static const char *const rate_unit[3] = {"MB/s", "items/s", "ops/s"};
     for (int k = 0; k < 3; k++)
@@ -455,35 +475,34 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
         fprintf(f, "<tr><td><span style=\"color:%s\">\xe2\x96\xa0</span> ", bl__rcolor(r));
         bl__html_text(f, m->runs[r].label);
         fputs("</td>", f);
-        if (!c->has_s) {
+        if (!c->has_est) {
             fprintf(f, "<td class=\"base\">%s</td>",
                     c->state == CELL_SKIPPED ? "skipped" : "failed");
             fputs("<td></td><td></td><td></td><td></td><td></td><td></td>", f);
         } else {
-            td_time(f, c->s.median);
-            char lo[48], hi[48], iv[112];
-            bl__rfmt_time(lo, sizeof lo, c->s.ci_lo);
-            bl__rfmt_time(hi, sizeof hi, c->s.ci_hi);
-            if (isnan(c->s.ci_lo))
+            td_time(f, c->est.centre);
+            char lo[48], hi[48], iv[128];
+            bl__rfmt_time(lo, sizeof lo, c->est.ci_lo);
+            bl__rfmt_time(hi, sizeof hi, c->est.ci_hi);
+            if (isnan(c->est.ci_lo))
                 snprintf(iv, sizeof iv, "too few values");
             else
-                snprintf(iv, sizeof iv, "[%s, %s]", lo, hi);
+                snprintf(iv, sizeof iv, "[%s, %s]%s", lo, hi,
+                         c->est.ci_method == BL_CI_BATCHES ? " *" : "");
             td_text(f, NULL, iv);
-            td_num(f, c->s.median > 0 && c->n_vals > 1 ? 148.26 * c->s.mad / c->s.median : NAN, 1,
-                   "\xc2\xb1", "%");
+            fprintf(f, "<td>%zu</td>", c->est.n_launches);
+            td_num(f, c->est.n_launches > 1 ? 100 * c->est.spread : NAN, 1, "", "%");
             if (c->from_batches)
                 fprintf(f, "<td>%zu/%zu</td>", c->n_measured - c->n_invalid, c->n_measured);
             else
                 fputs("<td class=\"base\">none in input</td>", f);
-            fprintf(f, "<td>%zu</td>", c->s.n_outliers);
             td_time(f, c->overhead_ns);
-            fprintf(f, "<td>%zu</td>", c->n_launch_vals);
         }
         const double rv[3] = {r < 64 ? rates[r].mb_per_s : NAN, r < 64 ? rates[r].items_per_s : NAN,
                               r < 64 ? rates[r].ops_per_s : NAN};
         for (int k = 0; k < 3; k++)
             if (rate[k])
-                td_num(f, rv[k], -1, "", "");
+                td_si(f, rv[k]);
         if (alloc) {
             td_num(f, c->b->has_alloc ? c->b->alloc_bytes_per_op : NAN, 0, "", "");
             td_num(f, c->b->has_alloc ? c->b->allocs_per_op : NAN, 0, "", "");
@@ -526,6 +545,11 @@ static void write_notes(FILE *f, const struct bl__rmodel *m, const struct bl__rb
             note(f, &open, label, "skipped: ", c->message);
         if (c->state == CELL_OK && c->message)
             note(f, &open, label, "some launches failed: ", c->message);
+        if (c->has_est && c->est.ci_method == BL_CI_BATCHES)
+            note(f, &open, label,
+                 "one launch: its interval (*) is that of its batches' median, which leaves the "
+                 "variance between processes out (run with --count 6)",
+                 NULL);
         if (c->has_s && !c->from_batches)
             note(f, &open, label,
                  "the input has no batches (Go format): the distribution is over launches, and "

@@ -5,14 +5,20 @@
  * and their robust summary, failures, discarded batches, drift; per run
  * and benchmark, the comparison with the baseline.
  *
- * The comparison: the change is the ratio of the medians, its interval a
- * percentile bootstrap (resampling each side; 1000 resamples from a fixed
- * seed, so a report is reproducible). The test is Mann-Whitney's U, over
- * the launches when both runs have five or more (then the between-process
- * variance is in the sample), else over the clean batches; Holm's
- * correction over the benchmarks of one run keeps the chance of any false
- * alarm in a suite at alpha. A change is called only when the corrected
- * test rejects and the interval excludes 1.
+ * A benchmark's centre and interval are the run's own (bl_bench_estimate:
+ * the trimmed mean of the launch centres, a t interval over them), so the
+ * report and the summary table agree. The batches serve the charts.
+ *
+ * The comparison: the change is the ratio of the centres, its interval a
+ * percentile bootstrap of that ratio (each side resampled; 1000 resamples
+ * from a fixed seed, so a report is reproducible). Over the launches when
+ * both runs have five or more (the launches are the independent values,
+ * docs/engine.md), else over the clean batches with their median, which
+ * leaves the variance between processes out and is said so. The test is
+ * Mann-Whitney's U over the same values; Holm's correction over the
+ * benchmarks of one run keeps the chance of any false alarm in a suite at
+ * alpha. A change is called only when the corrected test rejects and the
+ * interval excludes 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -99,14 +105,48 @@ static double median_inplace(double *a, size_t n)
     return 0.5 * (lo + hi);
 }
 
-/* Fill a cell from one run's result for the benchmark (b may be NULL). */
-static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confidence)
+/*
+ * Drift within the launches: each launch's clean batches divided by that
+ * launch's median (so that launches at different levels, which is the
+ * variance between processes and not drift, do not count), the first
+ * thirds pooled against the last thirds. Drift is said when they differ
+ * by 2% or more with p < 0.01 (Mann-Whitney). starts[0..n) are the
+ * offsets in c->vals where each launch's batches begin.
+ */
+static int find_drift(struct bl__rcell *c, const size_t *starts, size_t n)
 {
-    memset(c, 0, sizeof *c);
-    c->b = b;
-    c->overhead_ns = NAN;
-    if (!b)
-        return 0;
+    double *first = malloc((c->n_vals + 1) * sizeof *first);
+    double *last = malloc((c->n_vals + 1) * sizeof *last);
+    size_t nf = 0, nl = 0;
+    for (size_t k = 0; first && last && k < n; k++) {
+        size_t a = starts[k], b = k + 1 < n ? starts[k + 1] : c->n_vals, third = (b - a) / 3;
+        double med = bl_stats_median(c->vals + a, b - a);
+        if (third < 3 || !(med > 0))
+            continue;
+        for (size_t i = 0; i < third; i++) {
+            first[nf++] = c->vals[a + i] / med;
+            last[nl++] = c->vals[b - third + i] / med;
+        }
+    }
+    double p;
+    if (first && last && nf >= MIN_DRIFT_VALUES / 3 &&
+        bl_stats_utest(first, nf, last, nl, &p) == 0) {
+        double m1 = bl_stats_median(first, nf), m3 = bl_stats_median(last, nl);
+        c->drift_pct = 100.0 * (m3 / m1 - 1);
+        c->drift_p = p;
+        c->drift = p < 0.01 && fabs(c->drift_pct) >= 2.0;
+    }
+    int rc = first && last ? 0 : -ENOMEM;
+    free(first);
+    free(last);
+    return rc;
+}
+
+/* The values and summaries of a cell; starts[] receives where each
+ * successful launch's batches begin in c->vals. */
+static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double confidence,
+                        size_t *starts, size_t *n_starts)
+{
     size_t cap = 0, lcap = 0, n_ok = 0, n_skip = 0, n_fail = 0, n_ovh = 0;
     double ovh = 0;
     bool any_batches = false;
@@ -137,6 +177,7 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
         c->n_invalid += l->n_invalid;
         for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
             c->invalid_by[k] += l->invalid_by[k];
+        starts[(*n_starts)++] = c->n_vals;
         for (size_t k = 0; k < l->n_samples; k++) {
             const bl_sample *s = &l->samples[k];
             if (s->stage != BL_STAGE_MEASURE)
@@ -163,26 +204,50 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
         if (rc)
             return rc;
         c->has_s = true;
-        /* One launch: show the centre its result line reports. */
-        if (c->from_batches && c->n_launch_vals == 1)
-            c->s.median = c->launch_vals[0];
     }
-    if (c->from_batches && c->n_vals >= MIN_DRIFT_VALUES) {
-        size_t third = c->n_vals / 3;
-        const double *first = c->vals, *last = c->vals + c->n_vals - third;
-        double p, m1 = bl_stats_median(first, third), m3 = bl_stats_median(last, third);
-        if (bl_stats_utest(first, third, last, third, &p) == 0 && m1 > 0) {
-            c->drift_pct = 100.0 * (m3 / m1 - 1);
-            c->drift_p = p;
-            c->drift = p < 0.01 && fabs(c->drift_pct) >= 2.0;
-        }
+    if (n_ok) {
+        int rc = bl_bench_estimate(b, confidence, &c->est);
+        if (rc == -ENOMEM)
+            return rc;
+        c->has_est = rc == 0 && !isnan(c->est.centre);
     }
     return 0;
 }
 
-/* Percentile bootstrap of median(b) / median(a). */
+/* Fill a cell from one run's result for the benchmark (b may be NULL). */
+static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confidence)
+{
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    c->overhead_ns = NAN;
+    if (!b)
+        return 0;
+    size_t *starts = calloc(b->n_launches + 1, sizeof *starts), n_starts = 0;
+    if (!starts)
+        return -ENOMEM;
+    int rc = cell_collect(c, b, confidence, starts, &n_starts);
+    if (!rc && c->from_batches)
+        rc = find_drift(c, starts, n_starts);
+    free(starts);
+    return rc;
+}
+
+/* The 20% trimmed mean of a[0..n) (sorted here), as bl_bench_estimate
+ * centres launches: nothing trimmed below 5 values. */
+static double trimmed_inplace(double *a, size_t n)
+{
+    bl_stats_sort(a, n);
+    size_t g = n >= 5 ? (size_t)floor(BL_LAUNCH_TRIM * (double)n) : 0;
+    double sum = 0;
+    for (size_t i = g; i < n - g; i++)
+        sum += a[i];
+    return sum / (double)(n - 2 * g);
+}
+
+/* Percentile bootstrap of stat(b) / stat(a), stat the median or the
+ * trimmed mean. */
 static void boot_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
-                       struct bl__rng *rng, double *lo, double *hi)
+                       bool trimmed, struct bl__rng *rng, double *lo, double *hi)
 {
     *lo = *hi = NAN;
     if (na < 2 || nb < 2)
@@ -195,7 +260,8 @@ static void boot_ratio(const double *a, size_t na, const double *b, size_t nb, d
             ra[i] = a[bl__rng_next(rng) % na];
         for (size_t i = 0; i < nb; i++)
             rb[i] = b[bl__rng_next(rng) % nb];
-        double ma = median_inplace(ra, na), mb = median_inplace(rb, nb);
+        double ma = trimmed ? trimmed_inplace(ra, na) : median_inplace(ra, na);
+        double mb = trimmed ? trimmed_inplace(rb, nb) : median_inplace(rb, nb);
         if (ma > 0)
             ratios[n++] = mb / ma;
     }
@@ -214,7 +280,7 @@ static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *
 {
     memset(d, 0, sizeof *d);
     d->ratio = d->lo = d->hi = d->p = NAN;
-    if (!base->has_s || !run->has_s || !(base->s.median > 0))
+    if (!base->has_est || !run->has_est || !(base->est.centre > 0) || !base->n_vals || !run->n_vals)
         return;
     d->ok = true;
     d->by_launch = base->n_launch_vals >= MIN_LAUNCHES_FOR_LAUNCH_TEST &&
@@ -223,9 +289,8 @@ static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *
     const double *b = d->by_launch ? run->launch_vals : run->vals;
     d->n_base = d->by_launch ? base->n_launch_vals : base->n_vals;
     d->n_run = d->by_launch ? run->n_launch_vals : run->n_vals;
-    double ma = bl_stats_median(a, d->n_base), mb = bl_stats_median(b, d->n_run);
-    d->ratio = ma > 0 ? mb / ma : NAN;
-    boot_ratio(a, d->n_base, b, d->n_run, confidence, rng, &d->lo, &d->hi);
+    d->ratio = run->est.centre / base->est.centre;
+    boot_ratio(a, d->n_base, b, d->n_run, confidence, d->by_launch, rng, &d->lo, &d->hi);
     double p;
     int rc = bl_stats_utest(a, d->n_base, b, d->n_run, &p);
     d->p = rc == 0 ? p : rc == -EDOM ? 1.0 : NAN;

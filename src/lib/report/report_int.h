@@ -32,6 +32,10 @@ struct bl__rcell {
     size_t n_launch_vals;
     bl_summary s; /* of vals; valid when has_s */
     bool has_s;
+    /* The benchmark over its launches (bl_bench_estimate): the centre and
+     * interval the run's summary table shows; valid when has_est. */
+    bl_estimate est;
+    bool has_est;
     size_t n_measured, n_invalid, invalid_by[BL_INVALID_NREASONS];
     double overhead_ns;        /* mean over successful launches */
     const bl_launch *first_ok; /* borrowed: bytes, items and threads of the benchmark */
@@ -43,7 +47,7 @@ struct bl__rcell {
 /* A run compared with the baseline, for one benchmark. */
 struct bl__rdelta {
     bool ok;          /* both sides have values */
-    double ratio;     /* median of the run / median of the baseline */
+    double ratio;     /* centre of the run / centre of the baseline */
     double lo, hi;    /* bootstrap interval of the ratio; NAN with too few values */
     double p;         /* two-sided Mann-Whitney U; NAN when not testable */
     bool significant; /* after Holm over the benchmarks, and the interval excludes 1 */
