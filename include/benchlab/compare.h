@@ -63,6 +63,10 @@ BL_API int bl_compare_finish(bl_compare *cmp);
 
 /* benchstat's text tables. */
 BL_API int bl_compare_write_text(bl_compare *cmp, FILE *out);
+/* The same for a terminal: each compared cell also gets a plot of its
+ * interval against the baseline's (Unicode half blocks, one row's scale
+ * each), and a line under the table says how to read them. */
+BL_API int bl_compare_write_text_plots(bl_compare *cmp, FILE *out);
 /* benchstat's CSV; cell warnings go to `warn` as "B7: message". */
 BL_API int bl_compare_write_csv(bl_compare *cmp, FILE *out, FILE *warn);
 /* GitHub-flavoured Markdown tables, same numbers as the text. */

@@ -36,9 +36,25 @@ BL_API void bl_gobench_format_value(char *out, size_t size, double value);
 
 enum bl_table_flags {
     BL_TABLE_COLOR = 1, /* ANSI colour */
+    BL_TABLE_PLOTS = 2, /* a sparkline of each benchmark's batches (Unicode blocks) */
 };
 /* The human summary: per benchmark median, spread, interval, overhead, batches. */
 BL_API void bl_table_write(FILE *f, const bl_results *results, unsigned flags);
+/*
+ * A Unicode sparkline (U+2581..U+2588, eight heights) of values[0..n) in
+ * order, at most `width` cells: with more values than cells, each cell is
+ * the median of its run of values (so that one outlier does not draw a
+ * spike). The heights span the cells' lowest to highest value, but never
+ * less than `min_span` (the values' unit): variation smaller than that
+ * draws nearly flat, so noise is not magnified into waves. NaN draws a
+ * space. Writes a NUL-terminated UTF-8 string (3 bytes per cell; fewer
+ * cells when size is short) and returns the number of cells.
+ */
+BL_API int bl_format_sparkline(char *out, size_t size, const double *values, size_t n, int width,
+                               double min_span);
+/* Whether small plots belong on `fd`: it is a terminal, TERM is not
+ * "dumb", and BENCHLAB_NO_PLOTS is unset or empty. */
+BL_API int bl_terminal_plots(int fd);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
 /* A complexity fit in words, without its group's name: "O(n log n) in size

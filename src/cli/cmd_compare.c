@@ -82,6 +82,7 @@ int cmd_compare(int argc, char **argv)
     bl_compare_options_init(&o);
     const char *format = "text";
     double gate_pct = -1;
+    int plots = 1; /* on a terminal; -no-plots or BENCHLAB_NO_PLOTS=1: none */
     enum bl_correction corr = BL_CORRECTION_HOLM;
     const char *store = NULL;
     int i;
@@ -111,6 +112,10 @@ int cmd_compare(int argc, char **argv)
             value = eq + 1;
         } else {
             snprintf(nbuf, sizeof nbuf, "%s", name);
+        }
+        if (strcmp(nbuf, "no-plots") == 0 && !value) {
+            plots = 0;
+            continue;
         }
         if (strcmp(nbuf, "fail-on-regression") == 0) {
             gate_pct = 0;
@@ -238,6 +243,8 @@ int cmd_compare(int argc, char **argv)
             rc = bl_compare_write_markdown(cmp, stdout);
         else if (strcmp(format, "json") == 0)
             rc = bl_compare_write_json(cmp, stdout);
+        else if (plots && bl_terminal_plots(1))
+            rc = bl_compare_write_text_plots(cmp, stdout);
         else
             rc = bl_compare_write_text(cmp, stdout);
     }

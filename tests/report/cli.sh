@@ -116,6 +116,44 @@ bad-options)
     expect_status 0
     grep -q 'usage: benchlab report' "$tmp/out" || fail "no usage on --help"
     ;;
+run-plots-on-terminal)
+    # on a terminal (a pseudo-terminal from script(1)) the table has a
+    # sparkline of the batches; piped, with --no-plots or
+    # BENCHLAB_NO_PLOTS=1 it has none
+    command -v script >/dev/null || fail "script(1) is missing (Debian package bsdutils)"
+    suite="$bin/example_suite --filter HashFNV1a/bytes=64\$ --time 0.1s --count 2"
+    script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1 ||
+        fail "run on a terminal failed: $(cat "$tmp/tty")"
+    grep -q 'batches in order' "$tmp/tty" || fail "no plot column on a terminal: $(cat "$tmp/tty")"
+    grep -q -E '▁|▂|▃|▄|▅|▆|▇|█' "$tmp/tty" || fail "no sparkline on a terminal"
+    run "$cli" run $suite
+    expect_status 0
+    ! grep -q -E '▁|▂|▃|▄|▅|▆|▇|█' "$tmp/err" || fail "a sparkline when stderr is not a terminal"
+    script -qec "$cli run $suite --no-plots >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    grep -q 'time/op' "$tmp/tty" || fail "no table with --no-plots"
+    ! grep -q 'batches in order' "$tmp/tty" || fail "plots despite --no-plots"
+    BENCHLAB_NO_PLOTS=1 script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    ! grep -q 'batches in order' "$tmp/tty" || fail "plots despite BENCHLAB_NO_PLOTS=1"
+    ;;
+compare-plots-on-terminal)
+    command -v script >/dev/null || fail "script(1) is missing (Debian package bsdutils)"
+    cmp="$data/../compare"
+    script -qec "$cli compare $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1 ||
+        fail "compare on a terminal failed"
+    grep -q 'intervals vs base' "$tmp/tty" || fail "no interval plots on a terminal"
+    grep -q -E '▀|▄|█' "$tmp/tty" || fail "no interval bars on a terminal"
+    grep -q '^intervals: ▀ the base column' "$tmp/tty" || fail "no legend under the plots"
+    # piped: benchstat's bytes, no plots
+    run "$cli" compare "$cmp/cfg-old.txt" "$cmp/cfg-new.txt"
+    expect_status 0
+    ! grep -q -E '▀|▄|█' "$tmp/out" || fail "interval bars when stdout is not a terminal"
+    script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1
+    ! grep -q 'intervals vs base' "$tmp/tty" || fail "plots despite -no-plots"
+    # a terminal and a pipe give the same table otherwise
+    script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null |
+        tr -d '\r' >"$tmp/tty-plain"
+    cmp -s "$tmp/tty-plain" "$tmp/out" || fail "the table on a terminal differs from the piped one"
+    ;;
 *)
     fail "unknown case"
     ;;

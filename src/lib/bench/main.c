@@ -73,6 +73,8 @@ static const char usage[] =
     "  --tune-file FILE   cache each benchmark's batch size in FILE for this machine:\n"
     "                     known benchmarks skip the pilot, new ones are added\n"
     "  --no-table         do not print the summary table on stderr\n"
+    "  --no-plots         no sparklines in the table (also BENCHLAB_NO_PLOTS=1; they\n"
+    "                     are drawn only when stderr is a terminal)\n"
     "  --color WHEN       auto, always or never (NO_COLOR is respected)\n"
     "  --version, --help\n"
     "\n"
@@ -480,7 +482,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     bl_run_save_request save = {0};
     int do_save = 0;
     const char *format = NULL; /* NULL: from --out's extension, else go */
-    int list = 0, table = 1;
+    int list = 0, table = 1, plots = 1;
     static const char *const with_value[] = {
         "filter",      "time",      "count", "timeout", "batch", "seed",        "out",
         "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format",
@@ -537,6 +539,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 o.profile = dummy ? dummy : "sample";
             } else if (opt_is(a, "save", &dummy)) {
                 do_save = 1;
+            } else if (opt_is(a, "no-plots", &dummy)) {
+                plots = 0;
             } else if (opt_is(a, "no-table", &dummy)) {
                 table = 0;
             } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
@@ -716,7 +720,9 @@ int bl_run_main(int argc, char **argv, const char *exe)
     }
     if (table && res) {
         fputc('\n', stderr);
-        bl_table_write(stderr, res, fr.color ? BL_TABLE_COLOR : 0);
+        bl_table_write(stderr, res,
+                       (fr.color ? BL_TABLE_COLOR : 0) |
+                           (plots && bl_terminal_plots(2) ? BL_TABLE_PLOTS : 0));
     } else if (res) {
         /* without the table, still say what the complexity fits warn about */
         for (size_t i = 0; i < res->n_complexity; i++)

@@ -430,7 +430,50 @@ struct hnode {
     uint32_t value;
 };
 
-static int table_text(bl_compare *c, const struct table *t, FILE *f)
+/* A cell's interval for the plot: its confidence interval, or the range of
+ * its values where the interval is infinite (too few samples). */
+static int plot_interval(const struct cell *cl, double *lo, double *hi)
+{
+    *lo = isinf(cl->lo) ? cl->vals[0] : cl->lo;
+    *hi = isinf(cl->hi) ? cl->vals[cl->n - 1] : cl->hi;
+    return cl->n > 0 && isfinite(*lo) && isfinite(*hi) ? 0 : -1;
+}
+
+/*
+ * The plot of one comparison on a terminal: PLOT_CELLS cells on a scale
+ * from the lower to the higher end of the two intervals, the baseline's in
+ * the upper half of each cell (U+2580), the column's in the lower half
+ * (U+2584), both in a full block. Intervals apart or overlapping show at a
+ * glance; the numbers stay in the table.
+ */
+#define PLOT_CELLS 20
+static void plot_str(const struct cell *base, const struct cell *cl, char *out, size_t size)
+{
+    double blo, bhi, clo, chi;
+    out[0] = '\0';
+    if (size < PLOT_CELLS * 3 + 1 || plot_interval(base, &blo, &bhi) ||
+        plot_interval(cl, &clo, &chi))
+        return;
+    double lo = fmin(blo, clo), hi = fmax(bhi, chi);
+    double pad = hi > lo ? (hi - lo) * 0.05 : fabs(lo) * 0.01 + 1e-300;
+    lo -= pad;
+    hi += pad;
+    size_t len = 0;
+    for (int i = 0; i < PLOT_CELLS; i++) {
+        double a = lo + (hi - lo) * i / PLOT_CELLS, b = lo + (hi - lo) * (i + 1) / PLOT_CELLS;
+        int top = blo <= b && bhi >= a, bottom = clo <= b && chi >= a;
+        const char *g = top && bottom ? "\xe2\x96\x88"
+                        : top         ? "\xe2\x96\x80"
+                        : bottom      ? "\xe2\x96\x84"
+                                      : " ";
+        size_t gl = strlen(g);
+        memcpy(out + len, g, gl);
+        len += gl;
+    }
+    out[len] = '\0';
+}
+
+static int table_text(bl_compare *c, const struct table *t, FILE *f, int plots)
 {
     struct ttab o = {0};
     struct notes ns = {0};
@@ -475,7 +518,8 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f)
             tt_shrink(&o, j);
     }
     tt_col(&o, redge);
-    tt_cell(&o, "", AL_LEFT, " \xe2\x94\x82");
+    tt_cell(&o, plots && ncols > 1 ? "intervals vs base" : "", AL_LEFT,
+            plots && ncols > 1 ? " \xe2\x94\x82 " : " \xe2\x94\x82");
     char buf[600], rs[600];
     double *centers = malloc((ncols ? ncols : 1) * sizeof *centers);
     if (!centers) {
@@ -514,6 +558,14 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f)
                 warn_cell(&o, &ns, cl->cwarn, cl->n_cwarn, NULL, 0);
             }
         }
+        for (size_t k = 1; plots && k < ncols; k++) {
+            const struct cell *cl = cell_at(c, t, r, k);
+            char plot[PLOT_CELLS * 3 + 1] = "";
+            if (cl && cl->base >= 0)
+                plot_str(&c->cells[cl->base], cl, plot, sizeof plot);
+            tt_col(&o, redge + k - 1);
+            tt_cell(&o, plot, AL_LEFT, k == 1 ? " \xe2\x94\x82 " : "  ");
+        }
     }
     free(centers);
     if (t->n_rows > 1) {
@@ -547,6 +599,10 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f)
         superscript(sup, sizeof sup, i + 1);
         fprintf(f, "%s %s\n", sup, ns.list[i]);
     }
+    if (plots && ncols > 1 && t->n_rows && !rc)
+        fputs("intervals: \xe2\x96\x80 the base column's, \xe2\x96\x84 the column's, "
+              "\xe2\x96\x88 both; each row on its own scale\n",
+              f);
     free(ns.list);
     bl__buf_fini(&lab);
     tt_free(&o);
@@ -578,17 +634,27 @@ static void text_hdr(void *ctx, const char *line)
     fprintf((FILE *)ctx, "%s\n", line);
 }
 
-int bl_compare_write_text(bl_compare *c, FILE *f)
+static int write_text(bl_compare *c, FILE *f, int plots)
 {
     for (size_t i = 0; i < c->n_tables; i++) {
         if (i > 0)
             fputc('\n', f);
         print_headers(c, i, text_hdr, f);
-        int rc = table_text(c, &c->tables[i], f);
+        int rc = table_text(c, &c->tables[i], f, plots);
         if (rc)
             return rc;
     }
     return ferror(f) ? -EIO : 0;
+}
+
+int bl_compare_write_text(bl_compare *c, FILE *f)
+{
+    return write_text(c, f, 0);
+}
+
+int bl_compare_write_text_plots(bl_compare *c, FILE *f)
+{
+    return write_text(c, f, 1);
 }
 
 /* ---- CSV ---- */

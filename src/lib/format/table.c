@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
@@ -100,9 +101,11 @@ enum {
     C_OVH,
     C_RATE,
     C_BYTES,
-    C_ALLOCS
+    C_ALLOCS,
+    C_PLOT
 };
-#define NCOL 11
+#define NCOL 12
+#define PLOT_CELLS 20
 
 struct row {
     char cell[NCOL][96];
@@ -150,6 +153,86 @@ void bl_format_rate(char *out, size_t size, const bl_rates *r)
     }
 }
 
+/* Unicode blocks U+2581..U+2588, lowest to highest. */
+static const char *const spark_level[8] = {"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+                                           "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
+                                           "\xe2\x96\x87", "\xe2\x96\x88"};
+
+int bl_format_sparkline(char *out, size_t size, const double *values, size_t n, int width,
+                        double min_span)
+{
+    if (size)
+        out[0] = '\0';
+    if (!n || width <= 0 || size < 4)
+        return 0;
+    size_t cells = n < (size_t)width ? n : (size_t)width;
+    if (cells * 3 + 1 > size)
+        cells = (size - 1) / 3;
+    if (cells > 256)
+        cells = 256;
+    double level[256], lo = INFINITY, hi = -INFINITY;
+    for (size_t c = 0; c < cells; c++) {
+        /* the median of the values that fall in this cell (64 of them at most) */
+        size_t a = c * n / cells, b = (c + 1) * n / cells, step = (b - a + 63) / 64, k = 0;
+        double tmp[64];
+        for (size_t i = a; i < b && k < 64; i += step)
+            if (!isnan(values[i]))
+                tmp[k++] = values[i];
+        level[c] = k ? bl_stats_median(tmp, k) : NAN;
+        if (!isnan(level[c])) {
+            lo = fmin(lo, level[c]);
+            hi = fmax(hi, level[c]);
+        }
+    }
+    if (hi - lo < min_span) {
+        double mid = (lo + hi) / 2;
+        lo = mid - min_span / 2;
+        hi = mid + min_span / 2;
+    }
+    size_t len = 0;
+    for (size_t c = 0; c < cells; c++) {
+        const char *glyph = " ";
+        if (!isnan(level[c])) {
+            long k = hi > lo ? lround((level[c] - lo) / (hi - lo) * 7) : 3;
+            glyph = spark_level[k < 0 ? 0 : k > 7 ? 7 : k];
+        }
+        size_t gl = strlen(glyph);
+        memcpy(out + len, glyph, gl);
+        len += gl;
+    }
+    out[len] = '\0';
+    return (int)cells;
+}
+
+int bl_terminal_plots(int fd)
+{
+    const char *term = getenv("TERM"), *off = getenv("BENCHLAB_NO_PLOTS");
+    return isatty(fd) && !(term && strcmp(term, "dumb") == 0) && !(off && *off);
+}
+
+/* The clean batches of every successful launch in the order measured, as a
+ * sparkline: drift within a launch and steps between launches show. Its
+ * heights span 5% of the centre at least. */
+static void batch_sparkline(const bl_bench_result *b, double centre, char *out, size_t size)
+{
+    size_t total = 0, n = 0;
+    for (size_t j = 0; j < b->n_launches; j++)
+        total += b->launches[j].n_samples;
+    double *all = malloc((total ? total : 1) * sizeof *all);
+    for (size_t j = 0; all && j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        double *v;
+        long k = l->status || l->skipped ? 0 : bl_launch_per_op(l, &v);
+        for (long t = 0; t < k && n < total; t++)
+            all[n++] = v[t];
+        if (k >= 0 && !(l->status || l->skipped))
+            free(v);
+    }
+    if (all)
+        bl_format_sparkline(out, size, all, n, PLOT_CELLS, 0.05 * (centre > 0 ? centre : 0));
+    free(all);
+}
+
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
 {
     const char *bold = (flags & BL_TABLE_COLOR) ? "\033[1m" : "";
@@ -158,8 +241,9 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
     static const char *head[NCOL] = {"benchmark",  "time/op", "ref-cycles/op", "95% CI",
                                      "launches",   "spread",  "batches",       "overhead",
-                                     "throughput", "B/op",    "allocs/op"};
-    bool show[NCOL] = {true, true, false, true, true, true, true, true, false, false, false};
+                                     "throughput", "B/op",    "allocs/op",     "batches in order"};
+    bool show[NCOL] = {true, true, false, true, true, true, true, true, false, false, false, false};
+    show[C_PLOT] = (flags & BL_TABLE_PLOTS) != 0;
     for (size_t i = 0; i < r->n_benches; i++) {
         if (r->benches[i].has_alloc)
             show[C_BYTES] = show[C_ALLOCS] = true;
@@ -231,6 +315,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "-");
             snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "-");
         }
+        if (show[C_PLOT])
+            batch_sparkline(b, e.centre, row->cell[C_PLOT], sizeof row->cell[C_PLOT]);
         for (int c = 0; c < NCOL; c++)
             if (bl__text_width(row->cell[c]) > w[c])
                 w[c] = bl__text_width(row->cell[c]);
