@@ -35,6 +35,28 @@ typedef struct bl_report_run {
     const bl_results *results; /* what it measured */
 } bl_report_run;
 
+/* One benchmark's centre in an earlier run, as a results store keeps it. */
+typedef struct bl_report_point {
+    size_t run;    /* index into bl_report_history.labels */
+    double centre; /* ns per op */
+    double lo, hi; /* its interval; NAN when unknown */
+} bl_report_point;
+
+typedef struct bl_report_series {
+    const char *name; /* full benchmark name, "BenchmarkSort/size=1000" */
+    const bl_report_point *points;
+    size_t n_points;
+} bl_report_series;
+
+/* Earlier runs for the history chart, oldest first: labels and, per
+ * benchmark, its centre in the runs that have it. */
+typedef struct bl_report_history {
+    const char *const *labels; /* n_runs labels: "@41 3f7ec28" */
+    size_t n_runs;
+    const bl_report_series *series;
+    size_t n_series;
+} bl_report_history;
+
 typedef struct bl_report_options {
     const char *title;     /* NULL: "benchlab report" */
     size_t baseline;       /* index into `runs` of the run the others are compared with; 0 */
@@ -44,10 +66,9 @@ typedef struct bl_report_options {
     uint64_t seed;         /* of the bootstrap of the change's interval: the same inputs give
                               the same report; default a fixed value */
     const char *generated; /* "generated" text in the footer; NULL: the current UTC time */
-    /* Earlier runs (oldest first), drawn in the history chart before `runs`; may be
-     * NULL. Borrowed like `runs`. */
-    const bl_report_run *history;
-    size_t n_history;
+    /* Earlier runs, drawn in the history chart before `runs`; NULL: none.
+     * Borrowed, with everything it points to, until bl_report_write returns. */
+    const bl_report_history *history;
 } bl_report_options;
 
 BL_API void bl_report_options_init(bl_report_options *opts);

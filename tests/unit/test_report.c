@@ -518,6 +518,38 @@ static void report_drift_within_launches_is_said_and_levels_are_not_drift(void *
     bl_results_destroy(r);
 }
 
+static void report_history_from_a_store_precedes_the_runs(void **state)
+{
+    (void)state;
+    bl_results *r = make_run("BenchmarkA", 100, 1);
+    const char *labels[] = {"@1 <old>", "@2"};
+    const bl_report_point pts[] = {{0, 90, 88, 92}, {1, 95, NAN, NAN}};
+    const bl_report_point bad[] = {{7, 1, 1, 1}, {0, NAN, 0, 0}}; /* ignored: no such run, NAN */
+    const bl_report_series series[] = {{"BenchmarkA", pts, 2}, {"BenchmarkGone", bad, 2}};
+    const bl_report_history h = {labels, 2, series, 2};
+    bl_report_options o;
+    bl_report_options_init(&o);
+    o.history = &h;
+    bl_report_run run = {"now", r};
+    char *html = report(&run, 1, &o);
+    /* one run and two earlier ones: the history chart, three points */
+    assert_int_equal(charts_written(html), 4);
+    const char *fig = strstr(html, "class=\"fig history\"");
+    assert_non_null(fig);
+    assert_non_null(strstr(fig, "@1 &lt;old&gt;: 90.00 ns"));
+    assert_non_null(strstr(fig, "@2: 95.00 ns"));
+    assert_non_null(strstr(fig, "now: 10")); /* about 100 ns */
+    assert_null(strstr(html, "BenchmarkGone"));
+    free(html);
+    /* one earlier run only: two points, no chart */
+    const bl_report_history h1 = {labels, 1, series, 1};
+    o.history = &h1;
+    html = report(&run, 1, &o);
+    assert_int_equal(charts_written(html), 3);
+    free(html);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +568,7 @@ int main(void)
         cmocka_unit_test(report_failed_and_missing_benchmarks_are_said),
         cmocka_unit_test(report_compares_over_launches_when_there_are_enough),
         cmocka_unit_test(report_drift_within_launches_is_said_and_levels_are_not_drift),
+        cmocka_unit_test(report_history_from_a_store_precedes_the_runs),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

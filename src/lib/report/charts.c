@@ -552,23 +552,43 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
 
 /* ---- history --------------------------------------------------------------------------- */
 
+/* Point i of the history: the earlier runs, then the report's runs. */
+static bool history_point(const struct bl__rmodel *m, const struct bl__rbench *b, size_t i,
+                          struct bl__rhist *out, const char **label)
+{
+    const bl_report_history *h = m->o->history;
+    size_t n_hist = h ? h->n_runs : 0;
+    if (i < n_hist) {
+        *out = b->history[i];
+        *label = h->labels && h->labels[i] ? h->labels[i] : "";
+        return out->has;
+    }
+    const struct bl__rcell *c = &b->cells[i - n_hist];
+    *label = m->runs[i - n_hist].label;
+    *out = (struct bl__rhist){c->has_est, c->est.centre, c->est.ci_lo, c->est.ci_hi};
+    return c->has_est;
+}
+
 int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
-    size_t n_points = m->o->n_history + m->n_runs, n_with = 0;
+    size_t n_hist = m->o->history ? m->o->history->n_runs : 0;
+    size_t n_points = n_hist + m->n_runs, n_with = 0;
     double lo = INFINITY, hi = -INFINITY;
+    struct bl__rhist pt;
+    const char *label;
     for (size_t i = 0; i < n_points; i++) {
-        const struct bl__rcell *c =
-            i < m->o->n_history ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_est)
+        if (!history_point(m, b, i, &pt, &label))
             continue;
         n_with++;
-        lo = fmin(lo, isnan(c->est.ci_lo) ? c->est.centre : c->est.ci_lo);
-        hi = fmax(hi, isnan(c->est.ci_hi) ? c->est.centre : c->est.ci_hi);
+        lo = fmin(lo, isnan(pt.lo) ? pt.centre : pt.lo);
+        hi = fmax(hi, isnan(pt.hi) ? pt.centre : pt.hi);
     }
     if (n_with < 3)
         return 0;
     fig_begin(f, "history", "History across runs",
-              "centre and interval of each run, oldest first; grey: earlier runs from the store");
+              n_hist ? "centre and interval of each run, oldest first; grey: earlier runs from "
+                       "the store"
+                     : "centre and interval of each run, in the order given");
     struct bl__plot p;
     bl__plot_begin(&p, f, W, H, "centre per run, oldest first", 62, 14, 12, 50);
     bl__plot_xdomain(&p, 0, (double)(n_points - 1), false);
@@ -579,8 +599,7 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     size_t every = (n_points + 7) / 8;
     fputs("<g class=\"tick x\">", f);
     for (size_t i = 0; i < n_points; i += every) {
-        const char *label =
-            i < m->o->n_history ? m->o->history[i].label : m->runs[i - m->o->n_history].label;
+        history_point(m, b, i, &pt, &label);
         char t[32];
         if (strlen(label) > 12)
             snprintf(t, sizeof t, "%.11s\xe2\x80\xa6", label);
@@ -593,32 +612,28 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     fputs("</g><g class=\"data\"><path class=\"hline\" d=\"", f);
     int first = 1;
     for (size_t i = 0; i < n_points; i++) {
-        const struct bl__rcell *c =
-            i < m->o->n_history ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_est)
+        if (!history_point(m, b, i, &pt, &label))
             continue;
         fprintf(f, "%c%.1f %.1f", first ? 'M' : 'L', bl__plot_x(&p, (double)i),
-                bl__plot_y(&p, c->est.centre));
+                bl__plot_y(&p, pt.centre));
         first = 0;
     }
     fputs("\"/>", f);
     for (size_t i = 0; i < n_points; i++) {
-        bool past = i < m->o->n_history;
-        const struct bl__rcell *c = past ? &b->history[i] : &b->cells[i - m->o->n_history];
-        if (!c->has_est)
+        if (!history_point(m, b, i, &pt, &label))
             continue;
-        const char *col = past ? "#8a8f98" : bl__rcolor(i - m->o->n_history);
+        const char *col = i < n_hist ? "#8a8f98" : bl__rcolor(i - n_hist);
         double x = bl__plot_x(&p, (double)i);
-        if (!isnan(c->est.ci_lo))
+        if (!isnan(pt.lo) && !isnan(pt.hi))
             fprintf(f,
                     "<line class=\"whisker\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
                     "y2=\"%.1f\"/>",
-                    col, x, x, bl__plot_y(&p, c->est.ci_lo), bl__plot_y(&p, c->est.ci_hi));
+                    col, x, x, bl__plot_y(&p, pt.lo), bl__plot_y(&p, pt.hi));
         char med[48];
-        bl__rfmt_time(med, sizeof med, c->est.centre);
+        bl__rfmt_time(med, sizeof med, pt.centre);
         fprintf(f, "<circle class=\"dot\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>", col,
-                x, bl__plot_y(&p, c->est.centre));
-        bl__html_text(f, past ? m->o->history[i].label : m->runs[i - m->o->n_history].label);
+                x, bl__plot_y(&p, pt.centre));
+        bl__html_text(f, label);
         fprintf(f, ": %s</title></circle>", med);
     }
     fputs("</g>", f);

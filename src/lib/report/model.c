@@ -296,6 +296,21 @@ static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *
     d->p = rc == 0 ? p : rc == -EDOM ? 1.0 : NAN;
 }
 
+/* The benchmark's points among the earlier runs. */
+static void fill_history(struct bl__rbench *b, const bl_report_history *h)
+{
+    for (size_t s = 0; h && s < h->n_series; s++) {
+        if (!h->series[s].name || strcmp(h->series[s].name, b->name) != 0)
+            continue;
+        for (size_t k = 0; k < h->series[s].n_points; k++) {
+            const bl_report_point *p = &h->series[s].points[k];
+            if (p->run >= h->n_runs || !(p->centre >= 0) || !isfinite(p->centre))
+                continue;
+            b->history[p->run] = (struct bl__rhist){true, p->centre, p->lo, p->hi};
+        }
+    }
+}
+
 static int find_bench(const struct bl__rmodel *m, const char *name)
 {
     for (size_t i = 0; i < m->n_benches; i++)
@@ -372,13 +387,13 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
         struct bl__rbench *b = &m->benches[i];
         b->cells = calloc(n_runs, sizeof *b->cells);
         b->deltas = calloc(n_runs, sizeof *b->deltas);
-        b->history = calloc(o->n_history ? o->n_history : 1, sizeof *b->history);
+        size_t n_hist = o->history ? o->history->n_runs : 0;
+        b->history = calloc(n_hist ? n_hist : 1, sizeof *b->history);
         if (!b->cells || !b->deltas || !b->history)
             return -ENOMEM;
         for (size_t r = 0; !rc && r < n_runs; r++)
             rc = cell_fill(&b->cells[r], lookup(runs[r].results, b->name), o->confidence);
-        for (size_t h = 0; !rc && h < o->n_history; h++)
-            rc = cell_fill(&b->history[h], lookup(o->history[h].results, b->name), o->confidence);
+        fill_history(b, o->history);
         for (size_t r = 0; !rc && r < n_runs; r++)
             if (r != o->baseline)
                 compare_cells(&b->cells[o->baseline], &b->cells[r], o->confidence, &rng,
@@ -396,8 +411,6 @@ void bl__rmodel_fini(struct bl__rmodel *m)
         struct bl__rbench *b = &m->benches[i];
         for (size_t r = 0; b->cells && r < m->n_runs; r++)
             cell_fini(&b->cells[r]);
-        for (size_t h = 0; b->history && h < m->o->n_history; h++)
-            cell_fini(&b->history[h]);
         free(b->cells);
         free(b->deltas);
         free(b->history);

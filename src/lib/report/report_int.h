@@ -56,11 +56,17 @@ struct bl__rdelta {
     size_t n_base, n_run;
 };
 
+/* A benchmark's centre in an earlier run (bl_report_history). */
+struct bl__rhist {
+    bool has;
+    double centre, lo, hi;
+};
+
 struct bl__rbench {
     const char *name;          /* full name, borrowed */
     struct bl__rcell *cells;   /* [n_runs] */
     struct bl__rdelta *deltas; /* [n_runs]; the baseline's entry is unused */
-    struct bl__rcell *history; /* [n_history] */
+    struct bl__rhist *history; /* [history->n_runs] */
 };
 
 struct bl__rmodel {
