@@ -1,11 +1,15 @@
 /*
  * cmd_report.c - `benchlab report [options] [label=]INPUT... [-o FILE]`:
- * results files read back (bl_results_read_file) and written as one
- * self-contained HTML report (bl_report_write). The first input is the
- * baseline unless --baseline names another. The file is written whole or
- * not at all (a temporary file renamed at the end). See docs/report.md.
+ * results files (bl_results_read_file) and stored runs (@refs,
+ * bl_store_load_ref) written as one self-contained HTML report
+ * (bl_report_write), with the store's earlier runs in the history chart.
+ * Without inputs: the store's latest run against the one before it. The
+ * first input is the baseline unless --baseline names another. The file is
+ * written whole or not at all (a temporary file renamed at the end). See
+ * docs/report.md.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,7 @@
 
 #include "benchlab/format.h"
 #include "benchlab/report.h"
+#include "benchlab/store.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -21,16 +26,20 @@ static const char usage[] =
     "\n"
     "Writes one self-contained HTML file (no network, no external files) with,\n"
     "per benchmark, the distribution of the batches, the pilot's scaling curve,\n"
-    "the batches over time, the comparison with the baseline and the history\n"
-    "across the inputs, and an overview table sortable by change.\n"
+    "the batches over time, the comparison with the baseline, the history across\n"
+    "runs, and an overview table sortable by change.\n"
     "\n"
-    "INPUT is a results file: benchlab JSON (benchlab run --out x.json), Google\n"
-    "Benchmark JSON or the Go benchmark format; '-' is stdin. label=INPUT names\n"
-    "it in the report (default: the file name).\n"
+    "INPUT is a results file (benchlab JSON from benchlab run --out x.json, Google\n"
+    "Benchmark JSON or the Go benchmark format; '-' is stdin) or a stored run:\n"
+    "@latest, @latest~1, @42, @baseline:NAME, @HEAD~1, @<commit>. label=INPUT\n"
+    "names it in the report. Without INPUT: @latest~1 @latest from the store.\n"
     "\n"
     "  -o, --out FILE      write the report to FILE (default report.html; '-': stdout)\n"
     "  --baseline WHICH    the input the others are compared with: its label or its\n"
     "                      position from 1 (default: the first)\n"
+    "  --store SPEC        the results store (default: $BENCHLAB_STORE, else\n"
+    "                      .benchlab/results.db at the top of the git work tree)\n"
+    "  --history N         earlier stored runs in the history chart (default 20; 0: none)\n"
     "  --title TEXT        the report's title (default \"benchlab report\")\n"
     "  --alpha A           significance of a change, after Holm's correction (0.05)\n"
     "  --confidence C      level of every interval (0.95)\n";
@@ -72,17 +81,181 @@ static int parse_level(const char *name, const char *v, double *out)
     return 0;
 }
 
-/* "label=path" when path names no file as a whole and the label has no '/'. */
-static void split_label(const char *arg, const char **label, const char **path)
+/* "label=path" when path names no file as a whole and the label has no '/'
+ * or '@'. Returns the label's length, or 0 when arg is all path. */
+static size_t label_length(const char *arg)
 {
     const char *eq = strchr(arg, '=');
     struct stat st;
-    *label = arg;
-    *path = arg;
-    if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg)) && stat(arg, &st) != 0) {
-        *path = eq + 1;
-        *label = NULL; /* the caller copies arg[0..eq) */
+    if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg)) && arg[0] != '@' &&
+        stat(arg, &st) != 0)
+        return (size_t)(eq - arg);
+    return 0;
+}
+
+/* A stored run's name in the report: short, for legends and axes ("run 42",
+ * "@baseline:main (run 40)", "run 41 3f7ec28"); the date and host are in
+ * the report's table of runs. */
+static void run_label(char *out, size_t size, const char *ref, const bl_store_run *r)
+{
+    char commit[16] = "";
+    if (!ref && r->commit)
+        snprintf(commit, sizeof commit, " %.7s", r->commit);
+    if (ref && strcmp(ref + (ref[0] == '@'), "latest") != 0)
+        snprintf(out, size, "%s (run %lld)", ref, (long long)r->id);
+    else
+        snprintf(out, size, "run %lld%s", (long long)r->id, commit);
+}
+
+/* What the command holds: the inputs, the store once opened, the history. */
+struct job {
+    bl_report_run *runs;
+    char **labels;
+    int64_t *run_ids; /* the stored run behind each input; 0 for a file */
+    size_t n;
+    const char *store_spec;
+    bl_store *store;
+    bl_store_history *hist;
+    bl_report_history history;
+    bl_report_series *series;
+    bl_report_point *points;
+    char **hist_labels;
+};
+
+static int open_store(struct job *j)
+{
+    return j->store ? 0 : cli_store_open("report", j->store_spec, 0, &j->store);
+}
+
+/* Read input k: a stored run or a file. 0, or 2 after the error. */
+static int load_input(struct job *j, size_t k, const char *arg)
+{
+    size_t ll = label_length(arg);
+    const char *path = arg + (ll ? ll + 1 : 0);
+    bl_results *res = NULL;
+    char err[1024] = "";
+    if (path[0] == '@') {
+        if (open_store(j))
+            return 2;
+        bl_store_run info;
+        memset(&info, 0, sizeof info);
+        int rc = bl_store_load_ref(j->store, path, &res, &info, err, sizeof err);
+        if (rc)
+            return cli_error("report: %s", err[0] ? err : bl_strerror(rc));
+        j->run_ids[k] = info.id;
+        char label[256];
+        run_label(label, sizeof label, path, &info);
+        j->labels[k] = ll ? strndup(arg, ll) : strdup(label);
+        bl_store_run_fini(&info);
+    } else {
+        int rc = bl_results_read_file(path, &res, stderr, err, sizeof err);
+        if (rc)
+            return cli_error("report: %s", err[0] ? err : bl_strerror(rc));
+        j->labels[k] = ll ? strndup(arg, ll) : strdup(strcmp(path, "-") == 0 ? "stdin" : path);
     }
+    j->runs[k].results = res;
+    j->runs[k].label = j->labels[k];
+    return j->labels[k] ? 0 : cli_error("report: out of memory");
+}
+
+/*
+ * The store's earlier runs for the history chart: the newest `last` runs
+ * older than the oldest stored input (all of them when every input is a
+ * file), without the inputs themselves.
+ */
+static int load_history(struct job *j, size_t last)
+{
+    int64_t oldest = INT64_MAX;
+    for (size_t k = 0; k < j->n; k++)
+        if (j->run_ids[k] && j->run_ids[k] < oldest)
+            oldest = j->run_ids[k];
+    char err[1024] = "";
+    int rc = bl_store_history_load(j->store, NULL, last + j->n, &j->hist, err, sizeof err);
+    if (rc)
+        return cli_error("report: history: %s", err[0] ? err : bl_strerror(rc));
+    const bl_store_history *h = j->hist;
+    size_t *index = calloc(h->n_runs + 1, sizeof *index), kept = 0, first = 0;
+    size_t n_points = 0;
+    for (size_t s = 0; s < h->n_series; s++)
+        n_points += h->series[s].n_points;
+    j->hist_labels = calloc(h->n_runs + 1, sizeof *j->hist_labels);
+    j->series = calloc(h->n_series + 1, sizeof *j->series);
+    j->points = calloc(n_points + 1, sizeof *j->points);
+    if (!index || !j->hist_labels || !j->series || !j->points) {
+        free(index);
+        return cli_error("report: out of memory");
+    }
+    /* the runs that qualify, and of them the newest `last` */
+    size_t n_ok = 0;
+    for (size_t r = 0; r < h->n_runs; r++)
+        n_ok += h->runs[r].id < oldest;
+    first = n_ok > last ? n_ok - last : 0;
+    for (size_t r = 0, seen = 0; r < h->n_runs; r++) {
+        index[r] = SIZE_MAX;
+        if (h->runs[r].id >= oldest || seen++ < first)
+            continue;
+        char label[256];
+        run_label(label, sizeof label, NULL, &h->runs[r]);
+        j->hist_labels[kept] = strdup(label);
+        index[r] = kept++;
+    }
+    size_t np = 0;
+    for (size_t s = 0; s < h->n_series; s++) {
+        j->series[s].name = h->series[s].name;
+        j->series[s].points = j->points + np;
+        for (size_t p = 0; p < h->series[s].n_points; p++) {
+            const bl_store_point *sp = &h->series[s].points[p];
+            if (sp->run >= h->n_runs || index[sp->run] == SIZE_MAX)
+                continue;
+            j->points[np++] = (bl_report_point){index[sp->run], sp->centre, sp->lo, sp->hi};
+            j->series[s].n_points++;
+        }
+    }
+    free(index);
+    j->history =
+        (bl_report_history){(const char *const *)j->hist_labels, kept, j->series, h->n_series};
+    return 0;
+}
+
+static int write_report(const char *out_path, const struct job *j, const bl_report_options *o)
+{
+    int to_stdout = strcmp(out_path, "-") == 0;
+    size_t tlen = strlen(out_path) + 32;
+    char *tmp = malloc(tlen);
+    FILE *f = NULL;
+    if (to_stdout) {
+        f = stdout;
+    } else if (tmp) {
+        snprintf(tmp, tlen, "%s.tmp.%ld", out_path, (long)getpid());
+        f = fopen(tmp, "w");
+    }
+    if (!f) {
+        int e = errno;
+        free(tmp);
+        return cli_error("report: %s: %s", out_path, strerror(e));
+    }
+    int rc = bl_report_write(f, j->runs, j->n, o);
+    if (to_stdout) {
+        if (fflush(f) != 0 && !rc)
+            rc = -errno;
+    } else {
+        int bad = fflush(f) != 0 || ferror(f);
+        if (fclose(f) != 0 || bad) {
+            if (!rc)
+                rc = -EIO;
+        } else if (!rc && rename(tmp, out_path) != 0) {
+            rc = -errno;
+        }
+        if (rc)
+            unlink(tmp);
+    }
+    free(tmp);
+    if (rc)
+        return cli_error("report: %s: %s", to_stdout ? "stdout" : out_path, bl_strerror(rc));
+    if (!to_stdout)
+        fprintf(stderr, "benchlab: wrote %s (%zu run%s%s)\n", out_path, j->n, j->n == 1 ? "" : "s",
+                o->history && o->history->n_runs ? " and their history" : "");
+    return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -90,7 +263,10 @@ int cmd_report(int argc, char **argv)
     bl_report_options o;
     bl_report_options_init(&o);
     const char *out_path = "report.html", *baseline = NULL;
-    char **inputs = calloc((size_t)argc, sizeof *inputs);
+    long last = 20;
+    struct job j;
+    memset(&j, 0, sizeof j);
+    const char **inputs = calloc((size_t)argc + 2, sizeof *inputs);
     size_t n_inputs = 0;
     if (!inputs)
         return cli_error("report: out of memory");
@@ -104,16 +280,22 @@ int cmd_report(int argc, char **argv)
             return 0;
         }
         if ((got = flag(argc, argv, &i, "out", "-o", &v)) != 0) {
-            if (got < 0)
-                status = cli_error("report: %s needs a file name", a);
+            status = got < 0 ? cli_error("report: %s needs a file name", a) : 0;
             out_path = v;
         } else if ((got = flag(argc, argv, &i, "baseline", NULL, &v)) != 0) {
-            if (got < 0)
-                status = cli_error("report: --baseline needs a label or a position");
+            status = got < 0 ? cli_error("report: --baseline needs a label or a position") : 0;
             baseline = v;
+        } else if ((got = flag(argc, argv, &i, "store", NULL, &v)) != 0) {
+            status = got < 0 ? cli_error("report: --store needs a store") : 0;
+            j.store_spec = v;
+        } else if ((got = flag(argc, argv, &i, "history", NULL, &v)) != 0) {
+            char *end = NULL;
+            last = got < 0 ? -1 : strtol(v, &end, 10);
+            if (got < 0 || *end || last < 0 || last > 100000)
+                status =
+                    cli_error("report: --history: '%s' is not a count of runs", got < 0 ? "" : v);
         } else if ((got = flag(argc, argv, &i, "title", NULL, &v)) != 0) {
-            if (got < 0)
-                status = cli_error("report: --title needs a text");
+            status = got < 0 ? cli_error("report: --title needs a text") : 0;
             o.title = v;
         } else if ((got = flag(argc, argv, &i, "alpha", NULL, &v)) != 0) {
             status = got < 0 ? cli_error("report: --alpha needs a value")
@@ -127,96 +309,60 @@ int cmd_report(int argc, char **argv)
             inputs[n_inputs++] = argv[i];
         }
     }
-    if (!status && n_inputs == 0)
-        status = cli_error("report: name at least one results file: benchlab report run.json "
-                           "[-o report.html]");
-    bl_report_run *runs = calloc(n_inputs ? n_inputs : 1, sizeof *runs);
-    char **labels = calloc(n_inputs ? n_inputs : 1, sizeof *labels);
-    if (!status && (!runs || !labels))
-        status = cli_error("report: out of memory");
-    for (size_t k = 0; !status && k < n_inputs; k++) {
-        const char *label, *path;
-        split_label(inputs[k], &label, &path);
-        if (!label) {
-            size_t n = (size_t)(strchr(inputs[k], '=') - inputs[k]);
-            labels[k] = strndup(inputs[k], n);
-        } else {
-            labels[k] = strdup(strcmp(path, "-") == 0 ? "stdin" : path);
-        }
-        runs[k].label = labels[k];
-        if (path[0] == '@') {
-            status = cli_error("report: %s: stored runs (@refs) need the results store, which "
-                               "this build does not have; give results files",
-                               path);
-            break;
-        }
-        bl_results *res = NULL;
-        char err[1024] = "";
-        int rc = bl_results_read_file(path, &res, stderr, err, sizeof err);
-        if (rc) {
-            status = cli_error("report: %s", err[0] ? err : bl_strerror(rc));
-            break;
-        }
-        runs[k].results = res;
+    if (!status && n_inputs == 0) {
+        /* the store's latest run against the one before it (alone when it is the first) */
+        status = open_store(&j);
+        int64_t id;
+        char err[512];
+        if (!status && bl_store_resolve(j.store, "latest~1", &id, err, sizeof err) == 0)
+            inputs[n_inputs++] = "@latest~1";
+        inputs[n_inputs++] = "@latest";
     }
+    j.runs = calloc(n_inputs ? n_inputs : 1, sizeof *j.runs);
+    j.labels = calloc(n_inputs ? n_inputs : 1, sizeof *j.labels);
+    j.run_ids = calloc(n_inputs ? n_inputs : 1, sizeof *j.run_ids);
+    if (!status && (!j.runs || !j.labels || !j.run_ids))
+        status = cli_error("report: out of memory");
+    for (size_t k = 0; !status && k < n_inputs; k++, j.n++)
+        status = load_input(&j, k, inputs[k]);
     if (!status && baseline) {
         char *end;
         long pos = strtol(baseline, &end, 10);
-        size_t found = n_inputs;
-        for (size_t k = 0; k < n_inputs; k++)
-            if (strcmp(runs[k].label, baseline) == 0)
+        size_t found = j.n;
+        for (size_t k = 0; k < j.n; k++)
+            if (strcmp(j.runs[k].label, baseline) == 0 || strcmp(inputs[k], baseline) == 0)
                 found = k;
-        if (found == n_inputs && *end == '\0' && pos >= 1 && (size_t)pos <= n_inputs)
+        if (found == j.n && *end == '\0' && pos >= 1 && (size_t)pos <= j.n)
             found = (size_t)pos - 1;
-        if (found == n_inputs)
+        if (found == j.n)
             status =
                 cli_error("report: --baseline %s: no input has that label or position", baseline);
         o.baseline = found;
     }
-    if (!status) {
-        int to_stdout = strcmp(out_path, "-") == 0;
-        size_t tlen = strlen(out_path) + 32;
-        char *tmp = malloc(tlen);
-        FILE *f = NULL;
-        if (to_stdout) {
-            f = stdout;
-        } else if (tmp) {
-            snprintf(tmp, tlen, "%s.tmp.%ld", out_path, (long)getpid());
-            f = fopen(tmp, "w");
-        }
-        if (!f) {
-            status = cli_error("report: %s: %s", out_path, strerror(errno));
-        } else {
-            int rc = bl_report_write(f, runs, n_inputs, &o);
-            if (to_stdout) {
-                if (fflush(f) != 0 && !rc)
-                    rc = -errno;
-            } else {
-                int bad = fflush(f) != 0 || ferror(f);
-                if (fclose(f) != 0 || bad) {
-                    if (!rc)
-                        rc = -EIO;
-                } else if (!rc && rename(tmp, out_path) != 0) {
-                    rc = -errno;
-                }
-                if (rc)
-                    unlink(tmp);
-            }
-            if (rc)
-                status =
-                    cli_error("report: %s: %s", to_stdout ? "stdout" : out_path, bl_strerror(rc));
-            else if (!to_stdout)
-                fprintf(stderr, "benchlab: wrote %s (%zu input%s)\n", out_path, n_inputs,
-                        n_inputs == 1 ? "" : "s");
-        }
-        free(tmp);
+    /* the history: from the store when one is open (a stored input), or named */
+    if (!status && last > 0 && (j.store || j.store_spec)) {
+        status = open_store(&j);
+        if (!status)
+            status = load_history(&j, (size_t)last);
+        if (!status)
+            o.history = &j.history;
     }
-    for (size_t k = 0; runs && k < n_inputs; k++)
-        bl_results_destroy((bl_results *)runs[k].results);
-    for (size_t k = 0; labels && k < n_inputs; k++)
-        free(labels[k]);
-    free(runs);
-    free(labels);
+    if (!status)
+        status = write_report(out_path, &j, &o);
+    for (size_t k = 0; k < j.n; k++) {
+        bl_results_destroy((bl_results *)j.runs[k].results);
+        free(j.labels[k]);
+    }
+    for (size_t k = 0; j.hist_labels && k < j.history.n_runs; k++)
+        free(j.hist_labels[k]);
+    free(j.hist_labels);
+    free(j.series);
+    free(j.points);
+    bl_store_history_destroy(j.hist);
+    bl_store_close(j.store);
+    free(j.runs);
+    free(j.labels);
+    free(j.run_ids);
     free(inputs);
     return status;
 }

@@ -36,7 +36,7 @@ case $case_name in
 json-and-go-inputs)
     run "$cli" report base="$data/hostile.json" "$tmp/go.txt" -o "$tmp/r.html"
     expect_status 0
-    err_has "wrote $tmp/r.html (2 inputs)"
+    err_has "wrote $tmp/r.html (2 runs)"
     has "$tmp/r.html" '<!DOCTYPE html>'
     # the Go input: one launch per line, no batches, said in the notes
     has "$tmp/r.html" 'the input has no batches (Go format)'
@@ -103,9 +103,10 @@ baseline-option)
     err_has 'baseline three: no input has that label or position'
     ;;
 bad-options)
-    run "$cli" report
-    expect_status 2
-    err_has 'name at least one results file'
+    # no input and no store: the store named
+    BENCHLAB_STORE="$tmp/none.db" "$cli" report >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 2 ] || fail "no input and no store: status is not 2"
+    err_has "store $tmp/none.db: no such store"
     run "$cli" report --frobnicate "$tmp/go.txt"
     expect_status 2
     err_has "unknown option '--frobnicate'"
@@ -153,6 +154,46 @@ compare-plots-on-terminal)
     script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null |
         tr -d '\r' >"$tmp/tty-plain"
     cmp -s "$tmp/tty-plain" "$tmp/out" || fail "the table on a terminal differs from the piped one"
+    ;;
+stored-runs)
+    # runs saved in a store: the report of the latest against the one before
+    # by default, the earlier ones in the history chart; stored runs and
+    # files mixed; bad references and stores named
+    export BENCHLAB_STORE="$tmp/results.db"
+    suite="$bin/example_suite --filter HashFNV1a/bytes=64\$ --time 0.05s --count 2"
+    for i in 1 2 3; do
+        "$cli" run $suite --save >/dev/null 2>"$tmp/err" || fail "run $i --save failed"
+    done
+    run "$cli" report -o "$tmp/r.html"
+    expect_status 0
+    err_has "wrote $tmp/r.html (2 runs and their history)"
+    has "$tmp/r.html" '@latest~1 (run 2)'
+    has "$tmp/r.html" 'run 3'
+    has "$tmp/r.html" 'class="fig history"'
+    has "$tmp/r.html" 'run 1\( [0-9a-f]*\)\?: '
+    # the oldest run as an input: no earlier run for the history
+    run "$cli" report @1 @latest -o "$tmp/r2.html"
+    expect_status 0
+    err_has "(2 runs)"
+    lacks "$tmp/r2.html" 'class="fig history"'
+    # a stored run beside a file, labelled
+    "$cli" run $suite --out "$tmp/now.json" >/dev/null 2>&1 || fail "run --out failed"
+    run "$cli" report base=@latest now="$tmp/now.json" --history 0 -o "$tmp/r3.html"
+    expect_status 0
+    has "$tmp/r3.html" '>base<\|>base '
+    run "$cli" report @nope -o "$tmp/bad.html"
+    expect_status 2
+    err_has 'report: .*nope'
+    [ ! -e "$tmp/bad.html" ] || fail "a report was written for an unknown run"
+    run "$cli" report --store "$tmp/missing.db" @latest -o "$tmp/bad.html"
+    expect_status 2
+    err_has "$tmp/missing.db"
+    BENCHLAB_STORE="$tmp/none.db" "$cli" report -o "$tmp/bad.html" >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 2 ] || fail "no store and no inputs: status is not 2"
+    err_has "$tmp/none.db"
+    run "$cli" report --history x @latest
+    expect_status 2
+    err_has "history: 'x' is not a count of runs"
     ;;
 *)
     fail "unknown case"

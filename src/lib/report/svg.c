@@ -198,8 +198,8 @@ static int ticks(const struct bl__scale *s, double *out, int max, double *step)
         }
         return n;
     }
-    /* about one label per 80 px */
-    int target = (int)(fabs(s->r1 - s->r0) / 80);
+    /* about one label per 60 px */
+    int target = (int)(fabs(s->r1 - s->r0) / 60);
     *step = nice_step(s->d1 - s->d0, target < 2 ? 2 : target > 6 ? 6 : target);
     for (double v = ceil(s->d0 / *step) * *step; v <= s->d1 + *step * 1e-9 && n < max; v += *step)
         out[n++] = fabs(v) < *step * 1e-9 ? 0 : v;
