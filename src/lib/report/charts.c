@@ -481,7 +481,7 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     if (rows < 2)
         return 0;
     fig_begin(f, "compare", "Against the baseline",
-              "dot: the centre (trimmed mean of the launches); bar: its interval; band: the "
+              "dot: the centre (median of the launches); bar: its interval; band: the "
               "baseline's interval; right: the change with its bootstrap interval");
     const double row_h = 34, h = 60 + row_h * (double)rows;
     struct bl__plot p;

@@ -362,7 +362,8 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
     fputs("</tbody></table>", f);
     if (m->n_runs > 1) {
         fprintf(f,
-                "<p class=\"sub\">Time/op: the centre over the launches (their 20%% trimmed mean), "
+                "<p class=\"sub\">Time/op: the centre over the launches (their median; the 20%% "
+                "trimmed mean of 2-5), "
                 "\xc2\xb1 half the spread of the launch centres. Change: the run's centre against "
                 "the baseline's, with its %.0f%% bootstrap interval. faster / slower: "
                 "significant at \xce\xb1 = %g after Holm's correction over the %zu benchmarks and "

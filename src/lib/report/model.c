@@ -6,7 +6,8 @@
  * and benchmark, the comparison with the baseline.
  *
  * A benchmark's centre and interval are the run's own (bl_bench_estimate:
- * the trimmed mean of the launch centres, a t interval over them), so the
+ * the median of 6+ launch centres with its distribution-free interval, or
+ * the trimmed mean of fewer with a t interval), so the
  * report and the summary table agree. The batches serve the charts.
  *
  * The comparison: the change is the ratio of the centres, its interval a
@@ -244,10 +245,10 @@ static double trimmed_inplace(double *a, size_t n)
     return sum / (double)(n - 2 * g);
 }
 
-/* Percentile bootstrap of stat(b) / stat(a), stat the median or the
- * trimmed mean. */
-static void boot_ratio(const double *a, size_t na, const double *b, size_t nb, double confidence,
-                       bool trimmed, struct bl__rng *rng, double *lo, double *hi)
+/* Percentile bootstrap of stat(b) / stat(a), each side's stat the median
+ * or the trimmed mean: the one its centre was taken with. */
+static void boot_ratio(const double *a, size_t na, bool trim_a, const double *b, size_t nb,
+                       bool trim_b, double confidence, struct bl__rng *rng, double *lo, double *hi)
 {
     *lo = *hi = NAN;
     if (na < 2 || nb < 2)
@@ -260,8 +261,8 @@ static void boot_ratio(const double *a, size_t na, const double *b, size_t nb, d
             ra[i] = a[bl__rng_next(rng) % na];
         for (size_t i = 0; i < nb; i++)
             rb[i] = b[bl__rng_next(rng) % nb];
-        double ma = trimmed ? trimmed_inplace(ra, na) : median_inplace(ra, na);
-        double mb = trimmed ? trimmed_inplace(rb, nb) : median_inplace(rb, nb);
+        double ma = trim_a ? trimmed_inplace(ra, na) : median_inplace(ra, na);
+        double mb = trim_b ? trimmed_inplace(rb, nb) : median_inplace(rb, nb);
         if (ma > 0)
             ratios[n++] = mb / ma;
     }
@@ -290,7 +291,11 @@ static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *
     d->n_base = d->by_launch ? base->n_launch_vals : base->n_vals;
     d->n_run = d->by_launch ? run->n_launch_vals : run->n_vals;
     d->ratio = run->est.centre / base->est.centre;
-    boot_ratio(a, d->n_base, b, d->n_run, confidence, d->by_launch, rng, &d->lo, &d->hi);
+    /* over launches, each side as bl_bench_estimate centred it: the median
+     * of 6+ launches, the trimmed mean of fewer; batches by their median */
+    bool trim_a = d->by_launch && base->est.ci_method == BL_CI_LAUNCHES_T;
+    bool trim_b = d->by_launch && run->est.ci_method == BL_CI_LAUNCHES_T;
+    boot_ratio(a, d->n_base, trim_a, b, d->n_run, trim_b, confidence, rng, &d->lo, &d->hi);
     double p;
     int rc = bl_stats_utest(a, d->n_base, b, d->n_run, &p);
     d->p = rc == 0 ? p : rc == -EDOM ? 1.0 : NAN;
