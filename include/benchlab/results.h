@@ -346,6 +346,46 @@ typedef struct bl_estimate {
  */
 BL_API int bl_bench_estimate(const bl_bench_result *bench, double confidence, bl_estimate *out);
 
+/*
+ * What a benchmark's batches say beyond their centre (docs/engine.md,
+ * "Drift and multimodality"): a trend within the launches, and more than
+ * one mode in the batch times or in the launch centres. Computed from the
+ * clean measured batches of the successful launches, so results read back
+ * from JSON give the same; results without batches (Go format) have none
+ * tested.
+ */
+#define BL_DRIFT_MIN_PCT 2.0 /* drift is said from this size up ... */
+#define BL_DRIFT_MAX_P 0.01  /* ... when Mann-Whitney's p is below this */
+#define BL_MODALITY_MIN_N 12 /* values needed to judge modes (launch centres: --count 12) */
+typedef struct bl_diagnosis {
+    /* Drift within launches: each launch's batches over that launch's
+     * median (so that launches at different levels, the variance between
+     * processes, do not count), the first thirds pooled against the last
+     * thirds. Needs 3+ batches in each third and 6+ in all. */
+    bool drift_tested;
+    bool drift;       /* |drift_pct| >= BL_DRIFT_MIN_PCT and drift_p < BL_DRIFT_MAX_P */
+    double drift_pct; /* median of the last thirds over that of the first, -1, in %; NAN */
+    double drift_p;   /* two-sided Mann-Whitney U; NAN when not tested */
+    size_t drift_n;   /* batches in each of the two groups */
+    /* Modes of the batch times: each batch over its launch's mean (not the
+     * median, which jumps from one mode to the other from launch to launch
+     * when they hold about half the batches each), pooled; the modes are
+     * then put back in ns per op at the median of the launch means. */
+    bool batches_tested;     /* BL_MODALITY_MIN_N clean batches or more */
+    bool batches_multimodal; /* mvalue >= BL_MVALUE_BIMODAL and 2+ prominent peaks */
+    bl_modality batches;     /* modes[] in ns per op */
+    /* Modes of the launch centres (ns_per_op), with BL_MODALITY_MIN_N
+     * launches or more: the whole process lands in one mode (memory
+     * layout, pages). */
+    bool launches_tested;
+    bool launches_multimodal;
+    bl_modality launches; /* modes[] in ns per op */
+} bl_diagnosis;
+
+/* Diagnose `bench` (not modified). Returns 0 or -ENOMEM; *out is always
+ * set (nothing tested when the benchmark has no clean batches). */
+BL_API int bl_bench_diagnose(const bl_bench_result *bench, bl_diagnosis *out);
+
 #ifdef __cplusplus
 }
 #endif

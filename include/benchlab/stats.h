@@ -104,6 +104,37 @@ BL_API void bl_stats_sort(double *xs, size_t n);
 BL_API int bl_stats_shift_ci(const double *a, size_t na, const double *b, size_t nb,
                              double confidence, double *shift, double *lo, double *hi);
 
+/* ---- multimodality (modality.c) ---------------------------------------------
+ * Brendan Gregg's mvalue with BenchmarkDotNet's rule, and the peaks behind
+ * it (docs/engine.md, "Drift and multimodality"). */
+
+#define BL_MAX_MODES 4
+/* A peak is a mode when its prominence (height above the higher of the
+ * lowest points separating it from a higher peak or an end) is at least
+ * this share of the highest bin. */
+#define BL_MODE_PROMINENCE 0.25
+/* BenchmarkDotNet's threshold for "bimodal" (it says "multimodal" above 4.2). */
+#define BL_MVALUE_BIMODAL 3.2
+
+typedef struct bl_modality {
+    size_t n;         /* values used: finite, within Tukey's fences (1.5 IQR) */
+    double mvalue;    /* largest over the bin widths: 2 one hump, ~4 two; NAN on error */
+    double bin_width; /* the width that gave it (Scott's 3.5 s / n^(1/3), doubled k times) */
+    size_t n_peaks;   /* peaks at that width with prominence >= BL_MODE_PROMINENCE */
+    size_t n_modes;   /* of which kept in modes[], at most BL_MAX_MODES (the most prominent) */
+    double modes[BL_MAX_MODES]; /* their positions (median of the peak's bin), ascending */
+} bl_modality;
+
+/*
+ * The mvalue of xs[0..n) (not modified; NaN and infinities ignored) as
+ * BenchmarkDotNet computes it: Tukey's outliers dropped, histograms from
+ * Scott's bin width doubled until it exceeds the range, the largest total
+ * variation of the counts over the highest count. Also the peaks at the
+ * width that gave it. Returns 0; -EINVAL when n is 0; -EDOM with fewer than
+ * 4 finite values; -ENOMEM.
+ */
+BL_API int bl_stats_mvalue(const double *xs, size_t n, bl_modality *out);
+
 /* ---- benchstat v2's statistics (benchmath.c, utest.c) ----------------------
  * The exact rules benchstat (golang.org/x/perf, aclements/go-moremath) uses,
  * so that `benchlab compare` prints the same numbers. Pure functions. */

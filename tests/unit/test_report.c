@@ -518,6 +518,52 @@ static void report_drift_within_launches_is_said_and_levels_are_not_drift(void *
     bl_results_destroy(r);
 }
 
+static void report_shows_bimodal_batches_as_it_shows_drift(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *flat = bl_results_bench(r, "BenchmarkFlat");
+    bl_bench_result *two = bl_results_bench(r, "BenchmarkTwo");
+    for (int k = 0; k < 6; k++) {
+        add_launch(flat, 100, 30, 1000);
+        /* every other batch does twice the work */
+        bl_launch *l = bl_results_add_launch(two);
+        assert_non_null(l);
+        for (size_t i = 0; i < 30; i++) {
+            bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 0, .cpu_ns = -1};
+            double wobble = 1 + 0.01 * (double)((i * 7) % 11) / 10.0;
+            bl_sample m = {.stage = BL_STAGE_MEASURE,
+                           .reps = 1000,
+                           .ns = 1000 * 100 * (i % 2 ? 2 : 1) * wobble,
+                           .cpu_ns = -1};
+            assert_int_equal(bl_launch_add_sample(l, &o), 0);
+            assert_int_equal(bl_launch_add_sample(l, &m), 0);
+        }
+        bl_launch_finish(l);
+    }
+    bl_report_run run = {"r", r};
+    char *html = report(&run, 1, NULL);
+    const char *two_section = strstr(html, "<section class=\"bench\" id=\"b1\"");
+    assert_non_null(two_section);
+    const char *note = strstr(html, "Bimodal batch times in r (mvalue ");
+    assert_non_null(note);
+    assert_true(note > two_section); /* in the Two section only */
+    assert_non_null(strstr(note, "modes near 100"));
+    assert_null(strstr(note + 1, "Bimodal batch times"));
+    /* the summary's notes column says it */
+    const char *row = strstr(html, "data-name=\"BenchmarkTwo\"");
+    assert_non_null(row);
+    const char *end = strstr(row, "</tr>");
+    const char *modes = strstr(row, "modes ");
+    assert_true(modes && modes < end);
+    row = strstr(html, "data-name=\"BenchmarkFlat\"");
+    end = strstr(row, "</tr>");
+    modes = strstr(row, "modes ");
+    assert_true(!modes || modes > end);
+    free(html);
+    bl_results_destroy(r);
+}
+
 static void report_history_from_a_store_precedes_the_runs(void **state)
 {
     (void)state;
@@ -568,6 +614,7 @@ int main(void)
         cmocka_unit_test(report_failed_and_missing_benchmarks_are_said),
         cmocka_unit_test(report_compares_over_launches_when_there_are_enough),
         cmocka_unit_test(report_drift_within_launches_is_said_and_levels_are_not_drift),
+        cmocka_unit_test(report_shows_bimodal_batches_as_it_shows_drift),
         cmocka_unit_test(report_history_from_a_store_precedes_the_runs),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

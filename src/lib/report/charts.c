@@ -74,6 +74,28 @@ static void point(FILE *f, double x, double y)
 
 /* ---- distribution ------------------------------------------------------------------ */
 
+/* Append "Bimodal batch times in r (mvalue 3.6): modes near 1.02 µs and
+ * 2.05 µs. " to note. */
+static void modes_note(char *note, size_t size, const char *label, const char *what,
+                       const bl_modality *mo)
+{
+    size_t len = strlen(note);
+    snprintf(note + len, size - len, "%s %s in %s (mvalue %.1f): modes near ",
+             mo->n_peaks > 2 ? "Multimodal" : "Bimodal", what, label, mo->mvalue);
+    for (size_t q = 0; q < mo->n_modes; q++) {
+        char t[48];
+        bl__rfmt_time(t, sizeof t, mo->modes[q]);
+        len = strlen(note);
+        snprintf(note + len, size - len, "%s%s",
+                 q == 0                 ? ""
+                 : q + 1 == mo->n_modes ? " and "
+                                        : ", ",
+                 t);
+    }
+    len = strlen(note);
+    snprintf(note + len, size - len, ". ");
+}
+
 /* Silverman's rule of thumb, robust to outliers through the IQR. */
 static double bandwidth(const bl_summary *s)
 {
@@ -198,10 +220,17 @@ int bl__chart_distribution(FILE *f, const struct bl__rmodel *m, const struct bl_
     bl__plot_end(&p);
     if (shown)
         legend(f, m, shown);
-    char note[96] = "";
+    char note[1024] = "";
     if (beyond)
-        snprintf(note, sizeof note, "%zu value%s beyond the axis (outliers) not drawn", beyond,
+        snprintf(note, sizeof note, "%zu value%s beyond the axis (outliers) not drawn. ", beyond,
                  beyond == 1 ? "" : "s");
+    for (size_t r = 0; r < m->n_runs; r++) {
+        const bl_diagnosis *d = &b->cells[r].diag;
+        if (d->batches_multimodal)
+            modes_note(note, sizeof note, m->runs[r].label, "batch times", &d->batches);
+        if (d->launches_multimodal)
+            modes_note(note, sizeof note, m->runs[r].label, "launch centres", &d->launches);
+    }
     fig_end(f, note);
     free(dens);
     free(shown);

@@ -309,11 +309,12 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
         fputs("\">", f);
         bl__html_text(f, bl__rshort_name(b->name));
         fputs("</a></td>", f);
-        int n_fail = 0, n_drift = 0, n_noisy = 0;
+        int n_fail = 0, n_drift = 0, n_modes = 0, n_noisy = 0;
         for (size_t r = 0; r < m->n_runs; r++) {
             const struct bl__rcell *c = &b->cells[r];
             n_fail += c->state == CELL_FAILED;
             n_drift += c->drift;
+            n_modes += c->multimodal;
             n_noisy += c->n_measured && c->n_invalid * 10 > c->n_measured;
             if (!c->has_est) {
                 fprintf(f, "<td data-sort=\"\" class=\"base\">%s</td>",
@@ -355,6 +356,8 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             fputs("failed ", f);
         if (n_drift)
             fputs("drift ", f);
+        if (n_modes)
+            fputs("modes ", f);
         if (n_noisy)
             fputs("noisy ", f);
         fputs("</td></tr>", f);

@@ -2,7 +2,8 @@
  * model.c - what the report shows, computed once before anything is
  * written: per benchmark (the union of the runs' benchmarks, in the order
  * the baseline ran them, then the others') and per run, the per-op values
- * and their robust summary, failures, discarded batches, drift; per run
+ * and their robust summary, failures, discarded batches, drift and modes
+ * (bl_bench_diagnose); per run
  * and benchmark, the comparison with the baseline.
  *
  * A benchmark's centre and interval are the run's own (bl_bench_estimate:
@@ -33,7 +34,6 @@
 
 #define BOOT_RESAMPLES 1000
 #define MIN_LAUNCHES_FOR_LAUNCH_TEST 5
-#define MIN_DRIFT_VALUES 18
 
 const char *bl__rshort_name(const char *name)
 {
@@ -106,47 +106,8 @@ static double median_inplace(double *a, size_t n)
     return 0.5 * (lo + hi);
 }
 
-/*
- * Drift within the launches: each launch's clean batches divided by that
- * launch's median (so that launches at different levels, which is the
- * variance between processes and not drift, do not count), the first
- * thirds pooled against the last thirds. Drift is said when they differ
- * by 2% or more with p < 0.01 (Mann-Whitney). starts[0..n) are the
- * offsets in c->vals where each launch's batches begin.
- */
-static int find_drift(struct bl__rcell *c, const size_t *starts, size_t n)
-{
-    double *first = malloc((c->n_vals + 1) * sizeof *first);
-    double *last = malloc((c->n_vals + 1) * sizeof *last);
-    size_t nf = 0, nl = 0;
-    for (size_t k = 0; first && last && k < n; k++) {
-        size_t a = starts[k], b = k + 1 < n ? starts[k + 1] : c->n_vals, third = (b - a) / 3;
-        double med = bl_stats_median(c->vals + a, b - a);
-        if (third < 3 || !(med > 0))
-            continue;
-        for (size_t i = 0; i < third; i++) {
-            first[nf++] = c->vals[a + i] / med;
-            last[nl++] = c->vals[b - third + i] / med;
-        }
-    }
-    double p;
-    if (first && last && nf >= MIN_DRIFT_VALUES / 3 &&
-        bl_stats_utest(first, nf, last, nl, &p) == 0) {
-        double m1 = bl_stats_median(first, nf), m3 = bl_stats_median(last, nl);
-        c->drift_pct = 100.0 * (m3 / m1 - 1);
-        c->drift_p = p;
-        c->drift = p < 0.01 && fabs(c->drift_pct) >= 2.0;
-    }
-    int rc = first && last ? 0 : -ENOMEM;
-    free(first);
-    free(last);
-    return rc;
-}
-
-/* The values and summaries of a cell; starts[] receives where each
- * successful launch's batches begin in c->vals. */
-static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double confidence,
-                        size_t *starts, size_t *n_starts)
+/* The values and summaries of a cell. */
+static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double confidence)
 {
     size_t cap = 0, lcap = 0, n_ok = 0, n_skip = 0, n_fail = 0, n_ovh = 0;
     double ovh = 0;
@@ -178,7 +139,6 @@ static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double co
         c->n_invalid += l->n_invalid;
         for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
             c->invalid_by[k] += l->invalid_by[k];
-        starts[(*n_starts)++] = c->n_vals;
         for (size_t k = 0; k < l->n_samples; k++) {
             const bl_sample *s = &l->samples[k];
             if (s->stage != BL_STAGE_MEASURE)
@@ -223,13 +183,16 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
     c->overhead_ns = NAN;
     if (!b)
         return 0;
-    size_t *starts = calloc(b->n_launches + 1, sizeof *starts), n_starts = 0;
-    if (!starts)
-        return -ENOMEM;
-    int rc = cell_collect(c, b, confidence, starts, &n_starts);
-    if (!rc && c->from_batches)
-        rc = find_drift(c, starts, n_starts);
-    free(starts);
+    int rc = cell_collect(c, b, confidence);
+    if (!rc && c->from_batches) {
+        /* drift within launches and modes: the library's diagnosis, the
+         * one `benchlab run` shows */
+        rc = bl_bench_diagnose(b, &c->diag);
+        c->drift = c->diag.drift;
+        c->drift_pct = c->diag.drift_pct;
+        c->drift_p = c->diag.drift_p;
+        c->multimodal = c->diag.batches_multimodal || c->diag.launches_multimodal;
+    }
     return rc;
 }
 

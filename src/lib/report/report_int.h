@@ -39,9 +39,12 @@ struct bl__rcell {
     size_t n_measured, n_invalid, invalid_by[BL_INVALID_NREASONS];
     double overhead_ns;        /* mean over successful launches */
     const bl_launch *first_ok; /* borrowed: bytes, items and threads of the benchmark */
-    /* drift: the last third of the batches against the first */
+    /* drift (the last third of the batches against the first) and modes,
+     * bl_bench_diagnose; valid when from_batches */
+    bl_diagnosis diag;
     bool drift;
     double drift_pct, drift_p;
+    bool multimodal; /* in the batch times or the launch centres */
 };
 
 /* A run compared with the baseline, for one benchmark. */
