@@ -63,6 +63,18 @@ BL_API void bl_format_duration(char *out, size_t size, double ns);
 BL_API void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c);
 /* The "# complexity: NAME: ..." comment lines of a run's fits, warnings included. */
 BL_API void bl_gobench_write_complexity(FILE *f, const bl_results *results);
+/*
+ * What a diagnosis (bl_bench_diagnose) found, in words: up to 3 phrases
+ * such as "drift +4.1% within launches (p=0.001)" or "bimodal batch times
+ * (mvalue 3.6): modes near 1.02 µs and 2.05 µs", written to lines[0..).
+ * Returns how many; 0 when nothing was found.
+ */
+#define BL_DIAGNOSIS_LINE 256
+BL_API int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS_LINE]);
+/* A "# note NAME: ..." comment line per finding of each benchmark's
+ * diagnosis: benchstat ignores them, and so does benchlab's reader (no
+ * "key: value" metadata). */
+BL_API void bl_gobench_write_notes(FILE *f, const bl_results *results);
 /* Human throughput, every rate that applies: "1.230 GB/s, 45.60 M items/s"; "-" for none. */
 BL_API void bl_format_rate(char *out, size_t size, const bl_rates *rates);
 

@@ -647,6 +647,40 @@ threads-bad-count)
     err_has 'BenchmarkBadCount/threads=0: threads=0: a thread count must be 1 to 256'
     err_has 'BenchmarkBadCount/threads=1000: threads=1000: a thread count must be 1 to 256'
     ;;
+drift-and-modes-are-said)
+    modes="$bin/fixture_modes"
+    run "$modes" --time 0.3s --timeout 20s --format json
+    expect_status 0
+    # the table's notes: Bimodal's two modes 2x apart, Drifts getting slower,
+    # no modes in Steady. (Whether Steady drifts by 2% is the machine's
+    # business, and a test for no drift at p < 0.01 fails 1 time in 100:
+    # tests/unit/test_diagnose.c checks those on synthetic data.)
+    err_has '^note BenchmarkBimodal: bimodal batch times (mvalue [0-9.]*): modes near '
+    err_has '^note BenchmarkDrifts: drift +[0-9.]*% within launches (p='
+    ! grep -q 'note BenchmarkSteady: \(bimodal\|multimodal\)' "$tmp/err" || fail "Steady has modes"
+    python3 - "$tmp/out" <<'PY' || fail "JSON diagnosis"
+import json, sys
+r = {b["name"]: b["diagnosis"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
+bi, dr, st = r["BenchmarkBimodal"], r["BenchmarkDrifts"], r["BenchmarkSteady"]
+m = bi["batch_modes"]
+assert m["flagged"] and m["mvalue"] >= 3.2 and m["n_peaks"] >= 2, m
+lo, hi = m["modes_ns"][0], m["modes_ns"][-1]
+assert 1.6 < hi / lo < 2.5, m                      # twice the work
+assert dr["drift"]["flagged"] and dr["drift"]["pct"] > 5 and dr["drift"]["p"] < 0.01, dr
+assert dr["drift"]["n"] >= 6, dr
+assert not st["batch_modes"]["flagged"], st
+assert st["drift"] is not None and st["drift"]["p"] >= 0, st
+assert st["launch_modes"] is None                  # 6 launches: too few to judge
+PY
+    # the Go format: a comment benchstat and benchlab's reader both ignore
+    run "$modes" --time 0.3s --timeout 20s --filter 'Bimodal|Steady' --no-table
+    expect_status 0
+    out_has '^# note BenchmarkBimodal: bimodal batch times'
+    cp "$tmp/out" "$tmp/r.txt"
+    run "$cli" compare "$tmp/r.txt"
+    expect_status 0
+    out_lacks 'note'
+    ;;
 *)
     echo "unknown case $case_name"; exit 2 ;;
 esac

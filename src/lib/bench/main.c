@@ -737,6 +737,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 prog);
     if (fr.fmt == FMT_GO && res) {
         bl_gobench_write_complexity(fr.out, res);
+        bl_gobench_write_notes(fr.out, res);
         fflush(fr.out);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;

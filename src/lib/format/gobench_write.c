@@ -113,6 +113,17 @@ void bl_gobench_write_complexity(FILE *f, const bl_results *r)
     }
 }
 
+void bl_gobench_write_notes(FILE *f, const bl_results *r)
+{
+    for (size_t i = 0; i < r->n_benches; i++) {
+        bl_diagnosis d;
+        char lines[3][BL_DIAGNOSIS_LINE];
+        int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+        for (int k = 0; k < n; k++)
+            fprintf(f, "# note %s: %s\n", r->benches[i].name, lines[k]);
+    }
+}
+
 void bl_gobench_write(FILE *f, const bl_results *r)
 {
     bl_gobench_write_header(f, r);
@@ -122,4 +133,5 @@ void bl_gobench_write(FILE *f, const bl_results *r)
         for (size_t j = 0; j < r->benches[i].n_launches; j++)
             bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
     bl_gobench_write_complexity(f, r);
+    bl_gobench_write_notes(f, r);
 }

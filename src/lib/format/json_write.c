@@ -4,6 +4,7 @@
  * to be re-measured to be re-analysed. Per launch: every batch (sample),
  * the estimate with its confidence interval and outlier count, the
  * overhead, the invalidated batches by reason, the instruments' metrics;
+ * per benchmark the estimate over launches and the diagnosis (drift, modes);
  * per run: configuration and metadata. `benchlab compare` reads it back
  * (src/lib/compare/json_in.c).
  *
@@ -245,6 +246,50 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     fprintf(f, ",\"n_batches\":%zu,\"n_measured\":%zu}", e.n_batches, e.n_measured);
 }
 
+/* One modality judgement: null when not tested. */
+static void write_modes(FILE *f, bool tested, bool flagged, const bl_modality *m)
+{
+    if (!tested) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"flagged\":%s,\"mvalue\":", flagged ? "true" : "false");
+    bl__json_number(f, m->mvalue);
+    fprintf(f, ",\"n\":%zu,\"n_peaks\":%zu,\"modes_ns\":[", m->n, m->n_peaks);
+    for (size_t q = 0; q < m->n_modes; q++) {
+        if (q)
+            fputc(',', f);
+        bl__json_number(f, m->modes[q]);
+    }
+    fputs("]}", f);
+}
+
+/* Drift within launches and modes (bl_bench_diagnose); each part null when
+ * there was too little to judge. */
+static void write_diagnosis(FILE *f, const bl_bench_result *b)
+{
+    bl_diagnosis d;
+    if (bl_bench_diagnose(b, &d) != 0) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"drift\":", f);
+    if (d.drift_tested) {
+        fprintf(f, "{\"flagged\":%s,\"pct\":", d.drift ? "true" : "false");
+        bl__json_number(f, d.drift_pct);
+        fputs(",\"p\":", f);
+        bl__json_number(f, d.drift_p);
+        fprintf(f, ",\"n\":%zu}", d.drift_n);
+    } else {
+        fputs("null", f);
+    }
+    fputs(",\"batch_modes\":", f);
+    write_modes(f, d.batches_tested, d.batches_multimodal, &d.batches);
+    fputs(",\"launch_modes\":", f);
+    write_modes(f, d.launches_tested, d.launches_multimodal, &d.launches);
+    fputc('}', f);
+}
+
 /* The instruments' passes of a benchmark (--alloc, --counters): present only
  * when the pass ran, with its values or the reason it has none. */
 static void write_passes(FILE *f, const bl_bench_result *b)
@@ -377,6 +422,8 @@ int bl_json_write(FILE *f, const bl_results *r)
         }
         fputs("],\"estimate\":", f);
         write_estimate(f, b);
+        fputs(",\"diagnosis\":", f);
+        write_diagnosis(f, b);
         write_passes(f, b);
         fputc('}', f);
     }

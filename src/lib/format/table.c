@@ -7,7 +7,8 @@
  * ((max - min) / median of the launch centres), clean/measured batches,
  * the loop overhead that was subtracted, and the throughput at the centre.
  * Below the table, plain-word notes, one per benchmark and kind: disturbed
- * batches and why, failures, skips.
+ * batches and why, failures, skips, drift within launches and modes in the
+ * batch times or the launch centres (bl_bench_diagnose).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -231,6 +232,49 @@ static void batch_sparkline(const bl_bench_result *b, double centre, char *out, 
     if (all)
         bl_format_sparkline(out, size, all, n, PLOT_CELLS, 0.05 * (centre > 0 ? centre : 0));
     free(all);
+}
+
+/* "bimodal batch times (mvalue 3.6): modes near 1.02 us and 2.05 us" */
+static void modes_words(char *out, size_t size, const char *what, const bl_modality *m)
+{
+    int len = snprintf(out, size, "%s %s (mvalue %.1f): modes near ",
+                       m->n_peaks > 2 ? "multimodal" : "bimodal", what, m->mvalue);
+    for (size_t q = 0; q < m->n_modes && len > 0 && (size_t)len < size; q++) {
+        char d[32];
+        bl_format_duration(d, sizeof d, m->modes[q]);
+        len += snprintf(out + len, size - (size_t)len, "%s%s",
+                        q == 0                ? ""
+                        : q + 1 == m->n_modes ? " and "
+                                              : ", ",
+                        d);
+    }
+}
+
+int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS_LINE])
+{
+    int n = 0;
+    if (d->drift)
+        snprintf(lines[n++], BL_DIAGNOSIS_LINE, "drift %+.1f%% within launches (p=%.2g)",
+                 d->drift_pct, d->drift_p);
+    if (d->batches_multimodal)
+        modes_words(lines[n++], BL_DIAGNOSIS_LINE, "batch times", &d->batches);
+    if (d->launches_multimodal) {
+        modes_words(lines[n], BL_DIAGNOSIS_LINE, "launch centres", &d->launches);
+        size_t len = strlen(lines[n]);
+        snprintf(lines[n++] + len, BL_DIAGNOSIS_LINE - len, ": each process lands in one");
+    }
+    return n;
+}
+
+/* Drift within launches and modes (bl_bench_diagnose), a note each. */
+static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yellow,
+                            const char *reset)
+{
+    bl_diagnosis d;
+    char lines[3][BL_DIAGNOSIS_LINE];
+    int n = bl_bench_diagnose(b, &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%snote%s %s: %s\n", yellow, reset, b->name, lines[k]);
 }
 
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
@@ -475,6 +519,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         if (ok && measured - invalid < 10)
             fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
                     yellow, reset, b->name, measured - invalid);
+        if (ok)
+            diagnosis_notes(f, b, yellow, reset);
     }
     free(rows);
 }

@@ -1,0 +1,72 @@
+/*
+ * fixture_modes.c - benchmarks whose batches say something beyond their
+ * centre, for the end-to-end tests (e2e.sh, case drift-and-modes-are-said):
+ *
+ *   Bimodal  each batch does the work once or twice, at random: two modes
+ *            2x apart within every launch;
+ *   Drifts   every repetition takes longer than the one before (+1% per
+ *            millisecond of the worker's life): drift within launches;
+ *   Steady   the same work every time: neither.
+ *
+ * The effects are large on purpose: the tests must not depend on how
+ * loaded the machine is.
+ */
+#include <benchlab.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t spin(uint64_t x, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        x = x * 6364136223846793005u + 1442695040888963407u;
+    return x;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+BENCHLAB(Steady)
+{
+    uint64_t x = 1;
+    while (bl_loop(st))
+        x = spin(x, 400);
+    bl_do_not_optimize(x);
+}
+
+BENCHLAB(Bimodal)
+{
+    /* A new batch starts when the repetitions left go up (the engine's
+     * counter, read here only to know the batch: a fixture's liberty). */
+    const struct bl__state_hot *hot = (const struct bl__state_hot *)(const void *)st;
+    /* seeded per process: launches must not repeat one sequence of modes */
+    uint64_t x = 1, prev_left = 0, rng = (uint64_t)getpid() * 0x9e3779b97f4a7c15u | 1;
+    unsigned work = 400;
+    while (bl_loop(st)) {
+        if (hot->left >= prev_left) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            work = (rng >> 32) & 1 ? 800 : 400;
+        }
+        prev_left = hot->left;
+        x = spin(x, work);
+    }
+    bl_do_not_optimize(x);
+}
+
+BENCHLAB(Drifts)
+{
+    uint64_t x = 1;
+    double t0 = now_ms();
+    while (bl_loop(st)) {
+        double grow = 1 + (now_ms() - t0) / 100; /* +1% per ms */
+        x = spin(x, (unsigned)(400 * grow));
+    }
+    bl_do_not_optimize(x);
+}
+BENCHLAB_MAIN()
