@@ -66,7 +66,7 @@ BL_API void bl_gobench_write_complexity(FILE *f, const bl_results *results);
 /*
  * What a diagnosis (bl_bench_diagnose) found, in words: up to 3 phrases
  * such as "drift +4.1% within launches (p=0.001)" or "bimodal batch times
- * (mvalue 3.6): modes near 1.02 µs and 2.05 µs", written to lines[0..).
+ * (mvalue 3.6): modes near 1.020 µs and 2.050 µs", written to lines[0..).
  * Returns how many; 0 when nothing was found.
  */
 #define BL_DIAGNOSIS_LINE 256

@@ -234,7 +234,7 @@ static void batch_sparkline(const bl_bench_result *b, double centre, char *out, 
     free(all);
 }
 
-/* "bimodal batch times (mvalue 3.6): modes near 1.02 us and 2.05 us" */
+/* "bimodal batch times (mvalue 3.6): modes near 1.020 µs and 2.050 µs" */
 static void modes_words(char *out, size_t size, const char *what, const bl_modality *m)
 {
     int len = snprintf(out, size, "%s %s (mvalue %.1f): modes near ",
