@@ -1,7 +1,9 @@
 # benchlab - top-level driver over CMake + Ninja.
 #   make          build everything into build/ (the CLI is build/bin/benchlab)
 #   make demo     install missing packages (as root), build, run the example suite
-#   make check    build and run every test, normally and under ASan+UBSan
+#   make check    check the layout (clang-format), build and run every test,
+#                 normally and under ASan+UBSan
+#   make format   lay out every C file with clang-format (.clang-format)
 #   make install  PREFIX=DIR (default /usr/local)
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -9,7 +11,7 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check test test-asan install clean deps deps-check format
+.PHONY: all build demo check test test-asan install clean deps deps-check format format-check
 
 all: build
 
@@ -45,13 +47,25 @@ test-asan: deps-check $(ASAN_BUILD)/build.ninja
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '^bench/'
 
-check: test test-asan
+check: deps-check format-check test test-asan
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# The C files: git's list in a checkout, else every .c and .h in the tree.
+C_FILES = $$(git ls-files '*.[ch]' 2>/dev/null | grep . || find include src tests bench examples -name '*.[ch]')
+
 format:
-	clang-format -i $$(git ls-files '*.[ch]')
+	clang-format -i $(C_FILES)
+
+# The layout gate of `make check`: names every file clang-format would change.
+format-check:
+	@bad=""; for f in $(C_FILES); do \
+	  clang-format "$$f" | cmp -s "$$f" - || bad="$$bad $$f"; \
+	done; \
+	if [ -n "$$bad" ]; then \
+	  echo "clang-format would change:$$bad" >&2; echo "run: make format" >&2; exit 1; \
+	fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-ci

@@ -21,10 +21,10 @@ extern "C" {
 enum bl_env_level { BL_ENV_OK = 0, BL_ENV_NOTE = 1, BL_ENV_WARN = 2 };
 
 typedef struct bl_env_finding {
-    const char *check;      /* "governor", "boost", "smt", "aslr", "load", ... (static) */
-    char value[300];        /* what was found */
+    const char *check; /* "governor", "boost", "smt", "aslr", "load", ... (static) */
+    char value[300];   /* what was found */
     enum bl_env_level level;
-    char advice[200];       /* what to do about it; empty when nothing */
+    char advice[200]; /* what to do about it; empty when nothing */
 } bl_env_finding;
 
 /*

@@ -28,8 +28,8 @@ int cmd_env(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         static const char *const tag[] = {"ok  ", "note", "WARN"};
         const char *on = !color ? "" : f[i].level == BL_ENV_WARN ? "\033[33m" : "";
-        printf("%s%s%s  %-20s %s\n", on, tag[f[i].level], color && *on ? "\033[0m" : "",
-               f[i].check, f[i].value);
+        printf("%s%s%s  %-20s %s\n", on, tag[f[i].level], color && *on ? "\033[0m" : "", f[i].check,
+               f[i].value);
         if (f[i].advice[0])
             printf("      %-20s %s\n", "", f[i].advice);
         warned |= f[i].level == BL_ENV_WARN;

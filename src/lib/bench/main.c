@@ -484,9 +484,10 @@ int bl_run_main(int argc, char **argv, const char *exe)
     const char *format = NULL; /* NULL: from --out's extension, else go */
     int list = 0, table = 1, plots = 1;
     static const char *const with_value[] = {
-        "filter",      "time",      "count", "timeout", "batch", "seed",        "out",
-        "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format",
-        "profile-hz",  "profile-top", "tune-file", "store", "run-id", "tag", "shard"};
+        "filter",    "time",        "count",          "timeout",    "batch",
+        "seed",      "out",         "format",         "pkg",        "color",
+        "cpu",       "profile-dir", "profile-format", "profile-hz", "profile-top",
+        "tune-file", "store",       "run-id",         "tag",        "shard"};
     const char *profile_list = "text";
     long profile_top = 5;
     for (int i = 1; i < argc; i++) {

@@ -70,8 +70,8 @@ static size_t snapshot(struct proc_cpu *p, size_t max)
         unsigned long long ut = 0, stt = 0;
         /* after ") " come: state ppid pgrp session tty tpgid flags minflt cminflt majflt
          * cmajflt utime stime */
-        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-                   &stt) != 2)
+        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) !=
+            2)
             continue;
         p[n].pid = atoi(e->d_name);
         size_t len = (size_t)(close - open - 1);
@@ -134,8 +134,7 @@ size_t bl_env_check(bl_env_finding *out, size_t max, int sample_ms)
     char buf[256];
     bl_env_finding *f;
 
-    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf) ==
-        0) {
+    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf) == 0) {
         int perf = strcmp(buf, "performance") == 0;
         if ((f = add(out, max, &n, "governor", perf ? BL_ENV_OK : BL_ENV_WARN))) {
             snprintf(f->value, sizeof f->value, "%s", buf);
