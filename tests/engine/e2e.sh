@@ -16,20 +16,7 @@ cplx="$bin/fixture_complexity"
 cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
-run() { # run CMD... ; status in $st
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
-out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
-out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
-err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
+. "$(dirname "$0")/../support/e2e_lib.sh"
 # ns/op of the first result line for benchmark $1
 nsop() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { print $i; exit } }' "$tmp/out"; }
 # median ns/op over the launches (result lines) of benchmark $1, as benchstat reads them
@@ -37,8 +24,6 @@ nsop_median() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == 
     sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # the value of unit $2 on the first result line of benchmark $1
 metric() { awk -v n="$1" -v u="$2" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == u) { print $i; exit } }' "$tmp/out"; }
-# awk numeric comparison: check "EXPR" with x bound
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
 
 case $case_name in
 crash-is-reported)

@@ -5,12 +5,15 @@
 set -u
 case_name=$1
 bin=$2
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cli="$bin/benchlab"
 log="$tmp/log"
 cd "$tmp" || exit 1
 
+. "$here/../support/e2e_lib.sh"
+# the lib's fail, with the commands' log
 fail() {
     echo "FAIL [$case_name]: $*"
     echo "--- stdout"; cat "$tmp/out" 2>/dev/null
@@ -18,14 +21,6 @@ fail() {
     echo "--- log"; cat "$log" 2>/dev/null
     exit 1
 }
-run() { # run CMD... ; status in $st
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
-out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
-out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
-err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
 log_lines() { if [ -f "$log" ]; then wc -l <"$log" | tr -d ' '; else echo 0; fi; }
 log_is() { # the log's lines joined by spaces
     got=$(tr '\n' ' ' <"$log" 2>/dev/null)

@@ -10,6 +10,7 @@
 set -u
 case_name=$1
 bin=$2
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 cli="$bin/benchlab"
 suite="$bin/fixture_store"
@@ -26,21 +27,7 @@ else
 fi
 quick="--time 0.05s --no-table"
 
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
-run() { # run CMD... ; status in $st
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
-out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
-out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
-err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
-err_lacks() { ! grep -q -- "$1" "$tmp/err" || fail "stderr has /$1/"; }
+. "$here/../support/e2e_lib.sh"
 sql() { # one value from the store
     if [ -n "${BENCHLAB_TEST_PG:-}" ]; then
         psql -qtA "$store" -c "$1"
