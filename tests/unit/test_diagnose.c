@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "assert_close.h"
+#include "benchlab/format.h"
 #include "benchlab/results.h"
 #include "benchlab/stats.h"
 
@@ -201,6 +202,24 @@ static void diagnose_says_drift_of_five_percent(void **state)
     bl_results_destroy(r);
 }
 
+/* The note says the drift's size and how sure, without a p-value's
+ * underflowed digits: below 1e-6 it reads "p<1e-6". */
+static void diagnosis_note_floors_tiny_p_values(void **state)
+{
+    (void)state;
+    bl_diagnosis d = {0};
+    d.drift_tested = d.drift = true;
+    d.drift_pct = 23.6;
+    d.drift_p = 1.8e-277;
+    char lines[3][BL_DIAGNOSIS_LINE];
+    assert_int_equal(bl_format_diagnosis(&d, lines), 1);
+    assert_string_equal(lines[0], "drift +23.6% within launches (p<1e-6)");
+    d.drift_pct = -4.3;
+    d.drift_p = 0.0034;
+    assert_int_equal(bl_format_diagnosis(&d, lines), 1);
+    assert_string_equal(lines[0], "drift -4.3% within launches (p=0.0034)");
+}
+
 static void diagnose_takes_levels_between_launches_for_neither_drift_nor_modes(void **state)
 {
     (void)state;
@@ -278,6 +297,7 @@ int main(void)
         cmocka_unit_test(mvalue_rarely_flags_unimodal_timing_shapes),
         cmocka_unit_test(mvalue_finds_two_separated_modes),
         cmocka_unit_test(diagnose_says_drift_of_five_percent),
+        cmocka_unit_test(diagnosis_note_floors_tiny_p_values),
         cmocka_unit_test(diagnose_takes_levels_between_launches_for_neither_drift_nor_modes),
         cmocka_unit_test(diagnose_finds_bimodal_batches_in_ns_per_op),
         cmocka_unit_test(diagnose_of_results_without_batches_tests_nothing),

@@ -253,7 +253,13 @@ static void modes_words(char *out, size_t size, const char *what, const bl_modal
 int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS_LINE])
 {
     int n = 0;
-    if (d->drift)
+    /* A p-value below 1e-6 says no more than "far beyond chance": the
+     * U test's normal tail underflows toward 1e-300 on long launches, and
+     * "p=1.8e-277" would claim a precision nothing here has. */
+    if (d->drift && d->drift_p < 1e-6)
+        snprintf(lines[n++], BL_DIAGNOSIS_LINE, "drift %+.1f%% within launches (p<1e-6)",
+                 d->drift_pct);
+    else if (d->drift)
         snprintf(lines[n++], BL_DIAGNOSIS_LINE, "drift %+.1f%% within launches (p=%.2g)",
                  d->drift_pct, d->drift_p);
     if (d->batches_multimodal)
