@@ -138,6 +138,7 @@ typedef struct bl_ab_bench {
     size_t n_blocks;       /* blocks run */
     size_t n_clean_blocks; /* blocks with four clean batches */
     double wall_s;         /* the whole comparison, workers' start-up included */
+    double start_s;        /* of which the workers' start-up: spawn to the last "ready" */
 } bl_ab_bench;
 
 typedef struct bl_ab_report {

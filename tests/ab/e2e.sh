@@ -102,6 +102,7 @@ w = b[0]
 assert w["verdict"] == "slower", w
 assert w["ci_lo"] <= w["ratio"] <= w["ci_hi"], w
 assert w["n_clean_blocks"] <= w["n_blocks"], w
+assert 0 < w["start_s"] < w["wall_s"], w
 assert w["old_side"]["ns_per_op"] < w["new_side"]["ns_per_op"], w
 PY
     run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --format csv

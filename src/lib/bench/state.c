@@ -319,7 +319,11 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
-        int w = (double)b->ns >= 10 * e->target_ns ? 1 : BL__WARM_WINDOW;
+        /* a driven worker that was given its size (ab's later pairs) needs
+         * only its caches and predictors warm: a shorter window */
+        int w = (double)b->ns >= 10 * e->target_ns ? 1
+                : e->cmd_fd >= 0 && e->given_reps  ? BL__WARM_WINDOW_GIVEN
+                                                   : BL__WARM_WINDOW;
         bool steady = false;
         if (e->n_warm >= 2 * w) {
             double last = median_of(e->warm + e->n_warm - w, w);

@@ -17,6 +17,7 @@
 
 #define BL__MAX_METRICS 32
 #define BL__WARM_WINDOW 4
+#define BL__WARM_WINDOW_GIVEN 2 /* driven, batch size given: ab's later pairs */
 
 enum { ST_RUN = 1, ST_SUB = 2 };
 /* STAGE_DRIVEN (benchlab ab): after warmup, one measured batch per command

@@ -191,18 +191,22 @@ static bool has_measured(const struct bl__worker *w, size_t n)
     return w->n_measure_lines >= n;
 }
 
-/* Start one worker in driven mode and wait for its "ready". */
-static bool start_proc(struct comparison *c, size_t pair, int side, double worker_time_s)
+/* Start one worker in driven mode and wait for its "ready". `reps` > 0:
+ * the batch size a worker of the same build chose already, so this one
+ * skips its pilot (as with --tune-file) and warms up on it. */
+static bool start_proc(struct comparison *c, size_t pair, int side, double worker_time_s,
+                       unsigned long long reps)
 {
     struct proc *p = &c->procs[pair][side];
     memset(&p->launch, 0, sizeof p->launch);
     p->launch.ns_per_op = p->launch.raw_ns_per_op = p->launch.overhead_ns = NAN;
-    char time_s[32], batch[32], seed_s[32], fd_s[8], cmd_s[8];
+    char time_s[32], batch[32], seed_s[32], fd_s[8], cmd_s[8], reps_s[32];
     snprintf(time_s, sizeof time_s, "%.17g", worker_time_s);
     snprintf(batch, sizeof batch, "%.17g", c->o->batch_ms);
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)(bl__rng_next(c->rng) | 1));
     snprintf(fd_s, sizeof fd_s, "%d", BL__CHANNEL_FD);
     snprintf(cmd_s, sizeof cmd_s, "%d", BL__COMMAND_FD);
+    snprintf(reps_s, sizeof reps_s, "%llu", reps);
     char *argv[] = {(char *)c->exe[side],
                     (char *)"--benchlab-worker",
                     (char *)c->name,
@@ -216,6 +220,8 @@ static bool start_proc(struct comparison *c, size_t pair, int side, double worke
                     seed_s,
                     (char *)"--benchlab-cmd-fd",
                     cmd_s,
+                    reps ? (char *)"--benchlab-reps" : NULL,
+                    reps_s,
                     NULL};
     if (bl__worker_start(&p->w, c->exe[side], argv, NULL, true, &p->launch)) {
         proc_failed(c, p, side);
@@ -499,11 +505,21 @@ static void compare_one(const bl_ab_options *o, const char *name, const char *ol
      * it): all of them together stay within half the comparison's budget. */
     double worker_time_s = o->time_s / (double)c.n_pairs;
     bool ok = true;
+    /* The first pair's workers run their pilots; the later ones start on
+     * the batch size their build's first worker chose (it stands unless
+     * its first clean batch is 4x off, as a --tune-file size) and warm up
+     * briefly: the start-up of a pair is the budget's price of a degree of
+     * freedom, and the pilots would only choose the same size again. */
     for (size_t p = 0; p < c.n_pairs && ok; p++) {
         int first = (int)(bl__rng_next(rng) & 1);
-        ok = start_proc(&c, p, first, worker_time_s) && start_proc(&c, p, !first, worker_time_s);
+        unsigned long long r[2] = {0, 0};
+        for (int s = 0; s < 2 && p > 0; s++)
+            r[s] = c.procs[0][s].w.ready_reps;
+        ok = start_proc(&c, p, first, worker_time_s, r[first]) &&
+             start_proc(&c, p, !first, worker_time_s, r[!first]);
         out->n_pairs = p + 1;
     }
+    out->start_s = (double)(bl__now_ns() - t_begin) / 1e9;
     if (ok)
         ok = run_blocks(&c, t_begin);
 

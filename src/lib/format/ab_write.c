@@ -254,6 +254,7 @@ int bl_ab_write_json(FILE *f, const bl_ab_report *r)
         fprintf(f, ",\"n_pairs\":%zu,\"n_groups\":%zu,\"n_blocks\":%zu,\"n_clean_blocks\":%zu",
                 b->n_pairs, b->est.n_groups, b->n_blocks, b->n_clean_blocks);
         json_num_field(f, "wall_s", b->wall_s);
+        json_num_field(f, "start_s", b->start_s);
         json_side(f, "old_side", &b->old_side);
         json_side(f, "new_side", &b->new_side);
         fputc('}', f);
@@ -274,7 +275,7 @@ static void csv_num(FILE *f, double x)
 int bl_ab_write_csv(FILE *f, const bl_ab_report *r)
 {
     fputs("name,verdict,ratio,ci_lo,ci_hi,old_ns_per_op,new_ns_per_op,old_ref_cycles_per_op,"
-          "new_ref_cycles_per_op,n_pairs,n_blocks,n_clean_blocks,wall_s,message\n",
+          "new_ref_cycles_per_op,n_pairs,n_blocks,n_clean_blocks,wall_s,start_s,message\n",
           f);
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_ab_bench *b = &r->benches[i];
@@ -290,6 +291,7 @@ int bl_ab_write_csv(FILE *f, const bl_ab_report *r)
         csv_num(f, b->new_side.ref_cycles_per_op);
         fprintf(f, ",%zu,%zu,%zu", b->n_pairs, b->n_blocks, b->n_clean_blocks);
         csv_num(f, b->wall_s);
+        csv_num(f, b->start_s);
         fputc(',', f);
         bl__csv_field(f, b->message ? b->message : "");
         fputc('\n', f);
