@@ -32,6 +32,9 @@ GB_TRIALS=${GB_TRIALS:-$TRIALS}
 benchlab=$build/bin/benchlab
 lib=$build/lib/libbenchlab.a
 [ -x "$benchlab" ] && [ -f "$lib" ] || { echo "bench/quality: build first (make): no $benchlab" >&2; exit 2; }
+# a stale build dir would cost the whole run: every ab cell empty
+"$benchlab" ab --help >/dev/null 2>&1 ||
+    { echo "bench/quality: $benchlab has no 'ab' command: a stale build? rebuild it (make)" >&2; exit 2; }
 [ -f /usr/include/benchmark/benchmark.h ] ||
     { echo "bench/quality: Google Benchmark is missing: apt-get install libbenchmark-dev" >&2; exit 2; }
 command -v c++ >/dev/null || { echo "bench/quality: no C++ compiler: apt-get install g++" >&2; exit 2; }
