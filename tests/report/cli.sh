@@ -8,17 +8,7 @@ data=$3
 cli="$bin/benchlab"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
-run() {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    st=$?
-}
-expect_status() { [ "$st" -eq "$1" ] || fail "exit status $st, want $1"; }
-err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
+. "$(dirname "$0")/../support/e2e_lib.sh"
 has() { grep -q -- "$2" "$1" || fail "$1 lacks /$2/"; }
 lacks() { ! grep -q -- "$2" "$1" || fail "$1 has /$2/"; }
 
