@@ -19,21 +19,7 @@
 #include "benchlab/format.h"
 #include "benchlab/results.h"
 #include "benchlab/stats.h"
-
-static uint64_t rng = 88172645463325252u;
-
-static double uniform01(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double normal(void)
-{
-    return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
-}
+#include "sim_data.h"
 
 enum shape { NORMAL, LOGNORMAL, TIMING_TAIL, TWO_MODES };
 
@@ -145,23 +131,6 @@ static void mvalue_finds_two_separated_modes(void **state)
     free(x);
 }
 
-/* A launch of n measured batches of 1000 repetitions: per op `level` times
- * gen(i), with overhead batches that cost nothing. */
-static void add_launch(bl_bench_result *b, size_t n, double level,
-                       double (*gen)(size_t i, size_t n))
-{
-    bl_launch *l = bl_results_add_launch(b);
-    assert_non_null(l);
-    for (size_t i = 0; i < n; i++) {
-        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 0, .cpu_ns = -1};
-        bl_sample m = {
-            .stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 1000 * level * gen(i, n), .cpu_ns = -1};
-        assert_int_equal(bl_launch_add_sample(l, &o), 0);
-        assert_int_equal(bl_launch_add_sample(l, &m), 0);
-    }
-    bl_launch_finish(l);
-}
-
 static double flat(size_t i, size_t n)
 {
     (void)i, (void)n;
@@ -188,7 +157,7 @@ static void diagnose_says_drift_of_five_percent(void **state)
     bl_bench_result *b = bl_results_bench(r, "BenchmarkRamp");
     assert_non_null(b);
     for (int k = 0; k < 6; k++)
-        add_launch(b, 40, 1000, ramp5);
+        sim_add_launch(b, 40, 1000, 0, ramp5);
     bl_diagnosis d;
     assert_int_equal(bl_bench_diagnose(b, &d), 0);
     assert_true(d.drift_tested);
@@ -229,7 +198,7 @@ static void diagnose_takes_levels_between_launches_for_neither_drift_nor_modes(v
     bl_bench_result *b = bl_results_bench(r, "BenchmarkLevels");
     assert_non_null(b);
     for (int k = 0; k < 12; k++)
-        add_launch(b, 40, k % 2 ? 1500 : 1000, flat);
+        sim_add_launch(b, 40, k % 2 ? 1500 : 1000, 0, flat);
     bl_diagnosis d;
     assert_int_equal(bl_bench_diagnose(b, &d), 0);
     assert_true(d.drift_tested);
@@ -255,7 +224,7 @@ static void diagnose_finds_bimodal_batches_in_ns_per_op(void **state)
     bl_bench_result *b = bl_results_bench(r, "BenchmarkBimodal");
     assert_non_null(b);
     for (int k = 0; k < 6; k++)
-        add_launch(b, 40, 1000 * (1 + 0.1 * (k % 3)), two_modes);
+        sim_add_launch(b, 40, 1000 * (1 + 0.1 * (k % 3)), 0, two_modes);
     bl_diagnosis d;
     assert_int_equal(bl_bench_diagnose(b, &d), 0);
     assert_true(d.batches_multimodal);

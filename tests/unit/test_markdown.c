@@ -16,38 +16,19 @@
 
 #include "benchlab/format.h"
 #include "benchlab/results.h"
+#include "sim_data.h"
 
-/* About normal, mean 0 and sd 1 (the sum of 12 uniforms, an LCG of
- * fixed seed): batch noise of one hump, so the diagnosis stays quiet. */
-static double bell(void)
+/* 0.3% noise around a flat level */
+static double flat(size_t i, size_t n)
 {
-    static uint64_t x = 88172645463325252ull;
-    double sum = 0;
-    for (int k = 0; k < 12; k++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        sum += (double)(x >> 11) / 9007199254740992.0;
-    }
-    return sum - 6;
+    (void)i, (void)n;
+    return 1 + 0.003 * normal();
 }
 
-/* A launch of n measured batches of 1000 repetitions at `level` ns per op
- * times (1 + slope * i / n) (a drift when slope is not 0), 0.3% noise,
- * overhead batches of 1 ns per op. */
-static void add_launch(bl_bench_result *b, size_t n, double level, double slope)
+/* 8% slower from the first batch to the last, with the same noise */
+static double ramp8(size_t i, size_t n)
 {
-    bl_launch *l = bl_results_add_launch(b);
-    assert_non_null(l);
-    for (size_t i = 0; i < n; i++) {
-        double wobble = 1 + 0.003 * bell();
-        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 1000, .cpu_ns = -1};
-        bl_sample m = {.stage = BL_STAGE_MEASURE,
-                       .reps = 1000,
-                       .ns = 1000 * (level * (1 + slope * (double)i / (double)n) * wobble + 1),
-                       .cpu_ns = -1};
-        assert_int_equal(bl_launch_add_sample(l, &o), 0);
-        assert_int_equal(bl_launch_add_sample(l, &m), 0);
-    }
-    bl_launch_finish(l);
+    return (1 + 0.08 * (double)i / (double)n) * flat(i, n);
 }
 
 static char *markdown_of(const bl_results *r)
@@ -72,7 +53,7 @@ static void markdown_shows_the_estimate_and_its_interval(void **state)
      * distribution-free interval over them, not a summary of one launch */
     static const double levels[] = {100, 104, 98, 101, 120, 99};
     for (int k = 0; k < 6; k++)
-        add_launch(b, 30, levels[k], 0);
+        sim_add_launch(b, 30, levels[k], 1, flat);
     bl_estimate e;
     assert_int_equal(bl_bench_estimate(b, 0.95, &e), 0);
     assert_int_equal(e.ci_method, BL_CI_LAUNCHES);
@@ -97,10 +78,10 @@ static void markdown_notes_drift_below_the_table(void **state)
     (void)state;
     bl_results *r = bl_results_create();
     assert_non_null(r);
-    add_launch(bl_results_bench(r, "BenchmarkSteady"), 40, 50, 0);
+    sim_add_launch(bl_results_bench(r, "BenchmarkSteady"), 40, 50, 1, flat);
     bl_bench_result *b = bl_results_bench(r, "BenchmarkRamp");
     for (int k = 0; k < 6; k++)
-        add_launch(b, 40, 100, 0.08); /* 8% slower from first batch to last */
+        sim_add_launch(b, 40, 100, 1, ramp8);
     char *md = markdown_of(r);
     /* one launch of Steady: its interval comes from its batches, marked */
     assert_non_null(strstr(md, " \\*"));

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "benchlab/format.h"
-#include "benchlab/stats.h"
 
 static void md(FILE *f, const char *s)
 {

@@ -5,9 +5,10 @@
  * The mvalue of a histogram is the total variation of its bin counts (a
  * zero bin added at each end) divided by the highest count: 2 for one hump,
  * about 4 for two, 2k for k separated humps. BenchmarkDotNet's rule: drop
- * Tukey's outliers (1.5 IQR beyond the quartiles), start with Scott's bin
- * width 3.5 s / n^(1/3), and double it until it exceeds the range; the
- * mvalue is the largest over those widths. Their thresholds: above 2.8
+ * outliers, start with Scott's bin width 3.5 s / n^(1/3), and double it
+ * until it exceeds the range; the mvalue is the largest over those widths.
+ * (Our outlier fences stand on the deciles, not on Tukey's quartiles as
+ * theirs: see bl_stats_mvalue.) Their thresholds: above 2.8
  * "can have several modes", above 3.2 bimodal, above 4.2 multimodal.
  *
  * A small histogram has ragged counts, and ragged counts add total
