@@ -57,21 +57,46 @@ typedef struct bl_exec_command {
     const char *cleanup;  /* once after its last run (untimed); NULL: none */
     const bl_exec_param *params;
     size_t n_params;
+    /* Where the command's stdout goes (stderr goes to /dev/null, except for
+     * "inherit"): NULL or "null": /dev/null; "pipe": a pipe the parent
+     * drains; "inherit": ours (stdout and stderr); anything else: a file,
+     * created or truncated before every run (hyperfine's --output).
+     * bl_exec_options.show_output overrides it with "inherit". */
+    const char *output;
+    /* The name for people (the summary, the markup tables): hyperfine shows
+     * parameters that the command line does not use, "cmd (x = a)".
+     * NULL: name. */
+    const char *label;
 } bl_exec_command;
 
 typedef struct bl_exec_options {
-    const char *shell; /* "sh" (default) runs `shell -c CMD`; NULL: no shell, split as sh would */
-    int warmup;        /* untimed runs of each command first; default 0 */
-    int runs;          /* exactly this many runs; 0 (default): the automatic budget */
-    int min_runs;      /* automatic budget: at least this many; default 10 */
-    int max_runs;      /* automatic budget: at most this many; default 0, no limit */
-    double time_s;     /* automatic budget: about this many seconds per command; default 3 */
+    /* "sh" (default) runs `sh -c CMD`. A command line such as "bash --norc"
+     * is split into words as sh would and -c CMD appended. NULL: no shell,
+     * CMD split as sh would. */
+    const char *shell;
+    int warmup;   /* untimed runs of each command first; default 0 */
+    int runs;     /* exactly this many runs; 0 (default): the automatic budget */
+    int min_runs; /* automatic budget: at least this many; default 10 */
+    int max_runs; /* automatic budget: at most this many; default 0, no limit */
+    /* Automatic budget: about this many seconds of wall time per command,
+     * counting everything its runs cost: prepare, the run, conclude, setup
+     * and cleanup, and its share of the shell's start-up runs. Default 3. */
+    double time_s;
     enum bl_exec_order order;
     unsigned long long seed; /* for BL_EXEC_SHUFFLE; 0: from the clock */
     const char *input;       /* the commands' stdin; NULL: /dev/null */
     int show_output;         /* nonzero: the commands' stdout/stderr are ours; else /dev/null */
     int ignore_failure;      /* nonzero: a non-zero exit is recorded, not an error */
-    double confidence;       /* of the median's interval, and of the early stop; default 0.95 */
+    /* With ignore_failure: when n_ignore_codes > 0, only these exit codes
+     * are ignored (hyperfine's --ignore-failure=1,2); any other status, or a
+     * signal, is still an error. Borrowed. */
+    const int *ignore_codes;
+    size_t n_ignore_codes;
+    /* Per process (each run, and each prepare, conclude, setup, cleanup):
+     * kill its process group with SIGKILL after this many seconds and fail
+     * with BL_ETIMEOUT. 0 (default): no limit. */
+    double timeout_s;
+    double confidence; /* of the median's interval, and of the early stop; default 0.95 */
     /* Set (from a signal handler) to stop: the run under way is dropped and
      * bl_exec_run_all returns BL_EINTR with the runs measured so far. */
     const volatile sig_atomic_t *stop;
@@ -107,16 +132,22 @@ typedef struct bl_exec_results {
     size_t n_shell_runs;
     double shell_wall_ns, shell_user_ns, shell_sys_ns;
     int stopped_early; /* the automatic budget stopped once the intervals were tight */
-    double elapsed_s;  /* the whole session */
-    char shell[64];    /* "sh", or "" for none */
+    /* The early-stop rule: at least early_min_runs runs and the median's
+     * interval no wider than early_rel_width times the median. */
+    size_t early_min_runs;
+    double early_rel_width;
+    double elapsed_s; /* the whole session */
+    char shell[64];   /* "sh", or "" for none */
 } bl_exec_results;
 
 /*
  * Benchmark commands[0..n_commands) (borrowed until the results are
  * destroyed). *out is always set (free with bl_exec_results_destroy) and
- * holds every run measured, also on error. Returns 0; BL_EINTR when *stop
- * was set; BL_EEXIT when a command exited non-zero or was killed (without
- * ignore_failure); BL_EBENCH when setup, cleanup, prepare or conclude
+ * holds every run measured, also on error (when a command fails before the
+ * shell's start-up was measured, it is measured then, so that what is kept is
+ * corrected too). Returns 0; BL_EINTR when *stop was set; BL_EEXIT when a
+ * command exited non-zero or was killed (without ignore_failure);
+ * BL_ETIMEOUT when a process ran past timeout_s; BL_EBENCH when setup, cleanup, prepare or conclude
  * failed; BL_ENOTFOUND when a program (the shell, or the command without
  * one) cannot be executed; BL_EUSAGE for bad options or a command that
  * cannot be split; -errno. A message naming the command is put in err.
@@ -186,6 +217,19 @@ BL_API int bl_exec_write_json(FILE *f, const bl_exec_results *r);
 BL_API int bl_exec_write_csv(FILE *f, const bl_exec_results *r);
 /* A Markdown table like hyperfine's: Command | Mean [ms] | Min [ms] | Max [ms] | Relative. */
 BL_API int bl_exec_write_markdown(FILE *f, const bl_exec_results *r);
+
+/* hyperfine's markup tables, with its options. */
+enum bl_exec_markup { BL_EXEC_MARKDOWN, BL_EXEC_ASCIIDOC, BL_EXEC_ORGMODE };
+typedef struct bl_exec_table_options {
+    enum bl_exec_markup markup;
+    double unit_ns;      /* 1e3, 1e6 or 1e9; 0: from the first listed command's mean */
+    const size_t *order; /* the rows, as indices into r->results; NULL: input order */
+    size_t n_order;
+    /* the Relative column: each mean over this command's (an index into
+     * r->results); SIZE_MAX: the fastest mean */
+    size_t reference;
+} bl_exec_table_options;
+BL_API int bl_exec_write_table(FILE *f, const bl_exec_results *r, const bl_exec_table_options *o);
 
 #ifdef __cplusplus
 }

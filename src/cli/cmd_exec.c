@@ -6,8 +6,10 @@
  * the summary; the measuring is the library's (benchlab/exec.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,8 @@
 
 #define MAX_PARAMS 8
 #define MAX_SCAN_VALUES 100000
+#define MAX_CMDS 256
+#define MAX_CODES 64
 
 static volatile sig_atomic_t stop_flag;
 
@@ -30,6 +34,238 @@ static void on_stop(int sig)
     stop_flag = 1;
 }
 
+/* ---- the options: one table, the parser and --help read it ------------------------ */
+
+enum opt_id {
+    O_SECTION, /* a heading in --help */
+    O_WARMUP,
+    O_MIN_RUNS,
+    O_MAX_RUNS,
+    O_RUNS,
+    O_SETUP,
+    O_REFERENCE,
+    O_REFERENCE_NAME,
+    O_PREPARE,
+    O_CONCLUDE,
+    O_CLEANUP,
+    O_SCAN,
+    O_STEP,
+    O_LIST,
+    O_SHELL,
+    O_NO_SHELL,
+    O_IGNORE_FAILURE,
+    O_STYLE,
+    O_SORT,
+    O_TIME_UNIT,
+    O_EXPORT_ASCIIDOC,
+    O_EXPORT_CSV,
+    O_EXPORT_JSON,
+    O_EXPORT_MARKDOWN,
+    O_EXPORT_ORGMODE,
+    O_SHOW_OUTPUT,
+    O_OUTPUT,
+    O_INPUT,
+    O_COMMAND_NAME,
+    O_MIN_TIME,
+    O_DEBUG_MODE,
+    O_HELP,
+    O_VERSION,
+    O_TIME,
+    O_TIMEOUT,
+    O_ORDER,
+    O_SEQUENTIAL,
+    O_SEED,
+    O_FORMAT,
+    O_SAVE,
+    O_STORE,
+    O_RUN_ID,
+    O_TAG,
+    O_COUNT
+};
+
+enum arg_kind {
+    ARG_NONE,
+    ARG_ONE,      /* --opt V, --opt=V, -oV, -o V, -o=V */
+    ARG_OPTIONAL, /* only attached: --opt=V, -o=V (hyperfine's require_equals) */
+    ARG_TWO,      /* --opt A B */
+    ARG_THREE,    /* --opt A B C */
+};
+
+#define OPT_REPEAT 1u /* may be given more than once (each is kept, or the last wins) */
+#define OPT_HIDDEN 2u /* accepted, not in --help (as in hyperfine) */
+
+struct opt_def {
+    enum opt_id id;
+    const char *name; /* long name without "--"; NULL: short only */
+    char short_name;  /* 0: long only */
+    enum arg_kind arg;
+    const char *metavar;
+    unsigned flags;
+    const char *help;
+};
+
+static const struct opt_def OPTIONS[] = {
+    {O_SECTION, NULL, 0, ARG_NONE, NULL, 0, "hyperfine's options, with hyperfine's meanings:"},
+    {O_WARMUP, "warmup", 'w', ARG_ONE, "NUM", 0, "untimed runs of each command first (0)"},
+    {O_MIN_RUNS, "min-runs", 'm', ARG_ONE, "NUM", 0, "automatic budget: at least NUM runs (10)"},
+    {O_MAX_RUNS, "max-runs", 'M', ARG_ONE, "NUM", 0,
+     "automatic budget: at most NUM runs (no limit)"},
+    {O_RUNS, "runs", 'r', ARG_ONE, "NUM", 0, "exactly NUM runs of each command"},
+    {O_SETUP, "setup", 's', ARG_ONE, "CMD", 0, "once before a command's first run"},
+    {O_REFERENCE, "reference", 0, ARG_ONE, "CMD", 0,
+     "also benchmark CMD (first) and compare with it, not with the fastest"},
+    {O_REFERENCE_NAME, "reference-name", 0, ARG_ONE, "NAME", 0, "the name of --reference's CMD"},
+    {O_PREPARE, "prepare", 'p', ARG_ONE, "CMD", OPT_REPEAT,
+     "before each run, untimed (once, or once per command)"},
+    {O_CONCLUDE, "conclude", 'C', ARG_ONE, "CMD", OPT_REPEAT,
+     "after each run, untimed (once, or once per command)"},
+    {O_CLEANUP, "cleanup", 'c', ARG_ONE, "CMD", 0, "once after a command's last run"},
+    {O_SCAN, "parameter-scan", 'P', ARG_THREE, "VAR MIN MAX", 0, "a command per {VAR} in MIN..MAX"},
+    {O_STEP, "parameter-step-size", 'D', ARG_ONE, "DELTA", 0, "the scan's step (1)"},
+    {O_LIST, "parameter-list", 'L', ARG_TWO, "VAR VALUES", OPT_REPEAT,
+     "a command per {VAR} in VALUES (a,b,c; \\, for a comma)"},
+    {O_SHELL, "shell", 'S', ARG_ONE, "SHELL", OPT_REPEAT,
+     "the shell: a name, path or command line (\"bash --norc\"); default: sh; none: no shell"},
+    {O_NO_SHELL, NULL, 'N', ARG_NONE, NULL, 0, "the same as --shell=none"},
+    {O_IGNORE_FAILURE, "ignore-failure", 'i', ARG_OPTIONAL, "MODE", 0,
+     "record non-zero exits: all (-i, =all-non-zero) or these (=1,2)"},
+    {O_STYLE, "style", 0, ARG_ONE, "TYPE", 0,
+     "auto, basic, full, nocolor, color, none (no summary on stdout)"},
+    {O_SORT, "sort", 0, ARG_ONE, "METHOD", 0,
+     "auto (comparison by time, tables by command), command, mean-time"},
+    {O_TIME_UNIT, "time-unit", 'u', ARG_ONE, "UNIT", 0,
+     "microsecond, millisecond or second: the summary and markup tables"},
+    {O_EXPORT_ASCIIDOC, "export-asciidoc", 0, ARG_ONE, "FILE", 0, "an AsciiDoc table (- : stdout)"},
+    {O_EXPORT_CSV, "export-csv", 0, ARG_ONE, "FILE", 0, "hyperfine's CSV (- : stdout)"},
+    {O_EXPORT_JSON, "export-json", 0, ARG_ONE, "FILE", 0,
+     "hyperfine's JSON, seconds, every run (- : stdout)"},
+    {O_EXPORT_MARKDOWN, "export-markdown", 0, ARG_ONE, "FILE", 0, "a Markdown table (- : stdout)"},
+    {O_EXPORT_ORGMODE, "export-orgmode", 0, ARG_ONE, "FILE", 0, "an org-mode table (- : stdout)"},
+    {O_SHOW_OUTPUT, "show-output", 0, ARG_NONE, NULL, 0, "the commands' output is ours"},
+    {O_OUTPUT, "output", 0, ARG_ONE, "WHERE", OPT_REPEAT,
+     "null (default), pipe, inherit or a FILE (once, or once per command)"},
+    {O_INPUT, "input", 0, ARG_ONE, "WHERE", 0, "the commands' stdin: null (default) or a FILE"},
+    {O_COMMAND_NAME, "command-name", 'n', ARG_ONE, "NAME", OPT_REPEAT,
+     "the name of the next command in reports"},
+    {O_MIN_TIME, "min-benchmarking-time", 0, ARG_ONE, "SECONDS", OPT_HIDDEN, NULL},
+    {O_DEBUG_MODE, "debug-mode", 0, ARG_NONE, NULL, OPT_HIDDEN, NULL},
+    {O_HELP, "help", 'h', ARG_NONE, NULL, 0, "this help"},
+    {O_VERSION, "version", 'V', ARG_NONE, NULL, 0, "benchlab's version"},
+    {O_SECTION, NULL, 0, ARG_NONE, NULL, 0, "benchlab's own:"},
+    {O_TIME, "time", 0, ARG_ONE, "SECONDS", 0,
+     "automatic budget: about SECONDS of wall time per command (3)"},
+    {O_TIMEOUT, "timeout", 0, ARG_ONE, "SECONDS", 0,
+     "kill a run (or a helper) past SECONDS and fail (no limit)"},
+    {O_ORDER, "order", 0, ARG_ONE, "ORDER", 0,
+     "shuffle (default), interleave (A B A B), sequential"},
+    {O_SEQUENTIAL, "sequential", 0, ARG_NONE, NULL, 0, "all runs of one command, then the next"},
+    {O_SEED, "seed", 0, ARG_ONE, "N", 0, "the shuffle's seed"},
+    {O_FORMAT, "format", 0, ARG_ONE, "text|go", 0,
+     "go: Go benchmark lines on stdout, summary on stderr"},
+    {O_SAVE, "save", 0, ARG_NONE, NULL, 0, "also save the runs in the results store"},
+    {O_STORE, "store", 0, ARG_ONE, "SPEC", 0, "the store (docs/store.md); implies --save"},
+    {O_RUN_ID, "run-id", 0, ARG_ONE, "NAME", 0, "the stored run's name; implies --save"},
+    {O_TAG, "tag", 0, ARG_ONE, "TEXT", 0, "the stored run's tag; implies --save"},
+};
+#define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+static void usage(FILE *f)
+{
+    fputs("usage: benchlab exec [options] CMD...\n\n"
+          "Benchmarks each command: wall, user and system time, peak RSS, exit status.\n"
+          "Commands run in shuffled rounds (one run of each per round) and with `sh -c`;\n"
+          "the shell's start-up is measured in the same rounds and subtracted.\n"
+          "Short options may be bundled (-r2 -w1, -Ni). See docs/exec.md.\n",
+          f);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const struct opt_def *d = &OPTIONS[i];
+        if (d->flags & OPT_HIDDEN)
+            continue;
+        if (d->id == O_SECTION) {
+            fprintf(f, "\n%s\n", d->help);
+            continue;
+        }
+        char left[64];
+        int n = snprintf(
+            left, sizeof left, "  %c%c%s%s%s%s%s", d->short_name ? '-' : ' ',
+            d->short_name ? d->short_name : ' ', d->short_name && d->name ? ", " : "  ",
+            d->name ? "--" : "", d->name ? d->name : "",
+            d->metavar ? (d->arg == ARG_OPTIONAL ? "[=" : " ") : "", d->metavar ? d->metavar : "");
+        if (d->arg == ARG_OPTIONAL && n > 0 && (size_t)n + 1 < sizeof left)
+            strcat(left, "]");
+        if (strlen(left) > 30)
+            fprintf(f, "%s\n%32s", left, "");
+        else
+            fprintf(f, "%-32s", left);
+        /* the help at most 80 columns wide, continued under itself */
+        size_t col = 32;
+        for (const char *w = d->help; *w;) {
+            size_t len = strcspn(w, " ");
+            if (col > 32 && col + 1 + len > 80) {
+                fprintf(f, "\n%32s", "");
+                col = 32;
+            } else if (col > 32) {
+                fputc(' ', f);
+                col++;
+            }
+            fwrite(w, 1, len, f);
+            col += len;
+            w += len;
+            while (*w == ' ')
+                w++;
+        }
+        fputc('\n', f);
+    }
+    fputs("\nExit status: 0 ok, 1 a command failed, 2 trouble, 130 interrupted.\n", f);
+}
+
+/* Levenshtein distance, for "did you mean" on an unknown option. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (lb >= 64)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = row[j];
+            size_t sub = prev + (a[i - 1] != b[j - 1]);
+            row[j] = sub < row[j] + 1 ? sub : row[j] + 1;
+            if (row[j - 1] + 1 < row[j])
+                row[j] = row[j - 1] + 1;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown_option(const char *arg)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (!OPTIONS[i].name || (OPTIONS[i].flags & OPT_HIDDEN))
+            continue;
+        char given[64];
+        snprintf(given, sizeof given, "%s", arg + 2);
+        given[strcspn(given, "=")] = '\0';
+        size_t d = distance(given, OPTIONS[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = OPTIONS[i].name;
+        }
+    }
+    if (best)
+        return cli_error("exec: unknown option '%s'; did you mean --%s? (benchlab exec --help)",
+                         arg, best);
+    return cli_error("exec: unknown option '%s' (benchlab exec --help)", arg);
+}
+
+/* ---- what the options set ---------------------------------------------------------- */
+
 struct param_def {
     const char *name;
     char **values;
@@ -38,64 +274,29 @@ struct param_def {
 
 struct cli {
     bl_exec_options o;
-    const char *cmds[256];
+    int seen[O_COUNT];
+    const char *cmds[MAX_CMDS];
     size_t n_cmds;
-    const char *names[256];
+    const char *names[MAX_CMDS];
     size_t n_names;
-    const char *prepares[256];
+    const char *prepares[MAX_CMDS];
     size_t n_prepares;
-    const char *concludes[256];
+    const char *concludes[MAX_CMDS];
     size_t n_concludes;
-    const char *setup, *cleanup;
+    const char *outputs[MAX_CMDS];
+    size_t n_outputs;
+    const char *setup, *cleanup, *reference, *reference_name;
     struct param_def params[MAX_PARAMS];
     size_t n_params;
     const char *scan_name, *scan_min, *scan_max, *scan_step;
-    const char *export_json, *export_csv, *export_md;
+    const char *exports[5]; /* asciidoc, csv, json, markdown, orgmode */
+    int codes[MAX_CODES];
     int format_go;
-    int min_runs_given;
+    enum { STYLE_AUTO, STYLE_BASIC, STYLE_FULL, STYLE_NONE } style;
+    enum { SORT_AUTO, SORT_COMMAND, SORT_TIME } sort;
+    double unit_ns; /* --time-unit; 0: automatic */
     struct cli_save save;
 };
-
-static void usage(FILE *f)
-{
-    fputs("usage: benchlab exec [options] CMD...\n\n"
-          "Benchmarks each command: wall, user and system time, peak RSS, exit status.\n"
-          "Commands run in shuffled rounds (one run of each per round) and with `sh -c`;\n"
-          "the shell's start-up is measured in the same rounds and subtracted.\n\n"
-          "  -w, --warmup N             untimed runs of each command first (0)\n"
-          "  -r, --runs N               exactly N runs (default: the automatic budget)\n"
-          "  -m, --min-runs N           automatic budget: at least N runs (10)\n"
-          "  -M, --max-runs N           automatic budget: at most N runs (no limit)\n"
-          "      --time S               automatic budget: about S seconds per command (3)\n"
-          "  -p, --prepare CMD          before each run, untimed (once, or once per command)\n"
-          "      --conclude CMD         after each run, untimed (once, or once per command)\n"
-          "  -s, --setup CMD            once before a command's first run\n"
-          "  -c, --cleanup CMD          once after a command's last run\n"
-          "  -P, --parameter-scan NAME MIN MAX   run CMD for each {NAME} in MIN..MAX\n"
-          "  -D, --parameter-step-size STEP      the scan's step (1)\n"
-          "  -L, --parameter-list NAME A,B,C     run CMD for each {NAME} in the list\n"
-          "  -S, --shell SHELL          the shell (sh); --shell=none runs CMD directly\n"
-          "  -N                         the same as --shell=none\n"
-          "      --input FILE           the commands' stdin (default /dev/null)\n"
-          "      --show-output          show the commands' output (default: discarded)\n"
-          "  -i, --ignore-failure       a non-zero exit is recorded, not an error\n"
-          "  -n, --command-name NAME    the name of the next command in reports\n"
-          "      --order ORDER          shuffle (default), interleave (A B A B), sequential\n"
-          "      --sequential           all runs of one command, then the next (hyperfine's)\n"
-          "      --seed N               the shuffle's seed\n"
-          "      --format text|go       go: Go benchmark lines on stdout, summary on stderr\n"
-          "      --export-json FILE     hyperfine's JSON (seconds)\n"
-          "      --export-csv FILE      hyperfine's CSV\n"
-          "      --export-markdown FILE a Markdown table\n"
-          "      --save                 also save the runs in the results store (docs/store.md)\n"
-          "      --store SPEC           the store (default: $BENCHLAB_STORE, else\n"
-          "                             .benchlab/results.db in the project); implies --save\n"
-          "      --run-id NAME, --tag TEXT   as for benchlab run; imply --save\n\n"
-          "Exit status: 0 ok, 1 a command failed, 2 trouble, 130 interrupted.\n",
-          f);
-}
-
-/* ---- option parsing ------------------------------------------------------------- */
 
 static int parse_int(const char *opt, const char *s, int *out)
 {
@@ -132,6 +333,7 @@ static int add_param(struct cli *c, const char *name, char **values, size_t n)
     return 0;
 }
 
+/* hyperfine's list: split at ',', where "\," is a comma and "\\" a backslash. */
 static int parse_list(struct cli *c, const char *name, const char *list)
 {
     size_t n = 1;
@@ -145,13 +347,20 @@ static int parse_list(struct cli *c, const char *name, const char *list)
         return cli_error("exec: out of memory");
     }
     size_t k = 0;
-    for (char *tok = copy, *next; tok; tok = next) {
-        next = strchr(tok, ',');
-        if (next)
-            *next++ = '\0';
-        values[k++] = tok; /* all point into copy, freed with values[0] */
+    char *w = copy;
+    values[k++] = w; /* all point into copy, freed with values[0] */
+    for (const char *p = list; *p; p++) {
+        if (*p == '\\' && (p[1] == ',' || p[1] == '\\')) {
+            *w++ = *++p;
+        } else if (*p == ',') {
+            *w++ = '\0';
+            values[k++] = w;
+        } else {
+            *w++ = *p;
+        }
     }
-    return add_param(c, name, values, n);
+    *w = '\0';
+    return add_param(c, name, values, k);
 }
 
 static int expand_scan(struct cli *c)
@@ -190,178 +399,371 @@ static int expand_scan(struct cli *c)
     return add_param(c, n, values, (size_t)count);
 }
 
-#define NEED(k)                                                                                    \
-    do {                                                                                           \
-        if (i + (k) >= argc && !inl)                                                               \
-            return cli_error("exec: %s needs %d argument%s", opt, (k), (k) > 1 ? "s" : "");        \
-    } while (0)
-#define VAL() (inl ? inl : argv[++i])
+static int parse_ignore_failure(struct cli *c, const char *v)
+{
+    c->o.ignore_failure = 1;
+    if (!v || !*v || strcmp(v, "all-non-zero") == 0)
+        return 0;
+    size_t n = 0;
+    for (const char *p = v;;) {
+        char *end;
+        errno = 0;
+        long code = strtol(p, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (errno || end == p || (*end && *end != ',') || code < INT_MIN || code > INT_MAX)
+            return cli_error("exec: --ignore-failure=%s: not all-non-zero nor a list of exit "
+                             "codes such as 1,2",
+                             v);
+        if (n == MAX_CODES)
+            return cli_error("exec: --ignore-failure: at most %d exit codes", MAX_CODES);
+        c->codes[n++] = (int)code;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+    c->o.ignore_codes = c->codes;
+    c->o.n_ignore_codes = n;
+    return 0;
+}
+
+static int pick(const char *opt, const char *v, const char *const *names, int *out)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    char all[256] = "";
+    for (int i = 0; names[i]; i++)
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? ", " : "", names[i]);
+    return cli_error("exec: %s: '%s' is not one of %s", opt, v, all);
+}
+
+static int push(const char **list, size_t *n, const char *v)
+{
+    if (*n == MAX_CMDS)
+        return cli_error("exec: at most %d of each option", MAX_CMDS);
+    list[(*n)++] = v;
+    return 0;
+}
+
+/* Apply one option with its values (v[0..]: as many as its kind takes). */
+static int apply(struct cli *c, const struct opt_def *d, const char *opt, char **v)
+{
+    int k = 0;
+    switch (d->id) {
+    case O_SECTION:
+    case O_COUNT:
+        break;
+    case O_WARMUP:
+        return parse_int(opt, v[0], &c->o.warmup);
+    case O_MIN_RUNS:
+        if (parse_int(opt, v[0], &c->o.min_runs))
+            return 2;
+        return c->o.min_runs == 0 ? cli_error("exec: --min-runs must be at least 1") : 0;
+    case O_MAX_RUNS:
+        if (parse_int(opt, v[0], &c->o.max_runs))
+            return 2;
+        return c->o.max_runs == 0 ? cli_error("exec: --max-runs must be at least 1") : 0;
+    case O_RUNS:
+        if (parse_int(opt, v[0], &c->o.runs))
+            return 2;
+        return c->o.runs == 0 ? cli_error("exec: --runs must be at least 1") : 0;
+    case O_SETUP:
+        c->setup = v[0];
+        break;
+    case O_CLEANUP:
+        c->cleanup = v[0];
+        break;
+    case O_REFERENCE:
+        c->reference = v[0];
+        break;
+    case O_REFERENCE_NAME:
+        c->reference_name = v[0];
+        break;
+    case O_PREPARE:
+        return push(c->prepares, &c->n_prepares, v[0]);
+    case O_CONCLUDE:
+        return push(c->concludes, &c->n_concludes, v[0]);
+    case O_OUTPUT:
+        return push(c->outputs, &c->n_outputs, v[0]);
+    case O_COMMAND_NAME:
+        return push(c->names, &c->n_names, v[0]);
+    case O_SCAN:
+        c->scan_name = v[0];
+        c->scan_min = v[1];
+        c->scan_max = v[2];
+        break;
+    case O_STEP:
+        c->scan_step = v[0];
+        break;
+    case O_LIST:
+        return parse_list(c, v[0], v[1]);
+    case O_SHELL:
+        if (!*v[0])
+            return cli_error("exec: --shell: empty");
+        c->o.shell = strcmp(v[0], "none") == 0 ? NULL : strcmp(v[0], "default") == 0 ? "sh" : v[0];
+        break;
+    case O_NO_SHELL:
+        c->o.shell = NULL;
+        break;
+    case O_IGNORE_FAILURE:
+        return parse_ignore_failure(c, v[0]);
+    case O_STYLE: {
+        static const char *const names[] = {"auto",  "basic", "full", "nocolor",
+                                            "color", "none",  NULL};
+        /* no colours in exec's output: nocolor is auto, color is basic */
+        static const int style[] = {STYLE_AUTO, STYLE_BASIC, STYLE_FULL,
+                                    STYLE_AUTO, STYLE_BASIC, STYLE_NONE};
+        if (pick(opt, v[0], names, &k))
+            return 2;
+        c->style = style[k];
+        break;
+    }
+    case O_SORT: {
+        static const char *const names[] = {"auto", "command", "mean-time", NULL};
+        if (pick(opt, v[0], names, &k))
+            return 2;
+        c->sort = k == 0 ? SORT_AUTO : k == 1 ? SORT_COMMAND : SORT_TIME;
+        break;
+    }
+    case O_TIME_UNIT: {
+        static const char *const names[] = {"microsecond", "millisecond", "second", NULL};
+        if (pick(opt, v[0], names, &k))
+            return 2;
+        c->unit_ns = k == 0 ? 1e3 : k == 1 ? 1e6 : 1e9;
+        break;
+    }
+    case O_EXPORT_ASCIIDOC:
+    case O_EXPORT_CSV:
+    case O_EXPORT_JSON:
+    case O_EXPORT_MARKDOWN:
+    case O_EXPORT_ORGMODE:
+        c->exports[d->id - O_EXPORT_ASCIIDOC] = v[0];
+        break;
+    case O_SHOW_OUTPUT:
+        c->o.show_output = 1;
+        break;
+    case O_INPUT:
+        c->o.input = strcmp(v[0], "null") == 0 ? NULL : v[0];
+        break;
+    case O_MIN_TIME:
+    case O_TIME:
+        if (parse_double(opt, v[0], &c->o.time_s))
+            return 2;
+        return c->o.time_s < 0 ? cli_error("exec: %s: '%s' is negative", opt, v[0]) : 0;
+    case O_TIMEOUT:
+        if (parse_double(opt, v[0], &c->o.timeout_s))
+            return 2;
+        return c->o.timeout_s <= 0 ? cli_error("exec: --timeout: '%s' is not positive", v[0]) : 0;
+    case O_DEBUG_MODE:
+        return cli_error("exec: --debug-mode (hyperfine's fake timings for tests) is not "
+                         "supported: benchlab exec always measures");
+    case O_HELP:
+        usage(stdout);
+        exit(0);
+    case O_VERSION:
+        printf("benchlab exec %s\n", bl_version());
+        exit(0);
+    case O_ORDER: {
+        static const char *const names[] = {"shuffle", "interleave", "sequential", NULL};
+        if (pick(opt, v[0], names, &k))
+            return 2;
+        c->o.order = k == 0 ? BL_EXEC_SHUFFLE : k == 1 ? BL_EXEC_INTERLEAVE : BL_EXEC_SEQUENTIAL;
+        break;
+    }
+    case O_SEQUENTIAL:
+        c->o.order = BL_EXEC_SEQUENTIAL;
+        break;
+    case O_SEED: {
+        char *end;
+        errno = 0;
+        c->o.seed = strtoull(v[0], &end, 10);
+        if (errno || end == v[0] || *end)
+            return cli_error("exec: --seed: '%s' is not a number", v[0]);
+        break;
+    }
+    case O_FORMAT: {
+        static const char *const names[] = {"text", "go", NULL};
+        if (pick(opt, v[0], names, &k))
+            return 2;
+        c->format_go = k == 1;
+        break;
+    }
+    case O_SAVE:
+        c->save.on = 1;
+        break;
+    case O_STORE:
+        c->save.store = v[0];
+        c->save.on = 1;
+        break;
+    case O_RUN_ID:
+        c->save.run_uid = v[0];
+        c->save.on = 1;
+        break;
+    case O_TAG:
+        c->save.tag = v[0];
+        c->save.on = 1;
+        break;
+    }
+    return 0;
+}
+
+static const struct opt_def *find_long(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (OPTIONS[i].name && strlen(OPTIONS[i].name) == len &&
+            strncmp(OPTIONS[i].name, name, len) == 0)
+            return &OPTIONS[i];
+    return NULL;
+}
+
+static const struct opt_def *find_short(char ch)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (OPTIONS[i].short_name == ch)
+            return &OPTIONS[i];
+    return NULL;
+}
+
+static int n_values(enum arg_kind k)
+{
+    return k == ARG_THREE ? 3 : k == ARG_TWO ? 2 : k == ARG_NONE ? 0 : 1;
+}
+
+/*
+ * One option, d, as `opt` ("--name" or "-x"), with its value attached
+ * (`inl`, after '=' or the rest of a bundle) or NULL. Takes what else it
+ * needs from argv after *i.
+ */
+static int take(struct cli *c, const struct opt_def *d, const char *opt, const char *inl, int argc,
+                char **argv, int *i)
+{
+    char *v[3] = {NULL, NULL, NULL};
+    int need = n_values(d->arg);
+    if (d->arg == ARG_NONE && inl)
+        return cli_error("exec: %s takes no value", opt);
+    if (d->arg == ARG_OPTIONAL) {
+        v[0] = (char *)inl;
+    } else if (need == 1 && inl) {
+        v[0] = (char *)inl;
+    } else if (need > 1 && inl) {
+        return cli_error("exec: %s takes %s as separate arguments", opt, d->metavar);
+    } else if (need) {
+        if (*i + need >= argc)
+            return cli_error("exec: %s needs %s", opt, d->metavar);
+        for (int k = 0; k < need; k++)
+            v[k] = argv[++*i];
+    }
+    if (c->seen[d->id] && !(d->flags & OPT_REPEAT))
+        return cli_error("exec: %s given more than once", opt);
+    c->seen[d->id]++;
+    return apply(c, d, opt, v);
+}
+
+/* "--name" or "-x" of an option, for messages. */
+static const char *opt_name(enum opt_id id, char *buf, size_t size)
+{
+    for (size_t k = 0; k < N_OPTIONS; k++)
+        if (OPTIONS[k].id == id) {
+            if (OPTIONS[k].name)
+                snprintf(buf, size, "--%s", OPTIONS[k].name);
+            else
+                snprintf(buf, size, "-%c", OPTIONS[k].short_name);
+            return buf;
+        }
+    return "?";
+}
+
+/* As hyperfine (clap): which options may not go together, which need another. */
+static int check_combinations(const struct cli *c)
+{
+    static const struct {
+        enum opt_id a, b;
+    } conflicts[] = {
+        {O_RUNS, O_MIN_RUNS},      {O_RUNS, O_MAX_RUNS},  {O_LIST, O_SCAN},
+        {O_LIST, O_STEP},          {O_NO_SHELL, O_SHELL}, {O_SHOW_OUTPUT, O_STYLE},
+        {O_SHOW_OUTPUT, O_OUTPUT},
+    };
+    static const struct {
+        enum opt_id opt, needs;
+    } requires[] = {{O_STEP, O_SCAN}, {O_REFERENCE_NAME, O_REFERENCE}};
+    char a[48], b[48];
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
+        if (c->seen[conflicts[i].a] && c->seen[conflicts[i].b])
+            return cli_error("exec: %s cannot be used with %s",
+                             opt_name(conflicts[i].a, a, sizeof a),
+                             opt_name(conflicts[i].b, b, sizeof b));
+    for (size_t i = 0; i < sizeof requires / sizeof requires[0]; i++)
+        if (c->seen[requires[i].opt] && !c->seen[requires[i].needs])
+            return cli_error("exec: %s needs %s", opt_name(requires[i].opt, a, sizeof a),
+                             opt_name(requires[i].needs, b, sizeof b));
+    return 0;
+}
 
 static int parse_args(struct cli *c, int argc, char **argv)
 {
     int err = 0;
     for (int i = 1; i < argc && !err; i++) {
         char *a = argv[i];
-        if (a[0] != '-' || strcmp(a, "-") == 0) {
-            if (c->n_cmds == 256)
-                return cli_error("exec: at most 256 commands");
-            c->cmds[c->n_cmds++] = a;
-            continue;
-        }
         if (strcmp(a, "--") == 0) {
-            for (i++; i < argc && c->n_cmds < 256; i++)
-                c->cmds[c->n_cmds++] = argv[i];
+            for (i++; i < argc && !err; i++)
+                err = push(c->cmds, &c->n_cmds, argv[i]);
             break;
         }
-        char opt[64];
-        const char *inl = NULL;
-        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
-        snprintf(opt, sizeof opt, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
-        if (eq)
-            inl = eq + 1;
-#define IS(s, l) (strcmp(opt, s) == 0 || strcmp(opt, l) == 0)
-        if (IS("-h", "--help")) {
-            usage(stdout);
-            exit(0);
-        } else if (IS("-w", "--warmup")) {
-            NEED(1);
-            err = parse_int(opt, VAL(), &c->o.warmup);
-        } else if (IS("-r", "--runs")) {
-            NEED(1);
-            err = parse_int(opt, VAL(), &c->o.runs);
-            if (!err && c->o.runs == 0)
-                err = cli_error("exec: --runs must be at least 1");
-        } else if (IS("-m", "--min-runs")) {
-            NEED(1);
-            err = parse_int(opt, VAL(), &c->o.min_runs);
-            c->min_runs_given = 1;
-            if (!err && c->o.min_runs == 0)
-                err = cli_error("exec: --min-runs must be at least 1");
-        } else if (IS("-M", "--max-runs")) {
-            NEED(1);
-            err = parse_int(opt, VAL(), &c->o.max_runs);
-            if (!err && c->o.max_runs == 0)
-                err = cli_error("exec: --max-runs must be at least 1");
-        } else if (IS("--time", "--time")) {
-            NEED(1);
-            err = parse_double(opt, VAL(), &c->o.time_s);
-        } else if (IS("-p", "--prepare")) {
-            NEED(1);
-            if (c->n_prepares < 256)
-                c->prepares[c->n_prepares++] = VAL();
-        } else if (IS("--conclude", "--conclude")) {
-            NEED(1);
-            if (c->n_concludes < 256)
-                c->concludes[c->n_concludes++] = VAL();
-        } else if (IS("-s", "--setup")) {
-            NEED(1);
-            c->setup = VAL();
-        } else if (IS("-c", "--cleanup")) {
-            NEED(1);
-            c->cleanup = VAL();
-        } else if (IS("-P", "--parameter-scan")) {
-            if (inl || i + 3 >= argc)
-                return cli_error("exec: --parameter-scan needs NAME MIN MAX");
-            if (c->scan_name)
-                return cli_error("exec: --parameter-scan given twice");
-            c->scan_name = argv[i + 1];
-            c->scan_min = argv[i + 2];
-            c->scan_max = argv[i + 3];
-            i += 3;
-        } else if (IS("-D", "--parameter-step-size")) {
-            NEED(1);
-            c->scan_step = VAL();
-        } else if (IS("-L", "--parameter-list")) {
-            if (inl || i + 2 >= argc)
-                return cli_error("exec: --parameter-list needs NAME VALUES");
-            err = parse_list(c, argv[i + 1], argv[i + 2]);
-            i += 2;
-        } else if (IS("-S", "--shell")) {
-            NEED(1);
-            const char *v = VAL();
-            c->o.shell = strcmp(v, "none") == 0 ? NULL : v;
-        } else if (IS("-N", "-N")) {
-            c->o.shell = NULL;
-        } else if (IS("--input", "--input")) {
-            NEED(1);
-            c->o.input = VAL();
-        } else if (IS("--show-output", "--show-output")) {
-            c->o.show_output = 1;
-        } else if (IS("-i", "--ignore-failure")) {
-            c->o.ignore_failure = 1;
-        } else if (IS("-n", "--command-name")) {
-            NEED(1);
-            if (c->n_names < 256)
-                c->names[c->n_names++] = VAL();
-        } else if (IS("--order", "--order")) {
-            NEED(1);
-            const char *v = VAL();
-            if (strcmp(v, "shuffle") == 0)
-                c->o.order = BL_EXEC_SHUFFLE;
-            else if (strcmp(v, "interleave") == 0)
-                c->o.order = BL_EXEC_INTERLEAVE;
-            else if (strcmp(v, "sequential") == 0)
-                c->o.order = BL_EXEC_SEQUENTIAL;
-            else
-                err = cli_error("exec: --order: '%s' is not shuffle, interleave or sequential", v);
-        } else if (IS("--sequential", "--sequential")) {
-            c->o.order = BL_EXEC_SEQUENTIAL;
-        } else if (IS("--seed", "--seed")) {
-            NEED(1);
-            c->o.seed = strtoull(VAL(), NULL, 10);
-        } else if (IS("--format", "--format")) {
-            NEED(1);
-            const char *v = VAL();
-            if (strcmp(v, "go") == 0)
-                c->format_go = 1;
-            else if (strcmp(v, "text") != 0)
-                err = cli_error("exec: --format: '%s' is not text or go", v);
-        } else if (IS("--export-json", "--export-json")) {
-            NEED(1);
-            c->export_json = VAL();
-        } else if (IS("--export-csv", "--export-csv")) {
-            NEED(1);
-            c->export_csv = VAL();
-        } else if (IS("--export-markdown", "--export-markdown")) {
-            NEED(1);
-            c->export_md = VAL();
-        } else if (IS("--save", "--save")) {
-            c->save.on = 1;
-        } else if (IS("--store", "--store")) {
-            NEED(1);
-            c->save.store = VAL();
-            c->save.on = 1;
-        } else if (IS("--run-id", "--run-id")) {
-            NEED(1);
-            c->save.run_uid = VAL();
-            c->save.on = 1;
-        } else if (IS("--tag", "--tag")) {
-            NEED(1);
-            c->save.tag = VAL();
-            c->save.on = 1;
+        if (a[0] != '-' || a[1] == '\0') {
+            if (!*a)
+                return cli_error("exec: an empty command");
+            err = push(c->cmds, &c->n_cmds, a);
+        } else if (a[1] == '-') {
+            const char *eq = strchr(a, '=');
+            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            const struct opt_def *d = find_long(a + 2, len);
+            if (!d)
+                return unknown_option(a);
+            char opt[64];
+            snprintf(opt, sizeof opt, "--%s", d->name);
+            err = take(c, d, opt, eq ? eq + 1 : NULL, argc, argv, &i);
         } else {
-            return cli_error("exec: unknown option '%s' (benchlab exec --help)", a);
+            /* a bundle of short options: -Ni, -r2, -w1, -i=1,2 */
+            for (const char *p = a + 1; *p && !err; p++) {
+                const struct opt_def *d = find_short(*p);
+                char opt[3] = {'-', *p, '\0'};
+                if (!d)
+                    return cli_error("exec: unknown option '%s' in '%s' (benchlab exec --help)",
+                                     opt, a);
+                const char *inl = NULL;
+                if (d->arg == ARG_ONE && p[1])
+                    inl = p[1] == '=' ? p + 2 : p + 1;
+                else if (d->arg == ARG_OPTIONAL && p[1] == '=')
+                    inl = p + 2;
+                else if ((d->arg == ARG_TWO || d->arg == ARG_THREE) && p[1])
+                    return cli_error("exec: %s must end its bundle '%s': it takes %s", opt, a,
+                                     d->metavar);
+                err = take(c, d, opt, inl, argc, argv, &i);
+                if (inl)
+                    break;
+            }
         }
-#undef IS
     }
+    if (!err)
+        err = check_combinations(c);
     if (err)
         return err;
     if (c->n_cmds == 0)
         return cli_error("exec: name a command: benchlab exec [options] CMD...");
-    if (c->n_names > c->n_cmds)
-        return cli_error("exec: more --command-name than commands");
-    if (c->n_prepares > 1 && c->n_prepares != c->n_cmds)
-        return cli_error("exec: give --prepare once, or once per command");
-    if (c->n_concludes > 1 && c->n_concludes != c->n_cmds)
-        return cli_error("exec: give --conclude once, or once per command");
     if (c->o.max_runs > 0 && c->o.max_runs < c->o.min_runs) {
-        if (c->min_runs_given)
+        if (c->seen[O_MIN_RUNS])
             return cli_error("exec: --min-runs %d is more than --max-runs %d", c->o.min_runs,
                              c->o.max_runs);
         c->o.min_runs = c->o.max_runs; /* only the default was larger */
     }
-    if (c->scan_step && !c->scan_name)
-        return cli_error("exec: --parameter-step-size needs --parameter-scan");
+    int n_exports_stdout = c->format_go;
+    for (int k = 0; k < 5; k++)
+        n_exports_stdout += c->exports[k] && strcmp(c->exports[k], "-") == 0;
+    if (n_exports_stdout > 1)
+        return cli_error("exec: only one of --format go and the exports can write stdout ('-')");
     if (c->scan_name)
         return expand_scan(c);
     return 0;
@@ -383,44 +785,101 @@ static char *keep(struct expanded *e, char *s)
     return s;
 }
 
+/* "cmd (x = a, y = 1)": the parameters the command line does not use, as hyperfine shows them. */
+static char *label_of(const char *name, const char *tmpl, const bl_exec_param *ps, size_t n)
+{
+    size_t len = strlen(name) + 4;
+    for (size_t p = 0; p < n; p++)
+        len += strlen(ps[p].name) + strlen(ps[p].value) + 6;
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    strcpy(out, name);
+    int any = 0;
+    for (size_t p = 0; p < n; p++) {
+        char key[256];
+        snprintf(key, sizeof key, "{%s}", ps[p].name);
+        if (strstr(tmpl, key))
+            continue;
+        strcat(out, any ? ", " : " (");
+        strcat(out, ps[p].name);
+        strcat(out, " = ");
+        strcat(out, ps[p].value);
+        any = 1;
+    }
+    if (any)
+        strcat(out, ")");
+    return out;
+}
+
+/*
+ * The commands to run, in hyperfine's order: the --reference first, then
+ * per combination of parameter values the commands in their order; the
+ * commands vary fastest, then the first parameter, then the second...
+ */
 static int expand(const struct cli *c, struct expanded *e)
 {
     size_t combos = 1;
     for (size_t p = 0; p < c->n_params; p++)
         combos *= c->params[p].n_values;
-    size_t n = c->n_cmds * combos;
+    size_t n_bench = c->n_cmds * combos, n = n_bench + (c->reference != NULL);
+    if (c->n_params && c->n_names > 1 && c->n_names != n_bench)
+        return cli_error("exec: %zu --command-name for %zu commands: give it once or once per "
+                         "command (with the parameters' values)",
+                         c->n_names, n_bench);
+    if (!c->n_params && c->n_names > c->n_cmds)
+        return cli_error("exec: more --command-name (%zu) than commands (%zu)", c->n_names,
+                         c->n_cmds);
+    const struct {
+        const char *opt;
+        size_t count;
+    } per_cmd[] = {
+        {"--prepare", c->n_prepares}, {"--conclude", c->n_concludes}, {"--output", c->n_outputs}};
+    for (size_t k = 0; k < 3; k++)
+        if (per_cmd[k].count > 1 && per_cmd[k].count != n)
+            return cli_error("exec: give %s once, or once per command (%zu, counting a "
+                             "--reference and the parameters' values), not %zu times",
+                             per_cmd[k].opt, n, per_cmd[k].count);
     e->cmds = calloc(n, sizeof *e->cmds);
     e->params = calloc(n * (c->n_params ? c->n_params : 1), sizeof *e->params);
-    e->strings = calloc(n * 7, sizeof *e->strings);
+    e->strings = calloc(n * 8, sizeof *e->strings);
     if (!e->cmds || !e->params || !e->strings)
         return cli_error("exec: out of memory");
-    for (size_t i = 0; i < c->n_cmds; i++) {
-        for (size_t k = 0; k < combos; k++) {
-            bl_exec_command *x = &e->cmds[e->n_cmds];
-            bl_exec_param *ps = &e->params[e->n_cmds * (c->n_params ? c->n_params : 1)];
-            size_t rest = k;
-            for (size_t p = c->n_params; p-- > 0;) {
-                ps[p].name = c->params[p].name;
-                ps[p].value = c->params[p].values[rest % c->params[p].n_values];
-                rest /= c->params[p].n_values;
-            }
-            x->params = ps;
-            x->n_params = c->n_params;
-            const char *name = i < c->n_names ? c->names[i] : c->cmds[i];
-            const char *prep = c->n_prepares ? c->prepares[c->n_prepares > 1 ? i : 0] : NULL;
-            const char *concl = c->n_concludes ? c->concludes[c->n_concludes > 1 ? i : 0] : NULL;
-            x->command = keep(e, bl_exec_substitute(c->cmds[i], ps, c->n_params));
-            x->name = keep(e, bl_exec_substitute(name, ps, c->n_params));
-            x->prepare = prep ? keep(e, bl_exec_substitute(prep, ps, c->n_params)) : NULL;
-            x->conclude = concl ? keep(e, bl_exec_substitute(concl, ps, c->n_params)) : NULL;
-            x->setup = c->setup ? keep(e, bl_exec_substitute(c->setup, ps, c->n_params)) : NULL;
-            x->cleanup =
-                c->cleanup ? keep(e, bl_exec_substitute(c->cleanup, ps, c->n_params)) : NULL;
-            if (!x->command || !x->name || (prep && !x->prepare) || (concl && !x->conclude) ||
-                (c->setup && !x->setup) || (c->cleanup && !x->cleanup))
-                return cli_error("exec: out of memory");
-            e->n_cmds++;
+    for (size_t j = 0; j < n; j++) {
+        bl_exec_command *x = &e->cmds[e->n_cmds];
+        bl_exec_param *ps = &e->params[j * (c->n_params ? c->n_params : 1)];
+        int is_ref = c->reference && j == 0;
+        size_t k = j - (c->reference != NULL), i = is_ref ? 0 : k % c->n_cmds;
+        size_t np = is_ref ? 0 : c->n_params, rest = k / c->n_cmds;
+        for (size_t p = 0; p < np; p++) {
+            ps[p].name = c->params[p].name;
+            ps[p].value = c->params[p].values[rest % c->params[p].n_values];
+            rest /= c->params[p].n_values;
         }
+        const char *tmpl = is_ref ? c->reference : c->cmds[i];
+        const char *name = tmpl;
+        if (is_ref && c->reference_name)
+            name = c->reference_name;
+        else if (!is_ref && c->n_params && c->n_names)
+            name = c->names[c->n_names > 1 ? k : 0];
+        else if (!is_ref && !c->n_params && i < c->n_names)
+            name = c->names[i];
+        x->params = ps;
+        x->n_params = np;
+        const char *prep = c->n_prepares ? c->prepares[c->n_prepares > 1 ? j : 0] : NULL;
+        const char *concl = c->n_concludes ? c->concludes[c->n_concludes > 1 ? j : 0] : NULL;
+        x->output = c->n_outputs ? c->outputs[c->n_outputs > 1 ? j : 0] : NULL;
+        x->command = keep(e, bl_exec_substitute(tmpl, ps, np));
+        x->name = keep(e, bl_exec_substitute(name, ps, np));
+        x->label = x->name ? keep(e, label_of(x->name, tmpl, ps, np)) : NULL;
+        x->prepare = prep ? keep(e, bl_exec_substitute(prep, ps, np)) : NULL;
+        x->conclude = concl ? keep(e, bl_exec_substitute(concl, ps, np)) : NULL;
+        x->setup = c->setup ? keep(e, bl_exec_substitute(c->setup, ps, np)) : NULL;
+        x->cleanup = c->cleanup ? keep(e, bl_exec_substitute(c->cleanup, ps, np)) : NULL;
+        if (!x->command || !x->name || !x->label || (prep && !x->prepare) ||
+            (concl && !x->conclude) || (c->setup && !x->setup) || (c->cleanup && !x->cleanup))
+            return cli_error("exec: out of memory");
+        e->n_cmds++;
     }
     return 0;
 }
@@ -469,26 +928,58 @@ static void clear_progress(struct progress *p)
     p->shown = 0;
 }
 
-static void print_result(FILE *f, size_t index, const bl_exec_result *r)
+/* A duration in the --time-unit (unit_ns), or chosen by its size (0). */
+static void fmt_time(char *out, size_t size, double ns, double unit_ns)
 {
-    char med[32], lo[32], hi[32], mean[32], sd[32], mad[32], mn[32], mx[32], us[32], sy[32];
-    fprintf(f, "Benchmark %zu: %s\n", index + 1, r->command->name);
+    if (!unit_ns)
+        bl_format_duration(out, size, ns);
+    else
+        snprintf(out, size, "%.3f %s", ns / unit_ns,
+                 unit_ns == 1e3   ? "µs"
+                 : unit_ns == 1e6 ? "ms"
+                                  : "s");
+}
+
+/*
+ * User and system time come from wait4's rusage, which counts whole
+ * microseconds: below that nothing was measured, and a 0 would be false.
+ */
+#define RUSAGE_RESOLUTION_NS 1000.0
+
+static void fmt_cpu_time(char *out, size_t size, double ns, double unit_ns)
+{
+    if (ns < RUSAGE_RESOLUTION_NS)
+        snprintf(out, size, "< 1 µs (rusage's resolution)");
+    else
+        fmt_time(out, size, ns, unit_ns);
+}
+
+static const char *label(const bl_exec_result *r)
+{
+    return r->command->label ? r->command->label : r->command->name;
+}
+
+static void print_result(FILE *f, size_t index, const bl_exec_result *r, const bl_exec_results *res,
+                         double u)
+{
+    char med[32], lo[32], hi[32], mean[32], sd[32], mad[32], mn[32], mx[32], us[48], sy[48];
+    fprintf(f, "Benchmark %zu: %s\n", index + 1, label(r));
     if (!r->n_runs) {
         fprintf(f, "  no runs measured\n");
         return;
     }
     const bl_summary *w = &r->wall;
-    bl_format_duration(med, sizeof med, w->median);
-    bl_format_duration(mean, sizeof mean, w->mean);
-    bl_format_duration(sd, sizeof sd, r->n_runs > 1 ? w->stddev : 0);
-    bl_format_duration(mad, sizeof mad, w->mad);
-    bl_format_duration(mn, sizeof mn, w->min);
-    bl_format_duration(mx, sizeof mx, w->max);
-    bl_format_duration(us, sizeof us, r->user.median);
-    bl_format_duration(sy, sizeof sy, r->sys.median);
+    fmt_time(med, sizeof med, w->median, u);
+    fmt_time(mean, sizeof mean, w->mean, u);
+    fmt_time(sd, sizeof sd, r->n_runs > 1 ? w->stddev : 0, u);
+    fmt_time(mad, sizeof mad, w->mad, u);
+    fmt_time(mn, sizeof mn, w->min, u);
+    fmt_time(mx, sizeof mx, w->max, u);
+    fmt_cpu_time(us, sizeof us, r->user.median, u);
+    fmt_cpu_time(sy, sizeof sy, r->sys.median, u);
     if (isfinite(w->ci_lo)) {
-        bl_format_duration(lo, sizeof lo, w->ci_lo);
-        bl_format_duration(hi, sizeof hi, w->ci_hi);
+        fmt_time(lo, sizeof lo, w->ci_lo, u);
+        fmt_time(hi, sizeof hi, w->ci_hi, u);
         fprintf(f, "  median %s  [%s, %s] %.0f%% CI    mean %s ± %s (stddev)\n", med, lo, hi,
                 w->confidence * 100, mean, sd);
     } else {
@@ -497,6 +988,15 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r)
     }
     fprintf(f, "  MAD %s    range %s … %s    user %s, system %s    peak RSS %.1f MiB    %zu runs\n",
             mad, mn, mx, us, sy, (double)r->max_rss_bytes / 1048576.0, r->n_runs);
+    if (w->median <= 0 && res->n_shell_runs) {
+        char sh[32];
+        fmt_time(sh, sizeof sh, res->shell_wall_ns, u);
+        fprintf(f,
+                "  note: the median is 0: the command takes no longer than the shell's start-up "
+                "(%s), so what is left after subtracting it is below what can be measured; "
+                "run it without a shell (-N) to measure it\n",
+                sh);
+    }
     size_t failed = 0;
     for (size_t k = 0; k < r->n_runs; k++)
         failed += r->runs[k].exit_code != 0;
@@ -514,31 +1014,68 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r)
                 slow, r->n_runs);
 }
 
-static void print_summary(FILE *f, const bl_exec_results *res)
+/* The order of the comparison (by_time) or of the markup tables: indices into res. */
+static void sort_order(const bl_exec_results *res, int by_time, int by_mean, size_t *order)
 {
     for (size_t i = 0; i < res->n_results; i++)
-        print_result(f, i, &res->results[i]);
-    if (res->n_shell_runs) {
-        char sh[32];
-        bl_format_duration(sh, sizeof sh, res->shell_wall_ns);
-        fprintf(f,
-                "Shell start-up (%s -c '', median of %zu runs in the same rounds): %s, "
-                "subtracted from every run.\n",
-                res->shell, res->n_shell_runs, sh);
-    }
-    if (res->stopped_early)
-        fprintf(f, "Stopped before the time budget: the median's interval was within 1%%.\n");
-    const bl_exec_result *a = &res->results[0];
-    if (res->n_results < 2 || !a->n_runs)
+        order[i] = i;
+    if (!by_time)
         return;
+    for (size_t i = 1; i < res->n_results; i++) { /* insertion sort: stable */
+        size_t x = order[i], j = i;
+        const bl_exec_result *rx = &res->results[x];
+        double vx = by_mean ? rx->wall.mean : rx->wall.median;
+        while (j > 0) {
+            const bl_exec_result *ry = &res->results[order[j - 1]];
+            double vy = by_mean ? ry->wall.mean : ry->wall.median;
+            if (rx->n_runs && (!ry->n_runs || vx < vy)) {
+                order[j] = order[j - 1];
+                j--;
+            } else {
+                break;
+            }
+        }
+        order[j] = x;
+    }
+}
+
+static void print_comparison(FILE *f, const struct cli *c, const bl_exec_results *res)
+{
+    size_t *order = malloc(res->n_results * sizeof *order);
+    if (!order)
+        return;
+    sort_order(res, c->sort != SORT_COMMAND, 0, order);
+    /* hyperfine's reference: --reference (run first), else the fastest */
+    const bl_exec_result *a = c->reference ? &res->results[0] : &res->results[order[0]];
+    if (c->sort == SORT_COMMAND && !c->reference) {
+        for (size_t i = 0; i < res->n_results; i++)
+            if (res->results[i].n_runs &&
+                (!a->n_runs || res->results[i].wall.median < a->wall.median))
+                a = &res->results[i];
+    }
+    if (!a->n_runs) {
+        free(order);
+        return;
+    }
     fprintf(f, "Relative to '%s' (ratio of medians, %.0f%% interval; Mann-Whitney U test):\n",
-            a->command->name, a->wall.confidence * 100);
-    for (size_t i = 1; i < res->n_results; i++) {
-        const bl_exec_result *b = &res->results[i];
+            label(a), a->wall.confidence * 100);
+    for (size_t k = 0; k < res->n_results; k++) {
+        const bl_exec_result *b = &res->results[order[k]];
         double ratio, lo, hi, p;
-        if (!b->n_runs || bl_exec_compare(a, b, &ratio, &lo, &hi, &p) != 0)
+        if (b == a || !b->n_runs || bl_exec_compare(a, b, &ratio, &lo, &hi, &p) != 0)
             continue;
-        fprintf(f, "  %-30s %.3fx", b->command->name, ratio);
+        if (a->wall.median <= 0 || b->wall.median <= 0) {
+            const bl_exec_result *z = a->wall.median <= 0 ? a : b;
+            fprintf(f, "  %-30s no ratio: the median of '%s' is 0 (see its note)", label(b),
+                    label(z));
+            if (p < 0.05)
+                fprintf(f, "; %s (p=%.3g)\n", b->wall.median > a->wall.median ? "slower" : "faster",
+                        p);
+            else
+                fprintf(f, "; no significant difference (p=%.3g)\n", p);
+            continue;
+        }
+        fprintf(f, "  %-30s %.3fx", label(b), ratio);
         if (isfinite(lo))
             fprintf(f, " [%.3f, %.3f]", lo, hi);
         if (p < 0.05)
@@ -546,15 +1083,74 @@ static void print_summary(FILE *f, const bl_exec_results *res)
         else
             fprintf(f, "  no significant difference (p=%.3g)\n", p);
     }
+    free(order);
+}
+
+static int any_runs(const bl_exec_results *res)
+{
+    for (size_t i = 0; i < res->n_results; i++)
+        if (res->results[i].n_runs)
+            return 1;
+    return 0;
+}
+
+static void print_summary(FILE *f, const struct cli *c, const bl_exec_results *res)
+{
+    for (size_t i = 0; i < res->n_results; i++)
+        print_result(f, i, &res->results[i], res, c->unit_ns);
+    if (res->n_shell_runs) {
+        char sh[32];
+        fmt_time(sh, sizeof sh, res->shell_wall_ns, c->unit_ns);
+        fprintf(f,
+                "Shell start-up (%s -c '', median of %zu runs in the same rounds): %s, "
+                "subtracted from every run.\n",
+                res->shell, res->n_shell_runs, sh);
+    } else if (res->shell[0] && any_runs(res)) {
+        fprintf(f,
+                "Shell start-up (%s -c ''): not measured before the session ended; the "
+                "times above include it.\n",
+                res->shell);
+    }
+    if (res->stopped_early)
+        fprintf(f,
+                "Stopped before the time budget: after at least %zu runs the median's %.0f%% "
+                "interval was within %g%% of it.\n",
+                res->early_min_runs, res->results[0].wall.confidence * 100,
+                res->early_rel_width * 100);
+    size_t with_runs = 0;
+    for (size_t i = 0; i < res->n_results; i++)
+        with_runs += res->results[i].n_runs > 0;
+    if (with_runs >= 2)
+        print_comparison(f, c, res);
 }
 
 /* ---- the command ------------------------------------------------------------------ */
 
+enum { EX_ASCIIDOC, EX_CSV, EX_JSON, EX_MARKDOWN, EX_ORGMODE };
+
 struct export_file {
     const char *path;
     FILE *f;
-    int (*write)(FILE *f, const bl_exec_results *r);
 };
+
+static int write_export(int kind, FILE *f, const struct cli *c, const bl_exec_results *res)
+{
+    if (kind == EX_CSV)
+        return bl_exec_write_csv(f, res);
+    if (kind == EX_JSON)
+        return bl_exec_write_json(f, res);
+    size_t *order = malloc((res->n_results ? res->n_results : 1) * sizeof *order);
+    if (!order)
+        return -ENOMEM;
+    sort_order(res, c->sort == SORT_TIME, 1, order);
+    bl_exec_table_options t = {kind == EX_ASCIIDOC  ? BL_EXEC_ASCIIDOC
+                               : kind == EX_ORGMODE ? BL_EXEC_ORGMODE
+                                                    : BL_EXEC_MARKDOWN,
+                               c->unit_ns, order, res->n_results, c->reference ? 0 : SIZE_MAX};
+    int err = bl_exec_write_table(f, res, &t);
+    free(order);
+    return err;
+}
 
 int cmd_exec(int argc, char **argv)
 {
@@ -564,16 +1160,25 @@ int cmd_exec(int argc, char **argv)
     int status = parse_args(&c, argc, argv);
     struct expanded e;
     memset(&e, 0, sizeof e);
-    struct export_file ex[3] = {{c.export_json, NULL, bl_exec_write_json},
-                                {c.export_csv, NULL, bl_exec_write_csv},
-                                {c.export_md, NULL, bl_exec_write_markdown}};
+    struct export_file ex[5];
+    int to_stdout = c.format_go;
+    for (int i = 0; i < 5; i++) {
+        ex[i].path = c.exports[i];
+        ex[i].f = NULL;
+    }
     if (!status)
         status = expand(&c, &e);
     /* open the exports now: an unwritable path must not cost a measurement */
-    for (int i = 0; i < 3 && !status; i++) {
-        if (ex[i].path && !(ex[i].f = fopen(ex[i].path, "w")))
+    for (int i = 0; i < 5 && !status; i++) {
+        if (!ex[i].path)
+            continue;
+        if (strcmp(ex[i].path, "-") == 0) {
+            ex[i].f = stdout;
+            to_stdout = 1;
+        } else if (!(ex[i].f = fopen(ex[i].path, "w"))) {
             status =
                 cli_error("exec: cannot write export file '%s': %s", ex[i].path, strerror(errno));
+        }
     }
     bl_exec_results *res = NULL;
     if (!status) {
@@ -586,24 +1191,35 @@ int cmd_exec(int argc, char **argv)
         c.o.stop = &stop_flag;
         struct progress prog = {e.cmds, 0, 0};
         bl_exec_observer obs = {&prog, on_run_start, NULL};
+        int show_progress = c.style == STYLE_FULL || (c.style == STYLE_AUTO && isatty(2));
         char msg[512];
-        int err =
-            bl_exec_run_all(e.cmds, e.n_cmds, &c.o, isatty(2) ? &obs : NULL, &res, msg, sizeof msg);
+        int err = bl_exec_run_all(e.cmds, e.n_cmds, &c.o, show_progress ? &obs : NULL, &res, msg,
+                                  sizeof msg);
         clear_progress(&prog);
         if (res) {
             if (c.format_go)
                 bl_exec_write_gobench(stdout, res);
-            print_summary(c.format_go ? stderr : stdout, res);
+            /* stdout stays the machine-readable output when one goes there */
+            if (c.style != STYLE_NONE)
+                print_summary(to_stdout ? stderr : stdout, &c, res);
             fflush(stdout);
-            for (int i = 0; i < 3; i++)
-                if (ex[i].f && ex[i].write(ex[i].f, res) != 0)
-                    status = cli_error("exec: writing export file '%s' failed", ex[i].path);
+            for (int i = 0; i < 5; i++)
+                if (ex[i].f && write_export(i, ex[i].f, &c, res) != 0)
+                    status = cli_error("exec: writing export '%s' failed", ex[i].path);
         }
         if (err == BL_EINTR) {
             fprintf(stderr, "benchlab: exec: interrupted; the runs measured so far are shown\n");
             status = 130;
         } else if (err == BL_EEXIT) {
-            fprintf(stderr, "benchlab: exec: %s; use --ignore-failure to measure it anyway\n", msg);
+            if (c.o.n_ignore_codes)
+                fprintf(stderr, "benchlab: exec: %s, not one of --ignore-failure's exit codes\n",
+                        msg);
+            else
+                fprintf(stderr, "benchlab: exec: %s; use --ignore-failure to measure it anyway\n",
+                        msg);
+            status = 1;
+        } else if (err == BL_ETIMEOUT) {
+            fprintf(stderr, "benchlab: exec: %s\n", msg);
             status = 1;
         } else if (err) {
             status = cli_error("exec: %s", msg[0] ? msg : bl_strerror(err));
@@ -621,9 +1237,13 @@ int cmd_exec(int argc, char **argv)
             bl_results_destroy(r);
         }
     }
-    for (int i = 0; i < 3; i++)
-        if (ex[i].f && fclose(ex[i].f) != 0 && !status)
-            status = cli_error("exec: writing export file '%s' failed", ex[i].path);
+    for (int i = 0; i < 5; i++) {
+        if (!ex[i].f)
+            continue;
+        int bad = ex[i].f == stdout ? fflush(stdout) != 0 || ferror(stdout) : fclose(ex[i].f) != 0;
+        if (bad && !status)
+            status = cli_error("exec: writing export '%s' failed", ex[i].path);
+    }
     bl_exec_results_destroy(res);
     expanded_free(&e);
     for (size_t p = 0; p < c.n_params; p++) {

@@ -17,12 +17,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -169,6 +172,9 @@ struct session {
     double *shell_wall, *shell_user, *shell_sys;
     size_t n_shell, cap_shell;
     char **shell_argv; /* sh -c '' */
+    char **envp;       /* environ with one more slot for HYPERFINE_ITERATION */
+    size_t env_slot;
+    char iter_var[64];
 };
 
 static void set_err(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -185,22 +191,120 @@ static int stop_requested(const struct session *s)
     return s->o->stop && *s->o->stop;
 }
 
-/* argv for `command`: shell -c command, or the command's own words. */
+/* argv for `command`: the shell's words, -c, command; or the command's own words. */
 static int make_argv(const struct session *s, const char *command, char ***argv)
 {
     if (!s->o->shell)
         return bl_exec_split(command, argv);
-    char **a = calloc(4, sizeof *a);
-    if (!a)
+    char **sh = NULL;
+    int err = bl_exec_split(s->o->shell, &sh);
+    if (err)
+        return err;
+    size_t n = 0;
+    while (sh[n])
+        n++;
+    char **a = realloc(sh, (n + 3) * sizeof *a);
+    if (!a) {
+        bl_exec_argv_free(sh);
         return -ENOMEM;
-    a[0] = bl__strdup(s->o->shell);
-    a[1] = bl__strdup("-c");
-    a[2] = bl__strdup(command);
-    if (!a[0] || !a[1] || !a[2]) {
+    }
+    a[n] = bl__strdup("-c");
+    a[n + 1] = a[n] ? bl__strdup(command) : NULL;
+    a[n + 2] = NULL;
+    if (!a[n] || !a[n + 1]) {
+        free(a[n]);
+        a[n] = NULL;
         bl_exec_argv_free(a);
         return -ENOMEM;
     }
     *argv = a;
+    return 0;
+}
+
+/* What a process's stdout and stderr are. */
+enum out_kind { OUT_NULL, OUT_PIPE, OUT_INHERIT, OUT_FILE };
+
+static enum out_kind output_kind(const struct session *s, const char *output)
+{
+    if (s->o->show_output || (output && strcmp(output, "inherit") == 0))
+        return OUT_INHERIT;
+    if (!output || !*output || strcmp(output, "null") == 0)
+        return OUT_NULL;
+    return strcmp(output, "pipe") == 0 ? OUT_PIPE : OUT_FILE;
+}
+
+/* Read and drop what is in the pipe; -1 at its end. */
+static int drain(int fd)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n > 0)
+            continue;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return fd;
+        close(fd);
+        return -1;
+    }
+}
+
+/*
+ * Wait for pid while draining pipe_fd (or -1) and watching the time limit
+ * and the stop flag; kill the process group (pgrp) on either. Sets
+ * *timed_out. Returns wait4's result.
+ */
+static int wait_watched(struct session *s, pid_t pid, int pgrp, int pipe_fd, uint64_t t0,
+                        int *status, struct rusage *ru, int *timed_out)
+{
+    double limit_ns = s->o->timeout_s > 0 ? s->o->timeout_s * 1e9 : 0;
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    int killed = 0;
+    for (;;) {
+        struct pollfd fds[2];
+        int n = 0;
+        if (pidfd >= 0)
+            fds[n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
+        if (pipe_fd >= 0)
+            fds[n++] = (struct pollfd){.fd = pipe_fd, .events = POLLIN};
+        int wait_ms = pidfd >= 0 ? -1 : 1; /* without a pidfd: poll wait4 every ms */
+        if (limit_ns > 0 && !killed) {
+            double left_ms = (limit_ns - (double)(bl__now_ns() - t0)) / 1e6;
+            int ms = left_ms <= 0 ? 0 : left_ms > 1e9 ? 1000000000 : (int)ceil(left_ms);
+            if (wait_ms < 0 || ms < wait_ms)
+                wait_ms = ms;
+        }
+        int rc = poll(fds, (nfds_t)n, wait_ms);
+        if (!killed &&
+            (stop_requested(s) || (limit_ns > 0 && (double)(bl__now_ns() - t0) >= limit_ns))) {
+            *timed_out = !stop_requested(s);
+            kill(pgrp ? -pid : pid, SIGKILL);
+            killed = 1;
+        }
+        if (rc > 0 && pipe_fd >= 0 && (fds[n - 1].revents & (POLLIN | POLLHUP | POLLERR)))
+            pipe_fd = drain(pipe_fd);
+        pid_t w = wait4(pid, status, WNOHANG, ru);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            int e = -errno;
+            if (pidfd >= 0)
+                close(pidfd);
+            if (pipe_fd >= 0)
+                close(pipe_fd);
+            return e;
+        }
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    if (pipe_fd >= 0) {
+        int fl = fcntl(pipe_fd, F_GETFL);
+        fcntl(pipe_fd, F_SETFL, fl | O_NONBLOCK); /* a grandchild may keep it open */
+        pipe_fd = drain(pipe_fd);
+        if (pipe_fd >= 0)
+            close(pipe_fd);
+    }
     return 0;
 }
 
@@ -209,15 +313,29 @@ static int make_argv(const struct session *s, const char *command, char ***argv)
  * to just after wait4() reaped it, and wait4's rusage. posix_spawn (a
  * vfork-like clone in glibc) keeps the harness's own cost per run small and
  * reports a program that cannot be executed as an error, not as a run.
- * Returns 0 (the run is filled, whatever its exit status), -errno from
- * posix_spawn (nothing ran), or BL_EINTR when a stop was requested while it
- * ran (the run is not valid).
+ * `output` is the command's output policy; `iteration` the value of
+ * HYPERFINE_ITERATION, or NULL. Returns 0 (the run is filled, whatever its
+ * exit status), -errno from posix_spawn (nothing ran), BL_ETIMEOUT when it
+ * ran past the time limit and was killed (the run is filled), or BL_EINTR
+ * when a stop was requested while it ran (the run is not valid).
  */
-static int run_process(struct session *s, char *const argv[], bl_exec_run *run)
+static int run_process(struct session *s, char *const argv[], const char *output,
+                       const char *iteration, bl_exec_run *run)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     sigset_t dflt, none;
+    enum out_kind kind = output_kind(s, output);
+    int pipe_fds[2] = {-1, -1}, file_fd = -1;
+    if (kind == OUT_PIPE && pipe2(pipe_fds, O_CLOEXEC) != 0)
+        return -errno;
+    if (kind == OUT_FILE) {
+        file_fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (file_fd < 0)
+            return -errno;
+    }
+    /* its own process group when there is a limit, so that all of it is killed */
+    int pgrp = s->o->timeout_s > 0;
     posix_spawn_file_actions_init(&fa);
     posix_spawnattr_init(&attr);
     sigemptyset(&none);
@@ -227,26 +345,49 @@ static int run_process(struct session *s, char *const argv[], bl_exec_run *run)
     sigaddset(&dflt, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &dflt);
     posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+                                        (pgrp ? POSIX_SPAWN_SETPGROUP : 0));
+    if (pgrp)
+        posix_spawnattr_setpgroup(&attr, 0);
     posix_spawn_file_actions_adddup2(&fa, s->in_fd, 0);
-    if (!s->o->show_output) {
-        posix_spawn_file_actions_adddup2(&fa, s->null_fd, 1);
+    if (kind != OUT_INHERIT) {
+        int out = kind == OUT_PIPE ? pipe_fds[1] : kind == OUT_FILE ? file_fd : s->null_fd;
+        posix_spawn_file_actions_adddup2(&fa, out, 1);
         posix_spawn_file_actions_adddup2(&fa, s->null_fd, 2);
     }
     if (s->in_fd != s->null_fd)
         lseek(s->in_fd, 0, SEEK_SET); /* every run reads the whole input */
+    char **envp = environ;
+    if (iteration && s->envp) {
+        snprintf(s->iter_var, sizeof s->iter_var, "HYPERFINE_ITERATION=%s", iteration);
+        s->envp[s->env_slot] = s->iter_var;
+        envp = s->envp;
+    }
     pid_t pid;
     uint64_t t0 = bl__now_ns();
-    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
-    if (rc != 0)
+    if (pipe_fds[1] >= 0)
+        close(pipe_fds[1]);
+    if (file_fd >= 0)
+        close(file_fd);
+    if (rc != 0) {
+        if (pipe_fds[0] >= 0)
+            close(pipe_fds[0]);
         return -rc;
-    int status = 0;
+    }
+    int status = 0, timed_out = 0;
     struct rusage ru;
-    while (wait4(pid, &status, 0, &ru) < 0) {
-        if (errno != EINTR)
-            return -errno;
+    if (s->o->timeout_s > 0 || pipe_fds[0] >= 0) {
+        int err = wait_watched(s, pid, pgrp, pipe_fds[0], t0, &status, &ru, &timed_out);
+        if (err)
+            return err;
+    } else {
+        while (wait4(pid, &status, 0, &ru) < 0) {
+            if (errno != EINTR)
+                return -errno;
+        }
     }
     uint64_t t1 = bl__now_ns();
     memset(run, 0, sizeof *run);
@@ -263,7 +404,7 @@ static int run_process(struct session *s, char *const argv[], bl_exec_run *run)
     }
     if (stop_requested(s))
         return BL_EINTR;
-    return 0;
+    return timed_out ? BL_ETIMEOUT : 0;
 }
 
 static void describe_status(const bl_exec_run *run, char *out, size_t size)
@@ -288,8 +429,16 @@ static int spawn_error(struct session *s, const char *what, const char *command,
     return rc == -ENOENT || rc == -EACCES ? BL_ENOTFOUND : rc;
 }
 
-/* An untimed helper (setup, prepare, ...): must exit 0. */
-static int run_helper(struct session *s, const char *what, const char *command)
+static int timeout_error(struct session *s, const char *what, const char *command)
+{
+    set_err(s, "%s '%s' ran past the time limit of %g s (--timeout) and was killed", what, command,
+            s->o->timeout_s);
+    return BL_ETIMEOUT;
+}
+
+/* An untimed helper (setup, prepare, ...): must exit 0. Adds its wall time to *spent_ns. */
+static int run_helper(struct session *s, const char *what, const char *command, const char *output,
+                      double *spent_ns)
 {
     if (!command)
         return 0;
@@ -301,10 +450,18 @@ static int run_helper(struct session *s, const char *what, const char *command)
         return err;
     }
     bl_exec_run run;
-    err = run_process(s, argv, &run);
+    uint64_t t0 = bl__now_ns();
+    err = run_process(s, argv, output, NULL, &run);
+    if (spent_ns)
+        *spent_ns += (double)(bl__now_ns() - t0);
     bl_exec_argv_free(argv);
     if (err == BL_EINTR)
         return err;
+    if (err == BL_ETIMEOUT) {
+        char w[32];
+        snprintf(w, sizeof w, "%s command", what);
+        return timeout_error(s, w, command);
+    }
     if (err)
         return spawn_error(s, what, command, err);
     if (run.exit_code != 0) {
@@ -322,7 +479,9 @@ struct cmd_state {
     const bl_exec_command *c;
     bl_exec_result *r;
     char **argv;
-    double raw_sum_ns;
+    /* wall time this command cost the session: setup, prepare, runs,
+     * conclude, cleanup and its share of the shell's runs (the budget) */
+    double spent_ns;
 };
 
 static int add_run(bl_exec_result *r, const bl_exec_run *run)
@@ -360,7 +519,7 @@ static int planned_runs(const struct session *s, const struct cmd_state *c)
     if (o->runs > 0)
         return o->runs;
     size_t n = c->r->n_runs;
-    double mean = n ? c->raw_sum_ns / (double)n : 0;
+    double mean = n ? c->spent_ns / (double)n : 0;
     double want = mean > 0 ? ceil(o->time_s * 1e9 / mean) : o->min_runs;
     if (want < o->min_runs)
         want = o->min_runs;
@@ -402,7 +561,7 @@ static int needs_run(const struct session *s, const struct cmd_state *c, int *ea
         return 0;
     if (n < o->min_runs)
         return 1;
-    if (c->raw_sum_ns >= o->time_s * 1e9)
+    if (c->spent_ns >= o->time_s * 1e9)
         return 0;
     if (interval_tight(s, c)) {
         *early = 1;
@@ -416,10 +575,23 @@ static double eta_s(const struct session *s, struct cmd_state *cs, size_t n)
     double eta = 0;
     for (size_t i = 0; i < n; i++) {
         size_t done = cs[i].r->n_runs;
-        double mean = done ? cs[i].raw_sum_ns / (double)done : 0;
+        double mean = done ? cs[i].spent_ns / (double)done : 0;
         eta += (planned_runs(s, &cs[i]) - (double)done) * mean * 1e-9;
     }
     return eta;
+}
+
+/* Is this failed run one that the options say to record? */
+static int failure_ignored(const struct session *s, const bl_exec_run *run)
+{
+    if (!s->o->ignore_failure)
+        return 0;
+    if (!s->o->n_ignore_codes)
+        return 1;
+    for (size_t i = 0; !run->term_signal && i < s->o->n_ignore_codes; i++)
+        if (s->o->ignore_codes[i] == run->exit_code)
+            return 1;
+    return 0;
 }
 
 /* One run of command c: prepare, the timed run, conclude. */
@@ -432,39 +604,54 @@ static int one_run(struct session *s, struct cmd_state *cs, size_t n_cs, size_t 
     if (s->obs && s->obs->on_run_start)
         s->obs->on_run_start(s->obs->ctx, index, k, is_warmup ? s->o->warmup : planned_runs(s, c),
                              is_warmup, eta_s(s, cs, n_cs));
-    int err = run_helper(s, "prepare", c->c->prepare);
+    double spent = 0;
+    int err = run_helper(s, "prepare", c->c->prepare, c->c->output, &spent);
     if (err)
         return err;
     bl_exec_run run;
-    err = run_process(s, c->argv, &run);
+    char iter[32];
+    snprintf(iter, sizeof iter, is_warmup ? "warmup-%d" : "%d", k - 1);
+    uint64_t t0 = bl__now_ns();
+    err = run_process(s, c->argv, c->c->output, iter, &run);
+    spent += (double)(bl__now_ns() - t0);
     if (err == BL_EINTR)
         return err;
+    if (err == BL_ETIMEOUT)
+        return timeout_error(s, "command", c->c->name);
     if (err)
         return spawn_error(s, "command", c->c->command, err);
-    if ((run.exit_code != 0 || run.term_signal) && !s->o->ignore_failure) {
+    if ((run.exit_code != 0 || run.term_signal) && !failure_ignored(s, &run)) {
         char st[80];
         describe_status(&run, st, sizeof st);
         set_err(s, "command '%s' %s%s", c->c->name, st, is_warmup ? " (in a warm-up run)" : "");
         return BL_EEXIT;
     }
-    err = run_helper(s, "conclude", c->c->conclude);
+    err = run_helper(s, "conclude", c->c->conclude, c->c->output, &spent);
     if (err)
         return err;
     if (is_warmup)
         return 0;
-    c->raw_sum_ns += run.raw_wall_ns;
+    c->spent_ns += spent;
     err = add_run(c->r, &run);
     if (!err && s->obs && s->obs->on_run_done)
         s->obs->on_run_done(s->obs->ctx, index, &run);
     return err;
 }
 
-static int shell_run(struct session *s)
+/* One run of the shell alone; its wall time is shared by the n_share commands
+ * of the round (cs[share[0..n_share)]), for their budgets. */
+static int shell_run(struct session *s, struct cmd_state *cs, const size_t *share, size_t n_share)
 {
     bl_exec_run run;
-    int err = run_process(s, s->shell_argv, &run);
+    uint64_t t0 = bl__now_ns();
+    int err = run_process(s, s->shell_argv, NULL, NULL, &run);
+    double spent = (double)(bl__now_ns() - t0);
+    for (size_t i = 0; i < n_share; i++)
+        cs[share[i]].spent_ns += spent / (double)n_share;
     if (err == BL_EINTR)
         return err;
+    if (err == BL_ETIMEOUT)
+        return timeout_error(s, "shell", s->o->shell);
     if (err)
         return spawn_error(s, "shell", "", err);
     return add_shell_run(s, &run);
@@ -496,7 +683,7 @@ static int round_run(struct session *s, struct cmd_state *cs, size_t n_cs, const
     if (s->o->order == BL_EXEC_SHUFFLE)
         shuffle(s, slots, n);
     for (size_t i = 0; i < n; i++) {
-        int err = slots[i] == n_cs ? shell_run(s)
+        int err = slots[i] == n_cs ? shell_run(s, cs, todo, n_todo)
                                    : one_run(s, cs, n_cs, slots[i], slots[i], is_warmup,
                                              is_warmup ? k : (int)cs[slots[i]].r->n_runs + 1);
         if (err)
@@ -512,8 +699,10 @@ static int run_group(struct session *s, struct cmd_state *cs, size_t n_cs, size_
     size_t *todo = calloc(count + 1, sizeof *todo), *slots = calloc(count + 2, sizeof *slots);
     int err = todo && slots ? 0 : -ENOMEM;
     size_t n_setup = 0;
-    for (; !err && n_setup < count; n_setup++)
-        err = run_helper(s, "setup", cs[first + n_setup].c->setup);
+    for (; !err && n_setup < count; n_setup++) {
+        struct cmd_state *c = &cs[first + n_setup];
+        err = run_helper(s, "setup", c->c->setup, c->c->output, &c->spent_ns);
+    }
     for (size_t i = 0; i < count; i++)
         if (!err)
             todo[i] = first + i;
@@ -522,7 +711,7 @@ static int run_group(struct session *s, struct cmd_state *cs, size_t n_cs, size_
         err = round_run(s, cs, n_cs, todo, count, slots, 1, w + 1);
     if (!err && s->shell_argv && s->o->warmup > 0) {
         size_t keep = s->n_shell;
-        err = shell_run(s);
+        err = shell_run(s, cs, NULL, 0);
         s->n_shell = keep; /* the warm-up of the shell does not count */
     }
     while (!err) {
@@ -540,7 +729,7 @@ static int run_group(struct session *s, struct cmd_state *cs, size_t n_cs, size_
     /* cleanup for every command whose setup ran, even after an error */
     int err2 = 0;
     for (size_t i = 0; i < n_setup && err != BL_EINTR; i++) {
-        int e = run_helper(s, "cleanup", cs[first + i].c->cleanup);
+        int e = run_helper(s, "cleanup", cs[first + i].c->cleanup, cs[first + i].c->output, NULL);
         if (e && !err2)
             err2 = e;
     }
@@ -587,6 +776,47 @@ static int finish(struct session *s, bl_exec_results *res)
             return err;
     }
     return 0;
+}
+
+/* environ and a slot for HYPERFINE_ITERATION (any inherited one is replaced). */
+static int make_env(struct session *s)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    s->envp = calloc(n + 2, sizeof *s->envp);
+    if (!s->envp)
+        return -ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "HYPERFINE_ITERATION=", 20) != 0)
+            s->envp[k++] = environ[i];
+    s->env_slot = k;
+    return 0;
+}
+
+/*
+ * A command failed before the shell's start-up was measured (it ran before
+ * the shell's slot of the first round): measure it now, as many times as
+ * the most runs of a command (at most 10), so that the runs kept are
+ * corrected like any others. Errors here leave them uncorrected.
+ */
+static void late_shell_runs(struct session *s, struct cmd_state *cs, size_t n)
+{
+    size_t want = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cs[i].r->n_runs > want)
+            want = cs[i].r->n_runs;
+    if (!s->shell_argv || s->n_shell || !want)
+        return;
+    if (want > 10)
+        want = 10;
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s", s->err);
+    for (size_t k = 0; k < want && !stop_requested(s); k++)
+        if (shell_run(s, cs, NULL, 0))
+            break;
+    snprintf(s->err, s->err_size, "%s", keep);
 }
 
 static int open_fds(struct session *s)
@@ -649,10 +879,15 @@ int bl_exec_run_all(const bl_exec_command *commands, size_t n_commands, const bl
             set_err(&s, "command '%s': cannot be split into words (an open quote?)",
                     commands[i].command);
     }
-    if (!err && opts->shell)
+    if (!err && opts->shell) {
         err = make_argv(&s, "", &s.shell_argv);
+        if (err == BL_EUSAGE)
+            set_err(&s, "shell '%s': cannot be split into words (an open quote?)", opts->shell);
+    }
     if (!err)
         err = open_fds(&s);
+    if (!err)
+        err = make_env(&s);
     int early = 0;
     if (!err && opts->order == BL_EXEC_SEQUENTIAL) {
         for (size_t i = 0; !err && i < n_commands; i++)
@@ -662,7 +897,11 @@ int bl_exec_run_all(const bl_exec_command *commands, size_t n_commands, const bl
     }
     if (err == BL_EINTR)
         set_err(&s, "interrupted");
+    else if (err)
+        late_shell_runs(&s, cs, n_commands);
     res->stopped_early = early && !err;
+    res->early_min_runs = EARLY_MIN_RUNS;
+    res->early_rel_width = EARLY_REL_WIDTH;
     int err2 = finish(&s, res);
     res->elapsed_s = (double)(bl__now_ns() - t_start) * 1e-9;
     for (size_t i = 0; cs && i < n_commands; i++)
@@ -672,6 +911,7 @@ int bl_exec_run_all(const bl_exec_command *commands, size_t n_commands, const bl
     free(s.shell_wall);
     free(s.shell_user);
     free(s.shell_sys);
+    free(s.envp);
     if (s.in_fd >= 0 && s.in_fd != s.null_fd)
         close(s.in_fd);
     if (s.null_fd >= 0)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -185,29 +186,114 @@ int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
     return status_of(f);
 }
 
-int bl_exec_write_markdown(FILE *f, const bl_exec_results *res)
+/* hyperfine's number in a table cell: µs and ms with one decimal, s with three. */
+static void table_value(char *out, size_t size, double ns, double unit_ns)
 {
-    /* one unit for the table, from the fastest mean, as hyperfine does */
-    double fastest = INFINITY;
-    for (size_t i = 0; i < res->n_results; i++)
-        if (res->results[i].n_runs && res->results[i].wall.mean < fastest)
-            fastest = res->results[i].wall.mean;
-    const char *unit = fastest < 1e6 ? "µs" : fastest < 1e9 ? "ms" : "s";
-    double div = fastest < 1e6 ? 1e3 : fastest < 1e9 ? 1e6 : 1e9;
-    fprintf(f, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n", unit, unit, unit);
-    fputs("|:---|---:|---:|---:|---:|\n", f);
-    for (size_t i = 0; i < res->n_results; i++) {
-        const bl_exec_result *r = &res->results[i];
+    snprintf(out, size, unit_ns >= 1e9 ? "%.3f" : "%.1f", ns / unit_ns);
+}
+
+static void table_row(FILE *f, enum bl_exec_markup m, const char *cells[5])
+{
+    if (m == BL_EXEC_ASCIIDOC) {
+        fputc('\n', f);
+        for (int i = 0; i < 5; i++)
+            fprintf(f, "| %s \n", cells[i]);
+    } else if (m == BL_EXEC_ORGMODE) {
+        fprintf(f, "| %s  |  %s |  %s |  %s |  %s |\n", cells[0], cells[1], cells[2], cells[3],
+                cells[4]);
+    } else {
+        fprintf(f, "| %s | %s | %s | %s | %s |\n", cells[0], cells[1], cells[2], cells[3],
+                cells[4]);
+    }
+}
+
+int bl_exec_write_table(FILE *f, const bl_exec_results *res, const bl_exec_table_options *o)
+{
+    size_t n = o->order ? o->n_order : res->n_results;
+    /* the unit: given, or from the first listed command's mean, as hyperfine */
+    double unit = o->unit_ns;
+    for (size_t i = 0; !unit && i < n; i++) {
+        const bl_exec_result *r = &res->results[o->order ? o->order[i] : i];
+        if (r->n_runs)
+            unit = r->wall.mean < 1e6 ? 1e3 : r->wall.mean < 1e9 ? 1e6 : 1e9;
+    }
+    if (!unit)
+        unit = 1e9;
+    const char *u = unit == 1e3 ? "µs" : unit == 1e6 ? "ms" : "s";
+    const bl_exec_result *ref = o->reference < res->n_results ? &res->results[o->reference] : NULL;
+    for (size_t i = 0; !ref && i < res->n_results; i++)
+        if (res->results[i].n_runs)
+            ref = &res->results[i];
+    for (size_t i = 0; o->reference >= res->n_results && i < res->n_results; i++)
+        if (res->results[i].n_runs && res->results[i].wall.mean < ref->wall.mean)
+            ref = &res->results[i];
+    char h1[32], h2[32], h3[32];
+    snprintf(h1, sizeof h1, "Mean [%s]", u);
+    snprintf(h2, sizeof h2, "Min [%s]", u);
+    snprintf(h3, sizeof h3, "Max [%s]", u);
+    const char *head[5] = {"Command", h1, h2, h3, "Relative"};
+    if (o->markup == BL_EXEC_ASCIIDOC)
+        fputs("[cols=\"<,>,>,>,>\"]\n|===", f);
+    table_row(f, o->markup, head);
+    if (o->markup == BL_EXEC_MARKDOWN)
+        fputs("|:---|---:|---:|---:|---:|\n", f);
+    else if (o->markup == BL_EXEC_ORGMODE)
+        fputs("|--+--+--+--+--|\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const bl_exec_result *r = &res->results[o->order ? o->order[i] : i];
         if (!r->n_runs)
             continue;
-        fputs("| `", f);
-        for (const char *s = r->command->name; *s; s++)
-            fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
-        fprintf(f, "` | %.1f ± %.1f | %.1f | %.1f | %.2f |\n", r->wall.mean / div,
-                (r->n_runs > 1 ? r->wall.stddev : 0) / div, r->wall.min / div, r->wall.max / div,
-                fastest > 0 ? r->wall.mean / fastest : 1.0);
+        struct bl__buf name = {0};
+        const char *q = o->markup == BL_EXEC_ORGMODE ? "=" : "`";
+        int err = bl__buf_puts(&name, q);
+        const char *label = r->command->label ? r->command->label : r->command->name;
+        for (const char *s = label; !err && *s; s++)
+            err = *s == '|' ? bl__buf_puts(&name, "\\|") : bl__buf_append(&name, s, 1);
+        if (!err)
+            err = bl__buf_puts(&name, q);
+        if (err) {
+            bl__buf_fini(&name);
+            return err;
+        }
+        char mean[64], sd[32], mn[32], mx[32], rel[64];
+        int has_sd = r->n_runs > 1;
+        table_value(mean, sizeof mean, r->wall.mean, unit);
+        if (has_sd) {
+            table_value(sd, sizeof sd, r->wall.stddev, unit);
+            size_t len = strlen(mean);
+            snprintf(mean + len, sizeof mean - len, " ± %s", sd);
+        }
+        table_value(mn, sizeof mn, r->wall.min, unit);
+        table_value(mx, sizeof mx, r->wall.max, unit);
+        /* hyperfine's relative speed: the slower over the faster, with the
+         * propagated stddev; a mean of 0 gives inf (1 for the reference) */
+        double a = r->wall.mean, b = ref->wall.mean;
+        if (r == ref) {
+            snprintf(rel, sizeof rel, "1.00");
+        } else if (a <= 0 || b <= 0) {
+            snprintf(rel, sizeof rel, "inf");
+        } else {
+            double ratio = a > b ? a / b : b / a;
+            snprintf(rel, sizeof rel, "%.2f", ratio);
+            if (has_sd && ref->n_runs > 1) {
+                double e = ratio * sqrt(pow(r->wall.stddev / a, 2) + pow(ref->wall.stddev / b, 2));
+                size_t len = strlen(rel);
+                snprintf(rel + len, sizeof rel - len, " ± %.2f", e);
+            }
+        }
+        const char *cells[5] = {name.data, mean, mn, mx, rel};
+        table_row(f, o->markup, cells);
+        bl__buf_fini(&name);
     }
+    if (o->markup == BL_EXEC_ASCIIDOC)
+        fputs("|===\n", f);
     return status_of(f);
+}
+
+int bl_exec_write_markdown(FILE *f, const bl_exec_results *res)
+{
+    bl_exec_table_options o = {BL_EXEC_MARKDOWN, 0, NULL, 0, SIZE_MAX};
+    return bl_exec_write_table(f, res, &o);
 }
 
 int bl_exec_to_results(const bl_exec_results *res, bl_results **out)
