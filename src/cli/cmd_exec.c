@@ -363,35 +363,81 @@ static int parse_list(struct cli *c, const char *name, const char *list)
     return add_param(c, name, values, k);
 }
 
+/* A whole number in int's range, as hyperfine's integer scans take it. */
+static int parse_i32(const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The digits after the decimal point of a number as written ("0.25": 2). */
+static int decimals_of(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    return dot ? (int)strspn(dot + 1, "0123456789") : 0;
+}
+
+/*
+ * hyperfine's scan: integers when MIN, MAX and the step are all integers;
+ * otherwise decimals, which need a step, counted exactly (in units of the
+ * finest scale) and written as hyperfine's decimals are: MIN as given, then
+ * each value with the scale of MIN or the step, whichever is finer
+ * (-P t 0 1 -D 0.25: 0 0.25 0.50 0.75 1.00).
+ */
 static int expand_scan(struct cli *c)
 {
-    double lo, hi, step = 1;
     const char *n = c->scan_name;
-    if (parse_double("--parameter-scan", c->scan_min, &lo) ||
-        parse_double("--parameter-scan", c->scan_max, &hi) ||
-        (c->scan_step && parse_double("--parameter-step-size", c->scan_step, &step)))
-        return 2;
-    if (step <= 0)
-        return cli_error("exec: --parameter-scan %s: the step size must be positive, not %g", n,
-                         step);
-    if (lo > hi)
+    long long lo_i, hi_i, step_i = 1;
+    int integral = !parse_i32(c->scan_min, &lo_i) && !parse_i32(c->scan_max, &hi_i) &&
+                   (!c->scan_step || !parse_i32(c->scan_step, &step_i));
+    double lo, hi, step = 1;
+    if (!integral) {
+        if (parse_double("--parameter-scan", c->scan_min, &lo) ||
+            parse_double("--parameter-scan", c->scan_max, &hi) ||
+            (c->scan_step && parse_double("--parameter-step-size", c->scan_step, &step)))
+            return 2;
+        if (!c->scan_step)
+            return cli_error("exec: --parameter-scan %s %s %s: decimal bounds need a step "
+                             "(-D/--parameter-step-size), as in hyperfine",
+                             n, c->scan_min, c->scan_max);
+    }
+    int scale_min = integral ? 0 : decimals_of(c->scan_min);
+    int scale = integral ? 0 : decimals_of(c->scan_step);
+    if (scale_min > scale)
+        scale = scale_min;
+    if (scale > 9)
+        return cli_error("exec: --parameter-scan %s: more than 9 decimals", n);
+    double unit = pow(10, scale);
+    long long lo_u = integral ? lo_i : llround(lo * unit),
+              hi_u = integral ? hi_i : llround(hi * unit);
+    long long step_u = integral ? step_i : llround(step * unit);
+    if (step_u <= 0)
+        return cli_error("exec: --parameter-scan %s: the step size must be positive, not %s", n,
+                         c->scan_step ? c->scan_step : "1");
+    if (lo_u > hi_u)
         return cli_error("exec: --parameter-scan %s: bad range %s..%s (MIN > MAX)", n, c->scan_min,
                          c->scan_max);
-    double count = floor((hi - lo) / step + 1e-9) + 1;
+    long long count = (hi_u - lo_u) / step_u + 1;
     if (count > MAX_SCAN_VALUES)
-        return cli_error("exec: --parameter-scan %s: %.0f values, more than %d", n, count,
+        return cli_error("exec: --parameter-scan %s: %lld values, more than %d", n, count,
                          MAX_SCAN_VALUES);
-    int integral = lo == floor(lo) && step == floor(step);
     char **values = calloc((size_t)count + 1, sizeof *values);
     if (!values)
         return cli_error("exec: out of memory");
-    for (size_t i = 0; i < (size_t)count; i++) {
+    for (long long i = 0; i < count; i++) {
         char buf[64];
-        double v = lo + (double)i * step;
+        long long v = lo_u + i * step_u;
         if (integral)
-            snprintf(buf, sizeof buf, "%.0f", v);
+            snprintf(buf, sizeof buf, "%lld", v);
+        else if (i == 0)
+            snprintf(buf, sizeof buf, "%.*f", scale_min, (double)v / unit);
         else
-            snprintf(buf, sizeof buf, "%.10g", v);
+            snprintf(buf, sizeof buf, "%.*f", scale, (double)v / unit);
         values[i] = strdup(buf);
         if (!values[i])
             return cli_error("exec: out of memory");

@@ -65,7 +65,7 @@ parameter-scan)
     rm -f "$log"
     run "$cli" exec -r 1 -P t 0 1 -D 0.25 "echo {t} >> $log"
     expect_status 0
-    [ "$(sort "$log" | tr '\n' ' ')" = "0 0.25 0.5 0.75 1 " ] || fail "step values"
+    [ "$(sort "$log" | tr '\n' ' ')" = "0 0.25 0.50 0.75 1.00 " ] || fail "step values (hyperfine's decimals)"
     ;;
 parameter-list)
     run "$cli" exec -r 1 -L x a,b -L y 1,2 --format go "echo {x}{y} >> $log"
