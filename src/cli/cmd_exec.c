@@ -360,7 +360,12 @@ static int parse_list(struct cli *c, const char *name, const char *list)
         }
     }
     *w = '\0';
-    return add_param(c, name, values, k);
+    int err = add_param(c, name, values, k);
+    if (err) {
+        free(copy);
+        free(values);
+    }
+    return err;
 }
 
 /* A whole number in int's range, as hyperfine's integer scans take it. */
@@ -442,7 +447,13 @@ static int expand_scan(struct cli *c)
         if (!values[i])
             return cli_error("exec: out of memory");
     }
-    return add_param(c, n, values, (size_t)count);
+    int err = add_param(c, n, values, (size_t)count);
+    if (err) {
+        for (long long i = 0; i < count; i++)
+            free(values[i]);
+        free(values);
+    }
+    return err;
 }
 
 static int parse_ignore_failure(struct cli *c, const char *v)
