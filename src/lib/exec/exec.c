@@ -299,9 +299,7 @@ static int wait_watched(struct session *s, pid_t pid, int pgrp, int pipe_fd, uin
     if (pidfd >= 0)
         close(pidfd);
     if (pipe_fd >= 0) {
-        int fl = fcntl(pipe_fd, F_GETFL);
-        fcntl(pipe_fd, F_SETFL, fl | O_NONBLOCK); /* a grandchild may keep it open */
-        pipe_fd = drain(pipe_fd);
+        pipe_fd = drain(pipe_fd); /* what is left; a grandchild may keep it open */
         if (pipe_fd >= 0)
             close(pipe_fd);
     }
@@ -327,8 +325,13 @@ static int run_process(struct session *s, char *const argv[], const char *output
     sigset_t dflt, none;
     enum out_kind kind = output_kind(s, output);
     int pipe_fds[2] = {-1, -1}, file_fd = -1;
-    if (kind == OUT_PIPE && pipe2(pipe_fds, O_CLOEXEC) != 0)
-        return -errno;
+    if (kind == OUT_PIPE) {
+        if (pipe2(pipe_fds, O_CLOEXEC) != 0)
+            return -errno;
+        /* our end only: a read never blocks the watch (the time limit, a
+         * grandchild that keeps the pipe), the command's end is as usual */
+        fcntl(pipe_fds[0], F_SETFL, fcntl(pipe_fds[0], F_GETFL) | O_NONBLOCK);
+    }
     if (kind == OUT_FILE) {
         file_fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (file_fd < 0)
