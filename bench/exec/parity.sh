@@ -176,8 +176,10 @@ row "--export-json FILE" "hyperfine's JSON" "e2e:json-export" same "sig_json j.j
     -r 3 --export-json j.json 'echo x >> log'
 row "--export-json with -L" "one result per value, parameters" "e2e:json-export" same "sig_json j.json" - \
     -r 2 -L v 1,2 --export-json j.json 'echo {v} >> log'
-row "--export-json -" "the JSON on stdout" "hf:exports-to-stdout" deliberate sig_stdout_json - \
-    -r 2 --export-json - 'echo x >> log'
+row "--export-json -" "the JSON on stdout (1.16; 1.15 writes a file named -)" "hf:exports-to-stdout" newer sig_stdout_json "ok echo x >> log:2" \
+    -r 2 --style none --export-json - 'echo x >> log'
+row "--export-csv with -L y -L x" "parameter columns sorted by name" "hf:exports-to-stdout" same "sig_head c.csv" - \
+    -r 1 -L y 1 -L x a --export-csv c.csv 'echo {x}{y} >> log'
 row "--export-csv FILE" "hyperfine's CSV" "e2e:csv-markdown-export" same "sig_head c.csv" - \
     -r 2 --export-csv c.csv 'echo x >> log'
 row "--export-markdown FILE" "a Markdown table" "e2e:csv-markdown-export" same "sig_head m.md" - \

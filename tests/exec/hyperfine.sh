@@ -107,6 +107,12 @@ exports-to-stdout)
         "$tmp/out" || fail "stdout is not the JSON export"
     run "$cli" exec -r 2 --export-csv - "echo x >> $log"
     head -n 1 "$tmp/out" | grep -q '^command,mean,stddev,median,user,system,min,max$' || fail "csv"
+    # hyperfine's CSV: parameter columns sorted by name; a --reference has empty cells
+    run "$cli" exec -r 1 --reference true -L y 1 -L x a --export-csv - "echo {x}{y} >> $log"
+    expect_status 0
+    head -n 1 "$tmp/out" | grep -q ',parameter_x,parameter_y$' || fail "csv parameter columns"
+    grep -q '^true,.*,,$' "$tmp/out" || fail "csv reference row"
+    grep -q '^echo a1 >> .*,a,1$' "$tmp/out" || fail "csv parameter cells"
     run "$cli" exec -r 2 --export-json - --export-csv - true
     expect_status 2
     err_has 'only one of'

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -162,12 +163,39 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
     return status_of(f);
 }
 
+/* The index of parameter `name` in c's, or c->n_params. */
+static size_t param_index(const bl_exec_command *c, const char *name)
+{
+    size_t p = 0;
+    while (p < c->n_params && strcmp(c->params[p].name, name) != 0)
+        p++;
+    return p;
+}
+
 int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
 {
+    /* hyperfine's parameter columns: the names of the first command that has
+     * parameters, sorted (hyperfine keeps them in a sorted map); a command
+     * without them (a --reference) leaves its cells empty */
+    const bl_exec_command *c0 = NULL;
+    for (size_t i = 0; !c0 && i < res->n_results; i++)
+        if (res->results[i].command->n_params)
+            c0 = res->results[i].command;
+    size_t n_names = c0 ? c0->n_params : 0;
+    const char **names = n_names ? malloc(n_names * sizeof *names) : NULL;
+    if (n_names && !names)
+        return -ENOMEM;
+    for (size_t p = 0; p < n_names; p++) { /* insertion sort, few names */
+        size_t j = p;
+        while (j > 0 && strcmp(names[j - 1], c0->params[p].name) > 0) {
+            names[j] = names[j - 1];
+            j--;
+        }
+        names[j] = c0->params[p].name;
+    }
     fputs("command,mean,stddev,median,user,system,min,max", f);
-    const bl_exec_command *c0 = res->n_results ? res->results[0].command : NULL;
-    for (size_t p = 0; c0 && p < c0->n_params; p++)
-        fprintf(f, ",parameter_%s", c0->params[p].name);
+    for (size_t p = 0; p < n_names; p++)
+        fprintf(f, ",parameter_%s", names[p]);
     fputc('\n', f);
     for (size_t i = 0; i < res->n_results; i++) {
         const bl_exec_result *r = &res->results[i];
@@ -177,12 +205,15 @@ int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
         fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", r->wall.mean * 1e-9,
                 r->n_runs > 1 ? r->wall.stddev * 1e-9 : 0.0, r->wall.median * 1e-9,
                 r->user.mean * 1e-9, r->sys.mean * 1e-9, r->wall.min * 1e-9, r->wall.max * 1e-9);
-        for (size_t p = 0; p < r->command->n_params; p++) {
+        for (size_t p = 0; p < n_names; p++) {
+            size_t k = param_index(r->command, names[p]);
             fputc(',', f);
-            bl__csv_field(f, r->command->params[p].value);
+            if (k < r->command->n_params)
+                bl__csv_field(f, r->command->params[k].value);
         }
         fputc('\n', f);
     }
+    free(names);
     return status_of(f);
 }
 
