@@ -116,6 +116,10 @@ row "-p count mismatch" "refused" "e2e:bad-options" same sig_status - \
     -p 'echo p1 >> log' -p 'echo p2 >> log' -r 1 'echo a >> log'
 row "-C/--conclude CMD" "after every run (1.19)" "hf:conclude-input-and-hidden" newer sig_log "ok log[x c x c]" \
     -C 'echo c >> log' -r 2 'echo x >> log'
+row "a failing --prepare" "an error (exit 1 in hyperfine, 2 in benchlab)" "e2e:prepare-fails" same sig_status - \
+    -p 'false' -r 2 'echo x >> log'
+row "a failing --setup" "an error" "hf:conclude-input-and-hidden" same sig_status - \
+    -s 'exit 3' -r 2 'echo x >> log'
 row "-c/--cleanup CMD" "once after a command's runs" "e2e:setup-cleanup" same sig_log - \
     -c 'echo C >> log' -r 2 'echo x >> log'
 row "-P/--parameter-scan VAR MIN MAX" "a command per integer" "e2e:parameter-scan" same sig_log - \

@@ -245,6 +245,9 @@ conclude-input-and-hidden)
     expect_status 0
     run "$cli" exec --min-benchmarking-time 0.01 --min-runs 2 "echo >> $log"
     expect_status 0
+    run "$cli" exec -r 1 -s 'exit 3' "echo x >> $log"
+    expect_status 2
+    err_has "setup command 'exit 3' exited with status 3"
     run "$cli" exec --debug-mode true
     expect_status 2
     err_has 'always measures'
