@@ -79,8 +79,8 @@ typedef struct bl_exec_options {
     int min_runs; /* automatic budget: at least this many; default 10 */
     int max_runs; /* automatic budget: at most this many; default 0, no limit */
     /* Automatic budget: about this many seconds of wall time per command,
-     * counting everything its runs cost: prepare, the run, conclude, setup
-     * and cleanup, and its share of the shell's start-up runs. Default 3. */
+     * counting everything its runs cost: prepare, the run, conclude, its
+     * setup, and its share of the shell's start-up runs. Default 3. */
     double time_s;
     enum bl_exec_order order;
     unsigned long long seed; /* for BL_EXEC_SHUFFLE; 0: from the clock */
