@@ -290,6 +290,19 @@ timeout)
     run "$cli" exec -r 1 --timeout 0.3 --prepare 'sleep 30' true
     expect_status 1
     err_has "prepare command 'sleep 30' ran past the time limit"
+    # with a limit each run has a process group of its own, away from the
+    # terminal's Ctrl-C: an interrupt still stops the run under way
+    rm -f "$log"
+    "$cli" exec --timeout 100 -r 50 "echo s >> $log; sleep 2; echo late >> $log" \
+        >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    kill -INT $pid
+    wait $pid
+    st=$?
+    expect_status 130
+    sleep 2
+    ! grep -q late "$log" || fail "the interrupted run went on"
     run "$cli" exec -r 2 --timeout 30 "echo x >> $log"
     expect_status 0
     run "$cli" exec --timeout 0 true
