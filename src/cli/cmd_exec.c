@@ -977,7 +977,8 @@ static void on_run_start(void *ctx, size_t cmd, int k, int n, int is_warmup, dou
         return;
     p->last_ns = t;
     p->shown = 1;
-    fprintf(stderr, "\r\033[K%.40s: %s %d of %d, ETA %.0f s", p->cmds[cmd].name,
+    fprintf(stderr, "\r\033[K%.40s: %s %d of %d, ETA %.0f s",
+            p->cmds[cmd].label ? p->cmds[cmd].label : p->cmds[cmd].name,
             is_warmup ? "warm-up" : "run", k, n, ceil(eta));
     fflush(stderr);
 }
