@@ -85,7 +85,7 @@ row() {
         verdict="**DIFFERS**: benchlab \`$bl_sig\` ${bl_err:+($bl_err) }vs hyperfine \`$hf_sig\`"
         n_differ=$((n_differ + 1))
     fi
-    printf '| `%s` | %s %s | %s | %s |\n' "$opt" "$meaning" "$hf_note" "$verdict" "$tested"
+    printf '| `%s` | %s%s | %s | %s |\n' "$opt" "$meaning" "${hf_note:+ $hf_note}" "$verdict" "$tested"
 }
 
 echo "# benchlab exec vs hyperfine $hf_version: option parity"
