@@ -9,14 +9,13 @@
 
 #include "benchlab/run.h"
 #include "cli.h"
+#include "front.h"
 
 int cmd_run(int argc, char **argv)
 {
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-            printf("usage: benchlab run SUITE [options]\n\n"
-                   "Runs a benchlab suite executable through the runner; the options are\n"
-                   "the suite's own (see SUITE --help).\n");
+            bl__help_write(stdout, bl__command_find("run"), "benchlab run");
             return 0;
         }
         return cli_error("run: name a suite executable: benchlab run SUITE [options]");

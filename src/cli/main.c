@@ -11,24 +11,20 @@
 #include "benchlab/run.h"
 #include "benchlab/store.h"
 #include "cli.h"
+#include "front.h"
 
+/* The commands; their names, summaries and options are in the option
+ * tables (src/lib/front/options.c), which list them in this order. */
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv);
-    const char *help;
 } commands[] = {
-    {"run", cmd_run, "run a benchmark suite: benchlab run SUITE [options]"},
-    {"exec", cmd_exec, "benchmark whole commands: benchlab exec [options] CMD..."},
-    {"env", cmd_env, "what on this machine adds noise to measurements"},
-    {"ab", cmd_ab, "did my change make it slower? benchlab ab OLD NEW [options]"},
-    {"compare", cmd_compare,
-     "compare results as benchstat does: benchlab compare [flags] OLD NEW..."},
-    {"profile", cmd_profile, "sample or trace a program: benchlab profile [options] -- PROGRAM"},
-    {"report", cmd_report, "an HTML report of results: benchlab report [options] INPUT... -o FILE"},
-    {"history", cmd_history, "stored runs and each benchmark's centre over time"},
-    {"judge", cmd_judge, "faster, slower or unchanged against a baseline; exit 1 on a regression"},
-    {"baseline", cmd_baseline, "name a stored run: benchlab baseline set NAME [RUN]"},
-    {"merge", cmd_merge, "results files or stored runs into one run: benchlab merge INPUT..."},
+    {"run", cmd_run},         {"exec", cmd_exec},
+    {"env", cmd_env},         {"ab", cmd_ab},
+    {"compare", cmd_compare}, {"profile", cmd_profile},
+    {"report", cmd_report},   {"history", cmd_history},
+    {"judge", cmd_judge},     {"baseline", cmd_baseline},
+    {"merge", cmd_merge},
 };
 
 int cli_error(const char *fmt, ...)
@@ -42,25 +38,17 @@ int cli_error(const char *fmt, ...)
     return 2;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: benchlab COMMAND [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-    fprintf(f, "\nbenchlab COMMAND --help shows a command's options.\n");
-}
-
 int main(int argc, char **argv)
 {
     /* `benchlab run SUITE --save` saves through the store linked here */
     bl_run_set_saver(bl_store_run_saver);
     if (argc < 2) {
-        usage(stderr);
+        bl__help_write_commands(stderr);
         return 2;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        usage(stdout);
+        bl__help_write_commands(stdout);
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
@@ -70,7 +58,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
+    const char *names[sizeof commands / sizeof *commands];
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        names[i] = commands[i].name;
+    const char *near = bl__closest(argv[1], names, sizeof commands / sizeof *commands);
+    if (near) {
+        cli_error("unknown command '%s' (did you mean '%s'?)", argv[1], near);
+        return 2;
+    }
     cli_error("unknown command '%s'", argv[1]);
-    usage(stderr);
+    bl__help_write_commands(stderr);
     return 2;
 }

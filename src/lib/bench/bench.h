@@ -47,9 +47,8 @@ struct bl__worker_args {
     unsigned long long reps; /* repetitions per batch from the tune file: no pilot; 0: pilot */
 };
 int bl__worker_main(const struct bl__worker_args *args);
-
-/* The saver for --save (saver.c): the registered one, else
- * libbenchlab-store's, loaded now. NULL with the reason in why. */
-bl_run_saver bl__run_saver(char *why, size_t why_size);
+/* Worker entry from the command line the runner gives a worker:
+ * "PROG --benchlab-worker NAME --benchlab-fd FD ..." (worker.c). */
+int bl__worker_main_argv(int argc, char **argv);
 
 #endif /* BENCHLAB_BENCH_BENCH_H */

@@ -47,6 +47,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../instruments/profiler.h"
 #include "state.h"
 
 static int perf_open(uint32_t type, uint64_t config, int group_fd)
@@ -515,4 +516,32 @@ int bl__worker_main(const struct bl__worker_args *a)
                  res.metric_flags[i]);
     bl__send(fd, "done %llu", (unsigned long long)res.total_iters);
     return 0;
+}
+
+/* The worker's command line, as the runner (engine/runner.c) writes it. */
+int bl__worker_main_argv(int argc, char **argv)
+{
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0};
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--benchlab-fd") == 0)
+            a.channel_fd = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--benchlab-time") == 0)
+            a.time_s = strtod(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--benchlab-batch") == 0)
+            a.batch_ms = strtod(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--benchlab-seed") == 0)
+            a.seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--benchlab-reps") == 0)
+            a.reps = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--benchlab-mode") == 0)
+            a.alloc = strcmp(argv[i + 1], "alloc") == 0;
+        else if (strcmp(argv[i], "--benchlab-counters") == 0)
+            a.counters = argv[i + 1];
+        else if (strcmp(argv[i], "--benchlab-cmd-fd") == 0)
+            a.cmd_fd = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--benchlab-profile") == 0)
+            a.profile =
+                bl__profile_mode_parse(argv[i + 1]) > 0 ? bl__profile_mode_parse(argv[i + 1]) : 0;
+    }
+    return bl__worker_main(&a);
 }

@@ -22,82 +22,17 @@
 #include <unistd.h>
 
 #include "../base/base.h"
+#include "../bench/bench.h"
 #include "../engine/engine.h"
 #include "../instruments/counters.h"
 #include "../instruments/profiler.h"
-#include "bench.h"
 #include "benchlab/format.h"
 #include "benchlab/run.h"
-
-static const char usage[] =
-    "usage: %s [options]\n"
-    "\n"
-    "Runs the benchmarks of this suite, each in worker processes of its own,\n"
-    "and writes results in the Go benchmark format to stdout.\n"
-    "\n"
-    "  --filter REGEX     run the benchmarks whose full name matches (POSIX ERE)\n"
-    "  --list             list the benchmarks and exit\n"
-    "  --time DURATION    measuring budget per benchmark, split across its launches\n"
-    "                     (default 0.5s; operations of 5ms or more get twice this)\n"
-    "  --count N          launches (worker processes) per benchmark, interleaved, one\n"
-    "                     result line each (default 6)\n"
-    "  --timeout DURATION kill a worker that runs longer (default 60s)\n"
-    "  --batch DURATION   target length of one timed batch (default 1ms)\n"
-    "  --alloc            also count allocations in a pass of their own: B/op, allocs/op\n"
-    "  --complexity       fit time/op against the size parameter of every benchmark that\n"
-    "                     has one integer parameter: O(1), O(log n) ... O(n^3)\n"
-    "  --counters[=LIST]  hardware counters per op: instructions, cycles, branches,\n"
-    "                     branch-misses, cache-references, cache-misses (default: all)\n"
-    "  --profile[=MODE]   also profile each benchmark in a pass of its own, only while\n"
-    "                     measured batches run: sample (default) or trace (a suite built\n"
-    "                     with -finstrument-functions, linked with -lbenchlab-trace)\n"
-    "  --profile-dir DIR  where the profiles go (default: SUITE.profile)\n"
-    "  --profile-format LIST  text (default: flat profile and call tree), flat, tree,\n"
-    "                     folded, csv, svg, pprof, speedscope, chrome, raw; comma-separated\n"
-    "  --profile-hz HZ    samples per second (default 1000)\n"
-    "  --profile-top N    functions in the summary per benchmark (default 5; 0: none)\n"
-    "  --seed N           seed for batch-size jitter (default: from the clock)\n"
-    "  --out FILE         write the results to FILE instead of stdout\n"
-    "  --save             also save the run in the results store (docs/store.md)\n"
-    "  --store SPEC       the store: a file, or postgresql://... (default:\n"
-    "                     $BENCHLAB_STORE, else .benchlab/results.db in the project);\n"
-    "                     implies --save\n"
-    "  --run-id NAME      save into the run NAME (shards of one CI run); implies --save\n"
-    "  --tag TEXT         a label for the saved run, shown by benchlab history\n"
-    "  --shard K/N        run shard K of N: the benchmarks whose name hashes to K\n"
-    "                     (a CI matrix runs 1/N .. N/N; --run-id joins them in the store)\n"
-    "  --format FMT       go, json, csv or markdown (default: from --out's extension,\n"
-    "                     .json .csv .md .txt, else go)\n"
-    "  --pkg NAME         value of the pkg: configuration line (default: program name)\n"
-    "  --cpu LIST         pin workers to these CPUs, such as 1 or 0-3,6\n"
-    "  --tune-file FILE   cache each benchmark's batch size in FILE for this machine:\n"
-    "                     known benchmarks skip the pilot, new ones are added\n"
-    "  --no-table         do not print the summary table on stderr\n"
-    "  --no-plots         no sparklines in the table (also BENCHLAB_NO_PLOTS=1; they\n"
-    "                     are drawn only when stderr is a terminal)\n"
-    "  --color WHEN       auto, always or never (NO_COLOR is respected)\n"
-    "  --version, --help\n"
-    "\n"
-    "Durations take a unit: 500ms, 2s, 1m (a bare number is seconds).\n";
+#include "front.h"
 
 double bl_parse_duration(const char *s)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !(v >= 0))
-        return -1;
-    if (*end == '\0' || strcmp(end, "s") == 0)
-        return v;
-    if (strcmp(end, "ms") == 0)
-        return v / 1e3;
-    if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
-        return v / 1e6;
-    if (strcmp(end, "ns") == 0)
-        return v / 1e9;
-    if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-        return v * 60;
-    return -1;
+    return bl__parse_duration(s);
 }
 
 struct front {
@@ -251,29 +186,6 @@ static const struct {
     {"chrome", ".trace.json"}, {"raw", ".raw"},
 };
 
-/* Check a comma-separated list; 0, or -1 with the bad name in bad. */
-static int profile_formats_check(const char *list, char *bad, size_t bad_size)
-{
-    const char *p = list;
-    if (!*p) {
-        snprintf(bad, bad_size, "(empty)");
-        return -1;
-    }
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        int known = 0;
-        for (size_t i = 0; i < sizeof profile_formats / sizeof *profile_formats; i++)
-            known |=
-                strlen(profile_formats[i].name) == n && strncmp(profile_formats[i].name, p, n) == 0;
-        if (!known) {
-            snprintf(bad, bad_size, "%.*s", (int)(n > 60 ? 60 : n), p);
-            return -1;
-        }
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
 static int has_format(const char *list, const char *name)
 {
     size_t len = strlen(name);
@@ -410,37 +322,10 @@ static void on_profile(void *ctx, const bl_results *res, const bl_bench_result *
         unlink(b->profile_raw);
 }
 
-static int worker_mode(int argc, char **argv)
-{
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0};
-    for (int i = 3; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--benchlab-fd") == 0)
-            a.channel_fd = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--benchlab-time") == 0)
-            a.time_s = strtod(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--benchlab-batch") == 0)
-            a.batch_ms = strtod(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--benchlab-seed") == 0)
-            a.seed = strtoull(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--benchlab-reps") == 0)
-            a.reps = strtoull(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--benchlab-mode") == 0)
-            a.alloc = strcmp(argv[i + 1], "alloc") == 0;
-        else if (strcmp(argv[i], "--benchlab-counters") == 0)
-            a.counters = argv[i + 1];
-        else if (strcmp(argv[i], "--benchlab-cmd-fd") == 0)
-            a.cmd_fd = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--benchlab-profile") == 0)
-            a.profile =
-                bl__profile_mode_parse(argv[i + 1]) > 0 ? bl__profile_mode_parse(argv[i + 1]) : 0;
-    }
-    return bl__worker_main(&a);
-}
-
 int bl_main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--benchlab-worker") == 0)
-        return worker_mode(argc, argv);
+        return bl__worker_main_argv(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--benchlab-list") == 0) {
         size_t n;
         const struct bl__instance *in = bl__registry_instances(&n);
@@ -452,23 +337,120 @@ int bl_main(int argc, char **argv)
     return bl_run_main(argc, argv, NULL);
 }
 
-/* Accept --opt, -opt, --opt=value and --opt value. */
-static int opt_is(const char *arg, const char *name, const char **value)
+/* Take the parsed options into the run's options; 0, or 2 after the message. */
+struct suite_args {
+    const char *out_path, *color, *format, *profile_list;
+    long profile_top;
+    int list, table, plots, do_save;
+    bl_run_save_request save;
+};
+
+static int take_options(const struct bl__args *a, const char *prog, bl_run_options *o,
+                        struct suite_args *s)
 {
-    if (arg[0] != '-')
-        return 0;
-    arg += arg[1] == '-' ? 2 : 1;
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == '\0') {
-        *value = NULL;
-        return 1;
+    struct bl__save_args save = {0};
+    char err[256];
+    for (size_t i = 0; i < a->n_hits; i++) {
+        const struct bl__hit *h = &a->hits[i];
+        const char *v = h->value;
+        int taken = bl__save_take(h, &save, err, sizeof err);
+        if (taken < 0) {
+            fprintf(stderr, "%s: %s\n", prog, err);
+            return 2;
+        }
+        if (taken)
+            continue;
+        switch ((enum bl__optid)h->opt->id) {
+        case BL__ID_FILTER:
+            o->filter = v;
+            break;
+        case BL__ID_LIST:
+            s->list = 1;
+            break;
+        case BL__ID_TIME:
+            o->time_s = h->num;
+            break;
+        case BL__ID_TIMEOUT:
+            o->timeout_s = h->num;
+            break;
+        case BL__ID_BATCH:
+            o->batch_ms = h->num * 1e3;
+            break;
+        case BL__ID_COUNT:
+            o->count = (int)h->num;
+            break;
+        case BL__ID_ALLOC:
+            o->alloc = 1;
+            break;
+        case BL__ID_COMPLEXITY:
+            o->complexity = 1;
+            break;
+        case BL__ID_COUNTERS:
+            o->counters = v ? v : "";
+            break;
+        case BL__ID_PROFILE:
+            o->profile = v ? v : "sample";
+            break;
+        case BL__ID_PROFILE_DIR:
+            o->profile_dir = v;
+            break;
+        case BL__ID_PROFILE_FORMAT:
+            s->profile_list = v;
+            break;
+        case BL__ID_PROFILE_HZ:
+            o->profile_hz = (unsigned)h->num;
+            break;
+        case BL__ID_PROFILE_TOP:
+            s->profile_top = (long)h->num;
+            break;
+        case BL__ID_SEED:
+            o->seed = strtoull(v, NULL, 0);
+            break;
+        case BL__ID_OUT:
+            s->out_path = v;
+            break;
+        case BL__ID_FORMAT:
+            s->format = v;
+            break;
+        case BL__ID_PKG:
+            o->pkg = v;
+            break;
+        case BL__ID_CPU:
+            o->cpus = v;
+            break;
+        case BL__ID_TUNE_FILE:
+            o->tune_file = v;
+            break;
+        case BL__ID_NO_TABLE:
+            s->table = 0;
+            break;
+        case BL__ID_NO_PLOTS:
+            s->plots = 0;
+            break;
+        case BL__ID_COLOR:
+            s->color = v;
+            break;
+        case BL__ID_SHARD: {
+            int k = 0, n = 0, used = 0;
+            if (sscanf(v, "%d/%d%n", &k, &n, &used) != 2 || v[used] || n < 1 || n > 100000 ||
+                k < 1 || k > n) {
+                fprintf(stderr, "%s: --shard: '%s' is not K/N with 1 <= K <= N\n", prog, v);
+                return 2;
+            }
+            o->shard_index = k;
+            o->shard_count = n;
+            s->save.shard = v;
+            break;
+        }
+        default:
+            break;
+        }
     }
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return 1;
-    }
+    /* for a suite, every option of the save group asks for saving */
+    s->do_save = save.on || save.given_store || save.given_run_id || save.given_tag;
+    s->save.store = save.store;
+    s->save.run_uid = save.run_uid;
+    s->save.tag = save.tag;
     return 0;
 }
 
@@ -478,182 +460,39 @@ int bl_run_main(int argc, char **argv, const char *exe)
     bl_run_options o;
     bl_run_options_init(&o);
     o.exe = exe;
-    const char *out_path = NULL, *color = "auto";
-    bl_run_save_request save = {0};
-    int do_save = 0;
-    const char *format = NULL; /* NULL: from --out's extension, else go */
-    int list = 0, table = 1, plots = 1;
-    static const char *const with_value[] = {
-        "filter",    "time",        "count",          "timeout",    "batch",
-        "seed",      "out",         "format",         "pkg",        "color",
-        "cpu",       "profile-dir", "profile-format", "profile-hz", "profile-top",
-        "tune-file", "store",       "run-id",         "tag",        "shard"};
-    const char *profile_list = "text";
-    long profile_top = 5;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        const char *name = NULL;
-        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) {
-            if (opt_is(a, with_value[k], &v)) {
-                name = with_value[k];
-                if (!v) {
-                    if (i + 1 >= argc) {
-                        fprintf(stderr, "%s: option --%s needs a value\n", prog, name);
-                        return 2;
-                    }
-                    v = argv[++i];
-                }
-                break;
-            }
-        }
-        if (!name) {
-            const char *dummy;
-            /* switches take no value: --alloc=no would otherwise turn it on */
-            static const char *const switches[] = {"list",     "alloc", "complexity",
-                                                   "no-table", "help",  "version"};
-            for (size_t k = 0; k < sizeof switches / sizeof *switches; k++)
-                if (opt_is(a, switches[k], &dummy) && dummy) {
-                    fprintf(stderr, "%s: option --%s takes no value (got '%s')\n", prog,
-                            switches[k], a);
-                    return 2;
-                }
-            if (opt_is(a, "list", &dummy)) {
-                list = 1;
-            } else if (opt_is(a, "counters", &dummy)) {
-                if (dummy && !*dummy) {
-                    fprintf(stderr,
-                            "%s: --counters=: no counter named (give a list, or --counters "
-                            "alone for all)\n",
-                            prog);
-                    return 2;
-                }
-                o.counters = dummy ? dummy : "";
-            } else if (opt_is(a, "alloc", &dummy)) {
-                o.alloc = 1;
-            } else if (opt_is(a, "complexity", &dummy)) {
-                o.complexity = 1;
-            } else if (opt_is(a, "profile", &dummy)) {
-                if (dummy && strcmp(dummy, "sample") != 0 && strcmp(dummy, "trace") != 0) {
-                    fprintf(stderr, "%s: --profile=%s: the mode is sample or trace\n", prog, dummy);
-                    return 2;
-                }
-                o.profile = dummy ? dummy : "sample";
-            } else if (opt_is(a, "save", &dummy)) {
-                do_save = 1;
-            } else if (opt_is(a, "no-plots", &dummy)) {
-                plots = 0;
-            } else if (opt_is(a, "no-table", &dummy)) {
-                table = 0;
-            } else if (opt_is(a, "help", &dummy) || opt_is(a, "h", &dummy)) {
-                printf(usage, prog);
-                return 0;
-            } else if (opt_is(a, "version", &dummy)) {
-                printf("benchlab %s\n", bl_version());
-                return 0;
-            } else {
-                fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
-                return 2;
-            }
-            continue;
-        }
-        if (strcmp(name, "filter") == 0) {
-            o.filter = v;
-        } else if (strcmp(name, "time") == 0 || strcmp(name, "timeout") == 0 ||
-                   strcmp(name, "batch") == 0) {
-            double d = bl_parse_duration(v);
-            if (!(d > 0)) {
-                fprintf(stderr, "%s: --%s: '%s' is not a positive duration (try 500ms or 2s)\n",
-                        prog, name, v);
-                return 2;
-            }
-            if (name[1] == 'i' && name[4] == '\0')
-                o.time_s = d;
-            else if (name[1] == 'i')
-                o.timeout_s = d;
-            else
-                o.batch_ms = d * 1e3;
-        } else if (strcmp(name, "count") == 0) {
-            char *end;
-            long c = strtol(v, &end, 10);
-            if (*end || c < 1 || c > 100000) {
-                fprintf(stderr, "%s: --count: '%s' is not a count from 1 to 100000\n", prog, v);
-                return 2;
-            }
-            o.count = (int)c;
-        } else if (strcmp(name, "seed") == 0) {
-            o.seed = strtoull(v, NULL, 0);
-        } else if (strcmp(name, "out") == 0) {
-            out_path = v;
-        } else if (strcmp(name, "format") == 0) {
-            if (out_format(v) < 0) {
-                fprintf(stderr,
-                        "%s: --format: unknown format '%s' (known: go, json, csv, markdown)\n",
-                        prog, v);
-                return 2;
-            }
-            format = v;
-        } else if (strcmp(name, "pkg") == 0) {
-            o.pkg = v;
-        } else if (strcmp(name, "cpu") == 0) {
-            o.cpus = v;
-        } else if (strcmp(name, "tune-file") == 0) {
-            o.tune_file = v;
-        } else if (strcmp(name, "profile-dir") == 0) {
-            o.profile_dir = v;
-        } else if (strcmp(name, "profile-format") == 0) {
-            char bad[64];
-            if (profile_formats_check(v, bad, sizeof bad) != 0) {
-                fprintf(stderr,
-                        "%s: --profile-format: unknown format '%s' (known: text, flat, tree, "
-                        "folded, csv, svg, pprof, speedscope, chrome, raw)\n",
-                        prog, bad);
-                return 2;
-            }
-            profile_list = v;
-        } else if (strcmp(name, "profile-hz") == 0 || strcmp(name, "profile-top") == 0) {
-            char *end;
-            long hz = strtol(v, &end, 10);
-            int is_hz = name[8] == 'h';
-            if (*end || hz < (is_hz ? 1 : 0) || hz > (is_hz ? 100000 : 1000)) {
-                fprintf(stderr, "%s: --%s: '%s' is not a number from %d to %d\n", prog, name, v,
-                        is_hz ? 1 : 0, is_hz ? 100000 : 1000);
-                return 2;
-            }
-            if (is_hz)
-                o.profile_hz = (unsigned)hz;
-            else
-                profile_top = hz;
-        } else if (strcmp(name, "store") == 0) {
-            save.store = v;
-            do_save = 1;
-        } else if (strcmp(name, "run-id") == 0) {
-            if (!*v) {
-                fprintf(stderr, "%s: --run-id: give a name\n", prog);
-                return 2;
-            }
-            save.run_uid = v;
-            do_save = 1;
-        } else if (strcmp(name, "tag") == 0) {
-            save.tag = v;
-            do_save = 1;
-        } else if (strcmp(name, "shard") == 0) {
-            int k = 0, n = 0, used = 0;
-            if (sscanf(v, "%d/%d%n", &k, &n, &used) != 2 || v[used] || n < 1 || n > 100000 ||
-                k < 1 || k > n) {
-                fprintf(stderr, "%s: --shard: '%s' is not K/N with 1 <= K <= N\n", prog, v);
-                return 2;
-            }
-            o.shard_index = k;
-            o.shard_count = n;
-            save.shard = v;
-        } else if (strcmp(name, "color") == 0) {
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
-                fprintf(stderr, "%s: --color: '%s' is not auto, always or never\n", prog, v);
-                return 2;
-            }
-            color = v;
-        }
+    struct suite_args sa = {
+        .color = "auto", .profile_list = "text", .profile_top = 5, .table = 1, .plots = 1};
+    struct bl__args args;
+    char perr[512];
+    int prc = bl__args_parse(&bl__suite_command, argc, argv, &args, perr, sizeof perr);
+    if (prc) {
+        fprintf(stderr, "%s: %s\n", prog, perr);
+        return 2;
     }
+    if (args.help) {
+        bl__help_write(stdout, &bl__suite_command, prog);
+        bl__args_free(&args);
+        return 0;
+    }
+    if (args.version) {
+        printf("benchlab %s\n", bl_version());
+        bl__args_free(&args);
+        return 0;
+    }
+    if (args.n_pos) {
+        fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, args.pos[0]);
+        bl__args_free(&args);
+        return 2;
+    }
+    int trc = take_options(&args, prog, &o, &sa);
+    bl__args_free(&args);
+    if (trc)
+        return trc;
+    const char *out_path = sa.out_path, *color = sa.color, *format = sa.format;
+    int list = sa.list, table = sa.table, plots = sa.plots, do_save = sa.do_save;
+    bl_run_save_request save = sa.save;
+    const char *profile_list = sa.profile_list;
+    long profile_top = sa.profile_top;
 
     if (o.counters) {
         /* unknown or repeated names are bad usage, before anything runs */

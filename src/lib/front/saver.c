@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "benchlab/run.h"
+#include "front.h"
 
 #define STORE_SONAME "libbenchlab-store.so.0"
 #define SAVER_SYMBOL "bl_store_run_saver"

@@ -1,0 +1,479 @@
+/*
+ * args.c - reading argv against a command's option table (front.h).
+ *
+ * GNU style by default: --opt=VALUE, --opt VALUE, -o VALUE, -oVALUE,
+ * bundled switches (-ab), "--" ends the options, positionals may come
+ * between options unless the command stops at the first one. Go style
+ * (compare): -flag and --flag alike, "=" or the next argument, options end
+ * at the first non-flag, and Go's wording for errors. Every value is
+ * checked against its kind here, so commands see only valid values, and an
+ * unknown option or value is answered with the closest known one.
+ *
+ * Calls: base (buffers) only. Never prints.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front.h"
+
+double bl__parse_duration(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v >= 0))
+        return -1;
+    if (*end == '\0' || strcmp(end, "s") == 0)
+        return v;
+    if (strcmp(end, "ms") == 0)
+        return v / 1e3;
+    if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+        return v / 1e6;
+    if (strcmp(end, "ns") == 0)
+        return v / 1e9;
+    if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        return v * 60;
+    return -1;
+}
+
+size_t bl__edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return SIZE_MAX;
+    size_t d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t best = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *bl__closest(const char *word, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+    size_t len = strlen(word);
+    for (size_t i = 0; i < n && names[i]; i++) {
+        size_t d = bl__edit_distance(word, names[i]);
+        /* a prefix of a longer name ("--fo" for "--format") is close too */
+        if (len >= 2 && strncmp(word, names[i], len) == 0 && d > 1)
+            d = 1;
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    /* one edit in short words, a third of the letters in longer ones */
+    size_t allowed = len <= 4 ? 1 : (len + 2) / 3;
+    return best && best_d <= allowed && best_d < strlen(best) ? best : NULL;
+}
+
+static int fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (size)
+        vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int visible(const struct bl__opt *o)
+{
+    return !(o->flags & BL__OPT_HIDDEN);
+}
+
+/* The closest long option of `cmd` to `name`, for "did you mean". */
+static const char *closest_option(const struct bl__command *cmd, const char *name, size_t len)
+{
+    char word[128];
+    snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word - 1 ? len : sizeof word - 1), name);
+    const char *names[256];
+    size_t n = 0;
+    for (size_t i = 0; i < cmd->n_opts && n < 256; i++)
+        if (visible(&cmd->opts[i]))
+            names[n++] = cmd->opts[i].name;
+    return bl__closest(word, names, n);
+}
+
+static int unknown_option(const struct bl__command *cmd, const char *arg, const char *name,
+                          size_t len, char *err, size_t size)
+{
+    const char *near = closest_option(cmd, name, len);
+    const char *dashes = cmd->style & BL__STYLE_GO ? "-" : "--";
+    if (cmd->style & BL__STYLE_GO) {
+        if (near)
+            return fail(err, size, "flag provided but not defined: -%.*s (did you mean -%s?)",
+                        (int)len, name, near);
+        return fail(err, size, "flag provided but not defined: -%.*s", (int)len, name);
+    }
+    if (near)
+        return fail(err, size, "unknown option '%s' (did you mean %s%s?)", arg, dashes, near);
+    return fail(err, size, "unknown option '%s' (see --help)", arg);
+}
+
+/* "a, b or c" into buf. */
+static void list_choices(const char *const *c, char *buf, size_t size)
+{
+    size_t n = 0, used = 0;
+    while (c[n])
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? " or "
+                                      : ", ",
+                         c[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int is_choice(const char *const *c, const char *v, size_t len)
+{
+    for (size_t i = 0; c[i]; i++)
+        if (strlen(c[i]) == len && strncmp(c[i], v, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The noun of an option's values in messages: its metavariable in lower
+ * case ("FORMAT" -> "format"), else "value". */
+static void noun_of(const struct bl__opt *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", o->meta && *o->meta ? o->meta : "value");
+    for (char *p = buf; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    if (strcmp(buf, "when") == 0) /* "the when is auto..." reads badly */
+        snprintf(buf, size, "value");
+}
+
+static int bad_choice(const struct bl__opt *o, const char *v, size_t len, char *err, size_t size)
+{
+    char known[512], noun[32], word[128];
+    list_choices(o->choices, known, sizeof known);
+    noun_of(o, noun, sizeof noun);
+    snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), v);
+    size_t n = 0;
+    while (o->choices[n])
+        n++;
+    const char *near = bl__closest(word, o->choices, n);
+    if (near)
+        return fail(err, size, "--%s: unknown %s '%s' (did you mean %s? the %s is %s)", o->name,
+                    noun, word, near, noun, known);
+    return fail(err, size, "--%s: unknown %s '%s' (the %s is %s)", o->name, noun, word, noun,
+                known);
+}
+
+/* Check `v` against the option's kind; fill hit->num. */
+static int check_value(const struct bl__opt *o, const char *v, struct bl__hit *hit, char *err,
+                       size_t size)
+{
+    char *end;
+    switch (o->arg) {
+    case BL__ARG_NONE:
+    case BL__ARG_TEXT:
+    case BL__ARG_FILE:
+    case BL__ARG_DIR:
+        return 0;
+    case BL__ARG_DURATION:
+        hit->num = bl__parse_duration(v);
+        if (!(hit->num > 0))
+            return fail(err, size, "--%s: '%s' is not a positive duration (try 500ms or 2s)",
+                        o->name, v);
+        return 0;
+    case BL__ARG_COUNT:
+    case BL__ARG_INT: {
+        errno = 0;
+        long long x = strtoll(v, &end, 10);
+        if (end == v || *end || errno || (double)x < o->min || (double)x > o->max)
+            return fail(err, size, "--%s: '%s' is not a %s from %.0f to %.0f", o->name, v,
+                        o->arg == BL__ARG_COUNT ? "count" : "number", o->min, o->max);
+        hit->num = (double)x;
+        return 0;
+    }
+    case BL__ARG_LEVEL:
+        errno = 0;
+        hit->num = strtod(v, &end);
+        if (end == v || *end || errno || !(hit->num > 0 && hit->num < 1))
+            return fail(err, size, "--%s: '%s' is not a number between 0 and 1", o->name, v);
+        return 0;
+    case BL__ARG_CHOICE:
+        if (!is_choice(o->choices, v, strlen(v)))
+            return bad_choice(o, v, strlen(v), err, size);
+        return 0;
+    case BL__ARG_LIST:
+        if (!*v) {
+            char noun[32];
+            noun_of(o, noun, sizeof noun);
+            if (o->flags & BL__OPT_OPTIONAL)
+                return fail(err, size, "--%s=: no %s named (give a list, or --%s alone for all)",
+                            o->name, noun, o->name);
+            return fail(err, size, "--%s: no %s named", o->name, noun);
+        }
+        for (const char *p = v; *p;) {
+            size_t n = strcspn(p, ",");
+            if (!is_choice(o->choices, p, n))
+                return bad_choice(o, p, n, err, size);
+            p += n + (p[n] == ',');
+        }
+        return 0;
+    }
+    return 0;
+}
+
+static const struct bl__opt *find_long(const struct bl__command *cmd, const char *name, size_t len,
+                                       int *ambiguous)
+{
+    const struct bl__opt *prefix = NULL;
+    int n_prefix = 0;
+    *ambiguous = 0;
+    for (size_t i = 0; i < cmd->n_opts; i++) {
+        const struct bl__opt *o = &cmd->opts[i];
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+            return o;
+        if (len && strncmp(o->name, name, len) == 0) {
+            prefix = o;
+            n_prefix++;
+        }
+    }
+    if (!(cmd->style & BL__STYLE_ABBREV) || n_prefix == 0)
+        return NULL;
+    if (n_prefix > 1) {
+        *ambiguous = 1;
+        return NULL;
+    }
+    return prefix;
+}
+
+static const struct bl__opt *find_short(const struct bl__command *cmd, char c)
+{
+    for (size_t i = 0; i < cmd->n_opts; i++)
+        if (cmd->opts[i].short_name == c)
+            return &cmd->opts[i];
+    return NULL;
+}
+
+static int add_hit(struct bl__args *a, const struct bl__opt *o, const char *v)
+{
+    if (a->n_hits % 16 == 0) {
+        struct bl__hit *h = realloc(a->hits, (a->n_hits + 16) * sizeof *h);
+        if (!h)
+            return -ENOMEM;
+        a->hits = h;
+    }
+    a->hits[a->n_hits++] = (struct bl__hit){o, v, 0};
+    return 0;
+}
+
+/* Record option `o` with value `v` (checked); 0, -1 (err) or -ENOMEM. */
+static int take(struct bl__args *a, const struct bl__opt *o, const char *v, char *err, size_t size)
+{
+    if (o->id == BL__ID_HELP) {
+        a->help = 1;
+        return 0;
+    }
+    if (o->id == BL__ID_VERSION) {
+        a->version = 1;
+        return 0;
+    }
+    int rc = add_hit(a, o, v);
+    if (rc == 0 && v)
+        rc = check_value(o, v, &a->hits[a->n_hits - 1], err, size);
+    return rc;
+}
+
+/* A long option at argv[*i]: `body` is after the dashes. */
+static int parse_long(const struct bl__command *cmd, int argc, char **argv, int *i,
+                      const char *body, struct bl__args *a, char *err, size_t size)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(body, '=');
+    size_t len = eq ? (size_t)(eq - body) : strlen(body);
+    int ambiguous;
+    const struct bl__opt *o = find_long(cmd, body, len, &ambiguous);
+    int go = cmd->style & BL__STYLE_GO;
+    if (!o && !eq && !go && (len == 4 && strncmp(body, "help", 4) == 0)) {
+        a->help = 1;
+        return 0;
+    }
+    if (!o && go && (len == 1 || len == 4) &&
+        (strncmp(body, "h", len) == 0 || strncmp(body, "help", len) == 0)) {
+        a->help = 1;
+        return 0;
+    }
+    if (ambiguous)
+        return fail(err, size, "option '%.*s' is ambiguous (see --help)", (int)(len + 2), arg);
+    if (!o)
+        return unknown_option(cmd, arg, body, len, err, size);
+    if (o->arg == BL__ARG_NONE) {
+        if (eq)
+            return fail(err, size, "option --%s takes no value (got '%s')", o->name, arg);
+        return take(a, o, NULL, err, size);
+    }
+    if (eq)
+        return take(a, o, eq + 1, err, size);
+    if (o->flags & BL__OPT_OPTIONAL)
+        return take(a, o, NULL, err, size);
+    if (*i + 1 >= argc) {
+        if (go)
+            return fail(err, size, "flag needs an argument: -%s", o->name);
+        return fail(err, size, "option --%s needs a value", o->name);
+    }
+    return take(a, o, argv[++*i], err, size);
+}
+
+/* A bundle of short options at argv[*i]: -ab, -o FILE, -oFILE, -r2. */
+static int parse_shorts(const struct bl__command *cmd, int argc, char **argv, int *i,
+                        struct bl__args *a, char *err, size_t size)
+{
+    const char *arg = argv[*i];
+    for (const char *p = arg + 1; *p; p++) {
+        const struct bl__opt *o = find_short(cmd, *p);
+        if (!o && *p == 'h') {
+            a->help = 1;
+            return 0;
+        }
+        if (!o) {
+            if (p == arg + 1)
+                return unknown_option(cmd, arg, arg + 1, strlen(arg + 1), err, size);
+            return fail(err, size, "unknown option '-%c' in '%s' (see --help)", *p, arg);
+        }
+        if (o->arg == BL__ARG_NONE) {
+            int rc = take(a, o, NULL, err, size);
+            if (rc || a->help)
+                return rc;
+            continue;
+        }
+        if (p[1])
+            return take(a, o, p + 1 + (p[1] == '='), err, size);
+        if (o->flags & BL__OPT_OPTIONAL)
+            return take(a, o, NULL, err, size);
+        if (*i + 1 >= argc)
+            return fail(err, size, "option -%c (--%s) needs a value", *p, o->name);
+        return take(a, o, argv[++*i], err, size);
+    }
+    return 0;
+}
+
+static int add_pos(struct bl__args *a, char *arg)
+{
+    if (a->n_pos % 16 == 0) {
+        char **p = realloc(a->pos, (a->n_pos + 16) * sizeof *p);
+        if (!p)
+            return -ENOMEM;
+        a->pos = p;
+    }
+    a->pos[a->n_pos++] = arg;
+    return 0;
+}
+
+int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct bl__args *a,
+                   char *err, size_t size)
+{
+    memset(a, 0, sizeof *a);
+    if (size)
+        err[0] = '\0';
+    int go = cmd->style & BL__STYLE_GO;
+    int stop = go || (cmd->style & BL__STYLE_STOP);
+    int i, rc = 0, only_pos = 0;
+    for (i = 1; i < argc && rc == 0 && !a->help; i++) {
+        char *arg = argv[i];
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if (go && !only_pos)
+                break; /* Go: the first non-flag ends the flags */
+            rc = add_pos(a, arg);
+            if (stop)
+                only_pos = 1;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (go) {
+            const char *body = arg + (arg[1] == '-' ? 2 : 1);
+            if (body[0] == '\0' || body[0] == '-' || body[0] == '=')
+                rc = fail(err, size, "bad flag syntax: %s", arg);
+            else
+                rc = parse_long(cmd, argc, argv, &i, body, a, err, size);
+        } else if (arg[1] == '-') {
+            rc = parse_long(cmd, argc, argv, &i, arg + 2, a, err, size);
+        } else {
+            /* -name is --name for suites (Go-style habits), when it names one */
+            int ambiguous;
+            size_t len = strcspn(arg + 1, "=");
+            if ((cmd->style & BL__STYLE_DASH_LONG) && len > 1 &&
+                (find_long(cmd, arg + 1, len, &ambiguous) ||
+                 (len == 4 && strncmp(arg + 1, "help", 4) == 0)))
+                rc = parse_long(cmd, argc, argv, &i, arg + 1, a, err, size);
+            else
+                rc = parse_shorts(cmd, argc, argv, &i, a, err, size);
+        }
+    }
+    if (go)
+        for (; i < argc && rc == 0 && !a->help; i++)
+            rc = add_pos(a, argv[i]);
+    if (rc == -ENOMEM)
+        fail(err, size, "out of memory");
+    if (rc)
+        bl__args_free(a);
+    return rc;
+}
+
+void bl__args_free(struct bl__args *a)
+{
+    free(a->hits);
+    free(a->pos);
+    a->hits = NULL;
+    a->pos = NULL;
+    a->n_hits = a->n_pos = 0;
+}
+
+int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t size)
+{
+    switch (hit->opt->id) {
+    case BL__ID_SAVE:
+        s->on = 1;
+        return 1;
+    case BL__ID_STORE:
+        s->store = hit->value;
+        s->given_store = 1;
+        return 1;
+    case BL__ID_RUN_ID:
+        if (!*hit->value)
+            return fail(err, size, "--run-id: give a name");
+        s->run_uid = hit->value;
+        s->given_run_id = 1;
+        return 1;
+    case BL__ID_TAG:
+        s->tag = hit->value;
+        s->given_tag = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,220 @@
+/*
+ * front.h - the command-line layer: one declarative option table per
+ * command (options.c), the parser that reads argv against a table
+ * (args.c), and the help text written from it (help.c). The suite's
+ * command line (suite_main.c) and every `benchlab` command parse through
+ * here; the man pages and shell completions are generated from the same
+ * tables at build time (src/docgen), so help, man and completion cannot
+ * drift from what the parser accepts.
+ *
+ * Internal to benchlab: src/cli and src/docgen include this header (they
+ * link libbenchlab's archive); the public headers do not expose it.
+ */
+#ifndef BENCHLAB_FRONT_H
+#define BENCHLAB_FRONT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "benchlab/run.h"
+
+/* What an option's argument is; the parser checks it and says what is wrong. */
+enum bl__arg {
+    BL__ARG_NONE,     /* a switch: --alloc */
+    BL__ARG_TEXT,     /* any text: a regex, a path, a name */
+    BL__ARG_FILE,     /* a path (completed as a file) */
+    BL__ARG_DIR,      /* a directory (completed as one) */
+    BL__ARG_DURATION, /* 500ms, 2s, 1m; a bare number is seconds; must be > 0 */
+    BL__ARG_COUNT,    /* a whole number in [min, max]: "is not a count from 1 to 100000" */
+    BL__ARG_INT,      /* a whole number in [min, max]: "is not a number from 1 to 100000" */
+    BL__ARG_LEVEL,    /* a number strictly between 0 and 1 (a confidence, an alpha) */
+    BL__ARG_CHOICE,   /* one of `choices` */
+    BL__ARG_LIST,     /* a comma-separated list of `choices` */
+};
+
+enum {
+    BL__OPT_OPTIONAL = 1u << 0, /* the value is optional and only given as --opt=VALUE */
+    BL__OPT_HIDDEN = 1u << 1,   /* accepted, not shown in help, man or completion */
+    BL__OPT_REPEAT = 1u << 2,   /* repeatable; each one counts (help says so) */
+};
+
+/* One option. Tables are static arrays of these; `id` is what a command
+ * switches on (its own enum; the shared groups below use BL__ID_*). */
+struct bl__opt {
+    const char *name;           /* long name without dashes: "filter" */
+    char short_name;            /* 'o' for -o; 0 for none */
+    enum bl__arg arg;           /* kind of argument */
+    unsigned flags;             /* BL__OPT_* */
+    const char *meta;           /* the argument's name in help: "REGEX", "DURATION" */
+    const char *const *choices; /* NULL-terminated, for CHOICE and LIST (and completion) */
+    double min, max;            /* range of COUNT and INT */
+    const char *def;            /* the default as shown in help ("0.5s"); NULL: none shown */
+    const char *help;           /* one or more lines, no trailing newline */
+    int id;
+};
+
+/* Parsing styles of a command. */
+enum {
+    BL__STYLE_GO = 1u << 0,        /* Go's flag package: -flag/--flag, stops at the first
+                                    * non-flag; Go's error wording (compare) */
+    BL__STYLE_DASH_LONG = 1u << 1, /* -name is --name when it names a long option (suites) */
+    BL__STYLE_ABBREV = 1u << 2,    /* unique prefixes of long names (as getopt_long) */
+    BL__STYLE_STOP = 1u << 3,      /* options end at the first positional (profile -- PROG) */
+};
+
+/* What a command's positional arguments are, for completion. */
+enum bl__positional {
+    BL__POS_NONE,
+    BL__POS_SUITE,   /* first a suite executable, then its options */
+    BL__POS_FILES,   /* results files */
+    BL__POS_COMMAND, /* a command line */
+    BL__POS_WORDS,   /* subcommand words (baseline set|list) */
+};
+
+struct bl__command {
+    const char *name;    /* "run"; the suite's own table is "suite" */
+    const char *usage;   /* after "usage: benchlab NAME ": lines separated by '\n' */
+    const char *summary; /* one line, for `benchlab --help` and the man page's NAME */
+    const char *about;   /* paragraphs for --help and DESCRIPTION; may be NULL */
+    const char *footer;  /* after the options (exit status, notes); may be NULL */
+    const struct bl__opt *opts;
+    size_t n_opts;
+    unsigned style;
+    enum bl__positional positional;
+    const char *const *words; /* BL__POS_WORDS: the words */
+};
+
+/* Option ids: what an option means, shared by the tables (an option of the
+ * same name means the same in every command). Commands switch on these. */
+enum bl__optid {
+    BL__ID_NONE,
+    BL__ID_FILTER,
+    BL__ID_LIST,
+    BL__ID_TIME,
+    BL__ID_COUNT,
+    BL__ID_TIMEOUT,
+    BL__ID_BATCH,
+    BL__ID_ALLOC,
+    BL__ID_COMPLEXITY,
+    BL__ID_COUNTERS,
+    BL__ID_PROFILE,
+    BL__ID_PROFILE_DIR,
+    BL__ID_PROFILE_FORMAT,
+    BL__ID_PROFILE_HZ,
+    BL__ID_PROFILE_TOP,
+    BL__ID_SEED,
+    BL__ID_OUT,
+    BL__ID_SHARD,
+    BL__ID_FORMAT,
+    BL__ID_PKG,
+    BL__ID_CPU,
+    BL__ID_TUNE_FILE,
+    BL__ID_NO_TABLE,
+    BL__ID_NO_PLOTS,
+    BL__ID_COLOR,
+    BL__ID_THRESHOLD,
+    BL__ID_METRIC,
+    BL__ID_PAIRS,
+    BL__ID_CONFIDENCE,
+    BL__ID_FAIL_ON_SLOWER,
+    BL__ID_TABLE,
+    BL__ID_ROW,
+    BL__ID_COL,
+    BL__ID_IGNORE,
+    BL__ID_ALPHA,
+    BL__ID_CORRECTION,
+    BL__ID_FAIL_ON_REGRESSION,
+    BL__ID_MODE,
+    BL__ID_CLOCK,
+    BL__ID_UNWIND,
+    BL__ID_FREQUENCY,
+    BL__ID_EVENTS,
+    BL__ID_RAW,
+    BL__ID_LOAD,
+    BL__ID_TOP,
+    BL__ID_BASELINE,
+    BL__ID_HISTORY,
+    BL__ID_TITLE,
+    BL__ID_LAST,
+    BL__ID_SPARKLINE,
+    BL__ID_AGAINST,
+    BL__ID_HELP = 9000,
+    BL__ID_VERSION,
+    /* the save group: --save, --store, --run-id, --tag */
+    BL__ID_SAVE,
+    BL__ID_STORE,
+    BL__ID_RUN_ID,
+    BL__ID_TAG,
+};
+
+/* Every command's table, in the order `benchlab --help` lists them. The
+ * suite's own command line is bl__suite_command (also `benchlab run`'s). */
+extern const struct bl__command *const bl__commands[];
+extern const size_t bl__n_commands;
+extern const struct bl__command bl__suite_command;
+const struct bl__command *bl__command_find(const char *name);
+
+/* One option as given. `value` is borrowed from argv (NULL for a switch or
+ * an optional value not given); `num` is the parsed number: seconds for a
+ * DURATION, the value of COUNT, INT and LEVEL. */
+struct bl__hit {
+    const struct bl__opt *opt;
+    const char *value;
+    double num;
+};
+
+/* A parsed command line: options in the order given, then positionals.
+ * Free with bl__args_free. */
+struct bl__args {
+    struct bl__hit *hits;
+    size_t n_hits;
+    char **pos; /* borrowed from argv */
+    size_t n_pos;
+    int help;    /* --help or -h was given: nothing else was checked */
+    int version; /* --version was given (tables with a version entry) */
+};
+
+/*
+ * Parse argv[1..argc-1] against `cmd`. Returns 0, or -1 with a one-line
+ * message in err ("unknown option '--filtr' (did you mean --filter?)",
+ * "option --time needs a value", "--count: '0' is not a count from 1 to
+ * 100000"); -ENOMEM when memory runs out. Stops early at --help.
+ */
+int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct bl__args *out,
+                   char *err, size_t err_size);
+void bl__args_free(struct bl__args *a);
+
+/* The save group (--save, --store, --run-id, --tag), parsed once for every
+ * command that has it. `on` is set by --save; store, run_uid and tag by
+ * theirs; each command decides what implies --save (given_* say which). */
+struct bl__save_args {
+    int on;
+    const char *store, *run_uid, *tag;
+    int given_store, given_run_id, given_tag;
+};
+/* Take `hit` into *s when it belongs to the save group: 1 taken, 0 not
+ * this group's, -1 with err filled (an empty --run-id). */
+int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t err_size);
+
+/* The closest of `names` (n of them, or up to a NULL when n is SIZE_MAX)
+ * to `word` by edit distance, or NULL when none is close enough to
+ * suggest. */
+const char *bl__closest(const char *word, const char *const *names, size_t n);
+/* Edit distance (Damerau: a swap of neighbours counts one). */
+size_t bl__edit_distance(const char *a, const char *b);
+
+/* --help of `cmd`; `prog` is what the usage line starts with ("benchlab
+ * run", "./suite"). */
+void bl__help_write(FILE *f, const struct bl__command *cmd, const char *prog);
+/* `benchlab --help`: the commands and their summaries. */
+void bl__help_write_commands(FILE *f);
+
+/* The saver for --save (saver.c): the registered one, else
+ * libbenchlab-store's, loaded now. NULL with the reason in why. */
+bl_run_saver bl__run_saver(char *why, size_t why_size);
+
+/* Parse a duration ("500ms", "2s", "1m"; a bare number is seconds) into
+ * seconds; -1 when it is not one. */
+double bl__parse_duration(const char *s);
+
+#endif /* BENCHLAB_FRONT_H */

@@ -1,0 +1,525 @@
+/*
+ * options.c - every command's option table: the one place that says which
+ * options exist, what their arguments are, their defaults and their help.
+ * The parser (args.c), --help (help.c), the man pages and the shell
+ * completions (src/docgen) all read these tables.
+ *
+ * To add an option: add an entry to its command's table (and an id to
+ * enum bl__optid in front.h when it means something new), then handle the
+ * id in the command. A group shared by several commands (the save group)
+ * is one macro here and one function (bl__save_take) there.
+ */
+#include <string.h>
+
+#include "front.h"
+
+#define N(a) (sizeof(a) / sizeof *(a))
+#define NO_RANGE 0, 0
+
+static const char *const color_when[] = {"auto", "always", "never", NULL};
+static const char *const run_formats[] = {"go", "json", "csv", "markdown", NULL};
+static const char *const profile_modes[] = {"sample", "trace", NULL};
+static const char *const profile_outputs[] = {
+    "text", "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome", "raw", NULL};
+static const char *const counter_names[] = {
+    "instructions",     "cycles",       "branches", "branch-misses",
+    "cache-references", "cache-misses", NULL};
+static const char *const corrections[] = {"holm", "bh", "none", NULL};
+
+#define OPT_HELP                                                                                   \
+    {                                                                                              \
+        "help", 'h', BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "show this help", BL__ID_HELP    \
+    }
+
+/* The save group: run (and the suite), profile, merge; exec once it is on
+ * its table. What implies --save is each command's to say (its help). */
+#define SAVE_GROUP(save_help, store_help)                                                          \
+    {"save", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, save_help, BL__ID_SAVE},              \
+        {"store", 0, BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, store_help, BL__ID_STORE},     \
+        {"run-id",                                                                                 \
+         0,                                                                                        \
+         BL__ARG_TEXT,                                                                             \
+         0,                                                                                        \
+         "NAME",                                                                                   \
+         NULL,                                                                                     \
+         NO_RANGE,                                                                                 \
+         NULL,                                                                                     \
+         "save into the run NAME (shards of one CI run); implies --save",                          \
+         BL__ID_RUN_ID},                                                                           \
+    {                                                                                              \
+        "tag", 0, BL__ARG_TEXT, 0, "TEXT", NULL, NO_RANGE, NULL,                                   \
+            "a label for the saved run, shown by benchlab history; implies --save", BL__ID_TAG     \
+    }
+
+#define STORE_HELP                                                                                 \
+    "the results store: a file, or postgresql://... (default: $BENCHLAB_STORE, else "              \
+    ".benchlab/results.db at the top of the git work tree)"
+
+/* ---- the suite's command line: ./suite [options], benchlab run SUITE ---- */
+
+static const struct bl__opt suite_opts[] = {
+    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
+     "run the benchmarks whose full name matches (POSIX ERE)", BL__ID_FILTER},
+    {"list", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "list the benchmarks and exit",
+     BL__ID_LIST},
+    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "0.5s",
+     "measuring budget per benchmark, split across its launches (operations of 5ms or more get "
+     "twice this)",
+     BL__ID_TIME},
+    {"count", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 100000, "6",
+     "launches (worker processes) per benchmark, interleaved, one result line each", BL__ID_COUNT},
+    {"timeout", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "60s",
+     "kill a worker that runs longer", BL__ID_TIMEOUT},
+    {"batch", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1ms",
+     "target length of one timed batch", BL__ID_BATCH},
+    {"alloc", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "also count allocations in a pass of their own: B/op, allocs/op", BL__ID_ALLOC},
+    {"complexity", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "fit time/op against the size parameter of every benchmark that has one integer parameter: "
+     "O(1), O(log n) ... O(n^3)",
+     BL__ID_COMPLEXITY},
+    {"counters", 0, BL__ARG_LIST, BL__OPT_OPTIONAL, "COUNTER", counter_names, NO_RANGE, "all",
+     "hardware counters per op, comma-separated", BL__ID_COUNTERS},
+    {"profile", 0, BL__ARG_CHOICE, BL__OPT_OPTIONAL, "MODE", profile_modes, NO_RANGE, "sample",
+     "also profile each benchmark in a pass of its own, only while measured batches run: sample, "
+     "or trace (a suite built with -finstrument-functions, linked with -lbenchlab-trace)",
+     BL__ID_PROFILE},
+    {"profile-dir", 0, BL__ARG_DIR, 0, "DIR", NULL, NO_RANGE, "SUITE.profile",
+     "where the profiles go", BL__ID_PROFILE_DIR},
+    {"profile-format", 0, BL__ARG_LIST, 0, "FORMAT", profile_outputs, NO_RANGE, "text",
+     "profile outputs, comma-separated (text: the flat profile and the call tree)",
+     BL__ID_PROFILE_FORMAT},
+    {"profile-hz", 0, BL__ARG_INT, 0, "HZ", NULL, 1, 100000, "1000", "samples per second",
+     BL__ID_PROFILE_HZ},
+    {"profile-top", 0, BL__ARG_INT, 0, "N", NULL, 0, 1000, "5",
+     "functions in the summary per benchmark (0: none)", BL__ID_PROFILE_TOP},
+    {"seed", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "from the clock",
+     "seed for batch-size jitter", BL__ID_SEED},
+    {"out", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
+     "write the results to FILE instead of stdout (whole or not at all)", BL__ID_OUT},
+    SAVE_GROUP("also save the run in the results store (docs/store.md)",
+               STORE_HELP "; implies --save"),
+    {"shard", 0, BL__ARG_TEXT, 0, "K/N", NULL, NO_RANGE, NULL,
+     "run shard K of N: the benchmarks whose name hashes to K (a CI matrix runs 1/N .. N/N; "
+     "--run-id joins them in the store)",
+     BL__ID_SHARD},
+    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", run_formats, NO_RANGE,
+     "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT},
+    {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the program's name",
+     "value of the pkg: configuration line", BL__ID_PKG},
+    {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,
+     "pin workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},
+    {"tune-file", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
+     "cache each benchmark's batch size in FILE for this machine: known benchmarks skip the "
+     "pilot, new ones are added",
+     BL__ID_TUNE_FILE},
+    {"no-table", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "do not print the summary table on stderr", BL__ID_NO_TABLE},
+    {"no-plots", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "no sparklines in the table (also BENCHLAB_NO_PLOTS=1; they are drawn only when stderr is a "
+     "terminal)",
+     BL__ID_NO_PLOTS},
+    {"color", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",
+     "colour in the table (NO_COLOR is respected)", BL__ID_COLOR},
+    {"version", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "print benchlab's version",
+     BL__ID_VERSION},
+    OPT_HELP,
+};
+
+#define SUITE_ABOUT                                                                                \
+    "Runs the benchmarks of the suite, each in worker processes of its own, and writes results "   \
+    "in the Go benchmark format to stdout, a progress line and the summary table to stderr."
+#define SUITE_FOOTER "Durations take a unit: 500ms, 2s, 1m (a bare number is seconds)."
+
+const struct bl__command bl__suite_command = {
+    "suite",    "[options]",   "run this suite's benchmarks", SUITE_ABOUT,  SUITE_FOOTER,
+    suite_opts, N(suite_opts), BL__STYLE_DASH_LONG,           BL__POS_NONE, NULL,
+};
+
+static const struct bl__command run_command = {
+    "run",
+    "SUITE [options]",
+    "run a benchmark suite: benchlab run SUITE [options]",
+    "Runs a benchlab suite executable through the runner, with the same options as running the "
+    "suite itself. " SUITE_ABOUT,
+    SUITE_FOOTER,
+    suite_opts,
+    N(suite_opts),
+    BL__STYLE_DASH_LONG,
+    BL__POS_SUITE,
+    NULL,
+};
+
+/* ---- exec: its options are helper exec's to put here (cmd_exec.c parses
+ * them itself until then). Once exec_opts holds them, cmd_exec.c calls
+ * bl__args_parse(&exec_command, ...) and the man page and completions
+ * follow by themselves: docgen writes a page for every command with
+ * options. ---- */
+
+static const struct bl__command exec_command = {
+    "exec",
+    "[options] COMMAND...",
+    "benchmark whole commands: benchlab exec [options] CMD...",
+    NULL,
+    NULL,
+    NULL,
+    0,
+    BL__STYLE_STOP,
+    BL__POS_COMMAND,
+    NULL,
+};
+
+/* ---- env ---- */
+
+static const struct bl__opt env_opts[] = {OPT_HELP};
+
+static const struct bl__command env_command = {
+    "env",
+    "",
+    "what on this machine adds noise to measurements",
+    "Lists what on this machine adds noise to measurements: frequency governor and boost, SMT, "
+    "ASLR, load and busy processes, a hypervisor, perf_event_paranoid, isolated cores.",
+    "Exit status 1 when something warrants a warning.",
+    env_opts,
+    N(env_opts),
+    0,
+    BL__POS_NONE,
+    NULL,
+};
+
+/* ---- ab ---- */
+
+static const char *const ab_metrics[] = {"time", "ns/op", "ref-cycles", "ref-cycles/op", NULL};
+static const char *const ab_formats[] = {"table", "json", "csv", NULL};
+
+static const struct bl__opt ab_opts[] = {
+    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
+     "compare the benchmarks whose full name matches (POSIX ERE)", BL__ID_FILTER},
+    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1s",
+     "budget per benchmark comparison, start-up included", BL__ID_TIME},
+    {"threshold", 0, BL__ARG_TEXT, 0, "PCT", NULL, NO_RANGE, "0.5%",
+     "smallest change called faster or slower", BL__ID_THRESHOLD},
+    {"metric", 0, BL__ARG_CHOICE, 0, "METRIC", ab_metrics, NO_RANGE, "time",
+     "time (ns/op) or ref-cycles (time over a reference chain timed beside each batch)",
+     BL__ID_METRIC},
+    {"pairs", 0, BL__ARG_COUNT, 0, "N", NULL, 2, 64, "4", "worker process pairs per benchmark",
+     BL__ID_PAIRS},
+    {"confidence", 0, BL__ARG_TEXT, 0, "LEVEL", NULL, NO_RANGE, "0.95", "of the interval",
+     BL__ID_CONFIDENCE},
+    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", ab_formats, NO_RANGE, "table", "table, json or csv",
+     BL__ID_FORMAT},
+    {"out", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
+     "write the format (or from .json/.csv) to FILE; the table stays on stdout", BL__ID_OUT},
+    {"fail-on-slower", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "exit 1 when a benchmark is slower", BL__ID_FAIL_ON_SLOWER},
+    {"batch", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1ms",
+     "target length of one batch", BL__ID_BATCH},
+    {"timeout", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "60s",
+     "kill a worker that lives longer", BL__ID_TIMEOUT},
+    {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,
+     "pin the workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},
+    {"seed", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "from the clock", "block order and jitter",
+     BL__ID_SEED},
+    {"color", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",
+     "colour in the table (NO_COLOR is respected)", BL__ID_COLOR},
+    OPT_HELP,
+};
+
+static const struct bl__command ab_command = {
+    "ab",
+    "OLD NEW [options]",
+    "did my change make it slower? benchlab ab OLD NEW [options]",
+    "Compares two builds of a benchmark suite, benchmark by benchmark: workers of both builds run "
+    "side by side, alternating ~1 ms batches in random ABBA/BAAB blocks, in several process "
+    "pairs; the ratio NEW/OLD gets a confidence interval and a verdict: faster, slower or no "
+    "difference.",
+    "Exit status: 0 done; 1 a comparison failed or had too few clean blocks, or (with "
+    "--fail-on-slower) a benchmark is slower; 2 trouble; 130 interrupted.",
+    ab_opts,
+    N(ab_opts),
+    0,
+    BL__POS_SUITE,
+    NULL,
+};
+
+/* ---- compare: Go's flags, benchstat's names and defaults ---- */
+
+static const char *const compare_formats[] = {"text", "csv", "markdown", "json", NULL};
+
+static const struct bl__opt compare_opts[] = {
+    {"alpha", 0, BL__ARG_TEXT, 0, "\xce\xb1", NULL, NO_RANGE, "0.05",
+     "consider change significant if p < \xce\xb1", BL__ID_ALPHA},
+    {"col", 0, BL__ARG_TEXT, 0, "projection", NULL, NO_RANGE, "\".file\"",
+     "split results into columns by distinct values of projection", BL__ID_COL},
+    {"confidence", 0, BL__ARG_TEXT, 0, "level", NULL, NO_RANGE, "0.95",
+     "confidence level for ranges", BL__ID_CONFIDENCE},
+    {"correction", 0, BL__ARG_CHOICE, 0, "method", corrections, NO_RANGE, "\"holm\"",
+     "multiple-comparison correction of -fail-on-regression: holm, bh (Benjamini-Hochberg) or "
+     "none",
+     BL__ID_CORRECTION},
+    {"fail-on-regression", 0, BL__ARG_TEXT, BL__OPT_OPTIONAL, "pct", NULL, NO_RANGE, NULL,
+     "exit 1 when a benchmark got significantly worse by more than pct percent (-fail-on-"
+     "regression=5; alone: any significant regression)",
+     BL__ID_FAIL_ON_REGRESSION},
+    {"filter", 0, BL__ARG_TEXT, 0, "query", NULL, NO_RANGE, "\"*\"",
+     "use only benchmarks matching benchfilter query", BL__ID_FILTER},
+    {"format", 0, BL__ARG_CHOICE, 0, "format", compare_formats, NO_RANGE, "\"text\"",
+     "print results in format:\n  text     - plain text\n  csv      - comma-separated values "
+     "(warnings will be written to stderr)\n  markdown - GitHub-flavoured Markdown tables\n  json "
+     "    - one JSON document",
+     BL__ID_FORMAT},
+    {"ignore", 0, BL__ARG_TEXT, 0, "keys", NULL, NO_RANGE, NULL, "ignore variations in keys",
+     BL__ID_IGNORE},
+    {"no-plots", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "no sparklines in the text table (also BENCHLAB_NO_PLOTS=1; drawn only on a terminal)",
+     BL__ID_NO_PLOTS},
+    {"row", 0, BL__ARG_TEXT, 0, "projection", NULL, NO_RANGE, "\".fullname\"",
+     "split results into rows by distinct values of projection", BL__ID_ROW},
+    {"store", 0, BL__ARG_TEXT, 0, "spec", NULL, NO_RANGE, NULL,
+     "the results store that @REF inputs are read from", BL__ID_STORE},
+    {"table", 0, BL__ARG_TEXT, 0, "projection", NULL, NO_RANGE, "\".config\"",
+     "split results into tables by distinct values of projection", BL__ID_TABLE},
+};
+
+static const struct bl__command compare_command = {
+    "compare",
+    "[flags] [label=]INPUT...",
+    "compare results as benchstat does: benchlab compare [flags] OLD NEW...",
+    "benchlab compare computes statistical summaries and A/B comparisons of benchmarks, as "
+    "benchstat v2 does, byte for byte: it shows benchmark medians in a table with a row for each "
+    "benchmark and a column for each input. If there is more than one input, it also shows A/B "
+    "comparisons between them. If a difference is likely to be noise, it shows \"~\". An INPUT is "
+    "a file in the Go benchmark format, Google Benchmark or benchlab JSON, or a stored run "
+    "(@latest, @HEAD~1, base=@baseline:main).",
+    "Flags follow Go's flag package: -flag or --flag, \"-flag value\" or \"-flag=value\". "
+    "Exit status: 0 done, 1 -fail-on-regression tripped, 2 trouble. See docs/compare.md.",
+    compare_opts,
+    N(compare_opts),
+    BL__STYLE_GO,
+    BL__POS_FILES,
+    NULL,
+};
+
+/* ---- profile ---- */
+
+static const char *const clocks[] = {"cpu", "wall", NULL};
+static const char *const unwinds[] = {"fp", "dwarf", NULL};
+static const char *const profile_formats[] = {"text", "flat",       "tree",   "folded", "csv",
+                                              "svg",  "speedscope", "chrome", "pprof",  NULL};
+
+static const struct bl__opt profile_opts[] = {
+    {"mode", 0, BL__ARG_CHOICE, 0, "MODE", profile_modes, NO_RANGE, "sample",
+     "sample (no rebuild) or trace (a program built with -finstrument-functions and linked with "
+     "libbenchlab-trace)",
+     BL__ID_MODE},
+    {"clock", 0, BL__ARG_CHOICE, 0, "CLOCK", clocks, NO_RANGE, "cpu",
+     "sample CPU time, or wall time (off-CPU included)", BL__ID_CLOCK},
+    {"unwind", 0, BL__ARG_CHOICE, 0, "UNWIND", unwinds, NO_RANGE, "fp",
+     "call stacks from frame pointers or, for code built without them, from DWARF CFI over 8 KB "
+     "stack copies",
+     BL__ID_UNWIND},
+    {"frequency", 'F', BL__ARG_TEXT, 0, "HZ", NULL, 1, 100000, "1000",
+     "samples per second per thread (1 to 100000)", BL__ID_FREQUENCY},
+    {"output", 'o', BL__ARG_FILE, BL__OPT_REPEAT, "FILE", NULL, NO_RANGE, NULL,
+     "write the profile there (format from --format or the extension: .txt .flat .tree .folded "
+     ".csv .svg .pb .speedscope.json .trace.json, else the flat profile); repeat -o for several "
+     "files from one run",
+     BL__ID_OUT},
+    {"format", 0, BL__ARG_TEXT, 0, "FORMAT", profile_formats, NO_RANGE, NULL,
+     "text (flat profile and call tree), flat, tree, folded, csv, svg, pprof, speedscope, chrome",
+     BL__ID_FORMAT},
+    {"events", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "1000000 for chrome output, else 0",
+     "trace mode: keep the first N calls per thread as a timeline", BL__ID_EVENTS},
+    {"raw", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL, "keep the raw profile in FILE",
+     BL__ID_RAW},
+    {"load", 0, BL__ARG_FILE, 0, "RAW", NULL, NO_RANGE, NULL,
+     "read a raw profile written earlier (run --profile)", BL__ID_LOAD},
+    {"top", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "15",
+     "functions in the summary on stderr (given, the summary is shown with -o too)", BL__ID_TOP},
+    SAVE_GROUP("also save the profile's summary in the results store",
+               STORE_HELP "; implies --save"),
+    OPT_HELP,
+};
+
+static const struct bl__command profile_command = {
+    "profile",
+    "[options] -- PROGRAM [ARGS...]\n--load RAW [-o FILE] [--format FORMAT]",
+    "sample or trace a program: benchlab profile [options] -- PROGRAM",
+    "Runs PROGRAM under the sampling profiler (preloaded, perf_event cpu-clock per thread) or the "
+    "tracing profiler (-finstrument-functions), then symbolizes and writes the profile.",
+    "Without -o, a summary goes to stderr and the flat profile and call tree to "
+    "PROGRAM.profile.txt. See docs/profile.md for build recipes and limits.",
+    profile_opts,
+    N(profile_opts),
+    BL__STYLE_STOP | BL__STYLE_ABBREV,
+    BL__POS_COMMAND,
+    NULL,
+};
+
+/* ---- report ---- */
+
+static const struct bl__opt report_opts[] = {
+    {"out", 'o', BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, "report.html",
+     "write the report to FILE ('-': stdout)", BL__ID_OUT},
+    {"baseline", 0, BL__ARG_TEXT, 0, "WHICH", NULL, NO_RANGE, "the first",
+     "the input the others are compared with: its label or its position from 1", BL__ID_BASELINE},
+    {"store", 0, BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    {"history", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "20",
+     "earlier stored runs in the history chart (0: none)", BL__ID_HISTORY},
+    {"title", 0, BL__ARG_TEXT, 0, "TEXT", NULL, NO_RANGE, "\"benchlab report\"",
+     "the report's title", BL__ID_TITLE},
+    {"alpha", 0, BL__ARG_LEVEL, 0, "A", NULL, NO_RANGE, "0.05",
+     "significance of a change, after Holm's correction", BL__ID_ALPHA},
+    {"confidence", 0, BL__ARG_LEVEL, 0, "C", NULL, NO_RANGE, "0.95", "level of every interval",
+     BL__ID_CONFIDENCE},
+    OPT_HELP,
+};
+
+static const struct bl__command report_command = {
+    "report",
+    "[options] [label=]INPUT... [-o FILE]",
+    "an HTML report of results: benchlab report [options] INPUT... -o FILE",
+    "Writes one self-contained HTML file (no network, no external files) with, per benchmark, "
+    "the distribution of the batches, the pilot's scaling curve, the batches over time, the "
+    "comparison with the baseline, the history across runs, and an overview table sortable by "
+    "change.\n\nINPUT is a results file (benchlab JSON from benchlab run --out x.json, Google "
+    "Benchmark JSON or the Go benchmark format; '-' is stdin) or a stored run: @latest, "
+    "@latest~1, @42, @baseline:NAME, @HEAD~1, @<commit>. label=INPUT names it in the report. "
+    "Without INPUT: @latest~1 @latest from the store.",
+    NULL,
+    report_opts,
+    N(report_opts),
+    0,
+    BL__POS_FILES,
+    NULL,
+};
+
+/* ---- history, judge, baseline, merge (the store's commands) ---- */
+
+static const struct bl__opt history_opts[] = {
+    {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
+     "benchmarks whose full name matches (POSIX ERE)", BL__ID_FILTER},
+    {"last", 'n', BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "10",
+     "the N newest runs that have such benchmarks (0: all)", BL__ID_LAST},
+    {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    {"sparkline", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",
+     "auto (on a terminal), always or never", BL__ID_SPARKLINE},
+    OPT_HELP,
+};
+
+static const struct bl__command history_command = {
+    "history",
+    "[--filter REGEX] [--last N] [--store SPEC] [--sparkline WHEN]",
+    "stored runs and each benchmark's centre over time",
+    "The stored runs, newest last, then per benchmark its centre (ns/op, as the run's summary "
+    "table showed it) in each run, a sparkline of the centres on a terminal, and the change from "
+    "the first run shown to the last.",
+    NULL,
+    history_opts,
+    N(history_opts),
+    BL__STYLE_STOP | BL__STYLE_ABBREV,
+    BL__POS_NONE,
+    NULL,
+};
+
+static const char *const judge_formats[] = {"text", "markdown", NULL};
+
+static const struct bl__opt judge_opts[] = {
+    {"against", 'a', BL__ARG_TEXT, 0, "NAME|@REF", NULL, NO_RANGE, "the run before RUN",
+     "a baseline name (benchlab baseline set) or a run reference: @latest~1, @HEAD~1, @<commit>, "
+     "@<run id>, @baseline:NAME",
+     BL__ID_AGAINST},
+    {"threshold", 't', BL__ARG_TEXT, 0, "PCT", NULL, NO_RANGE, "5", "smallest change that counts",
+     BL__ID_THRESHOLD},
+    {"format", 'F', BL__ARG_TEXT, 0, "FORMAT", judge_formats, NO_RANGE, "text",
+     "text or markdown (a pull request comment)", BL__ID_FORMAT},
+    {"correction", 'c', BL__ARG_TEXT, 0, "C", corrections, NO_RANGE, "holm",
+     "holm, bh (Benjamini-Hochberg) or none", BL__ID_CORRECTION},
+    {"alpha", 'A', BL__ARG_TEXT, 0, "A", NULL, NO_RANGE, "0.05", "significance level of the family",
+     BL__ID_ALPHA},
+    {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
+     "judge the benchmarks whose full name matches", BL__ID_FILTER},
+    {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    OPT_HELP,
+};
+
+static const struct bl__command judge_command = {
+    "judge",
+    "[RUN] [--against BASELINE|@REF] [--threshold PCT]\n[--format text|markdown] "
+    "[--correction holm|bh|none] [--alpha A] [--filter REGEX] [--store SPEC]",
+    "faster, slower or unchanged against a baseline; exit 1 on a regression",
+    "Per benchmark, is RUN (default @latest) faster, slower or unchanged against the baseline "
+    "(default: the run before RUN)? Mann-Whitney U per benchmark, Holm-corrected across the "
+    "suite, and a change must exceed the threshold (default 5%) to count.",
+    "Exit status 1 when a benchmark is slower (or now fails), 0 otherwise, 2 on trouble. See "
+    "docs/store.md.",
+    judge_opts,
+    N(judge_opts),
+    BL__STYLE_ABBREV,
+    BL__POS_NONE,
+    NULL,
+};
+
+static const char *const baseline_words[] = {"set", "list", NULL};
+
+static const struct bl__opt baseline_opts[] = {
+    {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    OPT_HELP,
+};
+
+static const struct bl__command baseline_command = {
+    "baseline",
+    "set NAME [RUN] [--store SPEC]\nlist [--store SPEC]",
+    "name a stored run: benchlab baseline set NAME [RUN]",
+    "Names a stored run (default @latest) so that judge and compare can use it: @baseline:NAME, "
+    "or judge --against NAME. Setting a name again moves it.",
+    NULL,
+    baseline_opts,
+    N(baseline_opts),
+    BL__STYLE_ABBREV,
+    BL__POS_WORDS,
+    baseline_words,
+};
+
+static const struct bl__opt merge_opts[] = {
+    {"out", 'o', BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
+     "write the merged results there (whole or not at all)", BL__ID_OUT},
+    {"format", 0, BL__ARG_TEXT, 0, "FORMAT", run_formats, NO_RANGE,
+     "from --out's extension, else go", "go, json, csv or markdown", BL__ID_FORMAT},
+    SAVE_GROUP("save the merged run in the store (kind merge)",
+               "the store to read @REFs from and save to; implies --save when no input is a "
+               "stored run"),
+    OPT_HELP,
+};
+
+static const struct bl__command merge_command = {
+    "merge",
+    "[options] INPUT...",
+    "results files or stored runs into one run: benchlab merge INPUT...",
+    "Merges results into one run: INPUT is a results file (benchlab JSON, or the Go benchmark "
+    "format; - for stdin) or a stored run (@REF). A benchmark in several inputs keeps the "
+    "launches of all, in input order; configuration and metadata come from the first input that "
+    "has them. The merged run goes to stdout in the Go format, or to --out, and with --save into "
+    "the store.",
+    NULL,
+    merge_opts,
+    N(merge_opts),
+    BL__STYLE_ABBREV,
+    BL__POS_FILES,
+    NULL,
+};
+
+const struct bl__command *const bl__commands[] = {
+    &run_command,     &exec_command,     &env_command,    &ab_command,
+    &compare_command, &profile_command,  &report_command, &history_command,
+    &judge_command,   &baseline_command, &merge_command,
+};
+const size_t bl__n_commands = N(bl__commands);
+
+const struct bl__command *bl__command_find(const char *name)
+{
+    for (size_t i = 0; i < bl__n_commands; i++)
+        if (strcmp(bl__commands[i]->name, name) == 0)
+            return bl__commands[i];
+    return strcmp(name, "suite") == 0 ? &bl__suite_command : NULL;
+}
