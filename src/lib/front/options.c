@@ -263,7 +263,7 @@ static const struct bl__opt compare_opts[] = {
      BL__ID_FAIL_ON_REGRESSION},
     {"filter", 0, BL__ARG_TEXT, 0, "query", NULL, NO_RANGE, "\"*\"",
      "use only benchmarks matching benchfilter query", BL__ID_FILTER},
-    {"format", 0, BL__ARG_CHOICE, 0, "format", compare_formats, NO_RANGE, "\"text\"",
+    {"format", 0, BL__ARG_TEXT, 0, "format", compare_formats, NO_RANGE, "\"text\"",
      "print results in format:\n  text     - plain text\n  csv      - comma-separated values "
      "(warnings will be written to stderr)\n  markdown - GitHub-flavoured Markdown tables\n  json "
      "    - one JSON document",
