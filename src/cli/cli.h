@@ -44,6 +44,12 @@ int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int *
 struct bl_store_run;
 void cli_run_label(char *out, size_t size, const char *ref, const struct bl_store_run *run);
 
+/* Parse a command's arguments on its option table (src/lib/front); the
+ * positionals end up at argv[first..argc-1]. Returns first, or -1 after
+ * printing --help (exit 0), or -2 after an error (exit 2). */
+struct bl__args;
+int cli_parse(const char *name, int argc, char **argv, struct bl__args *args);
+
 /* Print "benchlab: <message>" to stderr; returns 2 for `return cli_error(...)`. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

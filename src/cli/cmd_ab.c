@@ -18,34 +18,7 @@
 #include "benchlab/ab.h"
 #include "benchlab/run.h"
 #include "cli.h"
-
-static void usage(FILE *f)
-{
-    fputs("usage: benchlab ab OLD NEW [options]\n\n"
-          "Compares two builds of a benchmark suite, benchmark by benchmark: workers of\n"
-          "both builds run side by side, alternating ~1 ms batches in random ABBA/BAAB\n"
-          "blocks, in several process pairs; the ratio NEW/OLD gets a confidence interval\n"
-          "and a verdict: faster, slower or no difference.\n\n"
-          "  --filter REGEX       compare the benchmarks whose full name matches (POSIX ERE)\n"
-          "  --time DURATION      budget per benchmark comparison, start-up included (1s)\n"
-          "  --threshold PCT      smallest change called faster or slower (0.5%)\n"
-          "  --metric METRIC      time (ns/op, default) or ref-cycles (time over a\n"
-          "                       reference chain timed beside each batch)\n"
-          "  --pairs N            worker process pairs per benchmark (4)\n"
-          "  --confidence LEVEL   of the interval (0.95)\n"
-          "  --format FMT         table (default), json or csv\n"
-          "  --out FILE           write the format (or from .json/.csv) to FILE; the table\n"
-          "                       stays on stdout\n"
-          "  --fail-on-slower     exit 1 when a benchmark is slower\n"
-          "  --batch DURATION     target length of one batch (1ms)\n"
-          "  --timeout DURATION   kill a worker that lives longer (60s)\n"
-          "  --cpu LIST           pin the workers to these CPUs, such as 1 or 0-3,6\n"
-          "  --seed N             block order and jitter (default: from the clock)\n"
-          "  --color WHEN         auto, always or never (NO_COLOR is respected)\n\n"
-          "Exit status: 0 done; 1 a comparison failed or had too few clean blocks, or\n"
-          "(with --fail-on-slower) a benchmark is slower; 2 trouble; 130 interrupted.\n",
-          f);
-}
+#include "front.h"
 
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -139,6 +112,72 @@ static int write_out_file(const char *path, int fmt, const bl_ab_report *r)
     return 0;
 }
 
+/* The parsed options into the run's; 0, or 2 after the message. */
+static int take_options(const struct bl__args *a, bl_ab_options *o, int *fmt, int *fail_on_slower,
+                        const char **out_path, const char **color)
+{
+    for (size_t k = 0; k < a->n_hits; k++) {
+        const struct bl__hit *h = &a->hits[k];
+        const char *v = h->value;
+        char *end;
+        switch ((enum bl__optid)h->opt->id) {
+        case BL__ID_FILTER:
+            o->filter = v;
+            break;
+        case BL__ID_TIME:
+            o->time_s = h->num;
+            break;
+        case BL__ID_BATCH:
+            o->batch_ms = h->num * 1e3;
+            break;
+        case BL__ID_TIMEOUT:
+            o->timeout_s = h->num;
+            break;
+        case BL__ID_THRESHOLD:
+            if (parse_percent(v, &o->threshold))
+                return 2;
+            break;
+        case BL__ID_METRIC:
+            o->metric =
+                strncmp(v, "ref-cycles", 10) == 0 ? BL_AB_METRIC_REF_CYCLES : BL_AB_METRIC_TIME;
+            break;
+        case BL__ID_PAIRS:
+            o->pairs = (int)h->num;
+            break;
+        case BL__ID_CONFIDENCE: {
+            double c = strtod(v, &end);
+            if (*end || end == v || !(c >= 0.5 && c < 1))
+                return cli_error("ab: --confidence: '%s' is not a level such as 0.95", v);
+            o->confidence = c;
+            break;
+        }
+        case BL__ID_FORMAT:
+            *fmt = parse_format(v);
+            break;
+        case BL__ID_OUT:
+            *out_path = v;
+            break;
+        case BL__ID_FAIL_ON_SLOWER:
+            *fail_on_slower = 1;
+            break;
+        case BL__ID_CPU:
+            o->cpus = v;
+            break;
+        case BL__ID_SEED:
+            o->seed = strtoull(v, &end, 0);
+            if (*end || end == v)
+                return cli_error("ab: --seed: '%s' is not a number", v);
+            break;
+        case BL__ID_COLOR:
+            *color = v;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
     bl_ab_options o;
@@ -146,96 +185,24 @@ int cmd_ab(int argc, char **argv)
     const char *exes[2] = {NULL, NULL};
     int n_exes = 0, fmt = -1, fail_on_slower = 0;
     const char *out_path = NULL, *color = "auto";
-    static const char *const with_value[] = {"filter", "time",  "threshold", "metric",  "pairs",
-                                             "format", "out",   "batch",     "timeout", "cpu",
-                                             "seed",   "color", "confidence"};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--fail-on-slower") == 0) {
-            fail_on_slower = 1;
-            continue;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (n_exes == 2)
-                return cli_error("ab: one OLD and one NEW build, not '%s' too", a);
-            exes[n_exes++] = a;
-            continue;
-        }
-        const char *name = a + (a[1] == '-' ? 2 : 1), *v = NULL;
-        const char *eq = strchr(name, '=');
-        size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const char *opt = NULL;
-        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-            if (strlen(with_value[k]) == len && strncmp(name, with_value[k], len) == 0)
-                opt = with_value[k];
-        if (!opt)
-            return cli_error("ab: unknown option '%s' (see benchlab ab --help)", a);
-        if (eq) {
-            v = eq + 1;
-        } else {
-            if (i + 1 >= argc)
-                return cli_error("ab: option --%s needs a value", opt);
-            v = argv[++i];
-        }
-        if (strcmp(opt, "filter") == 0) {
-            o.filter = v;
-        } else if (strcmp(opt, "time") == 0 || strcmp(opt, "batch") == 0 ||
-                   strcmp(opt, "timeout") == 0) {
-            double d = bl_parse_duration(v);
-            if (!(d > 0))
-                return cli_error("ab: --%s: '%s' is not a positive duration (try 500ms or 2s)", opt,
-                                 v);
-            if (opt[0] == 'b')
-                o.batch_ms = d * 1e3;
-            else if (strcmp(opt, "time") == 0)
-                o.time_s = d;
-            else
-                o.timeout_s = d;
-        } else if (strcmp(opt, "threshold") == 0) {
-            if (parse_percent(v, &o.threshold))
-                return 2;
-        } else if (strcmp(opt, "metric") == 0) {
-            if (strcmp(v, "time") == 0 || strcmp(v, "ns/op") == 0)
-                o.metric = BL_AB_METRIC_TIME;
-            else if (strcmp(v, "ref-cycles") == 0 || strcmp(v, "ref-cycles/op") == 0)
-                o.metric = BL_AB_METRIC_REF_CYCLES;
-            else
-                return cli_error("ab: --metric: '%s' is not time or ref-cycles", v);
-        } else if (strcmp(opt, "pairs") == 0) {
-            char *end;
-            long p = strtol(v, &end, 10);
-            if (*end || end == v || p < 2 || p > 64)
-                return cli_error("ab: --pairs: '%s' is not a count from 2 to 64", v);
-            o.pairs = (int)p;
-        } else if (strcmp(opt, "confidence") == 0) {
-            char *end;
-            double c = strtod(v, &end);
-            if (*end || end == v || !(c >= 0.5 && c < 1))
-                return cli_error("ab: --confidence: '%s' is not a level such as 0.95", v);
-            o.confidence = c;
-        } else if (strcmp(opt, "format") == 0) {
-            fmt = parse_format(v);
-            if (fmt < 0)
-                return cli_error("ab: --format: unknown format '%s' (known: table, json, csv)", v);
-        } else if (strcmp(opt, "out") == 0) {
-            out_path = v;
-        } else if (strcmp(opt, "cpu") == 0) {
-            o.cpus = v;
-        } else if (strcmp(opt, "seed") == 0) {
-            char *end;
-            o.seed = strtoull(v, &end, 0);
-            if (*end || end == v)
-                return cli_error("ab: --seed: '%s' is not a number", v);
-        } else if (strcmp(opt, "color") == 0) {
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
-                return cli_error("ab: --color: '%s' is not auto, always or never", v);
-            color = v;
-        }
+    struct bl__args args;
+    char perr[512];
+    const struct bl__command *table = bl__command_find("ab");
+    if (bl__args_parse(table, argc, argv, &args, perr, sizeof perr))
+        return cli_error("ab: %s", perr);
+    if (args.help) {
+        bl__help_write(stdout, table, "benchlab ab");
+        return 0;
     }
+    int rc_opts = take_options(&args, &o, &fmt, &fail_on_slower, &out_path, &color);
+    for (size_t k = 0; k < args.n_pos && !rc_opts; k++) {
+        if (n_exes == 2)
+            rc_opts = cli_error("ab: one OLD and one NEW build, not '%s' too", args.pos[k]);
+        else
+            exes[n_exes++] = args.pos[k];
+    }
+    if (rc_opts)
+        return rc_opts;
     if (n_exes != 2)
         return cli_error("ab: name two builds of a suite: benchlab ab OLD NEW [options]");
     o.old_exe = exes[0];

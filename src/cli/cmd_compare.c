@@ -73,7 +73,6 @@ int cmd_compare(int argc, char **argv)
     }
     if (args.help) {
         usage(stdout);
-        bl__args_free(&args);
         return 0;
     }
     int bad = 0;
@@ -125,7 +124,6 @@ int cmd_compare(int argc, char **argv)
         }
     }
     size_t n_pos = args.n_pos; /* Go style: the positionals are argv's tail */
-    bl__args_free(&args);
     if (bad)
         return 2;
     if (n_pos == 0) {

@@ -9,18 +9,22 @@
 
 #include "benchlab/env.h"
 #include "cli.h"
+#include "front.h"
 
 int cmd_env(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: benchlab env\n\nLists what on this machine adds noise to measurements:\n"
-               "frequency governor and boost, SMT, ASLR, load and busy processes, a\n"
-               "hypervisor, perf_event_paranoid, isolated cores. Exit status 1 when\n"
-               "something warrants a warning.\n");
+    struct bl__args args;
+    char perr[512];
+    if (bl__args_parse(bl__command_find("env"), argc, argv, &args, perr, sizeof perr))
+        return cli_error("env: %s", perr);
+    int help = args.help;
+    const char *extra = args.n_pos ? args.pos[0] : NULL; /* argv's string */
+    if (help) {
+        bl__help_write(stdout, bl__command_find("env"), "benchlab env");
         return 0;
     }
-    if (argc > 1)
-        return cli_error("env: unexpected argument '%s'", argv[1]);
+    if (extra)
+        return cli_error("env: unexpected argument '%s'", extra);
     bl_env_finding f[16];
     size_t n = bl_env_check(f, 16, 300);
     int color = isatty(1) && !getenv("NO_COLOR");

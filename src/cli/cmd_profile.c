@@ -10,7 +10,6 @@
  * 2 trouble (bad usage, no such program, nothing recorded).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 
 #include "benchlab/profile.h"
 #include "cli.h"
+#include "front.h"
 
 extern char **environ;
 
@@ -42,36 +42,9 @@ struct profile_opts {
     size_t top;
     int top_given; /* --top: a summary on stderr even with -o */
     struct cli_save save;
+    struct bl__save_args save_args;
+    int first; /* argv[first]: PROGRAM */
 };
-
-static void profile_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: benchlab profile [options] -- PROGRAM [ARGS...]\n"
-            "       benchlab profile --load RAW [-o FILE] [--format FMT]\n\n"
-            "  --mode sample|trace  sample (default; no rebuild) or trace (a program built with\n"
-            "                       -finstrument-functions and linked with libbenchlab-trace)\n"
-            "  --clock cpu|wall     sample CPU time (default) or wall time, off-CPU included\n"
-            "  --unwind fp|dwarf    call stacks from frame pointers (default) or, for code\n"
-            "                       built without them, from DWARF CFI over 8 KB stack copies\n"
-            "  -F, --frequency HZ   samples per second per thread (default 1000)\n"
-            "  -o, --output FILE    write the profile there (format from --format or the\n"
-            "                       extension: .txt .flat .tree .folded .csv .svg .pb\n"
-            "                       .speedscope.json .trace.json, else the flat profile);\n"
-            "                       repeat -o for several files from one run\n"
-            "  --format FMT         text (flat profile and call tree), flat, tree, folded, csv,\n"
-            "                       svg, pprof, speedscope, chrome\n"
-            "  --events N           trace mode: keep the first N calls per thread as a timeline\n"
-            "                       (default 1000000 for chrome output, else 0)\n"
-            "  --raw FILE           keep the raw profile in FILE\n"
-            "  --load RAW           read a raw profile written earlier (run --profile)\n"
-            "  --top N              functions in the summary on stderr (default 15; given,\n"
-            "                       the summary is shown with -o too)\n"
-            "  --save               also save the profile's summary in the results store\n"
-            "  --store SPEC, --run-id NAME, --tag TEXT   as for benchlab run; imply --save\n\n"
-            "Without -o, a summary goes to stderr and the flat profile and call tree to\n"
-            "PROGRAM.profile.txt. See docs/profile.md for build recipes and limits.\n");
-}
 
 /* PROGRAM as execvp(3) would find it; 0 or -ENOENT. */
 static int find_program(const char *name, char *buf, size_t cap)
@@ -96,119 +69,83 @@ static int find_program(const char *name, char *buf, size_t cap)
 
 static int parse_opts(int argc, char **argv, struct profile_opts *o)
 {
-    enum {
-        O_MODE = 256,
-        O_CLOCK,
-        O_UNWIND,
-        O_FORMAT,
-        O_RAW,
-        O_LOAD,
-        O_TOP,
-        O_EVENTS,
-        O_SAVE,
-        O_STORE,
-        O_RUNID,
-        O_TAG
-    };
-    static const struct option longs[] = {
-        {"mode", required_argument, NULL, O_MODE},
-        {"clock", required_argument, NULL, O_CLOCK},
-        {"unwind", required_argument, NULL, O_UNWIND},
-        {"frequency", required_argument, NULL, 'F'},
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"raw", required_argument, NULL, O_RAW},
-        {"load", required_argument, NULL, O_LOAD},
-        {"top", required_argument, NULL, O_TOP},
-        {"events", required_argument, NULL, O_EVENTS},
-        {"save", no_argument, NULL, O_SAVE},
-        {"store", required_argument, NULL, O_STORE},
-        {"run-id", required_argument, NULL, O_RUNID},
-        {"tag", required_argument, NULL, O_TAG},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "+F:o:h", longs, NULL)) != -1) {
+    struct bl__args args;
+    int first = cli_parse("profile", argc, argv, &args);
+    if (first < 0)
+        return first == -1 ? -1 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        char err[256];
+        int taken = bl__save_take(&args.hits[k], &o->save_args, err, sizeof err);
+        if (taken < 0)
+            return cli_error("profile: %s", err);
+        if (taken)
+            continue;
+        int c = args.hits[k].opt->id;
         char *end;
         switch (c) {
-        case O_MODE:
-            if (strcmp(optarg, "sample") != 0 && strcmp(optarg, "trace") != 0)
-                return cli_error("profile: --mode is sample or trace, not '%s'", optarg);
-            o->trace = strcmp(optarg, "trace") == 0;
+        case BL__ID_MODE:
+            if (strcmp(v, "sample") != 0 && strcmp(v, "trace") != 0)
+                return cli_error("profile: --mode is sample or trace, not '%s'", v);
+            o->trace = strcmp(v, "trace") == 0;
             break;
-        case O_CLOCK:
-            if (strcmp(optarg, "cpu") != 0 && strcmp(optarg, "wall") != 0)
-                return cli_error("profile: --clock is cpu or wall, not '%s'", optarg);
-            o->wall = strcmp(optarg, "wall") == 0;
+        case BL__ID_CLOCK:
+            if (strcmp(v, "cpu") != 0 && strcmp(v, "wall") != 0)
+                return cli_error("profile: --clock is cpu or wall, not '%s'", v);
+            o->wall = strcmp(v, "wall") == 0;
             break;
-        case O_UNWIND:
-            if (strcmp(optarg, "fp") != 0 && strcmp(optarg, "dwarf") != 0)
-                return cli_error("profile: --unwind is fp or dwarf, not '%s'", optarg);
-            o->dwarf = strcmp(optarg, "dwarf") == 0;
+        case BL__ID_UNWIND:
+            if (strcmp(v, "fp") != 0 && strcmp(v, "dwarf") != 0)
+                return cli_error("profile: --unwind is fp or dwarf, not '%s'", v);
+            o->dwarf = strcmp(v, "dwarf") == 0;
             break;
-        case 'F':
-            o->hz = strtoul(optarg, &end, 10);
+        case BL__ID_FREQUENCY:
+            o->hz = strtoul(v, &end, 10);
             if (*end || o->hz < 1 || o->hz > 100000)
-                return cli_error("profile: --frequency takes 1..100000 (Hz), not '%s'", optarg);
+                return cli_error("profile: --frequency takes 1..100000 (Hz), not '%s'", v);
             break;
-        case 'o':
+        case BL__ID_OUT:
             if (o->n_outputs == (int)(sizeof o->outputs / sizeof *o->outputs))
                 return cli_error("profile: at most %d -o outputs",
                                  (int)(sizeof o->outputs / sizeof *o->outputs));
-            o->outputs[o->n_outputs++] = optarg;
+            o->outputs[o->n_outputs++] = v;
             break;
-        case O_FORMAT: {
+        case BL__ID_FORMAT: {
             enum bl_profile_format f;
-            if (bl_profile_format_parse(optarg, &f) != 0)
+            if (bl_profile_format_parse(v, &f) != 0)
                 return cli_error("profile: unknown --format '%s' (flat, tree, folded, csv, svg, "
                                  "pprof, speedscope, chrome)",
-                                 optarg);
-            o->format = optarg;
+                                 v);
+            o->format = v;
             break;
         }
-        case O_RAW:
-            o->raw = optarg;
+        case BL__ID_RAW:
+            o->raw = v;
             o->keep_raw = 1;
             break;
-        case O_LOAD:
-            o->load = optarg;
+        case BL__ID_LOAD:
+            o->load = v;
             break;
-        case O_SAVE:
-            o->save.on = 1;
-            break;
-        case O_STORE:
-            o->save.store = optarg;
-            o->save.on = 1;
-            break;
-        case O_RUNID:
-            o->save.run_uid = optarg;
-            o->save.on = 1;
-            break;
-        case O_TAG:
-            o->save.tag = optarg;
-            o->save.on = 1;
-            break;
-        case O_EVENTS:
-            o->events = strtol(optarg, &end, 10);
+        case BL__ID_EVENTS:
+            o->events = strtol(v, &end, 10);
             if (*end || o->events < 0)
-                return cli_error("profile: --events takes a count, not '%s'", optarg);
+                return cli_error("profile: --events takes a count, not '%s'", v);
             break;
-        case O_TOP:
-            o->top = strtoul(optarg, &end, 10);
-            if (*end || !*optarg)
-                return cli_error("profile: --top takes a number, not '%s'", optarg);
+        case BL__ID_TOP:
+            o->top = strtoul(v, &end, 10);
+            if (*end || !*v)
+                return cli_error("profile: --top takes a number, not '%s'", v);
             o->top_given = 1;
             break;
-        case 'h':
-            profile_usage(stdout);
-            return -1;
-        default:
-            profile_usage(stderr);
-            return 2;
         }
     }
+    /* profile's rule: every option of the save group asks for saving */
+    struct bl__save_args *sa = &o->save_args;
+    o->save.on = sa->on || sa->given_store || sa->given_run_id || sa->given_tag;
+    o->save.store = sa->store;
+    o->save.run_uid = sa->run_uid;
+    o->save.tag = sa->tag;
+    o->first = first;
     return 0;
 }
 
@@ -446,7 +383,7 @@ int cmd_profile(int argc, char **argv)
         bl_profile_destroy(p);
         return rc;
     }
-    if (optind >= argc)
+    if (o.first >= argc)
         return cli_error("profile: name a program: benchlab profile [options] -- PROGRAM ARGS...");
     if (o.events < 0) { /* a timeline only when an output shows one */
         o.events = 0;
@@ -456,7 +393,7 @@ int cmd_profile(int argc, char **argv)
                 o.events = 1000000;
     }
     char path[PATH_MAX];
-    if ((err = check_program(argv[optind], &o, path, sizeof path)) != 0)
+    if ((err = check_program(argv[o.first], &o, path, sizeof path)) != 0)
         return err;
 
     char raw[PATH_MAX];
@@ -473,7 +410,7 @@ int cmd_profile(int argc, char **argv)
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
-    err = run_program(path, argv + optind, &o, raw, &status, &usage);
+    err = run_program(path, argv + o.first, &o, raw, &status, &usage);
     if (err) {
         if (!o.keep_raw)
             unlink(raw);
@@ -484,10 +421,10 @@ int cmd_profile(int argc, char **argv)
         fprintf(stderr,
                 "benchlab: profile: %s was killed by signal %d (%s); the profile holds the "
                 "samples taken until then\n",
-                argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)));
+                argv[o.first], WTERMSIG(status), strsignal(WTERMSIG(status)));
         rc = 1;
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "benchlab: profile: %s exited with status %d\n", argv[optind],
+        fprintf(stderr, "benchlab: profile: %s exited with status %d\n", argv[o.first],
                 WEXITSTATUS(status));
         rc = 1;
     }
@@ -506,7 +443,7 @@ int cmd_profile(int argc, char **argv)
     say_info(&info, &o);
     warn_preempted(&info, &usage);
     int werr = write_output(p, &o, path);
-    if (!werr && o.save.on && cli_save_profile(&o.save, p, &info, argv + optind))
+    if (!werr && o.save.on && cli_save_profile(&o.save, p, &info, argv + o.first))
         werr = 2;
     bl_profile_destroy(p);
     return werr ? werr : rc;

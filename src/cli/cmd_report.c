@@ -20,66 +20,7 @@
 #include "benchlab/report.h"
 #include "benchlab/store.h"
 #include "cli.h"
-
-static const char usage[] =
-    "usage: benchlab report [options] [label=]INPUT... [-o FILE]\n"
-    "\n"
-    "Writes one self-contained HTML file (no network, no external files) with,\n"
-    "per benchmark, the distribution of the batches, the pilot's scaling curve,\n"
-    "the batches over time, the comparison with the baseline, the history across\n"
-    "runs, and an overview table sortable by change.\n"
-    "\n"
-    "INPUT is a results file (benchlab JSON from benchlab run --out x.json, Google\n"
-    "Benchmark JSON or the Go benchmark format; '-' is stdin) or a stored run:\n"
-    "@latest, @latest~1, @42, @baseline:NAME, @HEAD~1, @<commit>. label=INPUT\n"
-    "names it in the report. Without INPUT: @latest~1 @latest from the store.\n"
-    "\n"
-    "  -o, --out FILE      write the report to FILE (default report.html; '-': stdout)\n"
-    "  --baseline WHICH    the input the others are compared with: its label or its\n"
-    "                      position from 1 (default: the first)\n"
-    "  --store SPEC        the results store (default: $BENCHLAB_STORE, else\n"
-    "                      .benchlab/results.db at the top of the git work tree)\n"
-    "  --history N         earlier stored runs in the history chart (default 20; 0: none)\n"
-    "  --title TEXT        the report's title (default \"benchlab report\")\n"
-    "  --alpha A           significance of a change, after Holm's correction (0.05)\n"
-    "  --confidence C      level of every interval (0.95)\n";
-
-/* "--name value", "--name=value", "-o value"; sets *value and advances *i. */
-static int flag(int argc, char **argv, int *i, const char *name, const char *alias,
-                const char **value)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (alias && strcmp(a, alias) == 0) {
-        if (*i + 1 >= argc)
-            return -1;
-        *value = argv[++*i];
-        return 1;
-    }
-    if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, name, n) != 0)
-        return 0;
-    if (a[2 + n] == '=') {
-        *value = a + 3 + n;
-        return 1;
-    }
-    if (a[2 + n] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *value = argv[++*i];
-    return 1;
-}
-
-static int parse_level(const char *name, const char *v, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x > 0 && x < 1))
-        return cli_error("report: --%s: '%s' is not a number between 0 and 1", name, v);
-    *out = x;
-    return 0;
-}
+#include "front.h"
 
 /* "label=path" when path names no file as a whole and the label has no '/'
  * or '@'. Returns the label's length, or 0 when arg is all path. */
@@ -271,44 +212,52 @@ int cmd_report(int argc, char **argv)
     if (!inputs)
         return cli_error("report: out of memory");
     int status = 0;
-    for (int i = 1; i < argc && !status; i++) {
-        const char *a = argv[i], *v = NULL;
-        int got;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            free(inputs);
-            return 0;
-        }
-        if ((got = flag(argc, argv, &i, "out", "-o", &v)) != 0) {
-            status = got < 0 ? cli_error("report: %s needs a file name", a) : 0;
+    struct bl__args args;
+    char perr[512];
+    const struct bl__command *table = bl__command_find("report");
+    if (bl__args_parse(table, argc, argv, &args, perr, sizeof perr)) {
+        free(inputs);
+        return cli_error("report: %s", perr);
+    }
+    if (args.help) {
+        bl__help_write(stdout, table, "benchlab report");
+        free(inputs);
+        return 0;
+    }
+    for (size_t k = 0; k < args.n_hits && !status; k++) {
+        const struct bl__hit *h = &args.hits[k];
+        const char *v = h->value;
+        char *end = NULL;
+        switch ((enum bl__optid)h->opt->id) {
+        case BL__ID_OUT:
             out_path = v;
-        } else if ((got = flag(argc, argv, &i, "baseline", NULL, &v)) != 0) {
-            status = got < 0 ? cli_error("report: --baseline needs a label or a position") : 0;
+            break;
+        case BL__ID_BASELINE:
             baseline = v;
-        } else if ((got = flag(argc, argv, &i, "store", NULL, &v)) != 0) {
-            status = got < 0 ? cli_error("report: --store needs a store") : 0;
+            break;
+        case BL__ID_STORE:
             j.store_spec = v;
-        } else if ((got = flag(argc, argv, &i, "history", NULL, &v)) != 0) {
-            char *end = NULL;
-            last = got < 0 ? -1 : strtol(v, &end, 10);
-            if (got < 0 || *end || last < 0 || last > 100000)
-                status =
-                    cli_error("report: --history: '%s' is not a count of runs", got < 0 ? "" : v);
-        } else if ((got = flag(argc, argv, &i, "title", NULL, &v)) != 0) {
-            status = got < 0 ? cli_error("report: --title needs a text") : 0;
+            break;
+        case BL__ID_HISTORY:
+            last = strtol(v, &end, 10);
+            if (end == v || *end || last < 0 || last > 100000)
+                status = cli_error("report: --history: '%s' is not a count of runs", v);
+            break;
+        case BL__ID_TITLE:
             o.title = v;
-        } else if ((got = flag(argc, argv, &i, "alpha", NULL, &v)) != 0) {
-            status = got < 0 ? cli_error("report: --alpha needs a value")
-                             : parse_level("alpha", v, &o.alpha);
-        } else if ((got = flag(argc, argv, &i, "confidence", NULL, &v)) != 0) {
-            status = got < 0 ? cli_error("report: --confidence needs a value")
-                             : parse_level("confidence", v, &o.confidence);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            status = cli_error("report: unknown option '%s' (see benchlab report --help)", a);
-        } else {
-            inputs[n_inputs++] = argv[i];
+            break;
+        case BL__ID_ALPHA:
+            o.alpha = h->num;
+            break;
+        case BL__ID_CONFIDENCE:
+            o.confidence = h->num;
+            break;
+        default:
+            break;
         }
     }
+    for (size_t k = 0; k < args.n_pos; k++)
+        inputs[n_inputs++] = args.pos[k];
     if (!status && n_inputs == 0) {
         /* the store's latest run against the one before it (alone when it is the first) */
         status = open_store(&j);

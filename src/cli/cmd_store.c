@@ -5,7 +5,6 @@
  * library, and prints. Reading commands never create a store.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "benchlab/profile.h"
 #include "benchlab/store.h"
 #include "cli.h"
+#include "front.h"
 
 int cli_store_open(const char *cmd, const char *spec, unsigned flags, bl_store **out)
 {
@@ -128,58 +128,39 @@ static const bl_store_point *point_at(const bl_store_series *se, size_t run)
     return NULL;
 }
 
-static const char history_usage[] =
-    "usage: benchlab history [--filter REGEX] [--last N] [--store SPEC] [--sparkline WHEN]\n"
-    "\n"
-    "The stored runs, newest last, then per benchmark its centre (ns/op, as the\n"
-    "run's summary table showed it) in each run, a sparkline of the centres on a\n"
-    "terminal, and the change from the first run shown to the last.\n"
-    "\n"
-    "  --filter REGEX    benchmarks whose full name matches (POSIX ERE)\n"
-    "  --last N          the N newest runs that have such benchmarks (default 10; 0: all)\n"
-    "  --store SPEC      the store (default: $BENCHLAB_STORE, else .benchlab/results.db)\n"
-    "  --sparkline WHEN  auto (on a terminal), always or never\n";
-
 int cmd_history(int argc, char **argv)
 {
     const char *filter = NULL, *spec = NULL, *spark = "auto";
     long last = 10;
-    static const struct option longs[] = {
-        {"filter", required_argument, NULL, 'f'}, {"last", required_argument, NULL, 'n'},
-        {"store", required_argument, NULL, 's'},  {"sparkline", required_argument, NULL, 'k'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+f:n:s:h", longs, NULL)) != -1) {
+    struct bl__args args;
+    int first_pos = cli_parse("history", argc, argv, &args);
+    if (first_pos < 0)
+        return first_pos == -1 ? 0 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        int c = args.hits[k].opt->id;
         char *end;
         switch (c) {
-        case 'f':
-            filter = optarg;
+        case BL__ID_FILTER:
+            filter = v;
             break;
-        case 'n':
-            last = strtol(optarg, &end, 10);
+        case BL__ID_LAST:
+            last = strtol(v, &end, 10);
             if (*end || last < 0)
-                return cli_error("history: --last: '%s' is not a count", optarg);
+                return cli_error("history: --last: '%s' is not a count", v);
             break;
-        case 's':
-            spec = optarg;
+        case BL__ID_STORE:
+            spec = v;
             break;
-        case 'k':
-            if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
-                return cli_error("history: --sparkline: '%s' is not auto, always or never", optarg);
-            spark = optarg;
+        case BL__ID_SPARKLINE:
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
+                return cli_error("history: --sparkline: '%s' is not auto, always or never", v);
+            spark = v;
             break;
-        case 'h':
-            fputs(history_usage, stdout);
-            return 0;
-        default:
-            fputs(history_usage, stderr);
-            return 2;
         }
     }
-    if (optind < argc)
-        return cli_error("history: unexpected argument '%s' (see --help)", argv[optind]);
+    if (first_pos < argc)
+        return cli_error("history: unexpected argument '%s' (see --help)", argv[first_pos]);
     bl_store *s;
     if (cli_store_open("history", spec, 0, &s))
         return 2;
@@ -364,40 +345,25 @@ int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int *
 
 /* ---- baseline ---------------------------------------------------------------------- */
 
-static const char baseline_usage[] =
-    "usage: benchlab baseline set NAME [RUN] [--store SPEC]\n"
-    "       benchlab baseline list [--store SPEC]\n"
-    "\n"
-    "Names a stored run (default @latest) so that judge and compare can use it:\n"
-    "@baseline:NAME, or judge --against NAME. Setting a name again moves it.\n";
-
 int cmd_baseline(int argc, char **argv)
 {
     const char *spec = NULL;
-    static const struct option longs[] = {
-        {"store", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "s:h", longs, NULL)) != -1) {
-        if (c == 's') {
-            spec = optarg;
-        } else if (c == 'h') {
-            fputs(baseline_usage, stdout);
-            return 0;
-        } else {
-            fputs(baseline_usage, stderr);
-            return 2;
-        }
+    struct bl__args args;
+    int first_pos = cli_parse("baseline", argc, argv, &args);
+    if (first_pos < 0)
+        return first_pos == -1 ? 0 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        int c = args.hits[k].opt->id;
+        if (c == BL__ID_STORE)
+            spec = v;
     }
-    int n = argc - optind;
-    char **a = argv + optind;
+    int n = argc - first_pos;
+    char **a = argv + first_pos;
     int set = n >= 2 && n <= 3 && strcmp(a[0], "set") == 0;
     int list = n == 1 && strcmp(a[0], "list") == 0;
     if (!set && !list) {
-        fputs(baseline_usage, stderr);
+        bl__help_write(stderr, bl__command_find("baseline"), "benchlab baseline");
         return 2;
     }
     bl_store *s;
@@ -431,94 +397,61 @@ int cmd_baseline(int argc, char **argv)
 
 /* ---- judge ------------------------------------------------------------------------- */
 
-static const char judge_usage[] =
-    "usage: benchlab judge [RUN] [--against BASELINE|@REF] [--threshold PCT]\n"
-    "                      [--format text|markdown] [--correction holm|bh|none]\n"
-    "                      [--alpha A] [--filter REGEX] [--store SPEC]\n"
-    "\n"
-    "Per benchmark, is RUN (default @latest) faster, slower or unchanged against\n"
-    "the baseline (default: the run before RUN)? Mann-Whitney U per benchmark,\n"
-    "Holm-corrected across the suite, and a change must exceed the threshold\n"
-    "(default 5%) to count. Exit status 1 when a benchmark is slower (or now\n"
-    "fails), 0 otherwise, 2 on trouble. See docs/store.md.\n"
-    "\n"
-    "  --against NAME|@REF  a baseline name (benchlab baseline set) or a run reference:\n"
-    "                       @latest~1, @HEAD~1, @<commit>, @<run id>, @baseline:NAME\n"
-    "  --threshold PCT      smallest change that counts (default 5)\n"
-    "  --format FMT         text (default) or markdown (a pull request comment)\n"
-    "  --correction C       holm (default), bh (Benjamini-Hochberg) or none\n"
-    "  --alpha A            significance level of the family (default 0.05)\n"
-    "  --filter REGEX       judge the benchmarks whose full name matches\n"
-    "  --store SPEC         the store (default: $BENCHLAB_STORE, else .benchlab/results.db)\n";
-
 int cmd_judge(int argc, char **argv)
 {
     const char *spec = NULL, *against = NULL, *format = "text";
     bl_judge_options o;
     bl_judge_options_init(&o);
-    static const struct option longs[] = {
-        {"against", required_argument, NULL, 'a'},
-        {"threshold", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'F'},
-        {"correction", required_argument, NULL, 'c'},
-        {"alpha", required_argument, NULL, 'A'},
-        {"filter", required_argument, NULL, 'f'},
-        {"store", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "a:t:F:c:A:f:s:h", longs, NULL)) != -1) {
+    struct bl__args args;
+    int first_pos = cli_parse("judge", argc, argv, &args);
+    if (first_pos < 0)
+        return first_pos == -1 ? 0 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        int c = args.hits[k].opt->id;
         char *end;
         switch (c) {
-        case 'a':
-            against = optarg;
+        case BL__ID_AGAINST:
+            against = v;
             break;
-        case 't':
-            o.threshold_pct = strtod(optarg, &end);
+        case BL__ID_THRESHOLD:
+            o.threshold_pct = strtod(v, &end);
             if (*end == '%')
                 end++;
             if (*end || !(o.threshold_pct >= 0))
-                return cli_error("judge: --threshold: '%s' is not a percentage", optarg);
+                return cli_error("judge: --threshold: '%s' is not a percentage", v);
             break;
-        case 'F':
-            if (strcmp(optarg, "text") && strcmp(optarg, "markdown"))
-                return cli_error("judge: --format: '%s' is not text or markdown", optarg);
-            format = optarg;
+        case BL__ID_FORMAT:
+            if (strcmp(v, "text") && strcmp(v, "markdown"))
+                return cli_error("judge: --format: '%s' is not text or markdown", v);
+            format = v;
             break;
-        case 'c':
-            if (strcmp(optarg, "holm") == 0)
+        case BL__ID_CORRECTION:
+            if (strcmp(v, "holm") == 0)
                 o.correction = BL_CORRECTION_HOLM;
-            else if (strcmp(optarg, "bh") == 0)
+            else if (strcmp(v, "bh") == 0)
                 o.correction = BL_CORRECTION_BH;
-            else if (strcmp(optarg, "none") == 0)
+            else if (strcmp(v, "none") == 0)
                 o.correction = BL_CORRECTION_NONE;
             else
-                return cli_error("judge: --correction: '%s' is not holm, bh or none", optarg);
+                return cli_error("judge: --correction: '%s' is not holm, bh or none", v);
             break;
-        case 'A':
-            o.alpha = strtod(optarg, &end);
+        case BL__ID_ALPHA:
+            o.alpha = strtod(v, &end);
             if (*end || !(o.alpha > 0 && o.alpha < 1))
-                return cli_error("judge: --alpha: '%s' is not in (0, 1)", optarg);
+                return cli_error("judge: --alpha: '%s' is not in (0, 1)", v);
             break;
-        case 'f':
-            o.filter = optarg;
+        case BL__ID_FILTER:
+            o.filter = v;
             break;
-        case 's':
-            spec = optarg;
+        case BL__ID_STORE:
+            spec = v;
             break;
-        case 'h':
-            fputs(judge_usage, stdout);
-            return 0;
-        default:
-            fputs(judge_usage, stderr);
-            return 2;
         }
     }
-    if (argc - optind > 1)
-        return cli_error("judge: one run to judge, not %d (see --help)", argc - optind);
-    const char *ref = optind < argc ? argv[optind] : "@latest";
+    if (argc - first_pos > 1)
+        return cli_error("judge: one run to judge, not %d (see --help)", argc - first_pos);
+    const char *ref = first_pos < argc ? argv[first_pos] : "@latest";
     bl_store *s;
     if (cli_store_open("judge", spec, 0, &s))
         return 2;
@@ -567,23 +500,6 @@ int cmd_judge(int argc, char **argv)
 }
 
 /* ---- merge -------------------------------------------------------------------------- */
-
-static const char merge_usage[] =
-    "usage: benchlab merge [options] INPUT...\n"
-    "\n"
-    "Merges results into one run: INPUT is a results file (benchlab JSON, or the Go\n"
-    "benchmark format; - for stdin) or a stored run (@REF). A benchmark in several\n"
-    "inputs keeps the launches of all, in input order; configuration and metadata\n"
-    "come from the first input that has them. The merged run goes to stdout in the\n"
-    "Go format, or to --out, and with --save into the store.\n"
-    "\n"
-    "  -o, --out FILE     write the merged results there (whole or not at all)\n"
-    "  --format FMT       go, json, csv or markdown (default: from --out's extension, else go)\n"
-    "  --save             save the merged run in the store (kind merge)\n"
-    "  --store SPEC       the store to read @REFs from and save to; implies --save\n"
-    "                     when no input is a stored run\n"
-    "  --run-id NAME      save as (or into) the run NAME; implies --save\n"
-    "  --tag TEXT         a label for the saved run; implies --save\n";
 
 /* The format an output path asks for: "go", "json", "csv", "markdown". */
 static const char *format_for(const char *format, const char *path)
@@ -638,59 +554,39 @@ static int write_out(const bl_results *r, const char *path, const char *format)
 
 int cmd_merge(int argc, char **argv)
 {
-    const char *out = NULL, *format = NULL, *spec = NULL, *uid = NULL, *tag = NULL;
-    int save = 0;
-    enum { O_FORMAT = 256, O_SAVE, O_STORE, O_RUNID, O_TAG };
-    static const struct option longs[] = {
-        {"out", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"save", no_argument, NULL, O_SAVE},
-        {"store", required_argument, NULL, O_STORE},
-        {"run-id", required_argument, NULL, O_RUNID},
-        {"tag", required_argument, NULL, O_TAG},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    /* options may follow the inputs (GNU permutation) */
-    while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            out = optarg;
+    const char *out = NULL, *format = NULL;
+    struct bl__save_args sv = {0};
+    struct bl__args args;
+    int first_pos = cli_parse("merge", argc, argv, &args);
+    if (first_pos < 0)
+        return first_pos == -1 ? 0 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        char err[256];
+        int taken = bl__save_take(&args.hits[k], &sv, err, sizeof err);
+        if (taken < 0)
+            return cli_error("merge: %s", err);
+        if (taken)
+            continue;
+        switch (args.hits[k].opt->id) {
+        case BL__ID_OUT:
+            out = v;
             break;
-        case O_FORMAT:
-            if (strcmp(optarg, "go") && strcmp(optarg, "json") && strcmp(optarg, "csv") &&
-                strcmp(optarg, "markdown"))
-                return cli_error("merge: --format: '%s' is not go, json, csv or markdown", optarg);
-            format = optarg;
+        case BL__ID_FORMAT:
+            if (strcmp(v, "go") && strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "markdown"))
+                return cli_error("merge: --format: '%s' is not go, json, csv or markdown", v);
+            format = v;
             break;
-        case O_SAVE:
-            save = 1;
-            break;
-        case O_STORE:
-            spec = optarg;
-            break;
-        case O_RUNID:
-            uid = optarg;
-            save = 1;
-            break;
-        case O_TAG:
-            tag = optarg;
-            save = 1;
-            break;
-        case 'h':
-            fputs(merge_usage, stdout);
-            return 0;
-        default:
-            fputs(merge_usage, stderr);
-            return 2;
         }
     }
-    if (optind >= argc)
+    /* merge's rule: --run-id and --tag imply --save; --store alone does
+     * when no input is a stored run (below) */
+    const char *spec = sv.store, *uid = sv.run_uid, *tag = sv.tag;
+    int save = sv.on || sv.given_run_id || sv.given_tag;
+    if (first_pos >= argc)
         return cli_error("merge: name the results to merge: benchlab merge INPUT... (see --help)");
     int any_ref = 0;
-    for (int i = optind; i < argc; i++)
+    for (int i = first_pos; i < argc; i++)
         any_ref |= argv[i][0] == '@';
     if (spec && !any_ref)
         save = 1;
@@ -700,7 +596,7 @@ int cmd_merge(int argc, char **argv)
     char err[1024];
     bl_results *merged = bl_results_create();
     int status = merged ? 0 : cli_error("merge: out of memory");
-    for (int i = optind; i < argc && !status; i++) {
+    for (int i = first_pos; i < argc && !status; i++) {
         bl_results *r = NULL;
         int rc = argv[i][0] == '@' ? bl_store_load_ref(s, argv[i], &r, NULL, err, sizeof err)
                                    : bl_results_read_file(argv[i], &r, stderr, err, sizeof err);
@@ -709,11 +605,11 @@ int cmd_merge(int argc, char **argv)
             break;
         }
         const char *a = bl_results_get_config(merged, "cpu"), *b = bl_results_get_config(r, "cpu");
-        if (i > optind && a && b && strcmp(a, b) != 0)
+        if (i > first_pos && a && b && strcmp(a, b) != 0)
             fprintf(stderr, "benchlab: merge: %s ran on another CPU (%s, not %s)\n", argv[i], b, a);
         const char *ca = bl_results_get_meta(merged, "commit"),
                    *cb = bl_results_get_meta(r, "commit");
-        if (i > optind && ca && cb && strcmp(ca, cb) != 0)
+        if (i > first_pos && ca && cb && strcmp(ca, cb) != 0)
             fprintf(stderr, "benchlab: merge: %s is from commit %.12s, not %.12s\n", argv[i], cb,
                     ca);
         if (bl_results_merge(merged, r))
@@ -723,9 +619,9 @@ int cmd_merge(int argc, char **argv)
     if (!status) {
         char list[1024] = "";
         size_t len = 0;
-        for (int i = optind; i < argc && len + 2 < sizeof list; i++)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i > optind ? ", " : "",
-                                    argv[i]);
+        for (int i = first_pos; i < argc && len + 2 < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                    i > first_pos ? ", " : "", argv[i]);
         bl_results_set_meta(merged, "merged-from", list);
         status = write_out(merged, out, format_for(format, out));
     }

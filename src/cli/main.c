@@ -38,6 +38,23 @@ int cli_error(const char *fmt, ...)
     return 2;
 }
 
+int cli_parse(const char *name, int argc, char **argv, struct bl__args *args)
+{
+    const struct bl__command *cmd = bl__command_find(name);
+    char err[512];
+    if (bl__args_parse(cmd, argc, argv, args, err, sizeof err)) {
+        cli_error("%s: %s", name, err);
+        return -2;
+    }
+    if (args->help) {
+        char prog[64];
+        snprintf(prog, sizeof prog, "benchlab %s", name);
+        bl__help_write(stdout, cmd, prog);
+        return -1;
+    }
+    return argc - (int)args->n_pos;
+}
+
 int main(int argc, char **argv)
 {
     /* `benchlab run SUITE --save` saves through the store linked here */

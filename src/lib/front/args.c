@@ -181,11 +181,15 @@ static int bad_choice(const struct bl__opt *o, const char *v, size_t len, char *
     while (o->choices[n])
         n++;
     const char *near = bl__closest(word, o->choices, n);
+    char hint[160] = "";
     if (near)
-        return fail(err, size, "--%s: unknown %s '%s' (did you mean %s? the %s is %s)", o->name,
-                    noun, word, near, noun, known);
-    return fail(err, size, "--%s: unknown %s '%s' (the %s is %s)", o->name, noun, word, noun,
-                known);
+        snprintf(hint, sizeof hint, "did you mean %s? ", near);
+    /* a list names the bad item; a single value is quoted first */
+    if (o->arg == BL__ARG_LIST)
+        return fail(err, size, "--%s: unknown %s '%s' (%sthe %s is %s)", o->name, noun, word, hint,
+                    noun, known);
+    return fail(err, size, "--%s: '%s' is not a known %s (%sthe %s is %s)", o->name, word, noun,
+                hint, noun, known);
 }
 
 /* Check `v` against the option's kind; fill hit->num. */
@@ -279,12 +283,8 @@ static const struct bl__opt *find_short(const struct bl__command *cmd, char c)
 
 static int add_hit(struct bl__args *a, const struct bl__opt *o, const char *v)
 {
-    if (a->n_hits % 16 == 0) {
-        struct bl__hit *h = realloc(a->hits, (a->n_hits + 16) * sizeof *h);
-        if (!h)
-            return -ENOMEM;
-        a->hits = h;
-    }
+    if (a->n_hits == BL__MAX_HITS)
+        return -E2BIG;
     a->hits[a->n_hits++] = (struct bl__hit){o, v, 0};
     return 0;
 }
@@ -379,15 +379,28 @@ static int parse_shorts(const struct bl__command *cmd, int argc, char **argv, in
     return 0;
 }
 
-static int add_pos(struct bl__args *a, char *arg)
+/* Positionals are marked in `is_pos` (argv's slots) while parsing. */
+static int add_pos(struct bl__args *a, char *is_pos, int i)
 {
-    if (a->n_pos % 16 == 0) {
-        char **p = realloc(a->pos, (a->n_pos + 16) * sizeof *p);
-        if (!p)
-            return -ENOMEM;
-        a->pos = p;
-    }
-    a->pos[a->n_pos++] = arg;
+    is_pos[i] = 1;
+    a->n_pos++;
+    return 0;
+}
+
+/* Move the positional slots to the end of argv, in order, as GNU getopt
+ * does; the options' values point at strings, not slots, so they stay. */
+static int permute(int argc, char **argv, const char *is_pos)
+{
+    char **tmp = malloc((size_t)argc * sizeof *tmp);
+    if (!tmp)
+        return -ENOMEM;
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 1; i < argc; i++)
+            if (is_pos[i] == pass)
+                tmp[n++] = argv[i];
+    memcpy(argv + 1, tmp, (size_t)n * sizeof *tmp);
+    free(tmp);
     return 0;
 }
 
@@ -397,6 +410,11 @@ int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct 
     memset(a, 0, sizeof *a);
     if (size)
         err[0] = '\0';
+    char *is_pos = calloc((size_t)argc + 1, 1);
+    if (!is_pos) {
+        fail(err, size, "out of memory");
+        return -ENOMEM;
+    }
     int go = cmd->style & BL__STYLE_GO;
     int stop = go || (cmd->style & BL__STYLE_STOP);
     int i, rc = 0, only_pos = 0;
@@ -405,7 +423,7 @@ int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct 
         if (only_pos || arg[0] != '-' || arg[1] == '\0') {
             if (go && !only_pos)
                 break; /* Go: the first non-flag ends the flags */
-            rc = add_pos(a, arg);
+            rc = add_pos(a, is_pos, i);
             if (stop)
                 only_pos = 1;
             continue;
@@ -436,21 +454,16 @@ int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct 
     }
     if (go)
         for (; i < argc && rc == 0 && !a->help; i++)
-            rc = add_pos(a, argv[i]);
+            rc = add_pos(a, is_pos, i);
+    if (rc == 0)
+        rc = permute(argc, argv, is_pos);
+    free(is_pos);
     if (rc == -ENOMEM)
         fail(err, size, "out of memory");
-    if (rc)
-        bl__args_free(a);
+    if (rc == -E2BIG)
+        fail(err, size, "more than %d options", BL__MAX_HITS);
+    a->pos = argv + argc - a->n_pos;
     return rc;
-}
-
-void bl__args_free(struct bl__args *a)
-{
-    free(a->hits);
-    free(a->pos);
-    a->hits = NULL;
-    a->pos = NULL;
-    a->n_hits = a->n_pos = 0;
 }
 
 int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t size)

@@ -164,25 +164,26 @@ struct bl__hit {
 };
 
 /* A parsed command line: options in the order given, then positionals.
- * Free with bl__args_free. */
+ * Nothing to free: the hits live here, the positionals in argv. */
+#define BL__MAX_HITS 128
 struct bl__args {
-    struct bl__hit *hits;
+    struct bl__hit hits[BL__MAX_HITS];
     size_t n_hits;
-    char **pos; /* borrowed from argv */
+    char **pos; /* argv's tail: the parser moves positionals there, in order, as GNU getopt does */
     size_t n_pos;
     int help;    /* --help or -h was given: nothing else was checked */
     int version; /* --version was given (tables with a version entry) */
 };
 
 /*
- * Parse argv[1..argc-1] against `cmd`. Returns 0, or -1 with a one-line
+ * Parse argv[1..argc-1] against `cmd`, moving the positionals to the end of
+ * argv (so pos == argv + argc - n_pos). Returns 0, or -1 with a one-line
  * message in err ("unknown option '--filtr' (did you mean --filter?)",
  * "option --time needs a value", "--count: '0' is not a count from 1 to
  * 100000"); -ENOMEM when memory runs out. Stops early at --help.
  */
 int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct bl__args *out,
                    char *err, size_t err_size);
-void bl__args_free(struct bl__args *a);
 
 /* The save group (--save, --store, --run-id, --tag), parsed once for every
  * command that has it. `on` is set by --save; store, run_uid and tag by

@@ -237,7 +237,7 @@ static const struct bl__command ab_command = {
     "--fail-on-slower) a benchmark is slower; 2 trouble; 130 interrupted.",
     ab_opts,
     N(ab_opts),
-    0,
+    BL__STYLE_DASH_LONG,
     BL__POS_SUITE,
     NULL,
 };

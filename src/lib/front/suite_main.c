@@ -471,21 +471,17 @@ int bl_run_main(int argc, char **argv, const char *exe)
     }
     if (args.help) {
         bl__help_write(stdout, &bl__suite_command, prog);
-        bl__args_free(&args);
         return 0;
     }
     if (args.version) {
         printf("benchlab %s\n", bl_version());
-        bl__args_free(&args);
         return 0;
     }
     if (args.n_pos) {
         fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, args.pos[0]);
-        bl__args_free(&args);
         return 2;
     }
     int trc = take_options(&args, prog, &o, &sa);
-    bl__args_free(&args);
     if (trc)
         return trc;
     const char *out_path = sa.out_path, *color = sa.color, *format = sa.format;
