@@ -75,10 +75,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
-    const char *names[sizeof commands / sizeof *commands];
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        names[i] = commands[i].name;
-    const char *near = bl__closest(argv[1], names, sizeof commands / sizeof *commands);
+    const char *near = bl__command_closest(argv[1]);
     if (near) {
         cli_error("unknown command '%s' (did you mean '%s'?)", argv[1], near);
         return 2;

@@ -200,6 +200,34 @@ bad-options)
     run "$cli" frobnicate
     expect_status 2; err_has "unknown command 'frobnicate'"
     ;;
+help-and-suggestions)
+    # every command's --help exits 0 and names benchlab (written from its table)
+    for c in run env ab compare profile report history judge baseline merge; do
+        run "$cli" $c --help
+        expect_status 0
+        out_has "^usage: benchlab $c"
+    done
+    run "$measure" --help
+    expect_status 0; out_has '--filter REGEX'; out_has '--timeout DURATION'
+    # a mistyped option or command names the closest one
+    run "$measure" --filtr Empty
+    expect_status 2; err_has "unknown option '--filtr' (did you mean --filter?)"
+    run "$cli" run "$measure" --cuont 3
+    expect_status 2; err_has "did you mean --count?"
+    run "$cli" comapre a.txt
+    expect_status 2; err_has "unknown command 'comapre' (did you mean 'compare'?)"
+    run "$cli" report --ouy x.html
+    expect_status 2; err_has "did you mean --out?"
+    run "$measure" --color nevr
+    expect_status 2; err_has "did you mean never?"
+    # a filter that matches nothing names the closest benchmarks, or says none is close
+    run "$measure" $fast --filter 'Emty'
+    expect_status 2
+    err_has "no benchmark matches --filter 'Emty'; closest: BenchmarkEmpty$"
+    run "$measure" $fast --filter 'qqqqqqqq'
+    expect_status 2; err_has "none of the [0-9]* benchmarks is close; --list names them"
+    out_lacks '^Benchmark'
+    ;;
 not-a-suite)
     run "$cli" run /bin/true
     expect_status 2; err_has '/bin/true is not a benchlab suite'

@@ -71,6 +71,17 @@ struct bl__barrier {
 void bl__barrier_init(struct bl__barrier *b, unsigned n);
 void bl__barrier_wait(struct bl__barrier *b, void (*serial)(void *ctx), void *ctx);
 
+/* "Did you mean" (suggest.c). The closest of `names` (n of them, or up to
+ * a NULL) to `word` by edit distance, or NULL when none is close enough to
+ * suggest; a prefix of a name counts as close. */
+const char *bl__closest(const char *word, const char *const *names, size_t n);
+/* Edit distance (Damerau: a swap of neighbours counts one); SIZE_MAX for
+ * words over 64 bytes. */
+size_t bl__edit_distance(const char *a, const char *b);
+/* Edit distance from `pattern` to the substring of `text` it is closest
+ * to (0 when text contains it); SIZE_MAX for very long inputs. */
+size_t bl__substring_distance(const char *pattern, const char *text);
+
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);
 

@@ -1106,6 +1106,47 @@ static void note_unit_conflict(bl_results *res, const char *unit, const char *be
     bl__buf_fini(&b);
 }
 
+/*
+ * After "no benchmark matches --filter F": the benchmark names closest to
+ * F (up to three), by the edit distance from F to the part of the name it
+ * comes closest to, appended to msg: "; closest: BenchmarkSum/size=64".
+ * When even the closest is too far to be what was meant, say so instead.
+ */
+static void closest_names(const char *exe, const char *filter, char *msg, size_t size)
+{
+    char **all = NULL;
+    char why[256];
+    long n = bl__list_matching(exe, NULL, &all, why, sizeof why);
+    if (n <= 0) {
+        bl_names_free(all, n > 0 ? (size_t)n : 0);
+        return;
+    }
+    /* the names at the smallest distance, if it is small: one edit in
+     * four letters of the filter (one at least) */
+    size_t min_d = SIZE_MAX;
+    for (long i = 0; i < n; i++) {
+        size_t d = bl__substring_distance(filter, all[i]);
+        if (d < min_d)
+            min_d = d;
+    }
+    size_t limit = strlen(filter) / 4 + 1;
+    long pick[3] = {-1, -1, -1};
+    for (long i = 0, k = 0; i < n && k < 3 && min_d <= limit; i++)
+        if (bl__substring_distance(filter, all[i]) == min_d)
+            pick[k++] = i;
+    size_t used = strlen(msg);
+    for (int k = 0; k < 3 && pick[k] >= 0 && used < size; k++) {
+        int w = snprintf(msg + used, size - used, "%s%s", k ? ", " : "; closest: ", all[pick[k]]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (pick[0] < 0 && used < size)
+        snprintf(msg + used, size - used,
+                 " (none of the %ld benchmarks is close; --list names them)", n);
+    bl_names_free(all, (size_t)n);
+}
+
 int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
            size_t errsize)
 {
@@ -1147,6 +1188,8 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
                  o.filter ? "no benchmark matches --filter '%s'"
                           : "the suite defines no benchmarks%s",
                  o.filter ? o.filter : "");
+        if (o.filter)
+            closest_names(o.exe, o.filter, errbuf, errsize);
         bl_names_free(plan, 0);
         return BL_ENOTFOUND;
     }

@@ -9,7 +9,7 @@
  * checked against its kind here, so commands see only valid values, and an
  * unknown option or value is answered with the closest known one.
  *
- * Calls: base (buffers) only. Never prints.
+ * Calls: base (the edit distance of "did you mean") only. Never prints.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "front.h"
 
 double bl__parse_duration(const char *s)
@@ -39,52 +40,6 @@ double bl__parse_duration(const char *s)
     if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
         return v * 60;
     return -1;
-}
-
-size_t bl__edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return SIZE_MAX;
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t best = d[i - 1][j - 1] + cost;
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-const char *bl__closest(const char *word, const char *const *names, size_t n)
-{
-    const char *best = NULL;
-    size_t best_d = SIZE_MAX;
-    size_t len = strlen(word);
-    for (size_t i = 0; i < n && names[i]; i++) {
-        size_t d = bl__edit_distance(word, names[i]);
-        /* a prefix of a longer name ("--fo" for "--format") is close too */
-        if (len >= 2 && strncmp(word, names[i], len) == 0 && d > 1)
-            d = 1;
-        if (d < best_d) {
-            best_d = d;
-            best = names[i];
-        }
-    }
-    /* one edit in short words, a third of the letters in longer ones */
-    size_t allowed = len <= 4 ? 1 : (len + 2) / 3;
-    return best && best_d <= allowed && best_d < strlen(best) ? best : NULL;
 }
 
 static int fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -153,6 +153,8 @@ extern const struct bl__command *const bl__commands[];
 extern const size_t bl__n_commands;
 extern const struct bl__command bl__suite_command;
 const struct bl__command *bl__command_find(const char *name);
+/* The command closest to a mistyped `name`, or NULL (none is close). */
+const char *bl__command_closest(const char *name);
 
 /* One option as given. `value` is borrowed from argv (NULL for a switch or
  * an optional value not given); `num` is the parsed number: seconds for a
@@ -196,13 +198,6 @@ struct bl__save_args {
 /* Take `hit` into *s when it belongs to the save group: 1 taken, 0 not
  * this group's, -1 with err filled (an empty --run-id). */
 int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t err_size);
-
-/* The closest of `names` (n of them, or up to a NULL when n is SIZE_MAX)
- * to `word` by edit distance, or NULL when none is close enough to
- * suggest. */
-const char *bl__closest(const char *word, const char *const *names, size_t n);
-/* Edit distance (Damerau: a swap of neighbours counts one). */
-size_t bl__edit_distance(const char *a, const char *b);
 
 /* --help of `cmd`; `prog` is what the usage line starts with ("benchlab
  * run", "./suite"). */

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "../base/base.h"
 #include "front.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
@@ -522,4 +523,12 @@ const struct bl__command *bl__command_find(const char *name)
         if (strcmp(bl__commands[i]->name, name) == 0)
             return bl__commands[i];
     return strcmp(name, "suite") == 0 ? &bl__suite_command : NULL;
+}
+
+const char *bl__command_closest(const char *name)
+{
+    const char *names[sizeof bl__commands / sizeof *bl__commands];
+    for (size_t i = 0; i < bl__n_commands; i++)
+        names[i] = bl__commands[i]->name;
+    return bl__closest(name, names, bl__n_commands);
 }

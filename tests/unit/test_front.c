@@ -1,0 +1,261 @@
+/* test_front.c - the option tables, their parser and the help written from them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/base.h"
+#include "front/front.h"
+
+/* A command of our own, so the tests do not depend on a real table's entries. */
+static const char *const colors[] = {"auto", "always", "never", NULL};
+static const char *const fmts[] = {"go", "json", "csv", NULL};
+enum { T_FILTER = 1, T_RUNS, T_WARMUP, T_VERBOSE, T_OUT, T_COLOR, T_LIST, T_TIME, T_LEVEL };
+static const struct bl__opt opts[] = {
+    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, 0, 0, NULL, "which", T_FILTER},
+    {"runs", 'r', BL__ARG_COUNT, 0, "N", NULL, 1, 100, "10", "runs", T_RUNS},
+    {"warmup", 'w', BL__ARG_INT, 0, "N", NULL, 0, 10, "0", "warmup runs", T_WARMUP},
+    {"verbose", 'v', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "say more", T_VERBOSE},
+    {"out", 'o', BL__ARG_FILE, 0, "FILE", NULL, 0, 0, NULL, "write there", T_OUT},
+    {"color", 0, BL__ARG_CHOICE, 0, "WHEN", colors, 0, 0, "auto", "colour", T_COLOR},
+    {"formats", 0, BL__ARG_LIST, BL__OPT_OPTIONAL, "FORMAT", fmts, 0, 0, NULL, "outputs", T_LIST},
+    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, 0, 0, "1s", "budget", T_TIME},
+    {"alpha", 0, BL__ARG_LEVEL, 0, "A", NULL, 0, 0, NULL, "level", T_LEVEL},
+    {"help", 'h', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "help", BL__ID_HELP},
+};
+static const struct bl__command gnu = {
+    "test", "[options] ARG...",         "a test", "About it.",   NULL,
+    opts,   sizeof opts / sizeof *opts, 0,        BL__POS_FILES, NULL,
+};
+
+static int parse(const struct bl__command *cmd, struct bl__args *a, char *err, size_t size, ...)
+{
+    static char *argv[32];
+    static char store[32][64];
+    va_list ap;
+    va_start(ap, size);
+    int argc = 0;
+    argv[argc++] = (char *)"prog";
+    for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
+        snprintf(store[argc], sizeof store[argc], "%s", s);
+        argv[argc] = store[argc];
+        argc++;
+    }
+    va_end(ap);
+    argv[argc] = NULL;
+    return bl__args_parse(cmd, argc, argv, a, err, size);
+}
+
+static void long_options_take_equals_and_next_argument(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--filter=Sum", "--runs", "3", NULL), 0);
+    assert_int_equal(a.n_hits, 2);
+    assert_int_equal(a.hits[0].opt->id, T_FILTER);
+    assert_string_equal(a.hits[0].value, "Sum");
+    assert_int_equal(a.hits[1].opt->id, T_RUNS);
+    assert_true(a.hits[1].num == 3);
+}
+
+static void bundled_shorts_take_attached_values(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "-r2", "-w1", "-vo", "x.txt", NULL), 0);
+    assert_int_equal(a.n_hits, 4);
+    assert_true(a.hits[0].num == 2);
+    assert_true(a.hits[1].num == 1);
+    assert_int_equal(a.hits[2].opt->id, T_VERBOSE);
+    assert_int_equal(a.hits[3].opt->id, T_OUT);
+    assert_string_equal(a.hits[3].value, "x.txt");
+}
+
+static void double_dash_ends_options_and_positionals_move_last(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "one", "-v", "two", "--", "-r", NULL), 0);
+    assert_int_equal(a.n_hits, 1);
+    assert_int_equal(a.n_pos, 3);
+    assert_string_equal(a.pos[0], "one");
+    assert_string_equal(a.pos[1], "two");
+    assert_string_equal(a.pos[2], "-r");
+}
+
+static void unknown_option_names_the_closest(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--filtr", "x", NULL), -1);
+    assert_string_equal(err, "unknown option '--filtr' (did you mean --filter?)");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--runz", "3", NULL), -1);
+    assert_string_equal(err, "unknown option '--runz' (did you mean --runs?)");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--zzzzzz", NULL), -1);
+    assert_string_equal(err, "unknown option '--zzzzzz' (see --help)");
+}
+
+static void values_are_checked_against_their_kind(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--runs", "0", NULL), -1);
+    assert_string_equal(err, "--runs: '0' is not a count from 1 to 100");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--time", "abc", NULL), -1);
+    assert_string_equal(err, "--time: 'abc' is not a positive duration (try 500ms or 2s)");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--time=500ms", NULL), 0);
+    assert_true(a.hits[0].num == 0.5);
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--alpha", "1", NULL), -1);
+    assert_string_equal(err, "--alpha: '1' is not a number between 0 and 1");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--color", "nevr", NULL), -1);
+    assert_non_null(strstr(err, "did you mean never?"));
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--formats=go,jsn", NULL), -1);
+    assert_non_null(strstr(err, "unknown format 'jsn'"));
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--formats", NULL), 0);
+    assert_null(a.hits[0].value); /* an optional value only comes with = */
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--verbose=1", NULL), -1);
+    assert_string_equal(err, "option --verbose takes no value (got '--verbose=1')");
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--runs", NULL), -1);
+    assert_string_equal(err, "option --runs needs a value");
+}
+
+static void help_stops_parsing(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--help", "--bogus", NULL), 0);
+    assert_true(a.help);
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "-h", NULL), 0);
+    assert_true(a.help);
+}
+
+static void suite_accepts_single_dash_long_names(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(
+        parse(&bl__suite_command, &a, err, sizeof err, "-count", "3", "--time=1s", NULL), 0);
+    assert_int_equal(a.n_hits, 2);
+    assert_int_equal(a.hits[0].opt->id, BL__ID_COUNT);
+    assert_int_equal(a.hits[1].opt->id, BL__ID_TIME);
+    /* --time and --timeout are two options, told apart by the table */
+    assert_int_equal(parse(&bl__suite_command, &a, err, sizeof err, "--timeout", "2s", NULL), 0);
+    assert_int_equal(a.hits[0].opt->id, BL__ID_TIMEOUT);
+}
+
+static void go_style_stops_at_first_input_and_speaks_go(void **state)
+{
+    (void)state;
+    const struct bl__command *cmp = bl__command_find("compare");
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(cmp, &a, err, sizeof err, "-row", ".name", "a.txt", "-col", "x", NULL),
+                     0);
+    assert_int_equal(a.n_hits, 1);
+    assert_int_equal(a.n_pos, 3); /* "-col" after the first input is an input */
+    assert_int_equal(parse(cmp, &a, err, sizeof err, "-nope", NULL), -1);
+    assert_string_equal(err, "flag provided but not defined: -nope");
+    assert_int_equal(parse(cmp, &a, err, sizeof err, "-filtr", "x", NULL), -1);
+    assert_string_equal(err, "flag provided but not defined: -filtr (did you mean -filter?)");
+    assert_int_equal(parse(cmp, &a, err, sizeof err, "-row", NULL), -1);
+    assert_string_equal(err, "flag needs an argument: -row");
+}
+
+static void abbreviations_only_where_the_command_allows(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    const struct bl__command *judge = bl__command_find("judge");
+    assert_int_equal(parse(judge, &a, err, sizeof err, "--thresh", "3", NULL), 0);
+    assert_int_equal(a.hits[0].opt->id, BL__ID_THRESHOLD);
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--filt", "x", NULL), -1);
+}
+
+static void save_group_is_taken_once(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    struct bl__save_args s = {0};
+    assert_int_equal(parse(&bl__suite_command, &a, err, sizeof err, "--store", "x.db", "--tag", "t",
+                           "--run-id", "", NULL),
+                     0);
+    assert_int_equal(bl__save_take(&a.hits[0], &s, err, sizeof err), 1);
+    assert_int_equal(bl__save_take(&a.hits[1], &s, err, sizeof err), 1);
+    assert_string_equal(s.store, "x.db");
+    assert_string_equal(s.tag, "t");
+    assert_true(s.given_store && s.given_tag && !s.on);
+    assert_int_equal(bl__save_take(&a.hits[2], &s, err, sizeof err), -1);
+    assert_string_equal(err, "--run-id: give a name");
+}
+
+/* Every command's --help names every visible option of its table: the
+ * text is written from the table, so they cannot drift apart. */
+static void help_of_every_command_lists_its_options(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < bl__n_commands; i++) {
+        const struct bl__command *cmd = bl__commands[i];
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        bl__help_write(f, cmd, "benchlab x");
+        fclose(f);
+        assert_non_null(strstr(text, "usage: benchlab x"));
+        for (size_t k = 0; k < cmd->n_opts; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "%s%s", cmd->style & BL__STYLE_GO ? "-" : "--",
+                     cmd->opts[k].name);
+            if (!(cmd->opts[k].flags & BL__OPT_HIDDEN) && !strstr(text, want))
+                fail_msg("%s --help lacks %s", cmd->name, want);
+        }
+        free(text);
+    }
+}
+
+static void edit_distances(void **state)
+{
+    (void)state;
+    assert_int_equal(bl__edit_distance("filter", "filter"), 0);
+    assert_int_equal(bl__edit_distance("filtr", "filter"), 1);
+    assert_int_equal(bl__edit_distance("fitler", "filter"), 1); /* a swap is one edit */
+    assert_int_equal(bl__substring_distance("Emty", "BenchmarkEmpty"), 1);
+    assert_int_equal(bl__substring_distance("Sum", "BenchmarkSum/size=64"), 0);
+    const char *const cmds[] = {"run", "exec", "compare", NULL};
+    assert_string_equal(bl__closest("comapre", cmds, 3), "compare");
+    assert_string_equal(bl__closest("ex", cmds, 3), "exec");
+    assert_null(bl__closest("zzz", cmds, 3));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(long_options_take_equals_and_next_argument),
+        cmocka_unit_test(bundled_shorts_take_attached_values),
+        cmocka_unit_test(double_dash_ends_options_and_positionals_move_last),
+        cmocka_unit_test(unknown_option_names_the_closest),
+        cmocka_unit_test(values_are_checked_against_their_kind),
+        cmocka_unit_test(help_stops_parsing),
+        cmocka_unit_test(suite_accepts_single_dash_long_names),
+        cmocka_unit_test(go_style_stops_at_first_input_and_speaks_go),
+        cmocka_unit_test(abbreviations_only_where_the_command_allows),
+        cmocka_unit_test(save_group_is_taken_once),
+        cmocka_unit_test(help_of_every_command_lists_its_options),
+        cmocka_unit_test(edit_distances),
+    };
+    return cmocka_run_group_tests_name("front", tests, NULL, NULL);
+}
