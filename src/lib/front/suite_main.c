@@ -1,14 +1,19 @@
 /*
- * main.c - a suite's entry point (bl_main) and the runner's command line
- * (bl_run_main), which `benchlab run SUITE` shares.
+ * suite_main.c - a suite's entry point (bl_main) and the runner's command
+ * line (bl_run_main), which `benchlab run SUITE` shares.
  *
  * bl_main decides the mode from argv: "--benchlab-worker NAME ..." makes
- * this process a worker (the runner re-executed us), "--benchlab-list"
- * prints the instances for a runner in another process, anything else is
- * the runner. Output: the Go format on stdout as launches finish (so a
- * Ctrl-C keeps what was printed), a progress line and the summary table on
- * stderr. With --out FILE the results are written to FILE.tmp and renamed
- * at the end: whole or not at all.
+ * this process a worker (the runner re-executed us; bench/worker.c reads
+ * the rest), "--benchlab-list" prints the instances for a runner in
+ * another process, anything else is the runner: bl_run_main parses the
+ * options on the suite's table (options.c), opens the output, runs,
+ * writes and saves. Output: the Go format on stdout as launches finish (so
+ * a Ctrl-C keeps what was printed), a progress line and the summary table
+ * on stderr. With --out FILE the results are written to FILE.tmp and
+ * renamed at the end: whole or not at all.
+ *
+ * Calls: engine (the run, listing, shards), bench (the registry, the
+ * worker), format (the writers), instruments (counter names).
  */
 #include <errno.h>
 #include <limits.h>
@@ -454,18 +459,14 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
     return 0;
 }
 
-int bl_run_main(int argc, char **argv, const char *exe)
+/* Parse argv into *o and *sa. Returns -1 to go on, else the exit status
+ * (after --help, --version or the message of a bad option). */
+static int parse_command_line(int argc, char **argv, const char *prog, bl_run_options *o,
+                              struct suite_args *sa)
 {
-    const char *prog = exe ? exe : (argc > 0 ? argv[0] : "suite");
-    bl_run_options o;
-    bl_run_options_init(&o);
-    o.exe = exe;
-    struct suite_args sa = {
-        .color = "auto", .profile_list = "text", .profile_top = 5, .table = 1, .plots = 1};
     struct bl__args args;
     char perr[512];
-    int prc = bl__args_parse(&bl__suite_command, argc, argv, &args, perr, sizeof perr);
-    if (prc) {
+    if (bl__args_parse(&bl__suite_command, argc, argv, &args, perr, sizeof perr)) {
         fprintf(stderr, "%s: %s\n", prog, perr);
         return 2;
     }
@@ -481,84 +482,79 @@ int bl_run_main(int argc, char **argv, const char *exe)
         fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, args.pos[0]);
         return 2;
     }
-    int trc = take_options(&args, prog, &o, &sa);
-    if (trc)
-        return trc;
-    const char *out_path = sa.out_path, *color = sa.color, *format = sa.format;
-    int list = sa.list, table = sa.table, plots = sa.plots, do_save = sa.do_save;
-    bl_run_save_request save = sa.save;
-    const char *profile_list = sa.profile_list;
-    long profile_top = sa.profile_top;
-
-    if (o.counters) {
+    int rc = take_options(&args, prog, o, sa);
+    if (rc)
+        return rc;
+    if (o->counters) {
         /* unknown or repeated names are bad usage, before anything runs */
         int idx[BL__MAX_COUNTERS], nc;
         char why[300];
-        if (bl__counters_parse(o.counters, idx, &nc, why, sizeof why) != 0) {
+        if (bl__counters_parse(o->counters, idx, &nc, why, sizeof why) != 0) {
             fprintf(stderr, "%s: %s\n", prog, why);
             return 2;
         }
     }
-    if (list) {
-        char **names;
-        char why[512];
-        long n = bl__list_matching(exe, o.filter, &names, why, sizeof why);
-        if (n < 0) {
-            fprintf(stderr, "%s: %s\n", prog, why);
-            return 2;
-        }
-        n = (long)bl__shard_keep(names, (size_t)n, o.shard_index, o.shard_count);
-        for (long i = 0; i < n; i++)
-            printf("%s\n", names[i]);
-        bl_names_free(names, (size_t)n);
-        return 0;
-    }
+    return -1;
+}
 
-    struct front fr = {0};
-    fr.tty = isatty(2);
-    fr.color = strcmp(color, "always") == 0 ||
-               (strcmp(color, "auto") == 0 && fr.tty && !getenv("NO_COLOR"));
-    fr.table = table;
-    fr.fmt = format ? out_format(format) : out_path ? format_of_path(out_path) : FMT_GO;
-    fr.profile_formats = profile_list;
-    fr.profile_top = profile_top;
-    char *tmp_path = NULL;
-    if (out_path) {
-        struct bl__buf t = {0};
-        bl__buf_printf(&t, "%s.tmp.%ld", out_path, (long)getpid());
-        tmp_path = t.data;
-        fr.out = tmp_path ? fopen(tmp_path, "w") : NULL;
-        if (!fr.out) {
-            fprintf(stderr, "%s: --out %s: %s\n", prog, out_path, strerror(errno));
-            free(tmp_path);
-            return 2;
-        }
-    } else {
-        fr.out = stdout;
-    }
-
-    bl_run_install_signal_handlers();
-    bl_run_observer obs = {&fr, on_begin, on_start, on_launch, on_profile};
-    bl_results *res = NULL;
-    char err[512] = "";
-    int rc;
-    rc = bl_run(&o, &obs, &res, err, sizeof err);
-    clear_progress(&fr);
-    if (rc < 0 && rc != BL_EINTR) {
-        fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
-        if (out_path) {
-            fclose(fr.out);
-            unlink(tmp_path);
-            free(tmp_path);
-        }
-        bl_results_destroy(res);
+/* --list: the matching benchmarks (of this shard), one per line. */
+static int list_benchmarks(const char *prog, const bl_run_options *o)
+{
+    char **names;
+    char why[512];
+    long n = bl__list_matching(o->exe, o->filter, &names, why, sizeof why);
+    if (n < 0) {
+        fprintf(stderr, "%s: %s\n", prog, why);
         return 2;
     }
-    if (table && res) {
+    n = (long)bl__shard_keep(names, (size_t)n, o->shard_index, o->shard_count);
+    for (long i = 0; i < n; i++)
+        printf("%s\n", names[i]);
+    bl_names_free(names, (size_t)n);
+    return 0;
+}
+
+/* The output: stdout, or --out's temporary file (renamed by close_output:
+ * the file is whole or not there). 0, or 2 after the message. */
+static int open_output(struct front *fr, const struct suite_args *sa, const char *prog,
+                       char **tmp_path)
+{
+    fr->tty = isatty(2);
+    fr->color = strcmp(sa->color, "always") == 0 ||
+                (strcmp(sa->color, "auto") == 0 && fr->tty && !getenv("NO_COLOR"));
+    fr->table = sa->table;
+    fr->fmt = sa->format     ? out_format(sa->format)
+              : sa->out_path ? format_of_path(sa->out_path)
+                             : FMT_GO;
+    fr->profile_formats = sa->profile_list;
+    fr->profile_top = sa->profile_top;
+    *tmp_path = NULL;
+    if (!sa->out_path) {
+        fr->out = stdout;
+        return 0;
+    }
+    struct bl__buf t = {0};
+    bl__buf_printf(&t, "%s.tmp.%ld", sa->out_path, (long)getpid());
+    *tmp_path = t.data;
+    fr->out = *tmp_path ? fopen(*tmp_path, "w") : NULL;
+    if (!fr->out) {
+        fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, strerror(errno));
+        free(*tmp_path);
+        return 2;
+    }
+    return 0;
+}
+
+/* The table on stderr, what the Go format adds at the end, the whole-run
+ * formats, and --out's rename. Returns the exit status so far. */
+static int write_results(struct front *fr, const struct suite_args *sa, const bl_run_options *o,
+                         const char *prog, bl_results *res, int rc, char *tmp_path)
+{
+    if (sa->table && res) {
         fputc('\n', stderr);
         bl_table_write(stderr, res,
-                       (fr.color ? BL_TABLE_COLOR : 0) |
-                           (plots && bl_terminal_plots(2) ? BL_TABLE_PLOTS : 0));
+                       (fr->color ? BL_TABLE_COLOR : 0) |
+                           (sa->plots && bl_terminal_plots(2) ? BL_TABLE_PLOTS : 0));
     } else if (res) {
         /* without the table, still say what the complexity fits warn about */
         for (size_t i = 0; i < res->n_complexity; i++)
@@ -566,62 +562,111 @@ int bl_run_main(int argc, char **argv, const char *exe)
                 fprintf(stderr, "%s: %s: complexity: %s\n", prog, res->complexity[i].name,
                         res->complexity[i].message);
     }
-    if (o.complexity && res && res->n_complexity == 0 && rc != BL_EINTR)
+    if (o->complexity && res && res->n_complexity == 0 && rc != BL_EINTR)
         fprintf(stderr,
                 "%s: --complexity: no benchmark here has a size to fit (exactly one integer "
                 "parameter, or .complexity_param)\n",
                 prog);
-    if (fr.fmt == FMT_GO && res) {
-        bl_gobench_write_complexity(fr.out, res);
-        bl_gobench_write_notes(fr.out, res);
-        fflush(fr.out);
+    if (fr->fmt == FMT_GO && res) {
+        bl_gobench_write_complexity(fr->out, res);
+        bl_gobench_write_notes(fr->out, res);
+        fflush(fr->out);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
-    if (fr.fmt != FMT_GO && res) {
-        int werr = fr.fmt == FMT_JSON  ? bl_json_write(fr.out, res)
-                   : fr.fmt == FMT_CSV ? bl_csv_write(fr.out, res)
-                                       : bl_markdown_write(fr.out, res);
+    if (fr->fmt != FMT_GO && res) {
+        int werr = fr->fmt == FMT_JSON  ? bl_json_write(fr->out, res)
+                   : fr->fmt == FMT_CSV ? bl_csv_write(fr->out, res)
+                                        : bl_markdown_write(fr->out, res);
         if (werr) {
             fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(werr));
             status = 2;
         }
     }
-    if (out_path) {
-        if (fflush(fr.out) != 0 || ferror(fr.out) || fclose(fr.out) != 0 ||
-            rename(tmp_path, out_path) != 0) {
-            fprintf(stderr, "%s: --out %s: %s\n", prog, out_path, strerror(errno));
+    if (sa->out_path) {
+        if (fflush(fr->out) != 0 || ferror(fr->out) || fclose(fr->out) != 0 ||
+            rename(tmp_path, sa->out_path) != 0) {
+            fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, strerror(errno));
             unlink(tmp_path);
             status = 2;
         }
-        free(tmp_path);
     }
-    if (rc == BL_EINTR)
-        fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n", prog);
-    const char *tuned = res ? bl_results_get_meta(res, "tune") : NULL;
-    if (tuned && table)
-        fprintf(stderr, "benchlab: --tune-file: %s\n", tuned);
-    const char *tune_err = res ? bl_results_get_meta(res, "tune-error") : NULL;
-    if (tune_err)
-        fprintf(stderr, "%s: %s: the results are complete, the tune file was not updated\n", prog,
-                tune_err);
-    if (do_save && res && rc == BL_EINTR) {
+    return status;
+}
+
+/* --save, after the results are out: a store that fails loses nothing.
+ * Returns the exit status. */
+static int save_results(const struct suite_args *sa, const char *prog, const bl_results *res,
+                        int rc, int status)
+{
+    if (!sa->do_save || !res)
+        return status;
+    if (rc == BL_EINTR) {
         fprintf(stderr,
                 "%s: --save: an interrupted run is not saved (the store keeps whole runs)\n", prog);
-    } else if (do_save && res) {
-        /* after the results are out: a store that fails loses nothing */
-        char why[1024] = "", where[512] = "";
-        int64_t run_id = 0;
-        bl_run_saver saver = bl__run_saver(why, sizeof why);
-        int serr =
-            saver ? saver(&save, res, &run_id, where, sizeof where, why, sizeof why) : BL_ENOTFOUND;
-        if (serr) {
-            fprintf(stderr, "%s: --save: %s\n%s: the results were written but not saved\n", prog,
-                    why[0] ? why : bl_strerror(serr), prog);
-            status = 2;
-        } else {
-            fprintf(stderr, "%s: saved as run %lld in %s\n", prog, (long long)run_id, where);
-        }
+        return status;
     }
+    char why[1024] = "", where[512] = "";
+    int64_t run_id = 0;
+    bl_run_saver saver = bl__run_saver(why, sizeof why);
+    int serr =
+        saver ? saver(&sa->save, res, &run_id, where, sizeof where, why, sizeof why) : BL_ENOTFOUND;
+    if (serr) {
+        fprintf(stderr, "%s: --save: %s\n%s: the results were written but not saved\n", prog,
+                why[0] ? why : bl_strerror(serr), prog);
+        return 2;
+    }
+    fprintf(stderr, "%s: saved as run %lld in %s\n", prog, (long long)run_id, where);
+    return status;
+}
+
+/* The suite's command line: parse -> open the output -> run -> write -> save. */
+int bl_run_main(int argc, char **argv, const char *exe)
+{
+    const char *prog = exe ? exe : (argc > 0 ? argv[0] : "suite");
+    bl_run_options o;
+    bl_run_options_init(&o);
+    o.exe = exe;
+    struct suite_args sa = {
+        .color = "auto", .profile_list = "text", .profile_top = 5, .table = 1, .plots = 1};
+    int rc = parse_command_line(argc, argv, prog, &o, &sa);
+    if (rc >= 0)
+        return rc;
+    if (sa.list)
+        return list_benchmarks(prog, &o);
+    struct front fr = {0};
+    char *tmp_path;
+    if (open_output(&fr, &sa, prog, &tmp_path))
+        return 2;
+
+    bl_run_install_signal_handlers();
+    bl_run_observer obs = {&fr, on_begin, on_start, on_launch, on_profile};
+    bl_results *res = NULL;
+    char err[512] = "";
+    rc = bl_run(&o, &obs, &res, err, sizeof err);
+    clear_progress(&fr);
+    int status;
+    if (rc < 0 && rc != BL_EINTR) {
+        fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
+        if (sa.out_path) {
+            fclose(fr.out);
+            unlink(tmp_path);
+        }
+        status = 2;
+    } else {
+        status = write_results(&fr, &sa, &o, prog, res, rc, tmp_path);
+        if (rc == BL_EINTR)
+            fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n",
+                    prog);
+        const char *tuned = res ? bl_results_get_meta(res, "tune") : NULL;
+        if (tuned && sa.table)
+            fprintf(stderr, "benchlab: --tune-file: %s\n", tuned);
+        const char *tune_err = res ? bl_results_get_meta(res, "tune-error") : NULL;
+        if (tune_err)
+            fprintf(stderr, "%s: %s: the results are complete, the tune file was not updated\n",
+                    prog, tune_err);
+        status = save_results(&sa, prog, res, rc, status);
+    }
+    free(tmp_path);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);
