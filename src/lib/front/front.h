@@ -73,7 +73,7 @@ enum bl__positional {
 
 struct bl__command {
     const char *name;    /* "run"; the suite's own table is "suite" */
-    const char *usage;   /* after "usage: benchlab NAME ": lines separated by '\n' */
+    const char *usage;   /* after "usage: benchlab NAME ": one line per form, '\n' between */
     const char *summary; /* one line, for `benchlab --help` and the man page's NAME */
     const char *about;   /* paragraphs for --help and DESCRIPTION; may be NULL */
     const char *footer;  /* after the options (exit status, notes); may be NULL */

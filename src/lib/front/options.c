@@ -446,8 +446,7 @@ static const struct bl__opt judge_opts[] = {
 
 static const struct bl__command judge_command = {
     "judge",
-    "[RUN] [--against BASELINE|@REF] [--threshold PCT]\n[--format text|markdown] "
-    "[--correction holm|bh|none] [--alpha A] [--filter REGEX] [--store SPEC]",
+    "[RUN] [options]",
     "faster, slower or unchanged against a baseline; exit 1 on a regression",
     "Per benchmark, is RUN (default @latest) faster, slower or unchanged against the baseline "
     "(default: the run before RUN)? Mann-Whitney U per benchmark, Holm-corrected across the "
