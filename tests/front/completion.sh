@@ -72,9 +72,9 @@ zsh-completion)
     zsh -f -c "fpath=('$share/zsh' \$fpath); autoload -Uz compinit; compinit -u -D
         print -r -- \${_comps[benchlab]}" >"$tmp/out"
     [ "$(cat "$tmp/out")" = _benchlab ] || fail "compinit does not bind _benchlab"
-    zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab ex" >"$tmp/out" 2>&1
+    timeout 60 zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab ex" >"$tmp/out" 2>&1
     grep -q 'benchlab exec' "$tmp/out" || { cat -v "$tmp/out"; fail "zsh: benchlab ex<TAB>"; }
-    zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab run $suite --fo" \
+    timeout 60 zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab run $suite --fo" \
         >"$tmp/out" 2>&1
     grep -q -- '--format' "$tmp/out" || { cat -v "$tmp/out"; fail "zsh: run SUITE --fo<TAB>"; }
     ;;
