@@ -23,55 +23,34 @@
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 struct front {
-    int tty;
-    int progress_shown;
+    struct bl__progress progress;
 };
 
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
 {
     struct front *fr = ctx;
-    if (!fr->tty)
-        return;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, name);
-    fflush(stderr);
-    fr->progress_shown = 1;
-}
-
-static void clear_progress(struct front *fr)
-{
-    if (fr->progress_shown) {
-        fputs("\r\033[K", stderr);
-        fr->progress_shown = 0;
-    }
+    bl__progress_show(&fr->progress, index, total, name);
 }
 
 static void on_bench(void *ctx, const bl_ab_report *r, const bl_ab_bench *b)
 {
     (void)r;
     struct front *fr = ctx;
-    if (!fr->tty)
+    if (!fr->progress.tty)
         return;
-    clear_progress(fr);
+    bl__progress_clear(&fr->progress);
     if (b->message)
         fprintf(stderr, "benchlab ab: %s: %s\n", b->name, b->message);
 }
 
+static const char *const formats[] = {"table", "json", "csv", NULL};
+
 static int parse_format(const char *v)
 {
-    return strcmp(v, "table") == 0  ? FMT_TABLE
-           : strcmp(v, "json") == 0 ? FMT_JSON
-           : strcmp(v, "csv") == 0  ? FMT_CSV
-                                    : -1;
-}
-
-static int format_of_path(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    if (dot && strcmp(dot, ".json") == 0)
-        return FMT_JSON;
-    if (dot && strcmp(dot, ".csv") == 0)
-        return FMT_CSV;
-    return FMT_TABLE;
+    for (int i = 0; formats[i]; i++)
+        if (strcmp(formats[i], v) == 0)
+            return i;
+    return -1;
 }
 
 /* "0.5%", "0.5" and "2%" are percents. */
@@ -207,12 +186,10 @@ int cmd_ab(int argc, char **argv)
         return cli_error("ab: name two builds of a suite: benchlab ab OLD NEW [options]");
     o.old_exe = exes[0];
     o.new_exe = exes[1];
-    if (out_path && fmt < 0)
-        fmt = format_of_path(out_path);
     if (fmt < 0)
-        fmt = FMT_TABLE;
+        fmt = parse_format(bl__format_for(NULL, out_path, formats, "table"));
 
-    struct front fr = {isatty(2), 0};
+    struct front fr = {{isatty(2), 0}};
     FILE *table_to = fmt != FMT_TABLE && !out_path ? stderr : stdout;
     int is_tty = isatty(fileno(table_to));
     unsigned flags = (strcmp(color, "always") == 0 ||
@@ -224,7 +201,7 @@ int cmd_ab(int argc, char **argv)
     bl_ab_report *r = NULL;
     char err[1024] = "";
     int rc = bl_ab_run(&o, &obs, &r, err, sizeof err);
-    clear_progress(&fr);
+    bl__progress_clear(&fr.progress);
     if (rc < 0 && rc != BL_EINTR) {
         cli_error("ab: %s", err[0] ? err : bl_strerror(rc));
         bl_ab_report_destroy(r);

@@ -502,17 +502,7 @@ int cmd_judge(int argc, char **argv)
 /* ---- merge -------------------------------------------------------------------------- */
 
 /* The format an output path asks for: "go", "json", "csv", "markdown". */
-static const char *format_for(const char *format, const char *path)
-{
-    if (format)
-        return format;
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    return !dot                        ? "go"
-           : strcmp(dot, ".json") == 0 ? "json"
-           : strcmp(dot, ".csv") == 0  ? "csv"
-           : strcmp(dot, ".md") == 0   ? "markdown"
-                                       : "go";
-}
+static const char *const merge_formats[] = {"go", "json", "csv", "markdown", NULL};
 
 static int write_results(FILE *f, const bl_results *r, const char *format)
 {
@@ -623,7 +613,7 @@ int cmd_merge(int argc, char **argv)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                     i > first_pos ? ", " : "", argv[i]);
         bl_results_set_meta(merged, "merged-from", list);
-        status = write_out(merged, out, format_for(format, out));
+        status = write_out(merged, out, bl__format_for(format, out, merge_formats, "go"));
     }
     if (!status && save) {
         bl_store_save_options o;

@@ -209,6 +209,22 @@ void bl__help_write_commands(FILE *f);
  * libbenchlab-store's, loaded now. NULL with the reason in why. */
 bl_run_saver bl__run_saver(char *why, size_t why_size);
 
+/* The format to write: `given` (--format) when set, else the one the
+ * output path's extension names (.json .csv .md) when it is in `known`
+ * (NULL-terminated: the command's --format choices), else `fallback`. */
+const char *bl__format_for(const char *given, const char *path, const char *const *known,
+                           const char *fallback);
+
+/* The progress line on stderr, when it is a terminal (tty set by the
+ * caller): "[3/12] NAME", erased by bl__progress_clear before anything
+ * else is said. */
+struct bl__progress {
+    int tty;
+    int shown;
+};
+void bl__progress_show(struct bl__progress *p, size_t index, size_t total, const char *name);
+void bl__progress_clear(struct bl__progress *p);
+
 /* Parse a duration ("500ms", "2s", "1m"; a bare number is seconds) into
  * seconds; -1 when it is not one. */
 double bl__parse_duration(const char *s);

@@ -46,7 +46,7 @@ struct front {
     int table;
     FILE *out;
     int fmt; /* enum out_format: anything but FMT_GO is written whole at the end */
-    int progress_shown;
+    struct bl__progress progress;
     char *alloc_said; /* the last allocation-pass message shown, said once */
     /* the profile pass */
     const char *profile_formats; /* validated list, "raw" included */
@@ -60,26 +60,14 @@ struct front {
 /* Output formats: the Go format streams launch by launch; the others are
  * written whole once the run is over. */
 enum out_format { FMT_GO, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
+static const char *const out_formats[] = {"go", "json", "csv", "markdown", NULL};
 
 static int out_format(const char *name)
 {
-    return strcmp(name, "go") == 0         ? FMT_GO
-           : strcmp(name, "json") == 0     ? FMT_JSON
-           : strcmp(name, "csv") == 0      ? FMT_CSV
-           : strcmp(name, "markdown") == 0 ? FMT_MARKDOWN
-                                           : -1;
-}
-
-static int format_of_path(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    if (dot && strcmp(dot, ".json") == 0)
-        return FMT_JSON;
-    if (dot && strcmp(dot, ".csv") == 0)
-        return FMT_CSV;
-    if (dot && strcmp(dot, ".md") == 0)
-        return FMT_MARKDOWN;
-    return FMT_GO; /* .txt and anything else */
+    for (int i = 0; out_formats[i]; i++)
+        if (strcmp(out_formats[i], name) == 0)
+            return i;
+    return FMT_GO;
 }
 
 static void on_begin(void *ctx, const bl_results *res, size_t total)
@@ -110,19 +98,12 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
 {
     struct front *fr = ctx;
-    if (!fr->tty)
-        return;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, name);
-    fflush(stderr);
-    fr->progress_shown = 1;
+    bl__progress_show(&fr->progress, index, total, name);
 }
 
 static void clear_progress(struct front *fr)
 {
-    if (fr->progress_shown) {
-        fputs("\r\033[K", stderr);
-        fr->progress_shown = 0;
-    }
+    bl__progress_clear(&fr->progress);
 }
 
 /* Show what the benchmark wrote, apart from the results. */
@@ -520,12 +501,11 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
                        char **tmp_path)
 {
     fr->tty = isatty(2);
+    fr->progress.tty = fr->tty;
     fr->color = strcmp(sa->color, "always") == 0 ||
                 (strcmp(sa->color, "auto") == 0 && fr->tty && !getenv("NO_COLOR"));
     fr->table = sa->table;
-    fr->fmt = sa->format     ? out_format(sa->format)
-              : sa->out_path ? format_of_path(sa->out_path)
-                             : FMT_GO;
+    fr->fmt = out_format(bl__format_for(sa->format, sa->out_path, out_formats, "go"));
     fr->profile_formats = sa->profile_list;
     fr->profile_top = sa->profile_top;
     *tmp_path = NULL;
