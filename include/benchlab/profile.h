@@ -47,22 +47,31 @@ enum bl_profile_format {
 /* What the profiled run reported about itself; filled by bl_profile_load(). */
 struct bl_profile_info {
     enum bl_profile_kind kind;
-    char clock[8];           /* "cpu" or "wall" */
-    char source[16];         /* "perf", "timer" (tick-capped), "wall-timer", "trace" */
-    uint64_t period_ns;      /* sampling period asked for; 0 when traced */
-    uint64_t samples;        /* samples recorded */
-    uint64_t dropped;        /* samples that arrived where they could not be kept */
-    uint64_t threads;        /* threads seen */
-    uint64_t elapsed_ns;     /* wall time from start-up to the end of profiling */
-    uint64_t user_ns;        /* the process's user CPU time */
-    int crash_signal;        /* the signal that killed the program, or 0 */
-    int perf_errno;          /* why perf events were refused (timer fallback), or 0 */
-    double delivered;        /* samples / (user time / period): the rate actually delivered */
-    double trace_cost_ns;    /* traced: the tracer's own cost per call, subtracted */
-    uint64_t unknown_frames; /* frames no symbol covered */
-    double wait_share;       /* traced: share of the threads' time spent runnable but waiting
-                                for a CPU (their share of the tracer's cost is subtracted too) */
+    char clock[8];              /* "cpu" or "wall" */
+    char source[16];            /* "perf", "timer" (tick-capped), "wall-timer", "trace" */
+    uint64_t period_ns;         /* sampling period asked for; 0 when traced */
+    uint64_t samples;           /* samples recorded */
+    uint64_t dropped;           /* samples that arrived where they could not be kept */
+    uint64_t threads;           /* threads seen */
+    uint64_t elapsed_ns;        /* wall time from start-up to the end of profiling */
+    uint64_t user_ns;           /* the process's user CPU time */
+    int crash_signal;           /* the signal that killed the program, or 0 */
+    int perf_errno;             /* why perf events were refused (timer fallback), or 0 */
+    double delivered;           /* samples / (user time / period): the rate actually delivered */
+    double trace_cost_ns;       /* traced: the tracer's own cost per call, subtracted */
+    uint64_t unknown_frames;    /* frames no symbol covered */
+    double wait_share;          /* traced: share of the threads' time spent runnable but waiting
+                                   for a CPU (their share of the tracer's cost is subtracted too) */
+    char unwind[8];             /* sampled: "auto", "dwarf" or "fp" */
+    uint64_t stack_bytes;       /* sampled: the stack copy per sample (auto, dwarf), or 0 */
+    uint64_t stacks;            /* sampled: stacks unwound (weighted as the samples) */
+    uint64_t stacks_incomplete; /* of those, stacks that did not reach the thread's start; they
+                                   hang under a BL_PROFILE_INCOMPLETE frame in the tree */
+    uint64_t stacks_cut;        /* of those, stacks that ran past the stack copy */
 };
+
+/* The outermost frame of a stack that could not be unwound to the thread's start. */
+#define BL_PROFILE_INCOMPLETE "[incomplete-stack]"
 
 /* One function of the flat profile. Strings are borrowed until the profile is destroyed. */
 struct bl_profile_function {

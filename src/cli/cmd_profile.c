@@ -30,7 +30,8 @@ extern char **environ;
 struct profile_opts {
     int trace;
     int wall;
-    int dwarf;
+    const char *unwind; /* auto (default), fp, dwarf */
+    unsigned long stack_bytes;
     unsigned long hz;
     long events;             /* trace timeline events per thread; -1: by output format */
     const char *outputs[16]; /* -o, repeatable */
@@ -52,8 +53,11 @@ static void profile_usage(FILE *f)
             "  --mode sample|trace  sample (default; no rebuild) or trace (a program built with\n"
             "                       -finstrument-functions and linked with libbenchlab-trace)\n"
             "  --clock cpu|wall     sample CPU time (default) or wall time, off-CPU included\n"
-            "  --unwind fp|dwarf    call stacks from frame pointers (default) or, for code\n"
-            "                       built without them, from DWARF CFI over 8 KB stack copies\n"
+            "  --unwind auto|fp|dwarf  auto (default): a copy of the stack per sample, unwound\n"
+            "                       per frame with the code's CFI (.eh_frame) or its frame\n"
+            "                       pointer; fp: the frame-pointer chain alone (cheaper, for\n"
+            "                       code built with -fno-omit-frame-pointer); dwarf: as auto\n"
+            "  --stack-size BYTES   stack copied per sample (default 64K; K and M suffixes)\n"
             "  -F, --frequency HZ   samples per second per thread (default 1000)\n"
             "  -o, --output FILE    write the profile there (format from --format or the\n"
             "                       extension: .txt .flat .tree .folded .csv .svg .pb\n"
@@ -100,6 +104,7 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
         O_MODE = 256,
         O_CLOCK,
         O_UNWIND,
+        O_STACK,
         O_FORMAT,
         O_RAW,
         O_LOAD,
@@ -114,6 +119,7 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
         {"mode", required_argument, NULL, O_MODE},
         {"clock", required_argument, NULL, O_CLOCK},
         {"unwind", required_argument, NULL, O_UNWIND},
+        {"stack-size", required_argument, NULL, O_STACK},
         {"frequency", required_argument, NULL, 'F'},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, O_FORMAT},
@@ -144,9 +150,21 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             o->wall = strcmp(optarg, "wall") == 0;
             break;
         case O_UNWIND:
-            if (strcmp(optarg, "fp") != 0 && strcmp(optarg, "dwarf") != 0)
-                return cli_error("profile: --unwind is fp or dwarf, not '%s'", optarg);
-            o->dwarf = strcmp(optarg, "dwarf") == 0;
+            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "fp") != 0 &&
+                strcmp(optarg, "dwarf") != 0)
+                return cli_error("profile: --unwind is auto, fp or dwarf, not '%s'", optarg);
+            o->unwind = optarg;
+            break;
+        case O_STACK:
+            o->stack_bytes = strtoul(optarg, &end, 10);
+            if (*end == 'K' || *end == 'k')
+                o->stack_bytes *= 1024, end++;
+            else if (*end == 'M' || *end == 'm')
+                o->stack_bytes *= 1024 * 1024, end++;
+            if (*end || !*optarg || o->stack_bytes < 512 || o->stack_bytes > 1024 * 1024)
+                return cli_error("profile: --stack-size takes 512 to 1M bytes (K and M "
+                                 "suffixes), not '%s'",
+                                 optarg);
             break;
         case 'F':
             o->hz = strtoul(optarg, &end, 10);
@@ -285,7 +303,10 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         setenv("BENCHLAB_PROFILE_OUT", raw, 1);
         setenv("BENCHLAB_PROFILE_HZ", hz, 1);
         setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
-        setenv("BENCHLAB_PROFILE_UNWIND", o->dwarf ? "dwarf" : "fp", 1);
+        setenv("BENCHLAB_PROFILE_UNWIND", o->unwind, 1);
+        char stack[32];
+        snprintf(stack, sizeof stack, "%lu", o->stack_bytes);
+        setenv("BENCHLAB_PROFILE_STACK", stack, 1);
         char events[32];
         snprintf(events, sizeof events, "%ld", o->events);
         setenv("BENCHLAB_TRACE_EVENTS", events, 1);
@@ -305,6 +326,31 @@ static int run_program(const char *path, char **args, const struct profile_opts 
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     return 0;
+}
+
+/* How many stacks were unwound to their thread's start, and why not the others. */
+static void say_stacks(const struct bl_profile_info *info)
+{
+    if (info->stacks == 0)
+        return;
+    double share = 100.0 * (double)info->stacks_incomplete / (double)info->stacks;
+    if (info->stacks_incomplete == 0 || share < 0.05) {
+        fprintf(stderr, "benchlab: profile: all stacks reach their thread's start (%s unwinding)\n",
+                info->unwind[0] ? info->unwind : "fp");
+        return;
+    }
+    fprintf(stderr,
+            "benchlab: profile: %s%.1f%% of the stacks did not reach their thread's start; "
+            "their unwound part is shown under \"" BL_PROFILE_INCOMPLETE "\"",
+            share >= 10 ? "warning: " : "", share);
+    if (info->stacks_cut)
+        fprintf(stderr, " (%.1f%% ran past the %llu KB stack copy: raise --stack-size)",
+                100.0 * (double)info->stacks_cut / (double)info->stacks,
+                (unsigned long long)(info->stack_bytes / 1024));
+    else if (strcmp(info->unwind, "fp") == 0)
+        fprintf(stderr, " (the code has no frame pointers: use the default --unwind auto, or "
+                        "build with -fno-omit-frame-pointer)");
+    fputc('\n', stderr);
 }
 
 static void say_info(const struct bl_profile_info *info, const struct profile_opts *o)
@@ -331,6 +377,7 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
     if (info->dropped)
         fprintf(stderr, "benchlab: profile: %llu samples dropped\n",
                 (unsigned long long)info->dropped);
+    say_stacks(info);
     (void)o;
 }
 
@@ -423,6 +470,8 @@ int cmd_profile(int argc, char **argv)
 {
     struct profile_opts o = {0};
     o.hz = 1000;
+    o.unwind = "auto";
+    o.stack_bytes = 65536;
     o.events = -1;
     o.top = 15;
     int err = parse_opts(argc, argv, &o);

@@ -99,6 +99,10 @@ struct namer {
     unsigned char *tried; /* per function: source line looked up */
     size_t n_tried;
     uint64_t unknown;
+    uint64_t *words; /* one sample's words */
+    size_t cap_words;
+    uint64_t stack_bytes; /* the stack copy's limit, 0 when unknown */
+    int own_start;        /* this stack went through the sampler's thread start */
 };
 
 /*
@@ -135,8 +139,11 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
     struct bl__frame f;
     uint64_t lookup = is_ret && addr > 0 ? addr - 1 : addr;
     int err = bl__symbolize(nm->sym, lookup, 0, &f);
-    if (is_own_module(f.module))
+    if (is_own_module(f.module)) {
+        if (is_ret && f.name && strcmp(f.name, "start_thread") == 0)
+            nm->own_start = 1; /* a thread started through our pthread_create */
         return BL__NO_NODE;
+    }
     char buf[512];
     const char *name = f.name;
     if (err || !name) {
@@ -170,18 +177,63 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
     return func;
 }
 
-static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns)
+/* The functions a thread starts in: a stack that reaches one is whole. */
+static int is_thread_start(const char *name)
+{
+    static const char *const starts[] = {"_start",
+                                         "__libc_start_main",
+                                         "__libc_start_call_main",
+                                         "start_thread",
+                                         "clone",
+                                         "clone3",
+                                         "__clone",
+                                         "__clone3",
+                                         "__clone_internal",
+                                         "_dl_start_user",
+                                         "_dl_start"};
+    for (size_t i = 0; name && i < sizeof starts / sizeof *starts; i++)
+        if (strcmp(name, starts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The frame-pointer chain is only as good as its links: each frame the
+ * walk went through must keep its frame in rbp, or what the walk read as
+ * the next frame was whatever that code kept in rbp. `start` is the code
+ * address the chain starts from; chain[i] - 1 is each caller's call site.
+ * Returns how many leading links hold. */
+static size_t trusted_links(struct namer *nm, uint64_t start, const uint64_t *chain, size_t n)
+{
+    if (n == 0 || !start || !bl__frame_pointer_at(nm->sym, start))
+        return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!bl__frame_pointer_at(nm->sym, chain[i] - 1))
+            return i + 1;
+    return n;
+}
+
+static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns,
+                       struct bl_profile_info *info)
 {
     const unsigned char *end = at + n;
-    enum { MAX_WORDS = 3 + 2048 + 128 };
-    uint32_t funcs[MAX_WORDS];
+    enum { MAX_DEPTH = 1024, MAX_CALLERS = 512 };
+    uint32_t funcs[MAX_DEPTH];
+    uint64_t callers[MAX_CALLERS];
+    uint32_t incomplete = BL__NO_NODE;
     while (at + sizeof(struct bl_raw_sample) <= end) {
         struct bl_raw_sample rec;
         memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
-        if (rec.n_words < 3 || rec.n_words > MAX_WORDS || (size_t)(end - at) < rec.n_words * 8u)
+        if (rec.n_words < 3 || (size_t)(end - at) < rec.n_words * 8u)
             return BL_EFORMAT;
-        static _Thread_local uint64_t w[MAX_WORDS];
+        if (rec.n_words > nm->cap_words) {
+            uint64_t *w = realloc(nm->words, rec.n_words * sizeof *w);
+            if (!w)
+                return -ENOMEM;
+            nm->words = w;
+            nm->cap_words = rec.n_words;
+        }
+        uint64_t *w = nm->words;
         memcpy(w, at, rec.n_words * 8);
         at += rec.n_words * 8;
         /* w: pc, sp, n_scan, scanned stack words, then the chain's return addresses */
@@ -194,30 +246,61 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
         uint32_t f = name_frame(nm, w[0], 0);
         if (f != BL__NO_NODE)
             funcs[depth++] = f;
-        uint64_t callers[128];
         int scan_only = (rec.weight & BL_RAW_SCAN_ONLY) != 0;
         int dwarf = (rec.weight & BL_RAW_DWARF) != 0;
         rec.weight &= BL_RAW_WEIGHT_MASK;
-        size_t n_callers;
+        size_t n_callers, n_fix = 0;
+        int whole = 0;
         if (dwarf) {
-            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], n_chain ? chain[0] : 0, scan, n_scan,
-                                         callers, 128);
-            n_chain = 0; /* the one word after the stack copy is rbp */
+            enum bl__unwind_end why;
+            uint64_t rbp = n_chain ? chain[0] : 0;
+            size_t n_pairs = n_chain > 1 ? (n_chain - 1) / 2 : 0;
+            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], rbp, scan, n_scan, chain + 1, n_pairs,
+                                         callers, MAX_CALLERS, &why);
+            n_chain = 0; /* rbp and the pairs are the unwinder's */
+            whole = why == BL__UNWIND_OUTERMOST;
+            if (why == BL__UNWIND_COPY_END && nm->stack_bytes && n_scan * 8 >= nm->stack_bytes)
+                info->stacks_cut++;
         } else if (scan_only) {
-            n_callers = bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, 128);
+            n_callers = bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, MAX_CALLERS);
         } else {
-            n_callers =
+            n_callers = n_fix =
                 bl__fixup_frames(nm->sym, w[0], scan, n_scan, n_chain ? chain[0] : 0, callers, 8);
+            /* the chain starts in the frame of the last return address the
+             * fix-up found, or else in the sampled function's */
+            uint64_t start = n_fix > 0 ? callers[n_fix - 1] - 1 : w[0];
+            n_chain = trusted_links(nm, start, chain, n_chain);
         }
-        for (size_t i = 0; i < n_callers && depth < MAX_WORDS; i++) {
+        for (size_t i = 0; i < n_callers && depth < MAX_DEPTH; i++) {
             f = name_frame(nm, callers[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
         }
-        for (size_t i = 0; i < n_chain && depth < MAX_WORDS; i++) {
+        for (size_t i = 0; i < n_chain && depth < MAX_DEPTH; i++) {
             f = name_frame(nm, chain[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
+        }
+        /* whole: the outermost frame we could name is where threads start,
+         * or main (what calls it is libc's, often without symbols) */
+        for (size_t i = depth; i-- > 0 && !whole;) {
+            const char *name = nm->p->funcs[funcs[i]].name;
+            if (name[0] == '[' || strstr(name, "+0x"))
+                continue; /* unnamed: look further in */
+            whole = is_thread_start(name) || strcmp(name, "main") == 0;
+            break;
+        }
+        whole = whole || nm->own_start;
+        nm->own_start = 0;
+        info->stacks += rec.weight;
+        if (!whole) {
+            /* never shown as if its outermost frame were a thread's start:
+             * what we could not unwind stays visibly apart */
+            info->stacks_incomplete += rec.weight;
+            if (incomplete == BL__NO_NODE)
+                incomplete = bl__profile_func(nm->p, BL_PROFILE_INCOMPLETE);
+            if (incomplete != BL__NO_NODE && depth < MAX_DEPTH)
+                funcs[depth++] = incomplete;
         }
         /* funcs is innermost first; the tree goes from the root */
         uint32_t node = 0;
@@ -410,7 +493,10 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
                           ((double)info->user_ns / (double)info->period_ns);
 
     bl_profile *p = bl_profile_create(info->kind);
-    struct namer nm = {p, NULL, NULL, 0, 0};
+    struct namer nm = {p, NULL, NULL, 0, 0, NULL, 0, 0, 0};
+    meta_str(raw.meta, "unwind", info->unwind, sizeof info->unwind);
+    info->stack_bytes = meta_u64(raw.meta, "stack_bytes");
+    nm.stack_bytes = info->stack_bytes;
     if (p)
         nm.sym = bl__symbolizer_create(raw.maps ? raw.maps : "", raw.maps ? raw.n_maps : 0);
     if (!p || !nm.sym) {
@@ -428,7 +514,7 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
             break;
         const unsigned char *payload = raw.data + at + sizeof h;
         if (h.type == BL_RAW_SAMPLES) {
-            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1);
+            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1, info);
             samples_seen++;
         } else if (h.type == BL_RAW_TRACE) {
             double inflation = 1.0;
@@ -445,6 +531,7 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     }
     info->unknown_frames = nm.unknown;
     free(nm.tried);
+    free(nm.words);
     bl__symbolizer_destroy(nm.sym);
     free(raw.data);
     if (err) {

@@ -397,13 +397,13 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
  */
 static int frame_prologue(bl__symbolizer *s, uint64_t start, uint64_t *push_at, uint64_t *body_at)
 {
-    unsigned char b[48];
+    unsigned char b[64];
     if (!start || read_code(s, start, b, sizeof b) != 0)
         return 0;
     for (size_t i = 0; i < 32; i++) {
         if (b[i] != 0x55)
             continue;
-        for (size_t j = i + 1; j < i + 12 && j + 3 <= sizeof b; j++)
+        for (size_t j = i + 1; j < i + 24 && j + 3 <= sizeof b; j++)
             if (b[j] == 0x48 && b[j + 1] == 0x89 && b[j + 2] == 0xe5) {
                 *push_at = start + i;
                 *body_at = start + j + 3;
@@ -528,10 +528,31 @@ static int eval_ops(const Dwarf_Op *ops, size_t n, const struct unwind_regs *r, 
             sp--;
             stack[sp - 1] =
                 atom == DW_OP_plus ? stack[sp - 1] + stack[sp] : stack[sp - 1] - stack[sp];
+        } else if (atom == DW_OP_and || atom == DW_OP_or || atom == DW_OP_shl ||
+                   atom == DW_OP_shr || atom == DW_OP_mul || atom == DW_OP_ge || atom == DW_OP_gt ||
+                   atom == DW_OP_le || atom == DW_OP_lt || atom == DW_OP_eq || atom == DW_OP_ne) {
+            /* binary operators: the PLT's CFA is rsp + 8 + ((rip & 15) >= 11) << 3 */
+            if (sp < 2)
+                return -1;
+            sp--;
+            uint64_t a = stack[sp - 1], b = stack[sp];
+            int64_t sa = (int64_t)a, sb = (int64_t)b;
+            uint64_t v = atom == DW_OP_and   ? a & b
+                         : atom == DW_OP_or  ? a | b
+                         : atom == DW_OP_shl ? (b < 64 ? a << b : 0)
+                         : atom == DW_OP_shr ? (b < 64 ? a >> b : 0)
+                         : atom == DW_OP_mul ? a * b
+                         : atom == DW_OP_ge  ? sa >= sb
+                         : atom == DW_OP_gt  ? sa > sb
+                         : atom == DW_OP_le  ? sa <= sb
+                         : atom == DW_OP_lt  ? sa < sb
+                         : atom == DW_OP_eq  ? a == b
+                                             : a != b;
+            stack[sp - 1] = v;
         } else if (atom == DW_OP_stack_value) {
             *is_value = 1;
         } else {
-            return -1; /* DW_OP_deref and friends: PLT stubs, signal frames */
+            return -1; /* DW_OP_deref and friends: signal frames */
         }
     }
     if (sp != 1)
@@ -549,8 +570,12 @@ static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, 
     if (dwarf_frame_register(frame, reg, mem, &ops, &n) != 0)
         return -1;
     if (n == 0) {
-        if (!ops)
-            return 1; /* undefined: the outermost frame */
+        /* the return address undefined (libdw reports DW_CFA_undefined rip
+         * of _start and clone3 as "same value"): the outermost frame. A
+         * callee-saved register that the CFI does not mention (libdw
+         * without the ABI's initial rules says undefined) keeps its value */
+        if (reg == REG_RA)
+            return 1;
         if (!(r->known & (1u << reg)))
             return -1;
         *out = r->val[reg]; /* same value */
@@ -567,8 +592,82 @@ static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, 
     return read_stack(st, v, out);
 }
 
+/*
+ * One step by the frame pointer, for code without call frame information
+ * that keeps one (JIT code, hand-written assembly). Before the frame is set
+ * up the return address is at sp (before push %rbp) or sp + 8 (after it).
+ */
+static int fp_step(bl__symbolizer *s, struct unwind_regs *r, const struct stack_copy *st,
+                   uint64_t *cfa, uint64_t *ra, uint64_t *rbp, int *rbp_known)
+{
+    struct bl__frame f;
+    uint64_t ip = r->val[REG_RA], push_at, body_at;
+    if (bl__symbolize(s, ip, 0, &f) != 0 || !frame_prologue(s, f.start, &push_at, &body_at))
+        return -1;
+    uint64_t sp = r->val[REG_RSP];
+    *rbp_known = 1;
+    *rbp = r->val[REG_RBP];
+    if (ip <= push_at) {
+        *cfa = sp + 8;
+        *rbp_known = (r->known >> REG_RBP) & 1;
+    } else if (ip < body_at) {
+        *cfa = sp + 16;
+        if (read_stack(st, sp, rbp) != 0)
+            return -1;
+    } else {
+        if (!(r->known & (1u << REG_RBP)))
+            return -1;
+        *cfa = r->val[REG_RBP] + 16;
+        if (read_stack(st, r->val[REG_RBP], rbp) != 0)
+            return -1;
+    }
+    return read_stack(st, *cfa - 8, ra);
+}
+
+/* Does the function at `ip` keep its frame in rbp at ip (its frame set up)? */
+static int frame_is_set_up(bl__symbolizer *s, uint64_t ip)
+{
+    struct bl__frame f;
+    uint64_t push_at, body_at;
+    unsigned char op = 0;
+    return bl__symbolize(s, ip, 0, &f) == 0 && frame_prologue(s, f.start, &push_at, &body_at) &&
+           ip >= body_at && !(read_code(s, ip, &op, 1) == 0 && op == 0xc3);
+}
+
+static Dwarf_CFI *module_cfi(struct module *m)
+{
+    if (!m->cfi_tried) {
+        m->cfi_tried = 1;
+        m->cfi = dwarf_getcfi_elf(m->elf);
+    }
+    return m->cfi;
+}
+
+int bl__frame_pointer_at(bl__symbolizer *s, uint64_t addr)
+{
+    const struct mapping *mp = find_mapping(s, addr);
+    uint64_t vaddr;
+    if (!mp || !mp->mod || !mp->mod->elf || to_vaddr(mp, addr, &vaddr) != 0)
+        return 0;
+    Dwarf_CFI *cfi = module_cfi(mp->mod);
+    Dwarf_Frame *frame = NULL;
+    if (cfi && dwarf_cfi_addrframe(cfi, vaddr, &frame) == 0) {
+        /* the code's own word: the frame is at rbp when the CFA is rbp + 16 */
+        Dwarf_Op *ops = NULL;
+        size_t n_ops = 0;
+        int fp =
+            dwarf_frame_cfa(frame, &ops, &n_ops) == 0 && n_ops == 1 &&
+            ((ops[0].atom == DW_OP_bregx && ops[0].number == REG_RBP && ops[0].number2 == 16) ||
+             (ops[0].atom == DW_OP_breg0 + REG_RBP && ops[0].number == 16));
+        free(frame);
+        return fp;
+    }
+    return frame_is_set_up(s, addr); /* no CFI: the prologue's bytes */
+}
+
 size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
-                        const uint64_t *stack, size_t n_stack, uint64_t *callers, size_t max)
+                        const uint64_t *stack, size_t n_stack, const uint64_t *chain,
+                        size_t n_chain, uint64_t *callers, size_t max, enum bl__unwind_end *end)
 {
     struct stack_copy st = {sp, stack, n_stack};
     struct unwind_regs r = {{0}, 0};
@@ -577,6 +676,7 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
     r.val[REG_RBP] = rbp;
     r.known = 1u << REG_RA | 1u << REG_RSP | 1u << REG_RBP;
     size_t n = 0;
+    *end = BL__UNWIND_STOPPED;
     for (int first = 1; n < max; first = 0) {
         uint64_t ip = r.val[REG_RA];
         /* a return address points after the call: look up the call itself */
@@ -586,32 +686,65 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
         if (!mp || !mp->mod || !mp->mod->elf || to_vaddr(mp, lookup, &vaddr) != 0)
             break;
         struct module *m = mp->mod;
-        if (!m->cfi_tried) {
-            m->cfi_tried = 1;
-            m->cfi = dwarf_getcfi_elf(m->elf);
-        }
+        module_cfi(m);
         Dwarf_Frame *frame = NULL;
-        if (!m->cfi || dwarf_cfi_addrframe(m->cfi, vaddr, &frame) != 0)
+        uint64_t cfa = 0, ra = 0, new_rbp = 0;
+        int ok = 0, rbp_state = -1, outermost = 0;
+        if (m->cfi && dwarf_cfi_addrframe(m->cfi, vaddr, &frame) == 0) {
+            Dwarf_Op *ops = NULL;
+            size_t n_ops = 0;
+            int is_value;
+            ok = dwarf_frame_cfa(frame, &ops, &n_ops) == 0 &&
+                 eval_ops(ops, n_ops, &r, 0, &is_value, &cfa) == 0;
+            int ra_state = ok ? caller_reg(frame, REG_RA, &r, cfa, &st, &ra) : -1;
+            outermost = ra_state == 1;
+            ok = ok && ra_state == 0;
+            rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
+            free(frame);
+        } else {
+            /* no call frame information here: the frame pointer, where the code keeps one */
+            int rbp_known = 0;
+            ok = fp_step(s, &r, &st, &cfa, &ra, &new_rbp, &rbp_known) == 0;
+            rbp_state = ok && rbp_known ? 0 : -1;
+        }
+        if (outermost) {
+            *end = BL__UNWIND_OUTERMOST; /* _start, clone3: the return address is undefined */
             break;
-        Dwarf_Op *ops = NULL;
-        size_t n_ops = 0;
-        uint64_t cfa, ra, new_rbp = 0;
-        int is_value;
-        int ok = dwarf_frame_cfa(frame, &ops, &n_ops) == 0 &&
-                 eval_ops(ops, n_ops, &r, 0, &is_value, &cfa) == 0 &&
-                 caller_reg(frame, REG_RA, &r, cfa, &st, &ra) == 0;
-        int rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
-        free(frame);
-        /* ra == ip: the outermost frames (_start, clone3) read as returning into themselves */
-        if (!ok || ra == 0 || ra == ip || cfa <= r.val[REG_RSP] || !find_mapping(s, ra - 1))
+        }
+        if (!ok && cfa >= sp + 8 * n_stack && n_stack > 0) {
+            /* ran past the copy: go on along the frame-pointer chain the
+             * sampler walked, if this frame is one of its links */
+            size_t i = 0;
+            if ((r.known & (1u << REG_RBP)) && bl__frame_pointer_at(s, first ? ip : ip - 1))
+                while (i < n_chain && chain[2 * i] != r.val[REG_RBP])
+                    i++;
+            else
+                i = n_chain;
+            if (i == n_chain) {
+                *end = BL__UNWIND_COPY_END;
+                break;
+            }
+            for (; i < n_chain && n < max; i++)
+                callers[n++] = chain[2 * i + 1];
+            *end = BL__UNWIND_CHAIN;
+            break;
+        }
+        if (ok && ra == 0) {
+            *end = BL__UNWIND_OUTERMOST; /* a thread's stack ends in zeros (clone3's child) */
+            break;
+        }
+        /* ra == ip is a recursion; a frame that does not move up the stack ends the walk */
+        if (!ok || cfa <= r.val[REG_RSP] || !find_mapping(s, ra - 1))
             break;
         callers[n++] = ra;
         r.val[REG_RA] = ra;
         r.val[REG_RSP] = cfa;
-        if (rbp_state == 0)
+        if (rbp_state == 0) {
             r.val[REG_RBP] = new_rbp;
-        else
+            r.known |= 1u << REG_RBP;
+        } else {
             r.known &= ~(1u << REG_RBP);
+        }
     }
     return n;
 }

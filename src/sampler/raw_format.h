@@ -48,7 +48,9 @@ struct bl_raw_header {
 
 /* In bl_raw_sample.weight: no frame-pointer chain, unwind by scanning the stack copy. */
 #define BL_RAW_SCAN_ONLY 0x80000000u
-/* In bl_raw_sample.weight: a DWARF sample, words = pc, sp, n, n stack words, rbp. */
+/* In bl_raw_sample.weight: a stack-copy sample (--unwind auto or dwarf), words = pc, sp,
+ * n, n stack words, rbp, then {fp, return address} pairs of the frame-pointer chain
+ * above the copy (the reader joins them where its unwinding meets one). */
 #define BL_RAW_DWARF 0x40000000u
 #define BL_RAW_WEIGHT_MASK 0x3fffffffu
 

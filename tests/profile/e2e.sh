@@ -62,6 +62,50 @@ check_known_shares() { # FOLDED [TOLERANCE]
     fi
 }
 
+# SRC: this folder, for the programs a case builds itself with the flags it needs
+SRC=$(cd "$(dirname "$0")" && pwd)
+CC=${CC:-cc}
+
+# build_nofp NAME SOURCE [FLAGS...]: -O2 -g without frame pointers, as distributions build
+build_nofp() {
+    name=$1 src=$2
+    shift 2
+    "$CC" -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls "$@" -o "$name" "$SRC/$src" \
+        -lpthread || fail "cannot build $src"
+    ! objdump -d "$name" | grep -A3 "<cold_d>:" | grep -q "mov  *%rsp,%rbp" ||
+        fail "$name was built with frame pointers"
+}
+
+# known_stacks_are_real FOLDED: every stack of known.c is a path of its real
+# call graph, or hangs under [incomplete-stack]; returns the share (percent)
+# of samples under [incomplete-stack]
+known_stacks_are_real() {
+    awk '
+    BEGIN {
+        ok["work;hot_a;spin"]; ok["work;mid_b;leaf_c;spin"]; ok["work;mid_b;spin"]
+        ok["work;cold_d;spin"]; ok["work;hot_a"]; ok["work;mid_b;leaf_c"]; ok["work;mid_b"]
+        ok["work;cold_d"]; ok["work"]
+    }
+    {
+        v = $NF; total += v; stack = $0; sub(/ [0-9]+$/, "", stack)
+        incomplete = sub(/^\[incomplete-stack\];/, "", stack)
+        n = split(stack, fr, ";"); path = ""; seen_main = 0
+        for (i = 1; i <= n; i++) {
+            if (fr[i] ~ /^(\[|_start$|__libc_start|start_thread$|clone3?$)/ || fr[i] ~ /\+0x/) {
+                if (path != "") { bad = $0; break } # libc start code only at the root
+                continue
+            }
+            if (fr[i] == "main" && path == "") { seen_main = 1; continue }
+            path = path == "" ? fr[i] : path ";" fr[i]
+        }
+        if (incomplete) { cut += v; if (path != "" && !(("work;" path) in ok) && !(path in ok) &&
+                          path !~ /^(hot_a|mid_b|leaf_c|cold_d|spin)(;(leaf_c|spin))*$/) bad = $0 }
+        else if (!(path in ok)) bad = $0
+        if (bad != "") { print "not a real stack: " bad > "/dev/stderr"; exit 1 }
+    }
+    END { if (bad == "") printf "%.1f", total ? 100 * cut / total : 0 }' "$1"
+}
+
 # csv_calls CSV FUNC
 csv_calls() {
     awk -F, -v f="$2" '$1 == f { print $2 }' "$1"
@@ -330,6 +374,56 @@ sample-dwarf-without-frame-pointers)
     check_known_shares p.folded
     grep -q '^_start;__libc_start_main;.*main;work;hot_a;spin ' p.folded ||
         fail "the main thread's stacks do not reach _start"
+    ;;
+unwind-auto-without-frame-pointers)
+    # the default unwinder on code without frame pointers (issue 19 item 1):
+    # shares right, every stack real and whole, main holding all of the main thread
+    build_nofp k "known.c"
+    "$BL" profile -o p.folded -- ./k 20000 1000 2 >out 2>err || fail "exit status $?"
+    check_known_shares p.folded
+    cut=$(known_stacks_are_real p.folded) || fail "a stack was invented"
+    [ "$cut" = "0.0" ] || fail "$cut% of the stacks are incomplete"
+    grep -q "all stacks reach their thread's start (auto unwinding)" err ||
+        fail "the stacks' completeness is not said"
+    grep -q '^_start;__libc_start_main;.*main;work;hot_a;spin ' p.folded ||
+        fail "the main thread's stacks do not reach _start"
+    ;;
+unwind-fp-marks-broken-stacks)
+    # --unwind fp on code without frame pointers: the chain's links through
+    # code that keeps no frame pointer are not followed; what is left is
+    # shown under [incomplete-stack] and its share is said, never as callers
+    build_nofp k known.c -DKNOWN_FAKE_FRAME
+    "$BL" profile --unwind fp -o p.folded -- ./k 20000 1000 >out 2>err || fail "exit status $?"
+    cut=$(known_stacks_are_real p.folded) || fail "a broken stack was shown as real callers"
+    [ "$(share p.folded spin)" = "100.0" ] || fail "samples lost"
+    if [ "$cut" != "0.0" ]; then
+        grep -q "of the stacks did not reach their thread's start; their unwound part is shown under \"\[incomplete-stack\]\"" err ||
+            fail "$cut% incomplete stacks, not said"
+    fi
+    # the same program with frame pointers: whole stacks, none incomplete
+    "$CC" -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o kfp "$SRC/known.c" \
+        -lpthread || fail "cannot build known.c"
+    "$BL" profile --unwind fp -o fp.folded -- ./kfp 20000 1000 >out 2>err || fail "exit $?"
+    cut=$(known_stacks_are_real fp.folded) || fail "fp: a stack was invented"
+    [ "$cut" = "0.0" ] || fail "fp: $cut% incomplete with frame pointers"
+    check_known_shares fp.folded
+    ;;
+stack-size-and-cut-share)
+    # a 40 KB deep stack without frame pointers (issue 19 item 6): the default
+    # 64 KB copy reaches _start; an 8 KB copy cannot, and says so
+    build_nofp deep deep.c
+    "$BL" profile -o d.folded -- ./deep 40 300 >out 2>err || fail "exit status $?"
+    grep -q "all stacks reach their thread's start" err || fail "64K: stacks cut"
+    grep -q "^_start;__libc_start_main;.*main;recurse[^ ]*;recurse" d.folded ||
+        fail "64K: the stacks do not reach main"
+    "$BL" profile --stack-size 8K -o e.folded -- ./deep 40 300 >out 2>err || fail "exit $?"
+    grep -q "warning: 100.0% of the stacks did not reach their thread's start.*(100.0% ran past the 8 KB stack copy: raise --stack-size)" err ||
+        fail "8K: the cut share is not reported"
+    grep -q "^\[incomplete-stack\];recurse" e.folded || fail "8K: cut stacks not marked"
+    grep -q "main" e.folded && fail "8K: main invented"
+    "$BL" profile --stack-size 100 -- ./deep 1 1 >out 2>err
+    [ $? -eq 2 ] || fail "--stack-size 100 accepted"
+    grep -q "stack-size takes 512 to 1M bytes" err || fail "bad --stack-size: unclear"
     ;;
 exit-without-destructors)
     # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
