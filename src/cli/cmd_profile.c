@@ -265,8 +265,9 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
         char real[PATH_MAX];
         const char *shown = realpath(path, real) ? real : path;
         fprintf(stderr,
-                "benchlab: profile: warning: %s has no symbols (stripped): its own functions "
-                "will show as [%s]\n",
+                "benchlab: profile: warning: %s has no symbols (stripped): unless its "
+                "separate debug file is found (.gnu_debuglink, /usr/lib/debug/.build-id), its "
+                "own functions will show as %s+0xOFFSET (addr2line -f -e FILE OFFSET)\n",
                 path, strrchr(shown, '/') ? strrchr(shown, '/') + 1 : shown);
     }
     return 0;

@@ -150,6 +150,8 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
         nm->unknown++;
         if (f.module && f.module[0] == '[')
             snprintf(buf, sizeof buf, "%s", f.module); /* [vdso], [unknown] */
+        else if (f.has_vaddr) /* to resolve later: addr2line -f -e MODULE 0xOFFSET */
+            snprintf(buf, sizeof buf, "%s+0x%llx", f.module, (unsigned long long)f.vaddr);
         else
             snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
         name = buf;

@@ -16,6 +16,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,6 +38,9 @@ struct module {
     char *path;
     int fd;
     Elf *elf;
+    int dbg_fd;     /* the separate debug file (.gnu_debuglink, .build-id), or -1 */
+    Elf *dbg_elf;   /* its ELF, or NULL: symbols and DWARF come from it when present */
+    char *dbg_path; /* its path, for the report */
     Dwarf *dw;
     int dw_tried;
     Dwarf_CFI *cfi; /* from .eh_frame (dwarf_getcfi_elf): ours to dwarf_cfi_end() */
@@ -73,19 +77,25 @@ static int by_addr(const void *a, const void *b)
     return (int)strlen(x->name) - (int)strlen(y->name);
 }
 
-static void load_symbols(struct module *m)
+static int has_symtab(Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            return 1;
+    }
+    return 0;
+}
+
+/* Functions from `elf`'s .symtab, else its .dynsym, and the main file's PLT sections. */
+static void load_symbols(struct module *m, Elf *elf)
 {
     size_t cap = 0;
     Elf_Scn *scn = NULL;
-    int have_symtab = 0;
-    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-            have_symtab = 1;
-    }
+    int have_symtab = has_symtab(elf);
     size_t shstrndx = 0;
     elf_getshdrstrndx(m->elf, &shstrndx);
-    scn = NULL;
     while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -95,6 +105,12 @@ static void load_symbols(struct module *m)
             m->plt_lo[m->n_plt] = sh.sh_addr;
             m->plt_hi[m->n_plt++] = sh.sh_addr + sh.sh_size;
         }
+    }
+    scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
         /* .dynsym only adds what .symtab lacks when both exist; keep both, dedupe by sort */
         if (sh.sh_type != SHT_SYMTAB && !(sh.sh_type == SHT_DYNSYM))
             continue;
@@ -112,7 +128,7 @@ static void load_symbols(struct module *m)
             if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
                 s.st_value == 0)
                 continue;
-            const char *name = elf_strptr(m->elf, sh.sh_link, s.st_name);
+            const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
             if (!name || !*name)
                 continue;
             if (m->n_syms == cap) {
@@ -129,12 +145,153 @@ static void load_symbols(struct module *m)
         qsort(m->syms, m->n_syms, sizeof *m->syms, by_addr);
 }
 
+/* CRC-32 (IEEE, as .gnu_debuglink's) of a whole file; 0 and -1 on a read error. */
+static int file_crc32(int fd, uint32_t *out)
+{
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    unsigned char buf[65536];
+    uint32_t crc = 0xffffffffu;
+    off_t at = 0;
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, at);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        for (ssize_t i = 0; i < n; i++)
+            crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+        at += n;
+    }
+    *out = crc ^ 0xffffffffu;
+    return 0;
+}
+
+/*
+ * Is the file at `path` the debug file of m: same build id when both have
+ * one, else the CRC .gnu_debuglink names (crc_wanted, when check_crc)?
+ * On success it becomes m's debug file.
+ */
+static int try_debug_file(struct module *m, const char *path, const void *id, ssize_t n_id,
+                          int check_crc, uint32_t crc_wanted)
+{
+    if (strcmp(path, m->path) == 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    Elf *elf = NULL;
+    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+             (elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_kind(elf) == ELF_K_ELF;
+    if (ok) {
+        const void *dbg_id = NULL;
+        ssize_t n_dbg = dwelf_elf_gnu_build_id(elf, &dbg_id);
+        uint32_t crc;
+        if (n_id > 0 && n_dbg > 0)
+            ok = n_id == n_dbg && memcmp(id, dbg_id, (size_t)n_id) == 0;
+        else if (check_crc)
+            ok = file_crc32(fd, &crc) == 0 && crc == crc_wanted;
+        else
+            ok = 0;
+    }
+    if (!ok) {
+        if (elf)
+            elf_end(elf);
+        close(fd);
+        return 0;
+    }
+    m->dbg_fd = fd;
+    m->dbg_elf = elf;
+    m->dbg_path = strdup(path);
+    return 1;
+}
+
+/*
+ * Separate debug info, as gdb looks for it: by build id under each debug
+ * directory (.build-id/ab/cdef....debug: Debian's -dbgsym packages and
+ * libc6-dbg), then by .gnu_debuglink's name beside the file, in its
+ * .debug/ folder and under each debug directory plus the file's folder.
+ * Debug directories: $BENCHLAB_DEBUG_DIRS (colon-separated), else /usr/lib/debug.
+ */
+static void open_debug_file(struct module *m)
+{
+    m->dbg_fd = -1;
+    const void *id = NULL;
+    ssize_t n_id = dwelf_elf_gnu_build_id(m->elf, &id);
+    GElf_Word crc = 0;
+    const char *link = dwelf_elf_gnu_debuglink(m->elf, &crc);
+    if (n_id <= 0 && !link)
+        return;
+    if (has_symtab(m->elf) && !link && n_id > 0) {
+        /* symbols present; only DWARF could be elsewhere: look when it is not here */
+        Elf_Scn *scn = NULL;
+        size_t shstrndx = 0;
+        elf_getshdrstrndx(m->elf, &shstrndx);
+        while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+            GElf_Shdr sh;
+            const char *name =
+                gelf_getshdr(scn, &sh) ? elf_strptr(m->elf, shstrndx, sh.sh_name) : NULL;
+            if (name && strcmp(name, ".debug_info") == 0)
+                return;
+        }
+    }
+    const char *dirs = getenv("BENCHLAB_DEBUG_DIRS");
+    if (!dirs || !*dirs)
+        dirs = "/usr/lib/debug";
+    char path[4096], dir[4096];
+    const char *slash = strrchr(m->path, '/');
+    int dir_len = slash ? (int)(slash - m->path) : 0;
+    if (dir_len >= (int)sizeof dir)
+        return;
+    memcpy(dir, m->path, (size_t)dir_len);
+    dir[dir_len] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        for (const char *d = dirs; *d;) {
+            size_t len = strcspn(d, ":");
+            if (pass == 0 && n_id > 1) {
+                int at = snprintf(path, sizeof path, "%.*s/.build-id/%02x/", (int)len, d,
+                                  ((const unsigned char *)id)[0]);
+                for (ssize_t i = 1; i < n_id && at > 0 && (size_t)at + 3 < sizeof path; i++)
+                    at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
+                                   ((const unsigned char *)id)[i]);
+                if (at > 0 && (size_t)at + 7 < sizeof path) {
+                    memcpy(path + at, ".debug", 7);
+                    if (try_debug_file(m, path, id, n_id, 0, 0))
+                        return;
+                }
+            }
+            if (pass == 1 && link) {
+                int n = snprintf(path, sizeof path, "%.*s%s/%s", (int)len, d, dir, link);
+                if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                    return;
+            }
+            d += len + (d[len] == ':');
+        }
+        if (pass == 0 && link) {
+            int n = snprintf(path, sizeof path, "%s/%s", dir, link);
+            if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                return;
+            n = snprintf(path, sizeof path, "%s/.debug/%s", dir, link);
+            if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                return;
+        }
+    }
+}
+
 static struct module *open_module(const char *path)
 {
     struct module *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
     m->fd = -1;
+    m->dbg_fd = -1;
     m->path = strdup(path);
     if (!m->path)
         goto fail;
@@ -159,7 +316,9 @@ static struct module *open_module(const char *path)
                 m->loads[m->n_loads++] = ph;
         }
     }
-    load_symbols(m);
+    open_debug_file(m);
+    /* the debug file's .symtab has the static functions a stripped file lost */
+    load_symbols(m, m->dbg_elf && has_symtab(m->dbg_elf) ? m->dbg_elf : m->elf);
     return m;
 fail:
     free(m);
@@ -178,6 +337,11 @@ static void close_module(struct module *m)
         elf_end(m->elf);
     if (m->fd >= 0)
         close(m->fd);
+    if (m->dbg_elf)
+        elf_end(m->dbg_elf);
+    if (m->dbg_fd >= 0)
+        close(m->dbg_fd);
+    free(m->dbg_path);
     free(m->loads);
     free(m->syms);
     free(m->path);
@@ -310,7 +474,9 @@ static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
 {
     if (!m->dw_tried) {
         m->dw_tried = 1;
-        m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+        m->dw = dwarf_begin_elf(m->dbg_elf ? m->dbg_elf : m->elf, DWARF_C_READ, NULL);
+        if (!m->dw && m->dbg_elf)
+            m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
     }
     if (!m->dw)
         return;
@@ -340,6 +506,8 @@ int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__fr
     uint64_t vaddr;
     if (!mp->mod || !mp->mod->elf || to_vaddr(mp, addr, &vaddr) != 0)
         return BL_ENOTFOUND;
+    out->vaddr = vaddr;
+    out->has_vaddr = 1;
     const struct sym *sy = find_sym(mp->mod, vaddr);
     if (!sy) {
         if (in_plt(mp->mod, vaddr))
