@@ -51,6 +51,7 @@ struct module {
     size_t n_syms;
     uint64_t plt_lo[4], plt_hi[4];
     size_t n_plt;
+    char *plt_names; /* the "symbol@plt" names of the PLT's stubs, one block */
 };
 
 struct mapping {
@@ -86,6 +87,105 @@ static int has_symtab(Elf *elf)
             return 1;
     }
     return 0;
+}
+
+/* The dynamic symbol each GOT slot of the PLT relocations is for: `got` -> name. */
+static const char *got_slot_name(Elf *elf, uint64_t got)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+        GElf_Shdr symsh;
+        Elf_Data *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+        if (!data || !syms || !gelf_getshdr(symscn, &symsh))
+            continue;
+        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            if (!gelf_getrela(data, (int)i, &r) || r.r_offset != got)
+                continue;
+            if (GELF_R_SYM(r.r_info) == 0 || !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+                return NULL;
+            return elf_strptr(elf, symsh.sh_link, sym.st_name);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * PLT stubs as "symbol@plt", as objdump names them: each stub of .plt,
+ * .plt.sec and .plt.got jumps through a GOT slot (jmp *disp32(%rip),
+ * perhaps after endbr64 or with a bnd prefix), and the relocation of that
+ * slot names the symbol. Without this they took the name of the nearest
+ * symbol before them, usually _init.
+ */
+static void add_plt_symbols(struct module *m, size_t *cap)
+{
+    size_t shstrndx = 0, total = 0, n_new = 0;
+    elf_getshdrstrndx(m->elf, &shstrndx);
+    struct stub {
+        uint64_t addr, size;
+        const char *name;
+    } *stubs = NULL;
+    size_t cap_stubs = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *sname =
+            gelf_getshdr(scn, &sh) ? elf_strptr(m->elf, shstrndx, sh.sh_name) : NULL;
+        if (!sname || strncmp(sname, ".plt", 4) != 0 || sh.sh_type != SHT_PROGBITS)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data || !data->d_buf || data->d_size < sh.sh_size)
+            continue;
+        uint64_t step = sh.sh_entsize == 8 || sh.sh_entsize == 16 ? sh.sh_entsize : 16;
+        const unsigned char *code = data->d_buf;
+        for (uint64_t at = 0; at + step <= sh.sh_size; at += step) {
+            for (uint64_t k = 0; k + 6 <= step; k++) {
+                if (code[at + k] != 0xff || code[at + k + 1] != 0x25)
+                    continue;
+                int32_t disp;
+                memcpy(&disp, code + at + k + 2, 4);
+                uint64_t got = sh.sh_addr + at + k + 6 + (uint64_t)(int64_t)disp;
+                const char *name = got_slot_name(m->elf, got);
+                if (!name || !*name)
+                    break;
+                if (n_new == cap_stubs) {
+                    cap_stubs = cap_stubs ? cap_stubs * 2 : 64;
+                    struct stub *more = realloc(stubs, cap_stubs * sizeof *stubs);
+                    if (!more) {
+                        free(stubs);
+                        return;
+                    }
+                    stubs = more;
+                }
+                stubs[n_new++] = (struct stub){sh.sh_addr + at, step, name};
+                total += strlen(name) + 5;
+                break;
+            }
+        }
+    }
+    m->plt_names = n_new ? malloc(total) : NULL;
+    char *at = m->plt_names;
+    for (size_t i = 0; at && i < n_new; i++) {
+        if (m->n_syms == *cap) {
+            *cap = *cap ? *cap * 2 : 256;
+            struct sym *syms = realloc(m->syms, *cap * sizeof *syms);
+            if (!syms)
+                break;
+            m->syms = syms;
+        }
+        size_t len = strlen(stubs[i].name);
+        memcpy(at, stubs[i].name, len);
+        memcpy(at + len, "@plt", 5);
+        m->syms[m->n_syms++] = (struct sym){stubs[i].addr, stubs[i].size, at};
+        at += len + 5;
+    }
+    free(stubs);
 }
 
 /* Functions from `elf`'s .symtab, else its .dynsym, and the main file's PLT sections. */
@@ -141,6 +241,7 @@ static void load_symbols(struct module *m, Elf *elf)
             m->syms[m->n_syms++] = (struct sym){s.st_value, s.st_size, name};
         }
     }
+    add_plt_symbols(m, &cap);
     if (m->n_syms)
         qsort(m->syms, m->n_syms, sizeof *m->syms, by_addr);
 }
@@ -342,6 +443,7 @@ static void close_module(struct module *m)
     if (m->dbg_fd >= 0)
         close(m->dbg_fd);
     free(m->dbg_path);
+    free(m->plt_names);
     free(m->loads);
     free(m->syms);
     free(m->path);
@@ -441,6 +543,14 @@ static int to_vaddr(const struct mapping *mp, uint64_t addr, uint64_t *vaddr)
     return -1;
 }
 
+static int in_plt(const struct module *m, uint64_t vaddr)
+{
+    for (size_t i = 0; i < m->n_plt; i++)
+        if (vaddr >= m->plt_lo[i] && vaddr < m->plt_hi[i])
+            return 1;
+    return 0;
+}
+
 static const struct sym *find_sym(const struct module *m, uint64_t vaddr)
 {
     size_t lo = 0, hi = m->n_syms;
@@ -459,15 +569,9 @@ static const struct sym *find_sym(const struct module *m, uint64_t vaddr)
         sy--;
     if (sy->size && vaddr >= sy->addr + sy->size)
         return NULL;
+    if (!sy->size && in_plt(m, vaddr) && !in_plt(m, sy->addr))
+        return NULL; /* _init, sizeless, does not reach into the PLT */
     return sy;
-}
-
-static int in_plt(const struct module *m, uint64_t vaddr)
-{
-    for (size_t i = 0; i < m->n_plt; i++)
-        if (vaddr >= m->plt_lo[i] && vaddr < m->plt_hi[i])
-            return 1;
-    return 0;
 }
 
 static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
@@ -869,6 +973,12 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
             ok = ok && ra_state == 0;
             rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
             free(frame);
+        } else if (in_plt(m, vaddr)) {
+            /* a PLT stub without CFI: only a jump, the return address on top */
+            cfa = r.val[REG_RSP] + 8;
+            ok = read_stack(&st, r.val[REG_RSP], &ra) == 0;
+            rbp_state = (r.known >> REG_RBP) & 1 ? 0 : -1;
+            new_rbp = r.val[REG_RBP];
         } else {
             /* no call frame information here: the frame pointer, where the code keeps one */
             int rbp_known = 0;

@@ -466,6 +466,27 @@ debug-info-separate)
         echo "note: no libc debug file here; libc frames checked as offsets only"
     fi
     ;;
+plt-stubs-named-under-caller)
+    # issue 19 item 5: time in PLT stubs is tiny@plt, under its real caller,
+    # never _init; lazy binding (.plt) and -z now (.plt.got)
+    "$CC" -O2 -g -fomit-frame-pointer -shared -fPIC -DPLT_LIB -o libtiny.so "$SRC/plt.c" ||
+        fail "cannot build libtiny.so"
+    for link in lazy now; do
+        flags=-Wl,-z,lazy
+        [ $link = now ] && flags=-Wl,-z,now
+        "$CC" -O2 -g -fomit-frame-pointer $flags -o plt "$SRC/plt.c" -L. -ltiny \
+            -Wl,-rpath,"$work" || fail "cannot build plt"
+        for u in auto fp; do
+            "$BL" profile --unwind $u -o p.folded -- ./plt 300000000 >out 2>err ||
+                fail "$link $u: exit $?"
+            grep -q '_init' p.folded && fail "$link $u: a PLT stub named _init"
+            grep -q ';main;loop;tiny@plt [0-9]*$' p.folded ||
+                fail "$link $u: no tiny@plt under loop"
+            grep -Eq '^(\[incomplete-stack\];)?tiny@plt ' p.folded &&
+                fail "$link $u: tiny@plt without its caller"
+        done
+    done
+    ;;
 exit-without-destructors)
     # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
     "$BL" profile -F 10000 -o p.folded -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
