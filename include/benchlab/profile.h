@@ -68,6 +68,9 @@ struct bl_profile_info {
     uint64_t stacks_incomplete; /* of those, stacks that did not reach the thread's start; they
                                    hang under a BL_PROFILE_INCOMPLETE frame in the tree */
     uint64_t stacks_cut;        /* of those, stacks that ran past the stack copy */
+    uint64_t processes;         /* processes profiled: the program and those it started */
+    uint64_t maps_missing;      /* processes whose memory map could not be read: their
+                                   frames are all [unknown] */
 };
 
 /* The outermost frame of a stack that could not be unwound to the thread's start. */
@@ -137,6 +140,7 @@ struct bl_profile_program {
     int has_symtab;    /* .symtab: static functions have names */
     int is_traced;     /* calls __cyg_profile_func_enter (built with -finstrument-functions) */
     int has_tracer;    /* linked with libbenchlab-trace */
+    int is_suite;      /* a benchlab suite (refers to bl_main): its runner starts workers */
 };
 
 /* Inspect `path`. Returns 0, or -errno when it cannot be opened. */

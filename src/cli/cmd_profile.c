@@ -231,7 +231,8 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 }
 
 /* Check PROGRAM before starting it: one clear message for each way it cannot work. */
-static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap)
+static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap,
+                         int *is_suite)
 {
     int err = find_program(name, path, cap);
     if (err)
@@ -261,6 +262,7 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
                          "into it; link it dynamically, or build it for --mode trace",
                          path);
     }
+    *is_suite = prog.is_suite;
     if (!prog.has_symbols) {
         char real[PATH_MAX];
         const char *shown = realpath(path, real) ? real : path;
@@ -302,6 +304,9 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         if (preload)
             setenv("LD_PRELOAD", preload, 1);
         setenv("BENCHLAB_PROFILE_OUT", raw, 1);
+        /* sampling follows the programs this one starts (a suite's workers) */
+        setenv("BENCHLAB_PROFILE_FOLLOW", o->trace ? "0" : "1", 1);
+        unsetenv("BENCHLAB_PROFILE_ROOT");
         setenv("BENCHLAB_PROFILE_HZ", hz, 1);
         setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
         setenv("BENCHLAB_PROFILE_UNWIND", o->unwind, 1);
@@ -378,6 +383,16 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
     if (info->dropped)
         fprintf(stderr, "benchlab: profile: %llu samples dropped\n",
                 (unsigned long long)info->dropped);
+    if (info->processes > 1)
+        fprintf(stderr,
+                "benchlab: profile: %llu processes profiled (the program and the programs it "
+                "started), their samples merged\n",
+                (unsigned long long)info->processes);
+    if (info->maps_missing)
+        fprintf(stderr,
+                "benchlab: profile: warning: the memory map of %llu process(es) could not be "
+                "read (a sandbox?): their frames are [unknown]\n",
+                (unsigned long long)info->maps_missing);
     say_stacks(info);
     (void)o;
 }
@@ -506,12 +521,28 @@ int cmd_profile(int argc, char **argv)
                 o.events = 1000000;
     }
     char path[PATH_MAX];
-    if ((err = check_program(argv[optind], &o, path, sizeof path)) != 0)
+    int is_suite = 0;
+    if ((err = check_program(argv[optind], &o, path, sizeof path, &is_suite)) != 0)
         return err;
+    if (is_suite && !o.trace)
+        fprintf(stderr,
+                "benchlab: profile: %s is a benchlab suite: its runner only starts worker "
+                "processes, so the profile follows them and covers all of their run (pilot, "
+                "warm-up and overhead batches too); for each benchmark's measured loop alone, "
+                "run %s --profile (docs/profile.md)\n",
+                argv[optind], argv[optind]);
 
     char raw[PATH_MAX];
     if (o.raw) {
+        /* the profiled processes append to it: it starts empty, and only a
+         * regular file (or a new one) is emptied */
+        struct stat st;
+        if (stat(o.raw, &st) == 0 && !S_ISREG(st.st_mode))
+            return cli_error("profile: --raw %s: not a regular file", o.raw);
         snprintf(raw, sizeof raw, "%s", o.raw);
+        FILE *f = fopen(raw, "wb");
+        if (!f || fclose(f) != 0)
+            return cli_error("profile: --raw %s: %s", raw, strerror(errno));
     } else {
         const char *tmp = getenv("TMPDIR");
         snprintf(raw, sizeof raw, "%s/benchlab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");

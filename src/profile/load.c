@@ -19,8 +19,6 @@
 struct raw {
     unsigned char *data;
     size_t size;
-    const char *maps;
-    size_t n_maps;
     char meta[4096];
 };
 
@@ -427,7 +425,11 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     if (err)
         return err;
     /* pass 1: meta and maps, and check the framing */
-    size_t meta_len = 0;
+    size_t meta_len = 0, n_maps_chunks = 0;
+    int root_seen = 0;
+    struct {
+        uint64_t samples, ticks, dropped, threads, user_ns;
+    } sum = {0, 0, 0, 0, 0};
     int traced = 0, n_chunks = 0;
     enum { MAX_SCHED = 4096 };
     static _Thread_local struct {
@@ -443,12 +445,26 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
             break; /* a torn last chunk (killed mid-write): keep what came before */
         const char *payload = (const char *)raw.data + at + sizeof h;
         if (h.type == BL_RAW_MAPS) {
-            raw.maps = payload;
-            raw.n_maps = h.n_bytes;
-        } else if (h.type == BL_RAW_META && meta_len + h.n_bytes < sizeof raw.meta) {
-            memcpy(raw.meta + meta_len, payload, h.n_bytes);
-            meta_len += h.n_bytes;
-            raw.meta[meta_len] = '\0';
+            n_maps_chunks++;
+        } else if (h.type == BL_RAW_META) {
+            /* one per process; the first process's (root=1, else the first
+             * written) is the run's, counts are summed over all */
+            char one[4096];
+            size_t len = h.n_bytes < sizeof one ? h.n_bytes : sizeof one - 1;
+            memcpy(one, payload, len);
+            one[len] = '\0';
+            int root = strstr(one, "\nroot=1\n") != NULL;
+            if (meta_len == 0 || (root && !root_seen)) {
+                memcpy(raw.meta, one, len + 1);
+                meta_len = len ? len : 1;
+                root_seen = root;
+            }
+            sum.samples += meta_u64(one, "samples");
+            sum.ticks += meta_u64(one, "ticks");
+            sum.dropped += meta_u64(one, "dropped");
+            sum.threads += meta_u64(one, "threads");
+            sum.user_ns += meta_u64(one, "user_ns");
+            info->processes++;
         } else if (h.type == BL_RAW_TRACE) {
             traced = 1;
         } else if (h.type == BL_RAW_SCHED && h.n_bytes >= 16 && n_sched < MAX_SCHED) {
@@ -474,11 +490,11 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     meta_str(raw.meta, "clock", info->clock, sizeof info->clock);
     meta_str(raw.meta, "source", info->source, sizeof info->source);
     info->period_ns = meta_u64(raw.meta, "period_ns");
-    info->samples = meta_u64(raw.meta, "samples");
-    info->dropped = meta_u64(raw.meta, "dropped");
-    info->threads = meta_u64(raw.meta, "threads");
+    info->samples = info->processes > 1 ? sum.samples : meta_u64(raw.meta, "samples");
+    info->dropped = info->processes > 1 ? sum.dropped : meta_u64(raw.meta, "dropped");
+    info->threads = info->processes > 1 ? sum.threads : meta_u64(raw.meta, "threads");
     info->elapsed_ns = meta_u64(raw.meta, "elapsed_ns");
-    info->user_ns = meta_u64(raw.meta, "user_ns");
+    info->user_ns = info->processes > 1 ? sum.user_ns : meta_u64(raw.meta, "user_ns");
     info->crash_signal = (int)meta_u64(raw.meta, "crash_signal");
     info->perf_errno = (int)meta_u64(raw.meta, "perf_errno");
     double tsc_hz = (double)meta_u64(raw.meta, "tsc_hz");
@@ -489,7 +505,7 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     info->wait_share = run_sum + wait_sum > 0 ? wait_sum / (run_sum + wait_sum) : 0;
     /* Signals handled, paused ones included (run --profile records only the
      * measured batches), against the user time: the rate the kernel delivered. */
-    uint64_t ticks = meta_u64(raw.meta, "ticks");
+    uint64_t ticks = info->processes > 1 ? sum.ticks : meta_u64(raw.meta, "ticks");
     if (!traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
         info->delivered = (double)(ticks ? ticks : info->samples) /
                           ((double)info->user_ns / (double)info->period_ns);
@@ -500,7 +516,22 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     info->stack_bytes = meta_u64(raw.meta, "stack_bytes");
     nm.stack_bytes = info->stack_bytes;
     if (p)
-        nm.sym = bl__symbolizer_create(raw.maps ? raw.maps : "", raw.maps ? raw.n_maps : 0);
+        nm.sym = bl__symbolizer_create(NULL, 0);
+    /* each process's maps; a file of one process (pid 0 in old files) has one */
+    for (size_t at = 0; nm.sym && at + sizeof(struct bl_raw_header) <= raw.size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw.data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
+            break;
+        if (h.type == BL_RAW_MAPS &&
+            bl__symbolizer_add_process(nm.sym, n_maps_chunks > 1 ? h.pid : 0,
+                                       (const char *)raw.data + at + sizeof h, h.n_bytes) != 0) {
+            bl__symbolizer_destroy(nm.sym);
+            nm.sym = NULL;
+        }
+        at += sizeof h + h.n_bytes;
+    }
+    info->maps_missing = info->processes > n_maps_chunks ? info->processes - n_maps_chunks : 0;
     if (!p || !nm.sym) {
         bl_profile_destroy(p);
         free(raw.data);
@@ -515,6 +546,9 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
             break;
         const unsigned char *payload = raw.data + at + sizeof h;
+        if (n_maps_chunks > 1 &&
+            (h.type == BL_RAW_SAMPLES || h.type == BL_RAW_TRACE || h.type == BL_RAW_EVENTS))
+            bl__symbolizer_select(nm.sym, h.pid);
         if (h.type == BL_RAW_SAMPLES) {
             err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1, info);
             samples_seen++;

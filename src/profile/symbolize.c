@@ -60,8 +60,18 @@ struct mapping {
     char *name;
 };
 
-struct bl__symbolizer {
+/* One process's executable mappings. */
+struct process {
+    uint32_t pid;
     struct mapping *maps;
+    size_t n_maps;
+};
+
+/* Modules are shared by the processes (a suite's workers map the same files). */
+struct bl__symbolizer {
+    struct process *procs;
+    size_t n_procs;
+    struct mapping *maps; /* the selected process's */
     size_t n_maps;
     struct module **mods;
     size_t n_mods;
@@ -465,12 +475,14 @@ static struct module *find_module(bl__symbolizer *s, const char *path)
     return m;
 }
 
-bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
+int bl__symbolizer_add_process(bl__symbolizer *s, uint32_t pid, const char *maps, size_t n)
 {
-    elf_version(EV_CURRENT);
-    bl__symbolizer *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    struct process *procs = realloc(s->procs, (s->n_procs + 1) * sizeof *procs);
+    if (!procs)
+        return -ENOMEM;
+    s->procs = procs;
+    struct process *pr = &s->procs[s->n_procs++];
+    *pr = (struct process){pid, NULL, 0};
     size_t cap = 0;
     const char *end = maps + n;
     for (const char *line = maps; line < end;) {
@@ -493,18 +505,44 @@ bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
         char *deleted = strstr(path, " (deleted)");
         if (deleted)
             *deleted = '\0';
-        if (s->n_maps == cap) {
+        if (pr->n_maps == cap) {
             cap = cap ? cap * 2 : 64;
-            struct mapping *maps2 = realloc(s->maps, cap * sizeof *maps2);
+            struct mapping *maps2 = realloc(pr->maps, cap * sizeof *maps2);
             if (!maps2)
-                break;
-            s->maps = maps2;
+                return -ENOMEM;
+            pr->maps = maps2;
         }
-        struct mapping *mp = &s->maps[s->n_maps];
+        struct mapping *mp = &pr->maps[pr->n_maps];
         *mp = (struct mapping){start, stop, offset, NULL, strdup(*path ? path : "[anon]")};
         if (path[0] == '/')
             mp->mod = find_module(s, path);
-        s->n_maps++;
+        pr->n_maps++;
+    }
+    if (s->n_procs == 1)
+        bl__symbolizer_select(s, pid);
+    return 0;
+}
+
+int bl__symbolizer_select(bl__symbolizer *s, uint32_t pid)
+{
+    for (size_t i = 0; i < s->n_procs; i++)
+        if (s->procs[i].pid == pid) {
+            s->maps = s->procs[i].maps;
+            s->n_maps = s->procs[i].n_maps;
+            return 0;
+        }
+    s->maps = NULL;
+    s->n_maps = 0;
+    return BL_ENOTFOUND;
+}
+
+bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
+{
+    elf_version(EV_CURRENT);
+    bl__symbolizer *s = calloc(1, sizeof *s);
+    if (s && maps && bl__symbolizer_add_process(s, 0, maps, n) != 0) {
+        bl__symbolizer_destroy(s);
+        return NULL;
     }
     return s;
 }
@@ -513,11 +551,14 @@ void bl__symbolizer_destroy(bl__symbolizer *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->n_maps; i++)
-        free(s->maps[i].name);
+    for (size_t p = 0; p < s->n_procs; p++) {
+        for (size_t i = 0; i < s->procs[p].n_maps; i++)
+            free(s->procs[p].maps[i].name);
+        free(s->procs[p].maps);
+    }
     for (size_t i = 0; i < s->n_mods; i++)
         close_module(s->mods[i]);
-    free(s->maps);
+    free(s->procs);
     free(s->mods);
     free(s);
 }

@@ -20,8 +20,14 @@ struct bl__frame {
     int has_vaddr;  /* vaddr is known: the module is an ELF file we could read */
 };
 
-/* From the text of /proc/PID/maps (copied). NULL only when out of memory. */
+/* From the text of /proc/PID/maps (copied; NULL: none yet, add processes). NULL only
+ * when out of memory. */
 bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n);
+/* Add a process's maps (copied): 0 or -ENOMEM. The first one added is selected. */
+int bl__symbolizer_add_process(bl__symbolizer *s, uint32_t pid, const char *maps, size_t n);
+/* Addresses are looked up in process pid's maps from now on: 0, or BL_ENOTFOUND (no maps
+ * for it: every address is unknown). */
+int bl__symbolizer_select(bl__symbolizer *s, uint32_t pid);
 void bl__symbolizer_destroy(bl__symbolizer *s);
 
 /* Symbolize one run-time address. 0, or BL_ENOTFOUND (out->module still set). */

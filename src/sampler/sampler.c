@@ -91,6 +91,9 @@ struct thread_buf {
 enum source { SRC_PERF, SRC_PERF_ASYNC, SRC_TIMER_CPU };
 
 static int g_fd = -1;
+static pid_t g_pid;  /* the process we profile (not a forked child); chunks carry it */
+static int g_follow; /* BENCHLAB_PROFILE_FOLLOW=1: programs we exec are profiled too */
+static int g_root;   /* the first process of a followed tree */
 static uint64_t g_period_ns = 1000000;
 static int g_wall;
 static enum source g_source = SRC_PERF;
@@ -154,7 +157,7 @@ static void flush_buf(struct thread_buf *tb)
     h->magic = BL_RAW_MAGIC;
     h->type = BL_RAW_SAMPLES;
     h->tid = (uint32_t)tb->tid;
-    h->reserved = 0;
+    h->pid = (uint32_t)g_pid;
     h->n_bytes = tb->used - sizeof *h;
     write_all(g_fd, tb->data, tb->used);
     tb->used = sizeof *h;
@@ -714,7 +717,7 @@ static size_t put_kv(char *buf, size_t at, size_t cap, const char *key, uint64_t
 
 static void write_chunk(uint32_t type, const void *data, size_t n)
 {
-    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)current_tid(), 0, n};
+    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)current_tid(), (uint32_t)g_pid, n};
     /* One write per chunk keeps chunks whole under O_APPEND. */
     size_t total = sizeof h + n;
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -773,6 +776,7 @@ static void write_meta(void)
     at = put_str(buf, at, cap, g_wall ? "+offcpu\n" : "\n");
     at = put_kv(buf, at, cap, "period_ns", g_period_ns);
     at = put_kv(buf, at, cap, "pid", (uint64_t)getpid());
+    at = put_kv(buf, at, cap, "root", (uint64_t)g_root);
     at = put_kv(buf, at, cap, "threads",
                 (uint64_t)atomic_load(&g_n_threads) - (g_offcpu_buf != NULL)); /* not the helper */
     at = put_kv(buf, at, cap, "samples", atomic_load(&g_samples));
@@ -863,7 +867,6 @@ static void after_fork_child(void)
  * workers): write the profile first. Only in the process we profile: a
  * vfork child shares our memory but has its own pid.
  */
-static pid_t g_pid;
 
 EXPORT void _exit(int status)
 {
@@ -938,9 +941,20 @@ __attribute__((constructor)) static void sampler_init(void)
     const char *out = getenv("BENCHLAB_PROFILE_OUT");
     if (!out || !*out)
         return;
-    g_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    /* Child processes we exec inherit the preload but must not write here. */
-    unsetenv("BENCHLAB_PROFILE_OUT");
+    /* Following (benchlab profile): every program this one starts inherits
+     * the preload and the file, and appends its own chunks, tagged with its
+     * pid, to the file benchlab created. Otherwise children must not write. */
+    const char *follow = getenv("BENCHLAB_PROFILE_FOLLOW");
+    g_follow = follow && strcmp(follow, "1") == 0;
+    g_root = !getenv("BENCHLAB_PROFILE_ROOT");
+    g_fd = open(out, O_WRONLY | O_CREAT | (g_follow ? 0 : O_TRUNC) | O_APPEND | O_CLOEXEC, 0644);
+    if (!g_follow) {
+        unsetenv("BENCHLAB_PROFILE_OUT");
+    } else if (g_root) {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        setenv("BENCHLAB_PROFILE_ROOT", pid, 1);
+    }
     if (g_fd < 0)
         return;
     uint64_t hz = env_u64("BENCHLAB_PROFILE_HZ", 1000);

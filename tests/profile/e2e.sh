@@ -487,6 +487,24 @@ plt-stubs-named-under-caller)
         done
     done
     ;;
+follow-children-and-suites)
+    # issue 19 item 2: programs the profiled one starts are profiled too
+    "$BL" profile -o p.folded -- sh -c "\"$BIN/known\" 20000 1000; true" >out 2>err ||
+        fail "sh: exit status $?"
+    grep -q "known: done" out || fail "sh: known did not run"
+    grep -q "[0-9]* processes profiled (the program and the programs it started)" err ||
+        fail "sh: the processes are not said"
+    s=$(share p.folded hot_a)
+    near "$s" 54.5 10 || fail "sh: hot_a has $s% (known's samples not followed)"
+    grep -q ';main;work;hot_a;spin ' p.folded || fail "sh: known's stacks lost"
+    # a benchlab suite: its runner only starts workers; the profile follows them, and says so
+    "$BL" profile -o s.folded -- "$BIN/suite_prof" --time 0.2s --filter Hot >out 2>err ||
+        fail "suite: exit status $?"
+    grep -q "suite_prof is a benchlab suite: its runner only starts worker processes, so the profile follows them" err ||
+        fail "suite: not said that the workers are followed"
+    grep -q "suite_prof --profile (docs/profile.md)" err || fail "suite: --profile not pointed to"
+    grep -q ';bl__fn_Hot;hot_fn;spin ' s.folded || fail "suite: the benchmark's code is missing"
+    ;;
 exit-without-destructors)
     # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
     "$BL" profile -F 10000 -o p.folded -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
