@@ -729,21 +729,33 @@ static void write_chunk(uint32_t type, const void *data, size_t n)
     munmap(mem, total);
 }
 
+/*
+ * /proc/self/maps, opened at start-up and read at the end. A program that
+ * sandboxes itself (xz restricts itself with Landlock) can no longer open
+ * it by then, but a descriptor opened before the restriction still reads,
+ * and a read from offset 0 gives the maps as they are at that moment.
+ */
+static int g_maps_fd = -1;
+
 static void write_maps(void)
 {
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    int fd = g_maps_fd;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+        fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return;
+        return; /* the reader warns: no maps for this process */
     size_t cap = 1u << 20, used = 0;
     char *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (buf != MAP_FAILED) {
         ssize_t r;
         while (used < cap && (r = read(fd, buf + used, cap - used)) > 0)
             used += (size_t)r;
-        write_chunk(BL_RAW_MAPS, buf, used);
+        if (used > 0)
+            write_chunk(BL_RAW_MAPS, buf, used);
         munmap(buf, cap);
     }
-    close(fd);
+    if (fd != g_maps_fd)
+        close(fd);
 }
 
 static void write_meta(void)
@@ -860,6 +872,9 @@ static void after_fork_child(void)
     if (g_fd >= 0)
         close(g_fd);
     g_fd = -1;
+    if (g_maps_fd >= 0)
+        close(g_maps_fd); /* the parent's maps */
+    g_maps_fd = -1;
 }
 
 /*
@@ -957,6 +972,7 @@ __attribute__((constructor)) static void sampler_init(void)
     }
     if (g_fd < 0)
         return;
+    g_maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     uint64_t hz = env_u64("BENCHLAB_PROFILE_HZ", 1000);
     if (hz < 1)
         hz = 1;

@@ -505,6 +505,25 @@ follow-children-and-suites)
     grep -q "suite_prof --profile (docs/profile.md)" err || fail "suite: --profile not pointed to"
     grep -q ';bl__fn_Hot;hot_fn;spin ' s.folded || fail "suite: the benchmark's code is missing"
     ;;
+sandboxed-program-keeps-symbols)
+    # issue 19 item 3: a program that restricts itself with Landlock (as xz
+    # does) cannot open /proc/self/maps at exit; the maps still come
+    "$CC" -O2 -g -fomit-frame-pointer -o sb "$SRC/sandboxed.c" || fail "cannot build sandboxed.c"
+    ./sb 1 >out 2>err
+    st=$?
+    if [ $st -eq 77 ]; then
+        echo "SKIP: the kernel refuses Landlock here: $(cat out)"
+        exit 77
+    fi
+    [ $st -eq 0 ] && grep -q "no file can be opened now" out || fail "the sandbox does not hold"
+    "$BL" profile -o p.folded -- ./sb 400 >out 2>err || fail "exit status $?"
+    grep -q "no file can be opened now" out || fail "not sandboxed under the profiler"
+    grep -q "could not be read" err && fail "the maps were lost"
+    grep -q '\[unknown\]' p.folded && fail "unknown frames: $(head -1 p.folded)"
+    share_near p.folded hot_a 66.7 8
+    share_near p.folded cold_b 33.3 8
+    share_near p.folded main 100 1
+    ;;
 exit-without-destructors)
     # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
     "$BL" profile -F 10000 -o p.folded -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
