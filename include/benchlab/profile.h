@@ -71,6 +71,8 @@ struct bl_profile_info {
     uint64_t processes;         /* processes profiled: the program and those it started */
     uint64_t maps_missing;      /* processes whose memory map could not be read: their
                                    frames are all [unknown] */
+    uint64_t events_kept;       /* traced: timeline events kept (BENCHLAB_TRACE_EVENTS) */
+    uint64_t events_total;      /* traced: events the timed threads had (2 per call) */
 };
 
 /* The outermost frame of a stack that could not be unwound to the thread's start. */

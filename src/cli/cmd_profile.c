@@ -66,7 +66,7 @@ static void profile_usage(FILE *f)
             "  --format FMT         text (flat profile and call tree), flat, tree, folded, csv,\n"
             "                       svg, pprof, speedscope, chrome\n"
             "  --events N           trace mode: keep the first N calls per thread as a timeline\n"
-            "                       (default 1000000 for chrome output, else 0)\n"
+            "                       (default 50000 for chrome output, else 0)\n"
             "  --raw FILE           keep the raw profile in FILE\n"
             "  --load RAW           read a raw profile written earlier (run --profile)\n"
             "  --top N              functions in the summary on stderr (default 15; given,\n"
@@ -314,7 +314,7 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         snprintf(stack, sizeof stack, "%lu", o->stack_bytes);
         setenv("BENCHLAB_PROFILE_STACK", stack, 1);
         char events[32];
-        snprintf(events, sizeof events, "%ld", o->events);
+        snprintf(events, sizeof events, "%ld", 2 * o->events); /* an enter and an exit each */
         setenv("BENCHLAB_TRACE_EVENTS", events, 1);
         unsetenv("BENCHLAB_PROFILE_PAUSED");
         execv(path, args);
@@ -366,6 +366,14 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
                 "benchlab: profile: traced %llu thread(s); tracer cost %.1f ns per call, "
                 "subtracted\n",
                 (unsigned long long)info->threads, info->trace_cost_ns);
+        if (info->events_kept > 0 && info->events_total > info->events_kept)
+            fprintf(stderr,
+                    "benchlab: profile: warning: the timeline keeps the first %ld calls of each "
+                    "thread, %.1f%% of the %llu traced (--events N keeps more, at about 170 bytes "
+                    "of Chrome JSON per call; --events 0 writes the aggregated call tree as a "
+                    "flame chart instead)\n",
+                    o->events, 100.0 * (double)info->events_kept / (double)info->events_total,
+                    (unsigned long long)(info->events_total / 2));
         return;
     }
     fprintf(stderr, "benchlab: profile: %llu samples from %llu thread(s) at %llu Hz (%s clock, %s)",
@@ -443,7 +451,9 @@ static enum bl_profile_format output_format(const struct profile_opts *o, const 
     return format;
 }
 
-static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path)
+/* The one place profile outputs are opened and written ("-": stdout). */
+static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path,
+                      int announce)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
     if (!f)
@@ -453,7 +463,7 @@ static int write_file(const bl_profile *p, enum bl_profile_format format, const 
         err = -errno;
     if (err)
         return cli_error("profile: %s: %s", path, bl_strerror(err));
-    if (f != stdout)
+    if (f != stdout && announce)
         fprintf(stderr, "benchlab: profile: wrote %s\n", path);
     return 0;
 }
@@ -464,22 +474,29 @@ static int write_output(const bl_profile *p, const struct profile_opts *o, const
         bl_profile_write_summary(p, o->top, stderr);
     int rc = 0;
     for (int i = 0; i < o->n_outputs && !rc; i++)
-        rc = write_file(p, output_format(o, o->outputs[i]), o->outputs[i]);
+        rc = write_file(p, output_format(o, o->outputs[i]), o->outputs[i], 1);
     if (o->n_outputs)
         return rc;
+    /* no -o: PROGRAM.profile.EXT in --format's format, else the text profile */
+    static const char *const exts[] = {[BL_PROFILE_FLAT] = "flat",
+                                       [BL_PROFILE_TREE] = "tree",
+                                       [BL_PROFILE_FOLDED] = "folded",
+                                       [BL_PROFILE_CSV] = "csv",
+                                       [BL_PROFILE_SVG] = "svg",
+                                       [BL_PROFILE_PPROF] = "pb",
+                                       [BL_PROFILE_SPEEDSCOPE] = "speedscope.json",
+                                       [BL_PROFILE_CHROME] = "trace.json",
+                                       [BL_PROFILE_TEXT] = "txt"};
+    enum bl_profile_format format = BL_PROFILE_TEXT;
+    if (o->format)
+        bl_profile_format_parse(o->format, &format);
     char path[PATH_MAX];
     const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
-    snprintf(path, sizeof path, "%s.profile.txt", base);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_error("profile: %s: %s", path, strerror(errno));
-    int err = bl_profile_write(p, BL_PROFILE_TEXT, f);
-    if (fclose(f) != 0 && !err)
-        err = -errno;
-    if (err)
-        return cli_error("profile: %s: %s", path, bl_strerror(err));
-    fprintf(stderr, "benchlab: profile: full profile in %s\n", path);
-    return 0;
+    snprintf(path, sizeof path, "%s.profile.%s", base, exts[format]);
+    rc = write_file(p, format, path, o->format != NULL);
+    if (!rc && !o->format)
+        fprintf(stderr, "benchlab: profile: full profile in %s\n", path);
+    return rc;
 }
 
 int cmd_profile(int argc, char **argv)
@@ -518,7 +535,7 @@ int cmd_profile(int argc, char **argv)
         for (int i = 0; i < o.n_outputs || (i == 0 && o.format); i++)
             if (o.trace &&
                 output_format(&o, i < o.n_outputs ? o.outputs[i] : NULL) == BL_PROFILE_CHROME)
-                o.events = 1000000;
+                o.events = 50000; /* about 9 MB of JSON per thread */
     }
     char path[PATH_MAX];
     int is_suite = 0;

@@ -413,6 +413,18 @@ static int add_trace(struct namer *nm, const unsigned char *at, size_t n, double
     return err;
 }
 
+/* All the calls of one thread's traced tree (node 0, the root, is not a call). */
+static uint64_t trace_calls(const unsigned char *at, size_t n)
+{
+    uint64_t calls = 0;
+    for (size_t i = 1; i < n / sizeof(struct bl_raw_trace_node); i++) {
+        struct bl_raw_trace_node rn;
+        memcpy(&rn, at + i * sizeof rn, sizeof rn);
+        calls += rn.calls;
+    }
+    return calls;
+}
+
 int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_info *info)
 {
     struct bl_profile_info local;
@@ -436,7 +448,8 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         uint32_t tid;
         double inflation;
     } sched[MAX_SCHED];
-    size_t n_sched = 0;
+    size_t n_sched = 0, n_event_tids = 0;
+    static _Thread_local uint32_t event_tids[MAX_SCHED]; /* threads with a timeline */
     double run_sum = 0, wait_sum = 0;
     for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw.size;) {
         struct bl_raw_header h;
@@ -467,6 +480,9 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
             info->processes++;
         } else if (h.type == BL_RAW_TRACE) {
             traced = 1;
+        } else if (h.type == BL_RAW_EVENTS && n_event_tids < MAX_SCHED) {
+            event_tids[n_event_tids++] = h.tid;
+            info->events_kept += h.n_bytes / 16;
         } else if (h.type == BL_RAW_SCHED && h.n_bytes >= 16 && n_sched < MAX_SCHED) {
             uint64_t v[2];
             memcpy(v, payload, sizeof v);
@@ -558,6 +574,9 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
                 if (sched[i].tid == h.tid)
                     inflation = sched[i].inflation;
             err = add_trace(&nm, payload, h.n_bytes, ns_per_tick, cost_in, cost_call, inflation);
+            for (size_t i = 0; i < n_event_tids; i++)
+                if (event_tids[i] == h.tid)
+                    info->events_total += 2 * trace_calls(payload, h.n_bytes);
             samples_seen++;
         } else if (h.type == BL_RAW_EVENTS) {
             err =
@@ -565,6 +584,8 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         }
         at += sizeof h + h.n_bytes;
     }
+    if (traced)
+        bl__profile_settle(p);
     info->unknown_frames = nm.unknown;
     free(nm.tried);
     free(nm.words);

@@ -524,6 +524,32 @@ sandboxed-program-keeps-symbols)
     share_near p.folded cold_b 33.3 8
     share_near p.folded main 100 1
     ;;
+outputs-consistent-and-bounded)
+    # issue 19 item 7: a traced speedscope's weights add up to its span; the
+    # Chrome timeline is capped by default and says so; --format without -o
+    "$BL" profile --mode trace -o t.speedscope.json -o t.trace.json -o t.csv -- \
+        "$BIN/known_traced" 100 20000 >out 2>err || fail "exit status $?"
+    python3 - t.speedscope.json <<'PY' || fail "speedscope: weights and span disagree"
+import json, sys
+p = json.load(open(sys.argv[1]))["profiles"][0]
+assert sum(p["weights"]) == p["endValue"] - p["startValue"], (sum(p["weights"]), p["endValue"])
+assert min(p["weights"]) >= 0
+PY
+    awk -F, 'NR > 1 && ($3 < 0 || $4 < $3) { exit 1 }' t.csv || fail "a negative self time"
+    size=$(wc -c <t.trace.json)
+    [ "$size" -lt 20000000 ] || fail "chrome: $size bytes for a timeline of 160000 calls"
+    grep -q "the timeline keeps the first 50000 calls of each thread, 31.2% of the 160002 traced" err ||
+        fail "chrome: the cut timeline is not said"
+    "$BL" profile --mode trace --events 0 -o a.trace.json -- "$BIN/known_traced" 100 20000 \
+        >out 2>err || fail "aggregated: exit $?"
+    grep -q '"ph":"B"' a.trace.json && fail "--events 0 still wrote a timeline"
+    grep -q '"ph":"X"' a.trace.json || fail "--events 0: no aggregated flame chart"
+    grep -q "timeline keeps" err && fail "--events 0: a cut is reported"
+    "$BL" profile --format folded -- "$BIN/known" 20000 300 >out 2>err || fail "--format: exit $?"
+    grep -q "wrote known.profile.folded" err || fail "--format without -o: file not named"
+    grep -q '^.*;work;hot_a;spin [0-9]*$' known.profile.folded || fail "--format: not folded"
+    [ -e known.profile.txt ] && fail "--format without -o: the text profile was written instead"
+    ;;
 exit-without-destructors)
     # dash ends with _exit(): the sampler's _exit wrapper still writes the profile
     "$BL" profile -F 10000 -o p.folded -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
