@@ -637,6 +637,8 @@ static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
     out->line = lineno;
 }
 
+static Dwarf_CFI *module_cfi(struct module *m);
+
 int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__frame *out)
 {
     memset(out, 0, sizeof *out);
@@ -655,9 +657,24 @@ int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__fr
     out->has_vaddr = 1;
     const struct sym *sy = find_sym(mp->mod, vaddr);
     if (!sy) {
-        if (in_plt(mp->mod, vaddr))
+        if (in_plt(mp->mod, vaddr)) {
             out->name = "[plt]";
-        return out->name ? 0 : BL_ENOTFOUND;
+            return 0;
+        }
+        /* no symbol: the function's extent from its CFI (each FDE covers one
+         * function), so that one function's addresses share one name,
+         * MODULE+0xENTRY, which addr2line resolves later */
+        Dwarf_CFI *cfi = module_cfi(mp->mod);
+        Dwarf_Frame *frame = NULL;
+        Dwarf_Addr lo, hi;
+        if (cfi && dwarf_cfi_addrframe(cfi, vaddr, &frame) == 0) {
+            if (dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr) {
+                out->vaddr = lo;
+                out->start = addr - (vaddr - lo);
+            }
+            free(frame);
+        }
+        return BL_ENOTFOUND;
     }
     out->name = sy->name;
     out->start = addr - (vaddr - sy->addr);

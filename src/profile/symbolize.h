@@ -16,7 +16,8 @@ struct bl__frame {
     const char *file;        /* source file, when asked for and known */
     int line;
     uint64_t start; /* run-time address of the function's entry, or 0 */
-    uint64_t vaddr; /* the address in the module's ELF (as addr2line -e MODULE takes it) */
+    uint64_t vaddr; /* the address in the module's ELF (as addr2line -e MODULE takes it);
+                       without a symbol, the entry of the function holding it, from its CFI */
     int has_vaddr;  /* vaddr is known: the module is an ELF file we could read */
 };
 

@@ -459,6 +459,8 @@ debug-info-separate)
     [ -n "$off" ] || fail "stripped: no k+0xOFFSET leaf frame"
     f=$(addr2line -f -e dbg/.build-id/*/*.debug "${off#k+}" | head -1)
     [ "$f" = spin ] || fail "stripped: $off resolves to '$f', not spin"
+    # one name per function (its entry, from the CFI), not one per sampled address
+    share_near n.folded "$off" 100 3
     # libc: named from libc6-dbg when installed, else libc.so.6+0xOFFSET; never [libc.so.6]
     grep -q '\[libc' n.folded && fail "a libc frame without its offset"
     libc=$(ldd ./k | sed -n 's/.*libc.so.6 => \([^ ]*\).*/\1/p')
