@@ -142,13 +142,15 @@ def uftrace_shares(binary, rounds, threads, tmp):
 
 def benchlab_sample(bl, lib, binary, rounds, threads, tmp, repeat):
     out = os.path.join(tmp, "bl.folded")
-    r = sh([bl, "profile", "-o", out, "--", binary, str(rounds), str(threads)])
+    # the workload keeps frame pointers: the rows below are --unwind fp (the
+    # default stack-copy unwinding is compared with perf in realprogs.py)
+    r = sh([bl, "profile", "--unwind", "fp", "-o", out, "--", binary, str(rounds), str(threads)])
     m = re.search(r"(\d+)% of the asked rate delivered", r.stderr)
     delivered = float(m.group(1)) if m else float("nan")
     m = re.search(r"(\d+) samples from", r.stderr)
     samples = int(m.group(1)) if m else 0
     env = dict(os.environ, LD_PRELOAD=os.path.join(lib, "libbenchlab-sampler.so"),
-               BENCHLAB_PROFILE_OUT=os.path.join(tmp, "x.raw"))
+               BENCHLAB_PROFILE_OUT=os.path.join(tmp, "x.raw"), BENCHLAB_PROFILE_UNWIND="fp")
     slow = ratio(lambda: wall([binary, str(rounds), str(threads)]),
                  lambda: wall([binary, str(rounds), str(threads)], env=env), repeat)
     return folded_shares(out), delivered, slow, samples

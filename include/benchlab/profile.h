@@ -47,22 +47,36 @@ enum bl_profile_format {
 /* What the profiled run reported about itself; filled by bl_profile_load(). */
 struct bl_profile_info {
     enum bl_profile_kind kind;
-    char clock[8];           /* "cpu" or "wall" */
-    char source[16];         /* "perf", "timer" (tick-capped), "wall-timer", "trace" */
-    uint64_t period_ns;      /* sampling period asked for; 0 when traced */
-    uint64_t samples;        /* samples recorded */
-    uint64_t dropped;        /* samples that arrived where they could not be kept */
-    uint64_t threads;        /* threads seen */
-    uint64_t elapsed_ns;     /* wall time from start-up to the end of profiling */
-    uint64_t user_ns;        /* the process's user CPU time */
-    int crash_signal;        /* the signal that killed the program, or 0 */
-    int perf_errno;          /* why perf events were refused (timer fallback), or 0 */
-    double delivered;        /* samples / (user time / period): the rate actually delivered */
-    double trace_cost_ns;    /* traced: the tracer's own cost per call, subtracted */
-    uint64_t unknown_frames; /* frames no symbol covered */
-    double wait_share;       /* traced: share of the threads' time spent runnable but waiting
-                                for a CPU (their share of the tracer's cost is subtracted too) */
+    char clock[8];              /* "cpu" or "wall" */
+    char source[16];            /* "perf", "timer" (tick-capped), "wall-timer", "trace" */
+    uint64_t period_ns;         /* sampling period asked for; 0 when traced */
+    uint64_t samples;           /* samples recorded */
+    uint64_t dropped;           /* samples that arrived where they could not be kept */
+    uint64_t threads;           /* threads seen */
+    uint64_t elapsed_ns;        /* wall time from start-up to the end of profiling */
+    uint64_t user_ns;           /* the process's user CPU time */
+    int crash_signal;           /* the signal that killed the program, or 0 */
+    int perf_errno;             /* why perf events were refused (timer fallback), or 0 */
+    double delivered;           /* samples / (user time / period): the rate actually delivered */
+    double trace_cost_ns;       /* traced: the tracer's own cost per call, subtracted */
+    uint64_t unknown_frames;    /* frames no symbol covered */
+    double wait_share;          /* traced: share of the threads' time spent runnable but waiting
+                                   for a CPU (their share of the tracer's cost is subtracted too) */
+    char unwind[8];             /* sampled: "auto", "dwarf" or "fp" */
+    uint64_t stack_bytes;       /* sampled: the stack copy per sample (auto, dwarf), or 0 */
+    uint64_t stacks;            /* sampled: stacks unwound (weighted as the samples) */
+    uint64_t stacks_incomplete; /* of those, stacks that did not reach the thread's start; they
+                                   hang under a BL_PROFILE_INCOMPLETE frame in the tree */
+    uint64_t stacks_cut;        /* of those, stacks that ran past the stack copy */
+    uint64_t processes;         /* processes profiled: the program and those it started */
+    uint64_t maps_missing;      /* processes whose memory map could not be read: their
+                                   frames are all [unknown] */
+    uint64_t events_kept;       /* traced: timeline events kept (BENCHLAB_TRACE_EVENTS) */
+    uint64_t events_total;      /* traced: events the timed threads had (2 per call) */
 };
+
+/* The outermost frame of a stack that could not be unwound to the thread's start. */
+#define BL_PROFILE_INCOMPLETE "[incomplete-stack]"
 
 /* One function of the flat profile. Strings are borrowed until the profile is destroyed. */
 struct bl_profile_function {
@@ -128,6 +142,7 @@ struct bl_profile_program {
     int has_symtab;    /* .symtab: static functions have names */
     int is_traced;     /* calls __cyg_profile_func_enter (built with -finstrument-functions) */
     int has_tracer;    /* linked with libbenchlab-trace */
+    int is_suite;      /* a benchlab suite (refers to bl_main): its runner starts workers */
 };
 
 /* Inspect `path`. Returns 0, or -errno when it cannot be opened. */

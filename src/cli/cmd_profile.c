@@ -30,7 +30,8 @@ extern char **environ;
 struct profile_opts {
     int trace;
     int wall;
-    int dwarf;
+    const char *unwind; /* auto (default), fp, dwarf */
+    unsigned long stack_bytes;
     unsigned long hz;
     long events;             /* trace timeline events per thread; -1: by output format */
     const char *outputs[16]; /* -o, repeatable */
@@ -95,9 +96,18 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
             o->wall = strcmp(v, "wall") == 0;
             break;
         case BL__ID_UNWIND:
-            if (strcmp(v, "fp") != 0 && strcmp(v, "dwarf") != 0)
-                return cli_error("profile: --unwind is fp or dwarf, not '%s'", v);
-            o->dwarf = strcmp(v, "dwarf") == 0;
+            o->unwind = v; /* the table checked it: auto, fp or dwarf */
+            break;
+        case BL__ID_STACK_SIZE:
+            o->stack_bytes = strtoul(v, &end, 10);
+            if (*end == 'K' || *end == 'k')
+                o->stack_bytes *= 1024, end++;
+            else if (*end == 'M' || *end == 'm')
+                o->stack_bytes *= 1024 * 1024, end++;
+            if (*end || !*v || o->stack_bytes < 512 || o->stack_bytes > 1024 * 1024)
+                return cli_error("profile: --stack-size takes 512 to 1M bytes (K and M "
+                                 "suffixes), not '%s'",
+                                 v);
             break;
         case BL__ID_FREQUENCY:
             o->hz = strtoul(v, &end, 10);
@@ -150,7 +160,8 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
 }
 
 /* Check PROGRAM before starting it: one clear message for each way it cannot work. */
-static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap)
+static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap,
+                         int *is_suite)
 {
     int err = find_program(name, path, cap);
     if (err)
@@ -180,12 +191,14 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
                          "into it; link it dynamically, or build it for --mode trace",
                          path);
     }
+    *is_suite = prog.is_suite;
     if (!prog.has_symbols) {
         char real[PATH_MAX];
         const char *shown = realpath(path, real) ? real : path;
         fprintf(stderr,
-                "benchlab: profile: warning: %s has no symbols (stripped): its own functions "
-                "will show as [%s]\n",
+                "benchlab: profile: warning: %s has no symbols (stripped): unless its "
+                "separate debug file is found (.gnu_debuglink, /usr/lib/debug/.build-id), its "
+                "own functions will show as %s+0xOFFSET (addr2line -f -e FILE OFFSET)\n",
                 path, strrchr(shown, '/') ? strrchr(shown, '/') + 1 : shown);
     }
     return 0;
@@ -220,11 +233,17 @@ static int run_program(const char *path, char **args, const struct profile_opts 
         if (preload)
             setenv("LD_PRELOAD", preload, 1);
         setenv("BENCHLAB_PROFILE_OUT", raw, 1);
+        /* sampling follows the programs this one starts (a suite's workers) */
+        setenv("BENCHLAB_PROFILE_FOLLOW", o->trace ? "0" : "1", 1);
+        unsetenv("BENCHLAB_PROFILE_ROOT");
         setenv("BENCHLAB_PROFILE_HZ", hz, 1);
         setenv("BENCHLAB_PROFILE_CLOCK", o->wall ? "wall" : "cpu", 1);
-        setenv("BENCHLAB_PROFILE_UNWIND", o->dwarf ? "dwarf" : "fp", 1);
+        setenv("BENCHLAB_PROFILE_UNWIND", o->unwind, 1);
+        char stack[32];
+        snprintf(stack, sizeof stack, "%lu", o->stack_bytes);
+        setenv("BENCHLAB_PROFILE_STACK", stack, 1);
         char events[32];
-        snprintf(events, sizeof events, "%ld", o->events);
+        snprintf(events, sizeof events, "%ld", 2 * o->events); /* an enter and an exit each */
         setenv("BENCHLAB_TRACE_EVENTS", events, 1);
         unsetenv("BENCHLAB_PROFILE_PAUSED");
         execv(path, args);
@@ -244,6 +263,31 @@ static int run_program(const char *path, char **args, const struct profile_opts 
     return 0;
 }
 
+/* How many stacks were unwound to their thread's start, and why not the others. */
+static void say_stacks(const struct bl_profile_info *info)
+{
+    if (info->stacks == 0)
+        return;
+    double share = 100.0 * (double)info->stacks_incomplete / (double)info->stacks;
+    if (info->stacks_incomplete == 0 || share < 0.05) {
+        fprintf(stderr, "benchlab: profile: all stacks reach their thread's start (%s unwinding)\n",
+                info->unwind[0] ? info->unwind : "fp");
+        return;
+    }
+    fprintf(stderr,
+            "benchlab: profile: %s%.1f%% of the stacks did not reach their thread's start; "
+            "their unwound part is shown under \"" BL_PROFILE_INCOMPLETE "\"",
+            share >= 10 ? "warning: " : "", share);
+    if (info->stacks_cut)
+        fprintf(stderr, " (%.1f%% ran past the %llu KB stack copy: raise --stack-size)",
+                100.0 * (double)info->stacks_cut / (double)info->stacks,
+                (unsigned long long)(info->stack_bytes / 1024));
+    else if (strcmp(info->unwind, "fp") == 0)
+        fprintf(stderr, " (the code has no frame pointers: use the default --unwind auto, or "
+                        "build with -fno-omit-frame-pointer)");
+    fputc('\n', stderr);
+}
+
 static void say_info(const struct bl_profile_info *info, const struct profile_opts *o)
 {
     if (info->kind == BL_PROFILE_TRACED) {
@@ -251,6 +295,14 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
                 "benchlab: profile: traced %llu thread(s); tracer cost %.1f ns per call, "
                 "subtracted\n",
                 (unsigned long long)info->threads, info->trace_cost_ns);
+        if (info->events_kept > 0 && info->events_total > info->events_kept)
+            fprintf(stderr,
+                    "benchlab: profile: warning: the timeline keeps the first %ld calls of each "
+                    "thread, %.1f%% of the %llu traced (--events N keeps more, at about 170 bytes "
+                    "of Chrome JSON per call; --events 0 writes the aggregated call tree as a "
+                    "flame chart instead)\n",
+                    o->events, 100.0 * (double)info->events_kept / (double)info->events_total,
+                    (unsigned long long)(info->events_total / 2));
         return;
     }
     fprintf(stderr, "benchlab: profile: %llu samples from %llu thread(s) at %llu Hz (%s clock, %s)",
@@ -268,6 +320,17 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
     if (info->dropped)
         fprintf(stderr, "benchlab: profile: %llu samples dropped\n",
                 (unsigned long long)info->dropped);
+    if (info->processes > 1)
+        fprintf(stderr,
+                "benchlab: profile: %llu processes profiled (the program and the programs it "
+                "started), their samples merged\n",
+                (unsigned long long)info->processes);
+    if (info->maps_missing)
+        fprintf(stderr,
+                "benchlab: profile: warning: the memory map of %llu process(es) could not be "
+                "read (a sandbox?): their frames are [unknown]\n",
+                (unsigned long long)info->maps_missing);
+    say_stacks(info);
     (void)o;
 }
 
@@ -317,7 +380,9 @@ static enum bl_profile_format output_format(const struct profile_opts *o, const 
     return format;
 }
 
-static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path)
+/* The one place profile outputs are opened and written ("-": stdout). */
+static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path,
+                      int announce)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
     if (!f)
@@ -327,7 +392,7 @@ static int write_file(const bl_profile *p, enum bl_profile_format format, const 
         err = -errno;
     if (err)
         return cli_error("profile: %s: %s", path, bl_strerror(err));
-    if (f != stdout)
+    if (f != stdout && announce)
         fprintf(stderr, "benchlab: profile: wrote %s\n", path);
     return 0;
 }
@@ -338,28 +403,37 @@ static int write_output(const bl_profile *p, const struct profile_opts *o, const
         bl_profile_write_summary(p, o->top, stderr);
     int rc = 0;
     for (int i = 0; i < o->n_outputs && !rc; i++)
-        rc = write_file(p, output_format(o, o->outputs[i]), o->outputs[i]);
+        rc = write_file(p, output_format(o, o->outputs[i]), o->outputs[i], 1);
     if (o->n_outputs)
         return rc;
+    /* no -o: PROGRAM.profile.EXT in --format's format, else the text profile */
+    static const char *const exts[] = {[BL_PROFILE_FLAT] = "flat",
+                                       [BL_PROFILE_TREE] = "tree",
+                                       [BL_PROFILE_FOLDED] = "folded",
+                                       [BL_PROFILE_CSV] = "csv",
+                                       [BL_PROFILE_SVG] = "svg",
+                                       [BL_PROFILE_PPROF] = "pb",
+                                       [BL_PROFILE_SPEEDSCOPE] = "speedscope.json",
+                                       [BL_PROFILE_CHROME] = "trace.json",
+                                       [BL_PROFILE_TEXT] = "txt"};
+    enum bl_profile_format format = BL_PROFILE_TEXT;
+    if (o->format)
+        bl_profile_format_parse(o->format, &format);
     char path[PATH_MAX];
     const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
-    snprintf(path, sizeof path, "%s.profile.txt", base);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_error("profile: %s: %s", path, strerror(errno));
-    int err = bl_profile_write(p, BL_PROFILE_TEXT, f);
-    if (fclose(f) != 0 && !err)
-        err = -errno;
-    if (err)
-        return cli_error("profile: %s: %s", path, bl_strerror(err));
-    fprintf(stderr, "benchlab: profile: full profile in %s\n", path);
-    return 0;
+    snprintf(path, sizeof path, "%s.profile.%s", base, exts[format]);
+    rc = write_file(p, format, path, o->format != NULL);
+    if (!rc && !o->format)
+        fprintf(stderr, "benchlab: profile: full profile in %s\n", path);
+    return rc;
 }
 
 int cmd_profile(int argc, char **argv)
 {
     struct profile_opts o = {0};
     o.hz = 1000;
+    o.unwind = "auto";
+    o.stack_bytes = 65536;
     o.events = -1;
     o.top = 15;
     int err = parse_opts(argc, argv, &o);
@@ -390,15 +464,31 @@ int cmd_profile(int argc, char **argv)
         for (int i = 0; i < o.n_outputs || (i == 0 && o.format); i++)
             if (o.trace &&
                 output_format(&o, i < o.n_outputs ? o.outputs[i] : NULL) == BL_PROFILE_CHROME)
-                o.events = 1000000;
+                o.events = 50000; /* about 9 MB of JSON per thread */
     }
     char path[PATH_MAX];
-    if ((err = check_program(argv[o.first], &o, path, sizeof path)) != 0)
+    int is_suite = 0;
+    if ((err = check_program(argv[o.first], &o, path, sizeof path, &is_suite)) != 0)
         return err;
+    if (is_suite && !o.trace)
+        fprintf(stderr,
+                "benchlab: profile: %s is a benchlab suite: its runner only starts worker "
+                "processes, so the profile follows them and covers all of their run (pilot, "
+                "warm-up and overhead batches too); for each benchmark's measured loop alone, "
+                "run %s --profile (docs/profile.md)\n",
+                argv[o.first], argv[o.first]);
 
     char raw[PATH_MAX];
     if (o.raw) {
+        /* the profiled processes append to it: it starts empty, and only a
+         * regular file (or a new one) is emptied */
+        struct stat st;
+        if (stat(o.raw, &st) == 0 && !S_ISREG(st.st_mode))
+            return cli_error("profile: --raw %s: not a regular file", o.raw);
         snprintf(raw, sizeof raw, "%s", o.raw);
+        FILE *f = fopen(raw, "wb");
+        if (!f || fclose(f) != 0)
+            return cli_error("profile: --raw %s: %s", raw, strerror(errno));
     } else {
         const char *tmp = getenv("TMPDIR");
         snprintf(raw, sizeof raw, "%s/benchlab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");

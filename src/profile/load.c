@@ -19,8 +19,6 @@
 struct raw {
     unsigned char *data;
     size_t size;
-    const char *maps;
-    size_t n_maps;
     char meta[4096];
 };
 
@@ -99,6 +97,10 @@ struct namer {
     unsigned char *tried; /* per function: source line looked up */
     size_t n_tried;
     uint64_t unknown;
+    uint64_t *words; /* one sample's words */
+    size_t cap_words;
+    uint64_t stack_bytes; /* the stack copy's limit, 0 when unknown */
+    int own_start;        /* this stack went through the sampler's thread start */
 };
 
 /*
@@ -135,14 +137,19 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
     struct bl__frame f;
     uint64_t lookup = is_ret && addr > 0 ? addr - 1 : addr;
     int err = bl__symbolize(nm->sym, lookup, 0, &f);
-    if (is_own_module(f.module))
+    if (is_own_module(f.module)) {
+        if (is_ret && f.name && strcmp(f.name, "start_thread") == 0)
+            nm->own_start = 1; /* a thread started through our pthread_create */
         return BL__NO_NODE;
+    }
     char buf[512];
     const char *name = f.name;
     if (err || !name) {
         nm->unknown++;
         if (f.module && f.module[0] == '[')
             snprintf(buf, sizeof buf, "%s", f.module); /* [vdso], [unknown] */
+        else if (f.has_vaddr) /* to resolve later: addr2line -f -e MODULE 0xOFFSET */
+            snprintf(buf, sizeof buf, "%s+0x%llx", f.module, (unsigned long long)f.vaddr);
         else
             snprintf(buf, sizeof buf, "[%s]", f.module ? f.module : "unknown");
         name = buf;
@@ -170,18 +177,63 @@ static uint32_t name_frame(struct namer *nm, uint64_t addr, int is_ret)
     return func;
 }
 
-static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns)
+/* The functions a thread starts in: a stack that reaches one is whole. */
+static int is_thread_start(const char *name)
+{
+    static const char *const starts[] = {"_start",
+                                         "__libc_start_main",
+                                         "__libc_start_call_main",
+                                         "start_thread",
+                                         "clone",
+                                         "clone3",
+                                         "__clone",
+                                         "__clone3",
+                                         "__clone_internal",
+                                         "_dl_start_user",
+                                         "_dl_start"};
+    for (size_t i = 0; name && i < sizeof starts / sizeof *starts; i++)
+        if (strcmp(name, starts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The frame-pointer chain is only as good as its links: each frame the
+ * walk went through must keep its frame in rbp, or what the walk read as
+ * the next frame was whatever that code kept in rbp. `start` is the code
+ * address the chain starts from; chain[i] - 1 is each caller's call site.
+ * Returns how many leading links hold. */
+static size_t trusted_links(struct namer *nm, uint64_t start, const uint64_t *chain, size_t n)
+{
+    if (n == 0 || !start || !bl__frame_pointer_at(nm->sym, start))
+        return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!bl__frame_pointer_at(nm->sym, chain[i] - 1))
+            return i + 1;
+    return n;
+}
+
+static int add_samples(struct namer *nm, const unsigned char *at, size_t n, double period_ns,
+                       struct bl_profile_info *info)
 {
     const unsigned char *end = at + n;
-    enum { MAX_WORDS = 3 + 2048 + 128 };
-    uint32_t funcs[MAX_WORDS];
+    enum { MAX_DEPTH = 1024, MAX_CALLERS = 512 };
+    uint32_t funcs[MAX_DEPTH];
+    uint64_t callers[MAX_CALLERS];
+    uint32_t incomplete = BL__NO_NODE;
     while (at + sizeof(struct bl_raw_sample) <= end) {
         struct bl_raw_sample rec;
         memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
-        if (rec.n_words < 3 || rec.n_words > MAX_WORDS || (size_t)(end - at) < rec.n_words * 8u)
+        if (rec.n_words < 3 || (size_t)(end - at) < rec.n_words * 8u)
             return BL_EFORMAT;
-        static _Thread_local uint64_t w[MAX_WORDS];
+        if (rec.n_words > nm->cap_words) {
+            uint64_t *w = realloc(nm->words, rec.n_words * sizeof *w);
+            if (!w)
+                return -ENOMEM;
+            nm->words = w;
+            nm->cap_words = rec.n_words;
+        }
+        uint64_t *w = nm->words;
         memcpy(w, at, rec.n_words * 8);
         at += rec.n_words * 8;
         /* w: pc, sp, n_scan, scanned stack words, then the chain's return addresses */
@@ -194,30 +246,61 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
         uint32_t f = name_frame(nm, w[0], 0);
         if (f != BL__NO_NODE)
             funcs[depth++] = f;
-        uint64_t callers[128];
         int scan_only = (rec.weight & BL_RAW_SCAN_ONLY) != 0;
         int dwarf = (rec.weight & BL_RAW_DWARF) != 0;
         rec.weight &= BL_RAW_WEIGHT_MASK;
-        size_t n_callers;
+        size_t n_callers, n_fix = 0;
+        int whole = 0;
         if (dwarf) {
-            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], n_chain ? chain[0] : 0, scan, n_scan,
-                                         callers, 128);
-            n_chain = 0; /* the one word after the stack copy is rbp */
+            enum bl__unwind_end why;
+            uint64_t rbp = n_chain ? chain[0] : 0;
+            size_t n_pairs = n_chain > 1 ? (n_chain - 1) / 2 : 0;
+            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], rbp, scan, n_scan, chain + 1, n_pairs,
+                                         callers, MAX_CALLERS, &why);
+            n_chain = 0; /* rbp and the pairs are the unwinder's */
+            whole = why == BL__UNWIND_OUTERMOST;
+            if (why == BL__UNWIND_COPY_END && nm->stack_bytes && n_scan * 8 >= nm->stack_bytes)
+                info->stacks_cut++;
         } else if (scan_only) {
-            n_callers = bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, 128);
+            n_callers = bl__unwind_by_scan(nm->sym, w[0], scan, n_scan, callers, MAX_CALLERS);
         } else {
-            n_callers =
+            n_callers = n_fix =
                 bl__fixup_frames(nm->sym, w[0], scan, n_scan, n_chain ? chain[0] : 0, callers, 8);
+            /* the chain starts in the frame of the last return address the
+             * fix-up found, or else in the sampled function's */
+            uint64_t start = n_fix > 0 ? callers[n_fix - 1] - 1 : w[0];
+            n_chain = trusted_links(nm, start, chain, n_chain);
         }
-        for (size_t i = 0; i < n_callers && depth < MAX_WORDS; i++) {
+        for (size_t i = 0; i < n_callers && depth < MAX_DEPTH; i++) {
             f = name_frame(nm, callers[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
         }
-        for (size_t i = 0; i < n_chain && depth < MAX_WORDS; i++) {
+        for (size_t i = 0; i < n_chain && depth < MAX_DEPTH; i++) {
             f = name_frame(nm, chain[i], 1);
             if (f != BL__NO_NODE)
                 funcs[depth++] = f;
+        }
+        /* whole: the outermost frame we could name is where threads start,
+         * or main (what calls it is libc's, often without symbols) */
+        for (size_t i = depth; i-- > 0 && !whole;) {
+            const char *name = nm->p->funcs[funcs[i]].name;
+            if (name[0] == '[' || strstr(name, "+0x"))
+                continue; /* unnamed: look further in */
+            whole = is_thread_start(name) || strcmp(name, "main") == 0;
+            break;
+        }
+        whole = whole || nm->own_start;
+        nm->own_start = 0;
+        info->stacks += rec.weight;
+        if (!whole) {
+            /* never shown as if its outermost frame were a thread's start:
+             * what we could not unwind stays visibly apart */
+            info->stacks_incomplete += rec.weight;
+            if (incomplete == BL__NO_NODE)
+                incomplete = bl__profile_func(nm->p, BL_PROFILE_INCOMPLETE);
+            if (incomplete != BL__NO_NODE && depth < MAX_DEPTH)
+                funcs[depth++] = incomplete;
         }
         /* funcs is innermost first; the tree goes from the root */
         uint32_t node = 0;
@@ -330,6 +413,18 @@ static int add_trace(struct namer *nm, const unsigned char *at, size_t n, double
     return err;
 }
 
+/* All the calls of one thread's traced tree (node 0, the root, is not a call). */
+static uint64_t trace_calls(const unsigned char *at, size_t n)
+{
+    uint64_t calls = 0;
+    for (size_t i = 1; i < n / sizeof(struct bl_raw_trace_node); i++) {
+        struct bl_raw_trace_node rn;
+        memcpy(&rn, at + i * sizeof rn, sizeof rn);
+        calls += rn.calls;
+    }
+    return calls;
+}
+
 int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_info *info)
 {
     struct bl_profile_info local;
@@ -342,14 +437,19 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     if (err)
         return err;
     /* pass 1: meta and maps, and check the framing */
-    size_t meta_len = 0;
+    size_t meta_len = 0, n_maps_chunks = 0;
+    int root_seen = 0;
+    struct {
+        uint64_t samples, ticks, dropped, threads, user_ns;
+    } sum = {0, 0, 0, 0, 0};
     int traced = 0, n_chunks = 0;
     enum { MAX_SCHED = 4096 };
     static _Thread_local struct {
         uint32_t tid;
         double inflation;
     } sched[MAX_SCHED];
-    size_t n_sched = 0;
+    size_t n_sched = 0, n_event_tids = 0;
+    static _Thread_local uint32_t event_tids[MAX_SCHED]; /* threads with a timeline */
     double run_sum = 0, wait_sum = 0;
     for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw.size;) {
         struct bl_raw_header h;
@@ -358,14 +458,31 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
             break; /* a torn last chunk (killed mid-write): keep what came before */
         const char *payload = (const char *)raw.data + at + sizeof h;
         if (h.type == BL_RAW_MAPS) {
-            raw.maps = payload;
-            raw.n_maps = h.n_bytes;
-        } else if (h.type == BL_RAW_META && meta_len + h.n_bytes < sizeof raw.meta) {
-            memcpy(raw.meta + meta_len, payload, h.n_bytes);
-            meta_len += h.n_bytes;
-            raw.meta[meta_len] = '\0';
+            n_maps_chunks++;
+        } else if (h.type == BL_RAW_META) {
+            /* one per process; the first process's (root=1, else the first
+             * written) is the run's, counts are summed over all */
+            char one[4096];
+            size_t len = h.n_bytes < sizeof one ? h.n_bytes : sizeof one - 1;
+            memcpy(one, payload, len);
+            one[len] = '\0';
+            int root = strstr(one, "\nroot=1\n") != NULL;
+            if (meta_len == 0 || (root && !root_seen)) {
+                memcpy(raw.meta, one, len + 1);
+                meta_len = len ? len : 1;
+                root_seen = root;
+            }
+            sum.samples += meta_u64(one, "samples");
+            sum.ticks += meta_u64(one, "ticks");
+            sum.dropped += meta_u64(one, "dropped");
+            sum.threads += meta_u64(one, "threads");
+            sum.user_ns += meta_u64(one, "user_ns");
+            info->processes++;
         } else if (h.type == BL_RAW_TRACE) {
             traced = 1;
+        } else if (h.type == BL_RAW_EVENTS && n_event_tids < MAX_SCHED) {
+            event_tids[n_event_tids++] = h.tid;
+            info->events_kept += h.n_bytes / 16;
         } else if (h.type == BL_RAW_SCHED && h.n_bytes >= 16 && n_sched < MAX_SCHED) {
             uint64_t v[2];
             memcpy(v, payload, sizeof v);
@@ -389,11 +506,11 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     meta_str(raw.meta, "clock", info->clock, sizeof info->clock);
     meta_str(raw.meta, "source", info->source, sizeof info->source);
     info->period_ns = meta_u64(raw.meta, "period_ns");
-    info->samples = meta_u64(raw.meta, "samples");
-    info->dropped = meta_u64(raw.meta, "dropped");
-    info->threads = meta_u64(raw.meta, "threads");
+    info->samples = info->processes > 1 ? sum.samples : meta_u64(raw.meta, "samples");
+    info->dropped = info->processes > 1 ? sum.dropped : meta_u64(raw.meta, "dropped");
+    info->threads = info->processes > 1 ? sum.threads : meta_u64(raw.meta, "threads");
     info->elapsed_ns = meta_u64(raw.meta, "elapsed_ns");
-    info->user_ns = meta_u64(raw.meta, "user_ns");
+    info->user_ns = info->processes > 1 ? sum.user_ns : meta_u64(raw.meta, "user_ns");
     info->crash_signal = (int)meta_u64(raw.meta, "crash_signal");
     info->perf_errno = (int)meta_u64(raw.meta, "perf_errno");
     double tsc_hz = (double)meta_u64(raw.meta, "tsc_hz");
@@ -404,15 +521,33 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     info->wait_share = run_sum + wait_sum > 0 ? wait_sum / (run_sum + wait_sum) : 0;
     /* Signals handled, paused ones included (run --profile records only the
      * measured batches), against the user time: the rate the kernel delivered. */
-    uint64_t ticks = meta_u64(raw.meta, "ticks");
+    uint64_t ticks = info->processes > 1 ? sum.ticks : meta_u64(raw.meta, "ticks");
     if (!traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
         info->delivered = (double)(ticks ? ticks : info->samples) /
                           ((double)info->user_ns / (double)info->period_ns);
 
     bl_profile *p = bl_profile_create(info->kind);
-    struct namer nm = {p, NULL, NULL, 0, 0};
+    struct namer nm = {p, NULL, NULL, 0, 0, NULL, 0, 0, 0};
+    meta_str(raw.meta, "unwind", info->unwind, sizeof info->unwind);
+    info->stack_bytes = meta_u64(raw.meta, "stack_bytes");
+    nm.stack_bytes = info->stack_bytes;
     if (p)
-        nm.sym = bl__symbolizer_create(raw.maps ? raw.maps : "", raw.maps ? raw.n_maps : 0);
+        nm.sym = bl__symbolizer_create(NULL, 0);
+    /* each process's maps; a file of one process (pid 0 in old files) has one */
+    for (size_t at = 0; nm.sym && at + sizeof(struct bl_raw_header) <= raw.size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw.data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
+            break;
+        if (h.type == BL_RAW_MAPS &&
+            bl__symbolizer_add_process(nm.sym, n_maps_chunks > 1 ? h.pid : 0,
+                                       (const char *)raw.data + at + sizeof h, h.n_bytes) != 0) {
+            bl__symbolizer_destroy(nm.sym);
+            nm.sym = NULL;
+        }
+        at += sizeof h + h.n_bytes;
+    }
+    info->maps_missing = info->processes > n_maps_chunks ? info->processes - n_maps_chunks : 0;
     if (!p || !nm.sym) {
         bl_profile_destroy(p);
         free(raw.data);
@@ -427,8 +562,11 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
             break;
         const unsigned char *payload = raw.data + at + sizeof h;
+        if (n_maps_chunks > 1 &&
+            (h.type == BL_RAW_SAMPLES || h.type == BL_RAW_TRACE || h.type == BL_RAW_EVENTS))
+            bl__symbolizer_select(nm.sym, h.pid);
         if (h.type == BL_RAW_SAMPLES) {
-            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1);
+            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1, info);
             samples_seen++;
         } else if (h.type == BL_RAW_TRACE) {
             double inflation = 1.0;
@@ -436,6 +574,9 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
                 if (sched[i].tid == h.tid)
                     inflation = sched[i].inflation;
             err = add_trace(&nm, payload, h.n_bytes, ns_per_tick, cost_in, cost_call, inflation);
+            for (size_t i = 0; i < n_event_tids; i++)
+                if (event_tids[i] == h.tid)
+                    info->events_total += 2 * trace_calls(payload, h.n_bytes);
             samples_seen++;
         } else if (h.type == BL_RAW_EVENTS) {
             err =
@@ -443,8 +584,11 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         }
         at += sizeof h + h.n_bytes;
     }
+    if (traced)
+        bl__profile_settle(p);
     info->unknown_frames = nm.unknown;
     free(nm.tried);
+    free(nm.words);
     bl__symbolizer_destroy(nm.sym);
     free(raw.data);
     if (err) {

@@ -240,3 +240,21 @@ int bl__profile_add_event(bl_profile *p, double ts_ns, uint32_t func, uint32_t t
     p->events[p->n_events++] = (struct bl__event){ts_ns, func, tid, is_exit};
     return 0;
 }
+
+void bl__profile_settle(bl_profile *p)
+{
+    double *below = calloc(p->n_nodes ? p->n_nodes : 1, sizeof *below);
+    if (!below)
+        return;
+    /* children come after their parents: going down the indices, every
+     * node's children are settled before it */
+    for (size_t i = p->n_nodes; i-- > 0;) {
+        struct bl__node *nd = &p->nodes[i];
+        if (nd->total < below[i])
+            nd->total = below[i];
+        nd->self = nd->total - below[i];
+        if (i > 0)
+            below[nd->parent] += nd->total;
+    }
+    free(below);
+}

@@ -55,6 +55,12 @@ uint32_t bl__profile_func(bl_profile *p, const char *name);
 uint32_t bl__profile_child(bl_profile *p, uint32_t parent, uint32_t func);
 /* Add to a node's inclusive value and calls, keeping self values consistent. */
 void bl__profile_node_add(bl_profile *p, uint32_t node, double value, uint64_t calls);
+/*
+ * Make every node's total at least the sum of its children's, so that no
+ * self value is negative: traced times have the tracer's calibrated cost
+ * taken out, and its error can leave children above their parent.
+ */
+void bl__profile_settle(bl_profile *p);
 /* Set a function's source location (copied) if it has none. */
 void bl__profile_func_set_source(bl_profile *p, uint32_t func, const char *file, int line);
 

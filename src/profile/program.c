@@ -36,6 +36,8 @@ static void scan_symbols(Elf *elf, struct bl_profile_program *prog)
             int defined_func = GELF_ST_TYPE(s.st_info) == STT_FUNC && s.st_shndx != SHN_UNDEF;
             if (defined_func)
                 prog->has_symbols = 1;
+            if (strcmp(name, "bl_main") == 0)
+                prog->is_suite = 1; /* BENCHLAB_MAIN() or a main of its own calls it */
             if (strcmp(name, "__cyg_profile_func_enter") == 0) {
                 prog->is_traced = 1;
                 if (defined_func)

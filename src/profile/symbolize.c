@@ -16,6 +16,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,6 +38,9 @@ struct module {
     char *path;
     int fd;
     Elf *elf;
+    int dbg_fd;     /* the separate debug file (.gnu_debuglink, .build-id), or -1 */
+    Elf *dbg_elf;   /* its ELF, or NULL: symbols and DWARF come from it when present */
+    char *dbg_path; /* its path, for the report */
     Dwarf *dw;
     int dw_tried;
     Dwarf_CFI *cfi; /* from .eh_frame (dwarf_getcfi_elf): ours to dwarf_cfi_end() */
@@ -47,6 +51,7 @@ struct module {
     size_t n_syms;
     uint64_t plt_lo[4], plt_hi[4];
     size_t n_plt;
+    char *plt_names; /* the "symbol@plt" names of the PLT's stubs, one block */
 };
 
 struct mapping {
@@ -55,8 +60,18 @@ struct mapping {
     char *name;
 };
 
-struct bl__symbolizer {
+/* One process's executable mappings. */
+struct process {
+    uint32_t pid;
     struct mapping *maps;
+    size_t n_maps;
+};
+
+/* Modules are shared by the processes (a suite's workers map the same files). */
+struct bl__symbolizer {
+    struct process *procs;
+    size_t n_procs;
+    struct mapping *maps; /* the selected process's */
     size_t n_maps;
     struct module **mods;
     size_t n_mods;
@@ -73,19 +88,124 @@ static int by_addr(const void *a, const void *b)
     return (int)strlen(x->name) - (int)strlen(y->name);
 }
 
-static void load_symbols(struct module *m)
+static int has_symtab(Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+            return 1;
+    }
+    return 0;
+}
+
+/* The dynamic symbol each GOT slot of the PLT relocations is for: `got` -> name. */
+static const char *got_slot_name(Elf *elf, uint64_t got)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+        GElf_Shdr symsh;
+        Elf_Data *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+        if (!data || !syms || !gelf_getshdr(symscn, &symsh))
+            continue;
+        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Rela r;
+            GElf_Sym sym;
+            if (!gelf_getrela(data, (int)i, &r) || r.r_offset != got)
+                continue;
+            if (GELF_R_SYM(r.r_info) == 0 || !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+                return NULL;
+            return elf_strptr(elf, symsh.sh_link, sym.st_name);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * PLT stubs as "symbol@plt", as objdump names them: each stub of .plt,
+ * .plt.sec and .plt.got jumps through a GOT slot (jmp *disp32(%rip),
+ * perhaps after endbr64 or with a bnd prefix), and the relocation of that
+ * slot names the symbol. Without this they took the name of the nearest
+ * symbol before them, usually _init.
+ */
+static void add_plt_symbols(struct module *m, size_t *cap)
+{
+    size_t shstrndx = 0, total = 0, n_new = 0;
+    elf_getshdrstrndx(m->elf, &shstrndx);
+    struct stub {
+        uint64_t addr, size;
+        const char *name;
+    } *stubs = NULL;
+    size_t cap_stubs = 0;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *sname =
+            gelf_getshdr(scn, &sh) ? elf_strptr(m->elf, shstrndx, sh.sh_name) : NULL;
+        if (!sname || strncmp(sname, ".plt", 4) != 0 || sh.sh_type != SHT_PROGBITS)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (!data || !data->d_buf || data->d_size < sh.sh_size)
+            continue;
+        uint64_t step = sh.sh_entsize == 8 || sh.sh_entsize == 16 ? sh.sh_entsize : 16;
+        const unsigned char *code = data->d_buf;
+        for (uint64_t at = 0; at + step <= sh.sh_size; at += step) {
+            for (uint64_t k = 0; k + 6 <= step; k++) {
+                if (code[at + k] != 0xff || code[at + k + 1] != 0x25)
+                    continue;
+                int32_t disp;
+                memcpy(&disp, code + at + k + 2, 4);
+                uint64_t got = sh.sh_addr + at + k + 6 + (uint64_t)(int64_t)disp;
+                const char *name = got_slot_name(m->elf, got);
+                if (!name || !*name)
+                    break;
+                if (n_new == cap_stubs) {
+                    cap_stubs = cap_stubs ? cap_stubs * 2 : 64;
+                    struct stub *more = realloc(stubs, cap_stubs * sizeof *stubs);
+                    if (!more) {
+                        free(stubs);
+                        return;
+                    }
+                    stubs = more;
+                }
+                stubs[n_new++] = (struct stub){sh.sh_addr + at, step, name};
+                total += strlen(name) + 5;
+                break;
+            }
+        }
+    }
+    m->plt_names = n_new ? malloc(total) : NULL;
+    char *at = m->plt_names;
+    for (size_t i = 0; at && i < n_new; i++) {
+        if (m->n_syms == *cap) {
+            *cap = *cap ? *cap * 2 : 256;
+            struct sym *syms = realloc(m->syms, *cap * sizeof *syms);
+            if (!syms)
+                break;
+            m->syms = syms;
+        }
+        size_t len = strlen(stubs[i].name);
+        memcpy(at, stubs[i].name, len);
+        memcpy(at + len, "@plt", 5);
+        m->syms[m->n_syms++] = (struct sym){stubs[i].addr, stubs[i].size, at};
+        at += len + 5;
+    }
+    free(stubs);
+}
+
+/* Functions from `elf`'s .symtab, else its .dynsym, and the main file's PLT sections. */
+static void load_symbols(struct module *m, Elf *elf)
 {
     size_t cap = 0;
     Elf_Scn *scn = NULL;
-    int have_symtab = 0;
-    while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-            have_symtab = 1;
-    }
+    int have_symtab = has_symtab(elf);
     size_t shstrndx = 0;
     elf_getshdrstrndx(m->elf, &shstrndx);
-    scn = NULL;
     while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -95,6 +215,12 @@ static void load_symbols(struct module *m)
             m->plt_lo[m->n_plt] = sh.sh_addr;
             m->plt_hi[m->n_plt++] = sh.sh_addr + sh.sh_size;
         }
+    }
+    scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
         /* .dynsym only adds what .symtab lacks when both exist; keep both, dedupe by sort */
         if (sh.sh_type != SHT_SYMTAB && !(sh.sh_type == SHT_DYNSYM))
             continue;
@@ -112,7 +238,7 @@ static void load_symbols(struct module *m)
             if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
                 s.st_value == 0)
                 continue;
-            const char *name = elf_strptr(m->elf, sh.sh_link, s.st_name);
+            const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
             if (!name || !*name)
                 continue;
             if (m->n_syms == cap) {
@@ -125,8 +251,149 @@ static void load_symbols(struct module *m)
             m->syms[m->n_syms++] = (struct sym){s.st_value, s.st_size, name};
         }
     }
+    add_plt_symbols(m, &cap);
     if (m->n_syms)
         qsort(m->syms, m->n_syms, sizeof *m->syms, by_addr);
+}
+
+/* CRC-32 (IEEE, as .gnu_debuglink's) of a whole file; 0 and -1 on a read error. */
+static int file_crc32(int fd, uint32_t *out)
+{
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    unsigned char buf[65536];
+    uint32_t crc = 0xffffffffu;
+    off_t at = 0;
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, at);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        for (ssize_t i = 0; i < n; i++)
+            crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+        at += n;
+    }
+    *out = crc ^ 0xffffffffu;
+    return 0;
+}
+
+/*
+ * Is the file at `path` the debug file of m: same build id when both have
+ * one, else the CRC .gnu_debuglink names (crc_wanted, when check_crc)?
+ * On success it becomes m's debug file.
+ */
+static int try_debug_file(struct module *m, const char *path, const void *id, ssize_t n_id,
+                          int check_crc, uint32_t crc_wanted)
+{
+    if (strcmp(path, m->path) == 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    Elf *elf = NULL;
+    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+             (elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_kind(elf) == ELF_K_ELF;
+    if (ok) {
+        const void *dbg_id = NULL;
+        ssize_t n_dbg = dwelf_elf_gnu_build_id(elf, &dbg_id);
+        uint32_t crc;
+        if (n_id > 0 && n_dbg > 0)
+            ok = n_id == n_dbg && memcmp(id, dbg_id, (size_t)n_id) == 0;
+        else if (check_crc)
+            ok = file_crc32(fd, &crc) == 0 && crc == crc_wanted;
+        else
+            ok = 0;
+    }
+    if (!ok) {
+        if (elf)
+            elf_end(elf);
+        close(fd);
+        return 0;
+    }
+    m->dbg_fd = fd;
+    m->dbg_elf = elf;
+    m->dbg_path = strdup(path);
+    return 1;
+}
+
+/*
+ * Separate debug info, as gdb looks for it: by build id under each debug
+ * directory (.build-id/ab/cdef....debug: Debian's -dbgsym packages and
+ * libc6-dbg), then by .gnu_debuglink's name beside the file, in its
+ * .debug/ folder and under each debug directory plus the file's folder.
+ * Debug directories: $BENCHLAB_DEBUG_DIRS (colon-separated), else /usr/lib/debug.
+ */
+static void open_debug_file(struct module *m)
+{
+    m->dbg_fd = -1;
+    const void *id = NULL;
+    ssize_t n_id = dwelf_elf_gnu_build_id(m->elf, &id);
+    GElf_Word crc = 0;
+    const char *link = dwelf_elf_gnu_debuglink(m->elf, &crc);
+    if (n_id <= 0 && !link)
+        return;
+    if (has_symtab(m->elf) && !link && n_id > 0) {
+        /* symbols present; only DWARF could be elsewhere: look when it is not here */
+        Elf_Scn *scn = NULL;
+        size_t shstrndx = 0;
+        elf_getshdrstrndx(m->elf, &shstrndx);
+        while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+            GElf_Shdr sh;
+            const char *name =
+                gelf_getshdr(scn, &sh) ? elf_strptr(m->elf, shstrndx, sh.sh_name) : NULL;
+            if (name && strcmp(name, ".debug_info") == 0)
+                return;
+        }
+    }
+    const char *dirs = getenv("BENCHLAB_DEBUG_DIRS");
+    if (!dirs || !*dirs)
+        dirs = "/usr/lib/debug";
+    char path[4096], dir[4096];
+    const char *slash = strrchr(m->path, '/');
+    int dir_len = slash ? (int)(slash - m->path) : 0;
+    if (dir_len >= (int)sizeof dir)
+        return;
+    memcpy(dir, m->path, (size_t)dir_len);
+    dir[dir_len] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        for (const char *d = dirs; *d;) {
+            size_t len = strcspn(d, ":");
+            if (pass == 0 && n_id > 1) {
+                int at = snprintf(path, sizeof path, "%.*s/.build-id/%02x/", (int)len, d,
+                                  ((const unsigned char *)id)[0]);
+                for (ssize_t i = 1; i < n_id && at > 0 && (size_t)at + 3 < sizeof path; i++)
+                    at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
+                                   ((const unsigned char *)id)[i]);
+                if (at > 0 && (size_t)at + 7 < sizeof path) {
+                    memcpy(path + at, ".debug", 7);
+                    if (try_debug_file(m, path, id, n_id, 0, 0))
+                        return;
+                }
+            }
+            if (pass == 1 && link) {
+                int n = snprintf(path, sizeof path, "%.*s%s/%s", (int)len, d, dir, link);
+                if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                    return;
+            }
+            d += len + (d[len] == ':');
+        }
+        if (pass == 0 && link) {
+            int n = snprintf(path, sizeof path, "%s/%s", dir, link);
+            if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                return;
+            n = snprintf(path, sizeof path, "%s/.debug/%s", dir, link);
+            if (n > 0 && (size_t)n < sizeof path && try_debug_file(m, path, id, n_id, 1, crc))
+                return;
+        }
+    }
 }
 
 static struct module *open_module(const char *path)
@@ -135,6 +402,7 @@ static struct module *open_module(const char *path)
     if (!m)
         return NULL;
     m->fd = -1;
+    m->dbg_fd = -1;
     m->path = strdup(path);
     if (!m->path)
         goto fail;
@@ -159,7 +427,9 @@ static struct module *open_module(const char *path)
                 m->loads[m->n_loads++] = ph;
         }
     }
-    load_symbols(m);
+    open_debug_file(m);
+    /* the debug file's .symtab has the static functions a stripped file lost */
+    load_symbols(m, m->dbg_elf && has_symtab(m->dbg_elf) ? m->dbg_elf : m->elf);
     return m;
 fail:
     free(m);
@@ -178,6 +448,12 @@ static void close_module(struct module *m)
         elf_end(m->elf);
     if (m->fd >= 0)
         close(m->fd);
+    if (m->dbg_elf)
+        elf_end(m->dbg_elf);
+    if (m->dbg_fd >= 0)
+        close(m->dbg_fd);
+    free(m->dbg_path);
+    free(m->plt_names);
     free(m->loads);
     free(m->syms);
     free(m->path);
@@ -199,12 +475,14 @@ static struct module *find_module(bl__symbolizer *s, const char *path)
     return m;
 }
 
-bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
+int bl__symbolizer_add_process(bl__symbolizer *s, uint32_t pid, const char *maps, size_t n)
 {
-    elf_version(EV_CURRENT);
-    bl__symbolizer *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    struct process *procs = realloc(s->procs, (s->n_procs + 1) * sizeof *procs);
+    if (!procs)
+        return -ENOMEM;
+    s->procs = procs;
+    struct process *pr = &s->procs[s->n_procs++];
+    *pr = (struct process){pid, NULL, 0};
     size_t cap = 0;
     const char *end = maps + n;
     for (const char *line = maps; line < end;) {
@@ -227,18 +505,44 @@ bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
         char *deleted = strstr(path, " (deleted)");
         if (deleted)
             *deleted = '\0';
-        if (s->n_maps == cap) {
+        if (pr->n_maps == cap) {
             cap = cap ? cap * 2 : 64;
-            struct mapping *maps2 = realloc(s->maps, cap * sizeof *maps2);
+            struct mapping *maps2 = realloc(pr->maps, cap * sizeof *maps2);
             if (!maps2)
-                break;
-            s->maps = maps2;
+                return -ENOMEM;
+            pr->maps = maps2;
         }
-        struct mapping *mp = &s->maps[s->n_maps];
+        struct mapping *mp = &pr->maps[pr->n_maps];
         *mp = (struct mapping){start, stop, offset, NULL, strdup(*path ? path : "[anon]")};
         if (path[0] == '/')
             mp->mod = find_module(s, path);
-        s->n_maps++;
+        pr->n_maps++;
+    }
+    if (s->n_procs == 1)
+        bl__symbolizer_select(s, pid);
+    return 0;
+}
+
+int bl__symbolizer_select(bl__symbolizer *s, uint32_t pid)
+{
+    for (size_t i = 0; i < s->n_procs; i++)
+        if (s->procs[i].pid == pid) {
+            s->maps = s->procs[i].maps;
+            s->n_maps = s->procs[i].n_maps;
+            return 0;
+        }
+    s->maps = NULL;
+    s->n_maps = 0;
+    return BL_ENOTFOUND;
+}
+
+bl__symbolizer *bl__symbolizer_create(const char *maps, size_t n)
+{
+    elf_version(EV_CURRENT);
+    bl__symbolizer *s = calloc(1, sizeof *s);
+    if (s && maps && bl__symbolizer_add_process(s, 0, maps, n) != 0) {
+        bl__symbolizer_destroy(s);
+        return NULL;
     }
     return s;
 }
@@ -247,11 +551,14 @@ void bl__symbolizer_destroy(bl__symbolizer *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->n_maps; i++)
-        free(s->maps[i].name);
+    for (size_t p = 0; p < s->n_procs; p++) {
+        for (size_t i = 0; i < s->procs[p].n_maps; i++)
+            free(s->procs[p].maps[i].name);
+        free(s->procs[p].maps);
+    }
     for (size_t i = 0; i < s->n_mods; i++)
         close_module(s->mods[i]);
-    free(s->maps);
+    free(s->procs);
     free(s->mods);
     free(s);
 }
@@ -277,6 +584,14 @@ static int to_vaddr(const struct mapping *mp, uint64_t addr, uint64_t *vaddr)
     return -1;
 }
 
+static int in_plt(const struct module *m, uint64_t vaddr)
+{
+    for (size_t i = 0; i < m->n_plt; i++)
+        if (vaddr >= m->plt_lo[i] && vaddr < m->plt_hi[i])
+            return 1;
+    return 0;
+}
+
 static const struct sym *find_sym(const struct module *m, uint64_t vaddr)
 {
     size_t lo = 0, hi = m->n_syms;
@@ -295,22 +610,18 @@ static const struct sym *find_sym(const struct module *m, uint64_t vaddr)
         sy--;
     if (sy->size && vaddr >= sy->addr + sy->size)
         return NULL;
+    if (!sy->size && in_plt(m, vaddr) && !in_plt(m, sy->addr))
+        return NULL; /* _init, sizeless, does not reach into the PLT */
     return sy;
-}
-
-static int in_plt(const struct module *m, uint64_t vaddr)
-{
-    for (size_t i = 0; i < m->n_plt; i++)
-        if (vaddr >= m->plt_lo[i] && vaddr < m->plt_hi[i])
-            return 1;
-    return 0;
 }
 
 static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
 {
     if (!m->dw_tried) {
         m->dw_tried = 1;
-        m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+        m->dw = dwarf_begin_elf(m->dbg_elf ? m->dbg_elf : m->elf, DWARF_C_READ, NULL);
+        if (!m->dw && m->dbg_elf)
+            m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
     }
     if (!m->dw)
         return;
@@ -326,6 +637,8 @@ static void source_line(struct module *m, uint64_t vaddr, struct bl__frame *out)
     out->line = lineno;
 }
 
+static Dwarf_CFI *module_cfi(struct module *m);
+
 int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__frame *out)
 {
     memset(out, 0, sizeof *out);
@@ -340,11 +653,28 @@ int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__fr
     uint64_t vaddr;
     if (!mp->mod || !mp->mod->elf || to_vaddr(mp, addr, &vaddr) != 0)
         return BL_ENOTFOUND;
+    out->vaddr = vaddr;
+    out->has_vaddr = 1;
     const struct sym *sy = find_sym(mp->mod, vaddr);
     if (!sy) {
-        if (in_plt(mp->mod, vaddr))
+        if (in_plt(mp->mod, vaddr)) {
             out->name = "[plt]";
-        return out->name ? 0 : BL_ENOTFOUND;
+            return 0;
+        }
+        /* no symbol: the function's extent from its CFI (each FDE covers one
+         * function), so that one function's addresses share one name,
+         * MODULE+0xENTRY, which addr2line resolves later */
+        Dwarf_CFI *cfi = module_cfi(mp->mod);
+        Dwarf_Frame *frame = NULL;
+        Dwarf_Addr lo, hi;
+        if (cfi && dwarf_cfi_addrframe(cfi, vaddr, &frame) == 0) {
+            if (dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr) {
+                out->vaddr = lo;
+                out->start = addr - (vaddr - lo);
+            }
+            free(frame);
+        }
+        return BL_ENOTFOUND;
     }
     out->name = sy->name;
     out->start = addr - (vaddr - sy->addr);
@@ -397,13 +727,13 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
  */
 static int frame_prologue(bl__symbolizer *s, uint64_t start, uint64_t *push_at, uint64_t *body_at)
 {
-    unsigned char b[48];
+    unsigned char b[64];
     if (!start || read_code(s, start, b, sizeof b) != 0)
         return 0;
     for (size_t i = 0; i < 32; i++) {
         if (b[i] != 0x55)
             continue;
-        for (size_t j = i + 1; j < i + 12 && j + 3 <= sizeof b; j++)
+        for (size_t j = i + 1; j < i + 24 && j + 3 <= sizeof b; j++)
             if (b[j] == 0x48 && b[j + 1] == 0x89 && b[j + 2] == 0xe5) {
                 *push_at = start + i;
                 *body_at = start + j + 3;
@@ -528,10 +858,31 @@ static int eval_ops(const Dwarf_Op *ops, size_t n, const struct unwind_regs *r, 
             sp--;
             stack[sp - 1] =
                 atom == DW_OP_plus ? stack[sp - 1] + stack[sp] : stack[sp - 1] - stack[sp];
+        } else if (atom == DW_OP_and || atom == DW_OP_or || atom == DW_OP_shl ||
+                   atom == DW_OP_shr || atom == DW_OP_mul || atom == DW_OP_ge || atom == DW_OP_gt ||
+                   atom == DW_OP_le || atom == DW_OP_lt || atom == DW_OP_eq || atom == DW_OP_ne) {
+            /* binary operators: the PLT's CFA is rsp + 8 + ((rip & 15) >= 11) << 3 */
+            if (sp < 2)
+                return -1;
+            sp--;
+            uint64_t a = stack[sp - 1], b = stack[sp];
+            int64_t sa = (int64_t)a, sb = (int64_t)b;
+            uint64_t v = atom == DW_OP_and   ? a & b
+                         : atom == DW_OP_or  ? a | b
+                         : atom == DW_OP_shl ? (b < 64 ? a << b : 0)
+                         : atom == DW_OP_shr ? (b < 64 ? a >> b : 0)
+                         : atom == DW_OP_mul ? a * b
+                         : atom == DW_OP_ge  ? sa >= sb
+                         : atom == DW_OP_gt  ? sa > sb
+                         : atom == DW_OP_le  ? sa <= sb
+                         : atom == DW_OP_lt  ? sa < sb
+                         : atom == DW_OP_eq  ? a == b
+                                             : a != b;
+            stack[sp - 1] = v;
         } else if (atom == DW_OP_stack_value) {
             *is_value = 1;
         } else {
-            return -1; /* DW_OP_deref and friends: PLT stubs, signal frames */
+            return -1; /* DW_OP_deref and friends: signal frames */
         }
     }
     if (sp != 1)
@@ -549,8 +900,12 @@ static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, 
     if (dwarf_frame_register(frame, reg, mem, &ops, &n) != 0)
         return -1;
     if (n == 0) {
-        if (!ops)
-            return 1; /* undefined: the outermost frame */
+        /* the return address undefined (libdw reports DW_CFA_undefined rip
+         * of _start and clone3 as "same value"): the outermost frame. A
+         * callee-saved register that the CFI does not mention (libdw
+         * without the ABI's initial rules says undefined) keeps its value */
+        if (reg == REG_RA)
+            return 1;
         if (!(r->known & (1u << reg)))
             return -1;
         *out = r->val[reg]; /* same value */
@@ -567,8 +922,82 @@ static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, 
     return read_stack(st, v, out);
 }
 
+/*
+ * One step by the frame pointer, for code without call frame information
+ * that keeps one (JIT code, hand-written assembly). Before the frame is set
+ * up the return address is at sp (before push %rbp) or sp + 8 (after it).
+ */
+static int fp_step(bl__symbolizer *s, struct unwind_regs *r, const struct stack_copy *st,
+                   uint64_t *cfa, uint64_t *ra, uint64_t *rbp, int *rbp_known)
+{
+    struct bl__frame f;
+    uint64_t ip = r->val[REG_RA], push_at, body_at;
+    if (bl__symbolize(s, ip, 0, &f) != 0 || !frame_prologue(s, f.start, &push_at, &body_at))
+        return -1;
+    uint64_t sp = r->val[REG_RSP];
+    *rbp_known = 1;
+    *rbp = r->val[REG_RBP];
+    if (ip <= push_at) {
+        *cfa = sp + 8;
+        *rbp_known = (r->known >> REG_RBP) & 1;
+    } else if (ip < body_at) {
+        *cfa = sp + 16;
+        if (read_stack(st, sp, rbp) != 0)
+            return -1;
+    } else {
+        if (!(r->known & (1u << REG_RBP)))
+            return -1;
+        *cfa = r->val[REG_RBP] + 16;
+        if (read_stack(st, r->val[REG_RBP], rbp) != 0)
+            return -1;
+    }
+    return read_stack(st, *cfa - 8, ra);
+}
+
+/* Does the function at `ip` keep its frame in rbp at ip (its frame set up)? */
+static int frame_is_set_up(bl__symbolizer *s, uint64_t ip)
+{
+    struct bl__frame f;
+    uint64_t push_at, body_at;
+    unsigned char op = 0;
+    return bl__symbolize(s, ip, 0, &f) == 0 && frame_prologue(s, f.start, &push_at, &body_at) &&
+           ip >= body_at && !(read_code(s, ip, &op, 1) == 0 && op == 0xc3);
+}
+
+static Dwarf_CFI *module_cfi(struct module *m)
+{
+    if (!m->cfi_tried) {
+        m->cfi_tried = 1;
+        m->cfi = dwarf_getcfi_elf(m->elf);
+    }
+    return m->cfi;
+}
+
+int bl__frame_pointer_at(bl__symbolizer *s, uint64_t addr)
+{
+    const struct mapping *mp = find_mapping(s, addr);
+    uint64_t vaddr;
+    if (!mp || !mp->mod || !mp->mod->elf || to_vaddr(mp, addr, &vaddr) != 0)
+        return 0;
+    Dwarf_CFI *cfi = module_cfi(mp->mod);
+    Dwarf_Frame *frame = NULL;
+    if (cfi && dwarf_cfi_addrframe(cfi, vaddr, &frame) == 0) {
+        /* the code's own word: the frame is at rbp when the CFA is rbp + 16 */
+        Dwarf_Op *ops = NULL;
+        size_t n_ops = 0;
+        int fp =
+            dwarf_frame_cfa(frame, &ops, &n_ops) == 0 && n_ops == 1 &&
+            ((ops[0].atom == DW_OP_bregx && ops[0].number == REG_RBP && ops[0].number2 == 16) ||
+             (ops[0].atom == DW_OP_breg0 + REG_RBP && ops[0].number == 16));
+        free(frame);
+        return fp;
+    }
+    return frame_is_set_up(s, addr); /* no CFI: the prologue's bytes */
+}
+
 size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
-                        const uint64_t *stack, size_t n_stack, uint64_t *callers, size_t max)
+                        const uint64_t *stack, size_t n_stack, const uint64_t *chain,
+                        size_t n_chain, uint64_t *callers, size_t max, enum bl__unwind_end *end)
 {
     struct stack_copy st = {sp, stack, n_stack};
     struct unwind_regs r = {{0}, 0};
@@ -577,6 +1006,7 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
     r.val[REG_RBP] = rbp;
     r.known = 1u << REG_RA | 1u << REG_RSP | 1u << REG_RBP;
     size_t n = 0;
+    *end = BL__UNWIND_STOPPED;
     for (int first = 1; n < max; first = 0) {
         uint64_t ip = r.val[REG_RA];
         /* a return address points after the call: look up the call itself */
@@ -586,32 +1016,71 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
         if (!mp || !mp->mod || !mp->mod->elf || to_vaddr(mp, lookup, &vaddr) != 0)
             break;
         struct module *m = mp->mod;
-        if (!m->cfi_tried) {
-            m->cfi_tried = 1;
-            m->cfi = dwarf_getcfi_elf(m->elf);
-        }
+        module_cfi(m);
         Dwarf_Frame *frame = NULL;
-        if (!m->cfi || dwarf_cfi_addrframe(m->cfi, vaddr, &frame) != 0)
+        uint64_t cfa = 0, ra = 0, new_rbp = 0;
+        int ok = 0, rbp_state = -1, outermost = 0;
+        if (m->cfi && dwarf_cfi_addrframe(m->cfi, vaddr, &frame) == 0) {
+            Dwarf_Op *ops = NULL;
+            size_t n_ops = 0;
+            int is_value;
+            ok = dwarf_frame_cfa(frame, &ops, &n_ops) == 0 &&
+                 eval_ops(ops, n_ops, &r, 0, &is_value, &cfa) == 0;
+            int ra_state = ok ? caller_reg(frame, REG_RA, &r, cfa, &st, &ra) : -1;
+            outermost = ra_state == 1;
+            ok = ok && ra_state == 0;
+            rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
+            free(frame);
+        } else if (in_plt(m, vaddr)) {
+            /* a PLT stub without CFI: only a jump, the return address on top */
+            cfa = r.val[REG_RSP] + 8;
+            ok = read_stack(&st, r.val[REG_RSP], &ra) == 0;
+            rbp_state = (r.known >> REG_RBP) & 1 ? 0 : -1;
+            new_rbp = r.val[REG_RBP];
+        } else {
+            /* no call frame information here: the frame pointer, where the code keeps one */
+            int rbp_known = 0;
+            ok = fp_step(s, &r, &st, &cfa, &ra, &new_rbp, &rbp_known) == 0;
+            rbp_state = ok && rbp_known ? 0 : -1;
+        }
+        if (outermost) {
+            *end = BL__UNWIND_OUTERMOST; /* _start, clone3: the return address is undefined */
             break;
-        Dwarf_Op *ops = NULL;
-        size_t n_ops = 0;
-        uint64_t cfa, ra, new_rbp = 0;
-        int is_value;
-        int ok = dwarf_frame_cfa(frame, &ops, &n_ops) == 0 &&
-                 eval_ops(ops, n_ops, &r, 0, &is_value, &cfa) == 0 &&
-                 caller_reg(frame, REG_RA, &r, cfa, &st, &ra) == 0;
-        int rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
-        free(frame);
-        /* ra == ip: the outermost frames (_start, clone3) read as returning into themselves */
-        if (!ok || ra == 0 || ra == ip || cfa <= r.val[REG_RSP] || !find_mapping(s, ra - 1))
+        }
+        if (!ok && cfa >= sp + 8 * n_stack && n_stack > 0) {
+            /* ran past the copy: go on along the frame-pointer chain the
+             * sampler walked, if this frame is one of its links */
+            size_t i = 0;
+            if ((r.known & (1u << REG_RBP)) && bl__frame_pointer_at(s, first ? ip : ip - 1))
+                while (i < n_chain && chain[2 * i] != r.val[REG_RBP])
+                    i++;
+            else
+                i = n_chain;
+            if (i == n_chain) {
+                *end = BL__UNWIND_COPY_END;
+                break;
+            }
+            for (; i < n_chain && n < max; i++)
+                callers[n++] = chain[2 * i + 1];
+            *end = BL__UNWIND_CHAIN;
+            break;
+        }
+        if (ok && ra == 0) {
+            *end = BL__UNWIND_OUTERMOST; /* a thread's stack ends in zeros (clone3's child) */
+            break;
+        }
+        /* ra == ip is a recursion; a frame that does not move up the stack ends the walk */
+        if (!ok || cfa <= r.val[REG_RSP] || !find_mapping(s, ra - 1))
             break;
         callers[n++] = ra;
         r.val[REG_RA] = ra;
         r.val[REG_RSP] = cfa;
-        if (rbp_state == 0)
+        if (rbp_state == 0) {
             r.val[REG_RBP] = new_rbp;
-        else
+            r.known |= 1u << REG_RBP;
+        } else {
             r.known &= ~(1u << REG_RBP);
+        }
     }
     return n;
 }

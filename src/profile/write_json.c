@@ -9,6 +9,7 @@
  * ended: the aggregated call tree as a flame chart.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "profile_internal.h"
@@ -56,7 +57,7 @@ static int speedscope_node(const bl_profile *p, FILE *out, uint32_t node, uint32
 static void speedscope_weights(const bl_profile *p, FILE *out, uint32_t node, int *first)
 {
     if (node != 0 && p->nodes[node].self > 0) {
-        fprintf(out, "%s%.0f", *first ? "" : ",", p->nodes[node].self);
+        fprintf(out, "%s%lld", *first ? "" : ",", llround(p->nodes[node].self));
         *first = 0;
     }
     size_t n;
@@ -64,6 +65,16 @@ static void speedscope_weights(const bl_profile *p, FILE *out, uint32_t node, in
     for (size_t i = 0; kids && i < n; i++)
         speedscope_weights(p, out, kids[i], first);
     free(kids);
+}
+
+/* The sum of the weights as written (rounded to whole ns): speedscope's span. */
+static double speedscope_span(const bl_profile *p)
+{
+    double sum = 0;
+    for (size_t i = 1; i < p->n_nodes; i++)
+        if (p->nodes[i].self > 0)
+            sum += llround(p->nodes[i].self);
+    return sum;
 }
 
 static size_t tree_depth(const bl_profile *p)
@@ -101,7 +112,7 @@ int bl__profile_write_speedscope(const bl_profile *p, FILE *out)
     fprintf(out,
             "]},\n\"profiles\":[{\"type\":\"sampled\",\"name\":\"%s\",\"unit\":\"nanoseconds\","
             "\"startValue\":0,\"endValue\":%.0f,\n\"samples\":[",
-            p->kind == BL_PROFILE_TRACED ? "traced" : "sampled", p->nodes[0].total);
+            p->kind == BL_PROFILE_TRACED ? "traced" : "sampled", speedscope_span(p));
     int first = 1;
     int err = speedscope_node(p, out, 0, path, 0, &first);
     fputs("],\n\"weights\":[", out);

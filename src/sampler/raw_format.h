@@ -6,7 +6,12 @@
  * order: a raw file is read on the machine that wrote it.
  *
  *   chunk  = header payload[n_bytes]
- *   header = magic "BLPC" (u32), type (u32), tid (u32), reserved (u32), n_bytes (u64)
+ *   header = magic "BLPC" (u32), type (u32), tid (u32), pid (u32), n_bytes (u64)
+ *
+ * pid: the process that wrote the chunk (0 in files of one process): with
+ * BENCHLAB_PROFILE_FOLLOW=1 the programs a profiled program starts append
+ * to the same file, each chunk with its pid, and the reader pairs each
+ * process's samples with its own maps.
  *
  * BL_RAW_SAMPLES: records { u32 n_words; u32 weight; u64 words[n_words] }, where
  *   words[0] is the interrupted pc, words[1] the stack pointer, words[2] a
@@ -42,13 +47,15 @@ struct bl_raw_header {
     uint32_t magic;
     uint32_t type;
     uint32_t tid;
-    uint32_t reserved;
+    uint32_t pid; /* the writing process, or 0 */
     uint64_t n_bytes;
 };
 
 /* In bl_raw_sample.weight: no frame-pointer chain, unwind by scanning the stack copy. */
 #define BL_RAW_SCAN_ONLY 0x80000000u
-/* In bl_raw_sample.weight: a DWARF sample, words = pc, sp, n, n stack words, rbp. */
+/* In bl_raw_sample.weight: a stack-copy sample (--unwind auto or dwarf), words = pc, sp,
+ * n, n stack words, rbp, then {fp, return address} pairs of the frame-pointer chain
+ * above the copy (the reader joins them where its unwinding meets one). */
 #define BL_RAW_DWARF 0x40000000u
 #define BL_RAW_WEIGHT_MASK 0x3fffffffu
 

@@ -23,7 +23,9 @@
  *
  * Environment: BENCHLAB_PROFILE_OUT (required, else the library stays idle),
  * BENCHLAB_PROFILE_HZ (default 1000), BENCHLAB_PROFILE_CLOCK (cpu|wall),
- * BENCHLAB_PROFILE_PAUSED=1 (start paused; see benchlab_profile_resume()).
+ * BENCHLAB_PROFILE_PAUSED=1 (start paused; see benchlab_profile_resume()),
+ * BENCHLAB_PROFILE_UNWIND (auto, the default, dwarf or fp), BENCHLAB_PROFILE_STACK
+ * (bytes of stack copied per sample, default 65536).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -89,6 +91,9 @@ struct thread_buf {
 enum source { SRC_PERF, SRC_PERF_ASYNC, SRC_TIMER_CPU };
 
 static int g_fd = -1;
+static pid_t g_pid;  /* the process we profile (not a forked child); chunks carry it */
+static int g_follow; /* BENCHLAB_PROFILE_FOLLOW=1: programs we exec are profiled too */
+static int g_root;   /* the first process of a followed tree */
 static uint64_t g_period_ns = 1000000;
 static int g_wall;
 static enum source g_source = SRC_PERF;
@@ -152,7 +157,7 @@ static void flush_buf(struct thread_buf *tb)
     h->magic = BL_RAW_MAGIC;
     h->type = BL_RAW_SAMPLES;
     h->tid = (uint32_t)tb->tid;
-    h->reserved = 0;
+    h->pid = (uint32_t)g_pid;
     h->n_bytes = tb->used - sizeof *h;
     write_all(g_fd, tb->data, tb->used);
     tb->used = sizeof *h;
@@ -164,13 +169,21 @@ static int in_stack(const struct thread_buf *tb, uintptr_t p, size_t n)
 }
 
 /*
- * DWARF mode (BENCHLAB_PROFILE_UNWIND=dwarf), for code built without frame
- * pointers: copy the registers the unwinder starts from and DWARF_WORDS of
- * stack, and leave the unwinding (CFI from .eh_frame, with libdw) to the
- * reader. 8 KB per sample, as perf's --call-graph dwarf takes by default.
+ * Stack-copy mode (BENCHLAB_PROFILE_UNWIND=auto, the default, or dwarf):
+ * copy the registers the unwinder starts from and the used part of the
+ * stack, up to BENCHLAB_PROFILE_STACK bytes (default 64 KB), and leave the
+ * unwinding to the reader, which picks per frame the module's call frame
+ * information (.eh_frame) or, where there is none, the frame pointer. Beyond
+ * the copy, the reader can only go on where the frame-pointer chain holds:
+ * we walk it here and keep its frames that lie above the copy as {fp, return
+ * address} pairs, which the reader joins where its own unwinding meets one
+ * of them. Only the used part is copied, so a shallow stack costs little.
  */
-#define DWARF_WORDS 1024
-static int g_dwarf;
+#define CHAIN_PAIRS 64
+enum unwind { UNWIND_FP, UNWIND_DWARF, UNWIND_AUTO };
+static enum unwind g_unwind = UNWIND_AUTO;
+static size_t g_stack_words = 65536 / sizeof(uint64_t);
+static size_t g_buf_bytes = BUF_BYTES;
 
 static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t weight)
 {
@@ -180,26 +193,50 @@ static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t w
     size_t n = 0;
     if (in_stack(tb, sp, sizeof(uintptr_t))) {
         n = (tb->stack_hi - sp) / sizeof(uintptr_t);
-        if (n > DWARF_WORDS)
-            n = DWARF_WORDS;
+        if (n > g_stack_words)
+            n = g_stack_words;
     }
-    size_t need = sizeof(struct bl_raw_sample) + (4 + n) * sizeof(uint64_t);
+    uint64_t pairs[2 * CHAIN_PAIRS];
+    size_t n_pairs = 0;
+    uintptr_t copy_end = sp + n * sizeof(uintptr_t), fp = (uintptr_t)rbp, lo = sp;
+    while (n_pairs < CHAIN_PAIRS && fp >= lo && in_stack(tb, fp, 2 * sizeof(uintptr_t))) {
+        const uintptr_t *frame = (const uintptr_t *)fp;
+        if (frame[1] == 0)
+            break;
+        if (fp + 2 * sizeof(uintptr_t) > copy_end) {
+            pairs[2 * n_pairs] = fp;
+            pairs[2 * n_pairs + 1] = frame[1];
+            n_pairs++;
+        }
+        lo = fp + 2 * sizeof(uintptr_t);
+        fp = frame[0];
+    }
+    size_t need = sizeof(struct bl_raw_sample) + (4 + n + 2 * n_pairs) * sizeof(uint64_t);
     if (tb->used + need > tb->cap)
         flush_buf(tb);
-    struct bl_raw_sample rec = {(uint32_t)(4 + n), weight | BL_RAW_DWARF};
+    if (tb->used + need > tb->cap) {
+        atomic_fetch_add_explicit(&g_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    struct bl_raw_sample rec = {(uint32_t)(4 + n + 2 * n_pairs), weight | BL_RAW_DWARF};
     uint64_t head[3] = {pc, sp, n};
     unsigned char *at = tb->data + tb->used;
     memcpy(at, &rec, sizeof rec);
-    memcpy(at + sizeof rec, head, sizeof head);
-    memcpy(at + sizeof rec + sizeof head, (const void *)sp, n * sizeof(uint64_t));
-    memcpy(at + sizeof rec + sizeof head + n * sizeof(uint64_t), &rbp, sizeof rbp);
+    at += sizeof rec;
+    memcpy(at, head, sizeof head);
+    at += sizeof head;
+    memcpy(at, (const void *)sp, n * sizeof(uint64_t));
+    at += n * sizeof(uint64_t);
+    memcpy(at, &rbp, sizeof rbp);
+    at += sizeof rbp;
+    memcpy(at, pairs, 2 * n_pairs * sizeof(uint64_t));
     tb->used += need;
     atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
 }
 
 static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t weight)
 {
-    if (g_dwarf) {
+    if (g_unwind != UNWIND_FP) {
         record_dwarf(tb, uc, weight);
         return;
     }
@@ -421,7 +458,7 @@ static void stop_clock(struct thread_buf *tb)
 /* Make the calling thread a sampled one. Runs outside signal context. */
 static void thread_register(void)
 {
-    size_t bytes = sizeof(struct thread_buf) + BUF_BYTES;
+    size_t bytes = sizeof(struct thread_buf) + g_buf_bytes;
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
         return;
@@ -432,7 +469,7 @@ static void thread_register(void)
     clock_gettime(CLOCK_MONOTONIC, &seed);
     tb->rng = ((uint64_t)tb->tid << 32 ^ (uint64_t)seed.tv_nsec) | 1;
     tb->data = (unsigned char *)mem + sizeof *tb;
-    tb->cap = BUF_BYTES;
+    tb->cap = g_buf_bytes;
     tb->used = sizeof(struct bl_raw_header);
     atomic_store(&tb->paused, atomic_load(&g_paused));
     pthread_attr_t attr;
@@ -485,7 +522,11 @@ static void *start_thread(void *p)
     struct start_arg s = *(struct start_arg *)p;
     free(p);
     thread_register();
-    return s.fn(s.arg);
+    void *ret = s.fn(s.arg);
+    /* not a tail call: the reader knows a thread's stack is whole when it
+     * ends here, even where libc's own start code has no symbols */
+    __asm__ volatile("" ::: "memory");
+    return ret;
 }
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -676,7 +717,7 @@ static size_t put_kv(char *buf, size_t at, size_t cap, const char *key, uint64_t
 
 static void write_chunk(uint32_t type, const void *data, size_t n)
 {
-    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)current_tid(), 0, n};
+    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)current_tid(), (uint32_t)g_pid, n};
     /* One write per chunk keeps chunks whole under O_APPEND. */
     size_t total = sizeof h + n;
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -688,21 +729,33 @@ static void write_chunk(uint32_t type, const void *data, size_t n)
     munmap(mem, total);
 }
 
+/*
+ * /proc/self/maps, opened at start-up and read at the end. A program that
+ * sandboxes itself (xz restricts itself with Landlock) can no longer open
+ * it by then, but a descriptor opened before the restriction still reads,
+ * and a read from offset 0 gives the maps as they are at that moment.
+ */
+static int g_maps_fd = -1;
+
 static void write_maps(void)
 {
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    int fd = g_maps_fd;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+        fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return;
+        return; /* the reader warns: no maps for this process */
     size_t cap = 1u << 20, used = 0;
     char *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (buf != MAP_FAILED) {
         ssize_t r;
         while (used < cap && (r = read(fd, buf + used, cap - used)) > 0)
             used += (size_t)r;
-        write_chunk(BL_RAW_MAPS, buf, used);
+        if (used > 0)
+            write_chunk(BL_RAW_MAPS, buf, used);
         munmap(buf, cap);
     }
-    close(fd);
+    if (fd != g_maps_fd)
+        close(fd);
 }
 
 static void write_meta(void)
@@ -720,7 +773,11 @@ static void write_meta(void)
             (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
         sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
     }
-    at = put_str(buf, at, cap, g_dwarf ? "unwind=dwarf\n" : "unwind=fp\n");
+    at = put_str(buf, at, cap,
+                 g_unwind == UNWIND_FP      ? "unwind=fp\n"
+                 : g_unwind == UNWIND_DWARF ? "unwind=dwarf\n"
+                                            : "unwind=auto\n");
+    at = put_kv(buf, at, cap, "stack_bytes", g_unwind == UNWIND_FP ? 0 : g_stack_words * 8);
     at = put_str(buf, at, cap, "mode=sample\nclock=");
     at = put_str(buf, at, cap, g_wall ? "wall\n" : "cpu\n");
     at = put_str(buf, at, cap, "source=");
@@ -731,6 +788,7 @@ static void write_meta(void)
     at = put_str(buf, at, cap, g_wall ? "+offcpu\n" : "\n");
     at = put_kv(buf, at, cap, "period_ns", g_period_ns);
     at = put_kv(buf, at, cap, "pid", (uint64_t)getpid());
+    at = put_kv(buf, at, cap, "root", (uint64_t)g_root);
     at = put_kv(buf, at, cap, "threads",
                 (uint64_t)atomic_load(&g_n_threads) - (g_offcpu_buf != NULL)); /* not the helper */
     at = put_kv(buf, at, cap, "samples", atomic_load(&g_samples));
@@ -814,6 +872,9 @@ static void after_fork_child(void)
     if (g_fd >= 0)
         close(g_fd);
     g_fd = -1;
+    if (g_maps_fd >= 0)
+        close(g_maps_fd); /* the parent's maps */
+    g_maps_fd = -1;
 }
 
 /*
@@ -821,7 +882,6 @@ static void after_fork_child(void)
  * workers): write the profile first. Only in the process we profile: a
  * vfork child shares our memory but has its own pid.
  */
-static pid_t g_pid;
 
 EXPORT void _exit(int status)
 {
@@ -896,11 +956,23 @@ __attribute__((constructor)) static void sampler_init(void)
     const char *out = getenv("BENCHLAB_PROFILE_OUT");
     if (!out || !*out)
         return;
-    g_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    /* Child processes we exec inherit the preload but must not write here. */
-    unsetenv("BENCHLAB_PROFILE_OUT");
+    /* Following (benchlab profile): every program this one starts inherits
+     * the preload and the file, and appends its own chunks, tagged with its
+     * pid, to the file benchlab created. Otherwise children must not write. */
+    const char *follow = getenv("BENCHLAB_PROFILE_FOLLOW");
+    g_follow = follow && strcmp(follow, "1") == 0;
+    g_root = !getenv("BENCHLAB_PROFILE_ROOT");
+    g_fd = open(out, O_WRONLY | O_CREAT | (g_follow ? 0 : O_TRUNC) | O_APPEND | O_CLOEXEC, 0644);
+    if (!g_follow) {
+        unsetenv("BENCHLAB_PROFILE_OUT");
+    } else if (g_root) {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        setenv("BENCHLAB_PROFILE_ROOT", pid, 1);
+    }
     if (g_fd < 0)
         return;
+    g_maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     uint64_t hz = env_u64("BENCHLAB_PROFILE_HZ", 1000);
     if (hz < 1)
         hz = 1;
@@ -911,7 +983,17 @@ __attribute__((constructor)) static void sampler_init(void)
     g_wall = clock && strcmp(clock, "wall") == 0;
     g_source = SRC_PERF;
     const char *unwind = getenv("BENCHLAB_PROFILE_UNWIND");
-    g_dwarf = unwind && strcmp(unwind, "dwarf") == 0;
+    g_unwind = !unwind || !*unwind || strcmp(unwind, "auto") == 0 ? UNWIND_AUTO
+               : strcmp(unwind, "dwarf") == 0                     ? UNWIND_DWARF
+                                                                  : UNWIND_FP;
+    uint64_t stack_bytes = env_u64("BENCHLAB_PROFILE_STACK", 65536);
+    if (stack_bytes < 512)
+        stack_bytes = 512;
+    if (stack_bytes > (1u << 20))
+        stack_bytes = 1u << 20;
+    g_stack_words = stack_bytes / sizeof(uint64_t);
+    if (g_unwind != UNWIND_FP && 4 * (stack_bytes + 4096) > g_buf_bytes)
+        g_buf_bytes = 4 * (stack_bytes + 4096); /* room for a few whole samples */
     const char *paused = getenv("BENCHLAB_PROFILE_PAUSED");
     atomic_store(&g_paused, paused && strcmp(paused, "1") == 0);
     clock_gettime(CLOCK_MONOTONIC, &g_start);

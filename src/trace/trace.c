@@ -636,9 +636,15 @@ static NOINST void write_events(const struct tthread *t)
                     t->n_events * sizeof(struct tevent));
 }
 
+/* Opened at start-up: a program that sandboxes itself later (Landlock)
+ * cannot open it at exit, but this descriptor still reads (as the sampler's). */
+static int g_maps_fd = -1;
+
 static NOINST void write_maps(void)
 {
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    int fd = g_maps_fd;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+        fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
     size_t cap = 1u << 20, used = 0;
@@ -650,7 +656,8 @@ static NOINST void write_maps(void)
         write_chunk(BL_RAW_MAPS, 0, buf, used);
         munmap(buf, cap);
     }
-    close(fd);
+    if (fd != g_maps_fd)
+        close(fd);
 }
 
 static NOINST void dump(void)
@@ -717,6 +724,7 @@ __attribute__((constructor)) static NOINST void trace_init(void)
     unsetenv("BENCHLAB_PROFILE_OUT");
     if (g_fd < 0)
         return;
+    g_maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     pthread_key_create(&g_key, thread_exit);
     pthread_atfork(NULL, NULL, after_fork_child);
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};

@@ -42,9 +42,23 @@ __attribute__((noinline)) void mid_b(uint64_t n)
     __asm__ volatile("" ::: "memory");
 }
 
+void cold_d(uint64_t n);
+
 __attribute__((noinline)) void hot_a(uint64_t n)
 {
+#ifdef KNOWN_FAKE_FRAME
+    /* Code without frame pointers uses rbp as any other register, and it
+     * may hold a stack address: here one that looks like a frame whose
+     * return address is in cold_d, which a frame-pointer walk from spin
+     * would take for hot_a's caller's caller. */
+    volatile uint64_t fake[2] = {0, (uint64_t)(uintptr_t)cold_d + 8};
+    register volatile uint64_t *frame __asm__("rbp") = fake;
+    __asm__ volatile("" : "+r"(frame));
     sink += spin(6 * n);
+    __asm__ volatile("" : "+r"(frame));
+#else
+    sink += spin(6 * n);
+#endif
     __asm__ volatile("" ::: "memory");
 }
 

@@ -615,7 +615,7 @@ static int run_launch(const char *exe, const char *name, const bl_run_options *o
                               "BENCHLAB_PROFILE_PAUSED=1",
                               hz_var,
                               "BENCHLAB_PROFILE_CLOCK=cpu",
-                              "BENCHLAB_PROFILE_UNWIND=fp",
+                              "BENCHLAB_PROFILE_UNWIND=auto",
                               "BENCHLAB_TRACE_EVENTS=0",
                               NULL};
         memcpy(env.set, vars, sizeof vars);

@@ -127,6 +127,7 @@ enum bl__optid {
     BL__ID_MODE,
     BL__ID_CLOCK,
     BL__ID_UNWIND,
+    BL__ID_STACK_SIZE,
     BL__ID_FREQUENCY,
     BL__ID_EVENTS,
     BL__ID_RAW,

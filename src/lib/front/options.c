@@ -304,7 +304,7 @@ static const struct bl__command compare_command = {
 /* ---- profile ---- */
 
 static const char *const clocks[] = {"cpu", "wall", NULL};
-static const char *const unwinds[] = {"fp", "dwarf", NULL};
+static const char *const unwinds[] = {"auto", "fp", "dwarf", NULL};
 static const char *const profile_formats[] = {"text", "flat",       "tree",   "folded", "csv",
                                               "svg",  "speedscope", "chrome", "pprof",  NULL};
 
@@ -315,10 +315,13 @@ static const struct bl__opt profile_opts[] = {
      BL__ID_MODE},
     {"clock", 0, BL__ARG_CHOICE, 0, "CLOCK", clocks, NO_RANGE, "cpu",
      "sample CPU time, or wall time (off-CPU included)", BL__ID_CLOCK},
-    {"unwind", 0, BL__ARG_CHOICE, 0, "UNWIND", unwinds, NO_RANGE, "fp",
-     "call stacks from frame pointers or, for code built without them, from DWARF CFI over 8 KB "
-     "stack copies",
+    {"unwind", 0, BL__ARG_CHOICE, 0, "UNWIND", unwinds, NO_RANGE, "auto",
+     "auto: a copy of the stack per sample, unwound per frame with the code's CFI (.eh_frame) or "
+     "its frame pointer; fp: the frame-pointer chain alone (cheaper, for code built with "
+     "-fno-omit-frame-pointer); dwarf: as auto",
      BL__ID_UNWIND},
+    {"stack-size", 0, BL__ARG_TEXT, 0, "BYTES", NULL, NO_RANGE, "64K",
+     "stack copied per sample, 512 to 1M (K and M suffixes)", BL__ID_STACK_SIZE},
     {"frequency", 'F', BL__ARG_TEXT, 0, "HZ", NULL, 1, 100000, "1000",
      "samples per second per thread (1 to 100000)", BL__ID_FREQUENCY},
     {"output", 'o', BL__ARG_FILE, BL__OPT_REPEAT, "FILE", NULL, NO_RANGE, NULL,
@@ -329,7 +332,7 @@ static const struct bl__opt profile_opts[] = {
     {"format", 0, BL__ARG_TEXT, 0, "FORMAT", profile_formats, NO_RANGE, NULL,
      "text (flat profile and call tree), flat, tree, folded, csv, svg, pprof, speedscope, chrome",
      BL__ID_FORMAT},
-    {"events", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "1000000 for chrome output, else 0",
+    {"events", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "50000 for chrome output, else 0",
      "trace mode: keep the first N calls per thread as a timeline", BL__ID_EVENTS},
     {"raw", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL, "keep the raw profile in FILE",
      BL__ID_RAW},
