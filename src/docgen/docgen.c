@@ -81,12 +81,20 @@ static void man_option(FILE *f, const struct bl__command *cmd, const struct bl__
     const char *dash = cmd->style & BL__STYLE_GO ? "\\-" : "\\-\\-";
     fputs(".TP\n", f);
     if (o->short_name)
-        fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
-    fprintf(f, "\\fB%s", dash);
-    for (const char *p = o->name; *p; p++)
-        fputs(*p == '-' ? "\\-" : (char[]){*p, 0}, f);
-    fputs("\\fR", f);
-    if (o->arg != BL__ARG_NONE)
+        fprintf(f, "\\fB\\-%c\\fR%s", o->short_name, o->name ? ", " : "");
+    if (o->name) {
+        fprintf(f, "\\fB%s", dash);
+        for (const char *p = o->name; *p; p++)
+            fputs(*p == '-' ? "\\-" : (char[]){*p, 0}, f);
+        fputs("\\fR", f);
+    }
+    if (o->arg == BL__ARG_VALUES) /* VAR MIN MAX: each in italics */
+        for (const char *p = o->meta; *p;) {
+            size_t n = strcspn(p, " ");
+            fprintf(f, " \\fI%.*s\\fR", (int)n, p);
+            p += n + strspn(p + n, " ");
+        }
+    else if (o->arg != BL__ARG_NONE)
         fprintf(f, o->flags & BL__OPT_OPTIONAL ? "[=\\fI%s\\fR]" : " \\fI%s\\fR", o->meta);
     fputc('\n', f);
     roff_text(f, o->help);
@@ -351,7 +359,8 @@ static void bash_option_words(FILE *f, const struct bl__command *cmd)
         const struct bl__opt *o = &cmd->opts[i];
         if (o->flags & BL__OPT_HIDDEN)
             continue;
-        fprintf(f, " %s%s", dashes(cmd), o->name);
+        if (o->name)
+            fprintf(f, " %s%s", dashes(cmd), o->name);
         if (o->short_name)
             fprintf(f, " -%c", o->short_name);
     }
@@ -366,9 +375,10 @@ static void bash_value_arms(FILE *f, const struct bl__command *cmd, const char *
         if (o->arg == BL__ARG_NONE || (o->flags & BL__OPT_HIDDEN))
             continue;
         const char *eq = o->flags & BL__OPT_OPTIONAL ? "=" : "";
-        fprintf(f, "    %s:%s%s%s", key, dashes(cmd), o->name, eq);
+        if (o->name)
+            fprintf(f, "    %s:%s%s%s", key, dashes(cmd), o->name, eq);
         if (o->short_name)
-            fprintf(f, " | %s:-%c", key, o->short_name);
+            fprintf(f, "%s%s:-%c%s", o->name ? " | " : "    ", key, o->short_name, eq);
         fputs(")\n        ", f);
         if (o->id == BL__ID_FILTER &&
             (cmd == &bl__suite_command || cmd->positional == BL__POS_SUITE)) {
@@ -534,17 +544,33 @@ static void zsh_desc(FILE *f, const char *help)
 static void zsh_spec(FILE *f, const struct bl__command *cmd, const struct bl__opt *o)
 {
     const char *d = dashes(cmd);
-    int value = o->arg != BL__ARG_NONE;
-    const char *eq = !value ? "" : (o->flags & BL__OPT_OPTIONAL) ? "=-" : "=";
+    int value = o->arg != BL__ARG_NONE, several = o->arg == BL__ARG_VALUES;
+    /* -o+ and --opt=: the value attached or in the next word; several values
+     * are always separate words */
+    const char *eq = !value || several ? "" : (o->flags & BL__OPT_OPTIONAL) ? "=-" : "=";
+    const char *plus = value && !several ? "+" : "";
+    int repeat = (o->flags & BL__OPT_REPEAT) != 0;
     fputs("    ", f);
-    if (o->short_name)
-        fprintf(f, "'(-%c %s%s)'{-%c%s,%s%s%s}'[", o->short_name, d, o->name, o->short_name,
-                value ? "+" : "", d, o->name, eq);
-    else
-        fprintf(f, "'%s%s%s[", d, o->name, eq);
+    if (o->short_name && o->name) {
+        if (repeat)
+            fputs("'*'", f);
+        else
+            fprintf(f, "'(-%c %s%s)'", o->short_name, d, o->name);
+        fprintf(f, "{-%c%s,%s%s%s}'[", o->short_name, plus, d, o->name, eq);
+    } else if (o->short_name) {
+        fprintf(f, "'%s-%c%s[", repeat ? "*" : "", o->short_name, plus);
+    } else {
+        fprintf(f, "'%s%s%s%s[", repeat ? "*" : "", d, o->name, eq);
+    }
     zsh_desc(f, o->help);
     fputs("]", f);
-    if (value) {
+    if (several) { /* :VAR: :MIN: :MAX: */
+        for (const char *p = o->meta; *p;) {
+            size_t n = strcspn(p, " ");
+            fprintf(f, ":%.*s: ", (int)n, p);
+            p += n + strspn(p + n, " ");
+        }
+    } else if (value) {
         fprintf(f, "%s%s:", o->flags & BL__OPT_OPTIONAL ? "::" : ":", o->meta ? o->meta : "value");
         if (o->id == BL__ID_FILTER &&
             (cmd == &bl__suite_command || cmd->positional == BL__POS_SUITE))

@@ -33,6 +33,32 @@ static const struct bl__command gnu = {
     opts,   sizeof opts / sizeof *opts, 0,        BL__POS_FILES, NULL,
 };
 
+/* A command in clap's manner, as exec's: several values, a short-only
+ * switch, an optional value, each option once unless it repeats. */
+enum { C_SCAN = 1, C_LIST, C_RUNS, C_NO_SHELL, C_IGNORE, C_VERBOSE };
+static const struct bl__opt clap_opts[] = {
+    {"scan", 'P', BL__ARG_VALUES, 0, "VAR MIN MAX", NULL, 0, 0, NULL, "a scan", C_SCAN},
+    {"list", 'L', BL__ARG_VALUES, BL__OPT_REPEAT, "VAR VALUES", NULL, 0, 0, NULL, "a list", C_LIST},
+    {"runs", 'r', BL__ARG_COUNT, 0, "N", NULL, 1, 100, NULL, "runs", C_RUNS},
+    {NULL, 'N', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "no shell", C_NO_SHELL},
+    {"ignore", 'i', BL__ARG_TEXT, BL__OPT_OPTIONAL, "MODE", NULL, 0, 0, NULL, "ignore", C_IGNORE},
+    {"verbose", 'v', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "say more", C_VERBOSE},
+    {"version", 'V', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "version", BL__ID_VERSION},
+    {"help", 'h', BL__ARG_NONE, 0, NULL, NULL, 0, 0, NULL, "help", BL__ID_HELP},
+};
+static const struct bl__command clap = {
+    "clap",
+    "[options] CMD...",
+    "a test",
+    NULL,
+    NULL,
+    clap_opts,
+    sizeof clap_opts / sizeof *clap_opts,
+    BL__STYLE_ONCE,
+    BL__POS_COMMAND,
+    NULL,
+};
+
 static int parse(const struct bl__command *cmd, struct bl__args *a, char *err, size_t size, ...)
 {
     static char *argv[32];
@@ -138,6 +164,12 @@ static void help_stops_parsing(void **state)
     assert_true(a.help);
     assert_int_equal(parse(&gnu, &a, err, sizeof err, "-h", NULL), 0);
     assert_true(a.help);
+    /* --version too, as GNU programs and hyperfine (exec -V) do */
+    assert_int_equal(parse(&bl__suite_command, &a, err, sizeof err, "--version", "--bogus", NULL),
+                     0);
+    assert_true(a.version);
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-NV", "--bogus", NULL), 0);
+    assert_true(a.version);
 }
 
 static void suite_accepts_single_dash_long_names(void **state)
@@ -202,6 +234,94 @@ static void save_group_is_taken_once(void **state)
     assert_string_equal(err, "--run-id: give a name");
 }
 
+static void several_values_take_the_next_arguments(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(bl__opt_n_values(&clap_opts[0]), 3);
+    assert_int_equal(bl__opt_n_values(&clap_opts[1]), 2);
+    assert_int_equal(bl__opt_n_values(&clap_opts[2]), 1);
+    assert_int_equal(bl__opt_n_values(&clap_opts[3]), 0);
+    /* the values are taken whatever they look like (-1), positionals around them */
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "x", "-P", "n", "-1", "3", "--list", "v",
+                           "a,b", "-vL", "w", "1", "y", NULL),
+                     0);
+    assert_int_equal(a.n_hits, 4);
+    assert_int_equal(a.hits[0].opt->id, C_SCAN);
+    assert_int_equal(a.hits[0].n_values, 3);
+    assert_string_equal(a.hits[0].value, "n");
+    assert_string_equal(a.hits[0].values[1], "-1");
+    assert_string_equal(a.hits[0].values[2], "3");
+    assert_int_equal(a.hits[1].n_values, 2);
+    assert_string_equal(a.hits[1].values[0], "v");
+    assert_string_equal(a.hits[1].values[1], "a,b");
+    assert_int_equal(a.hits[2].opt->id, C_VERBOSE);
+    assert_string_equal(a.hits[3].values[1], "1"); /* -L ends the bundle -vL */
+    assert_int_equal(a.n_pos, 2);
+    assert_string_equal(a.pos[0], "x");
+    assert_string_equal(a.pos[1], "y");
+    /* too few, attached, or inside a bundle: said so */
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-P", "n", "1", NULL), -1);
+    assert_string_equal(err, "option --scan needs VAR MIN MAX");
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "--scan=n", "1", "2", NULL), -1);
+    assert_string_equal(err,
+                        "option --scan takes VAR MIN MAX as separate arguments (got '--scan=n')");
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-Pn", "1", "2", NULL), -1);
+    assert_string_equal(err, "option -P must end its bundle '-Pn': it takes VAR MIN MAX");
+}
+
+static void once_style_refuses_a_second_unless_it_repeats(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-r", "1", "--runs=2", NULL), -1);
+    assert_string_equal(err, "option --runs given more than once");
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-NN", NULL), -1);
+    assert_string_equal(err, "option -N given more than once");
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-L", "a", "1", "-L", "b", "2", "x", NULL),
+                     0);
+    assert_int_equal(a.n_hits, 2);
+    /* without the style, the last one is the command's to take */
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "-r1", "-r2", NULL), 0);
+    assert_int_equal(a.n_hits, 2);
+}
+
+static void short_only_and_optional_short_values(void **state)
+{
+    (void)state;
+    struct bl__args a;
+    char err[256];
+    /* -Nr2: a short-only switch bundled; -i takes a value only after '=' */
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-Nr2", "-iv", "-i=1,2", NULL), -1);
+    assert_string_equal(err, "option --ignore given more than once");
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-Nr2", "-iv", "x", NULL), 0);
+    assert_int_equal(a.n_hits, 4);
+    assert_int_equal(a.hits[0].opt->id, C_NO_SHELL);
+    assert_true(a.hits[1].num == 2);
+    assert_int_equal(a.hits[2].opt->id, C_IGNORE);
+    assert_null(a.hits[2].value);
+    assert_int_equal(a.hits[3].opt->id, C_VERBOSE);
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "-i=1,2", "x", NULL), 0);
+    assert_string_equal(a.hits[0].value, "1,2");
+    char label[16];
+    assert_string_equal(bl__opt_label(&clap_opts[3], label, sizeof label), "-N");
+    assert_string_equal(bl__opt_label(&clap_opts[0], label, sizeof label), "--scan");
+    /* a short-only option is no long name to suggest, and --help shows it */
+    assert_int_equal(parse(&clap, &a, err, sizeof err, "--N", NULL), -1);
+    assert_string_equal(err, "unknown option '--N' (see --help)");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bl__help_write(f, &clap, "clap");
+    fclose(f);
+    assert_non_null(strstr(text, "  -N                        no shell\n"));
+    assert_non_null(strstr(text, "  -P, --scan VAR MIN MAX    a scan\n"));
+    assert_non_null(strstr(text, "  -i, --ignore[=MODE]       ignore\n"));
+    free(text);
+}
+
 /* Every command's --help names every visible option of its table: the
  * text is written from the table, so they cannot drift apart. */
 static void help_of_every_command_lists_its_options(void **state)
@@ -218,8 +338,11 @@ static void help_of_every_command_lists_its_options(void **state)
         assert_non_null(strstr(text, "usage: benchlab x"));
         for (size_t k = 0; k < cmd->n_opts; k++) {
             char want[64];
-            snprintf(want, sizeof want, "%s%s", cmd->style & BL__STYLE_GO ? "-" : "--",
-                     cmd->opts[k].name);
+            if (cmd->opts[k].name)
+                snprintf(want, sizeof want, "%s%s", cmd->style & BL__STYLE_GO ? "-" : "--",
+                         cmd->opts[k].name);
+            else /* short only */
+                snprintf(want, sizeof want, "  -%c ", cmd->opts[k].short_name);
             if (!(cmd->opts[k].flags & BL__OPT_HIDDEN) && !strstr(text, want))
                 fail_msg("%s --help lacks %s", cmd->name, want);
         }
@@ -254,6 +377,9 @@ int main(void)
         cmocka_unit_test(go_style_stops_at_first_input_and_speaks_go),
         cmocka_unit_test(abbreviations_only_where_the_command_allows),
         cmocka_unit_test(save_group_is_taken_once),
+        cmocka_unit_test(several_values_take_the_next_arguments),
+        cmocka_unit_test(once_style_refuses_a_second_unless_it_repeats),
+        cmocka_unit_test(short_only_and_optional_short_values),
         cmocka_unit_test(help_of_every_command_lists_its_options),
         cmocka_unit_test(edit_distances),
     };

@@ -3,7 +3,9 @@
  *
  * GNU style by default: --opt=VALUE, --opt VALUE, -o VALUE, -oVALUE,
  * bundled switches (-ab), "--" ends the options, positionals may come
- * between options unless the command stops at the first one. Go style
+ * between options unless the command stops at the first one. An option of
+ * several values (-P VAR MIN MAX) takes the next arguments, whatever they
+ * look like, as a getopt-style value does. Go style
  * (compare): -flag and --flag alike, "=" or the next argument, options end
  * at the first non-flag, and Go's wording for errors. Every value is
  * checked against its kind here, so commands see only valid values, and an
@@ -58,6 +60,31 @@ static int visible(const struct bl__opt *o)
     return !(o->flags & BL__OPT_HIDDEN);
 }
 
+const char *bl__opt_label(const struct bl__opt *o, char *buf, size_t size)
+{
+    if (o->name)
+        snprintf(buf, size, "--%s", o->name);
+    else
+        snprintf(buf, size, "-%c", o->short_name);
+    return buf;
+}
+
+size_t bl__opt_n_values(const struct bl__opt *o)
+{
+    if (o->arg == BL__ARG_NONE)
+        return 0;
+    if (o->arg != BL__ARG_VALUES || !o->meta)
+        return 1;
+    size_t n = 0;
+    for (const char *p = o->meta; *p;) {
+        p += strspn(p, " ");
+        if (*p)
+            n++;
+        p += strcspn(p, " ");
+    }
+    return n < BL__MAX_VALUES ? n : BL__MAX_VALUES;
+}
+
 /* The closest long option of `cmd` to `name`, for "did you mean". */
 static const char *closest_option(const struct bl__command *cmd, const char *name, size_t len)
 {
@@ -66,7 +93,7 @@ static const char *closest_option(const struct bl__command *cmd, const char *nam
     const char *names[256];
     size_t n = 0;
     for (size_t i = 0; i < cmd->n_opts && n < 256; i++)
-        if (visible(&cmd->opts[i]))
+        if (visible(&cmd->opts[i]) && cmd->opts[i].name)
             names[n++] = cmd->opts[i].name;
     return bl__closest(word, names, n);
 }
@@ -128,7 +155,8 @@ static void noun_of(const struct bl__opt *o, char *buf, size_t size)
 
 static int bad_choice(const struct bl__opt *o, const char *v, size_t len, char *err, size_t size)
 {
-    char known[512], noun[32], word[128];
+    char known[512], noun[32], word[128], label[64];
+    bl__opt_label(o, label, sizeof label);
     list_choices(o->choices, known, sizeof known);
     noun_of(o, noun, sizeof noun);
     snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), v);
@@ -141,35 +169,37 @@ static int bad_choice(const struct bl__opt *o, const char *v, size_t len, char *
         snprintf(hint, sizeof hint, "did you mean %s? ", near);
     /* a list names the bad item; a single value is quoted first */
     if (o->arg == BL__ARG_LIST)
-        return fail(err, size, "--%s: unknown %s '%s' (%sthe %s is %s)", o->name, noun, word, hint,
+        return fail(err, size, "%s: unknown %s '%s' (%sthe %s is %s)", label, noun, word, hint,
                     noun, known);
-    return fail(err, size, "--%s: '%s' is not a known %s (%sthe %s is %s)", o->name, word, noun,
-                hint, noun, known);
+    return fail(err, size, "%s: '%s' is not a known %s (%sthe %s is %s)", label, word, noun, hint,
+                noun, known);
 }
 
 /* Check `v` against the option's kind; fill hit->num. */
 static int check_value(const struct bl__opt *o, const char *v, struct bl__hit *hit, char *err,
                        size_t size)
 {
-    char *end;
+    char *end, label[64];
+    bl__opt_label(o, label, sizeof label);
     switch (o->arg) {
     case BL__ARG_NONE:
     case BL__ARG_TEXT:
     case BL__ARG_FILE:
     case BL__ARG_DIR:
+    case BL__ARG_VALUES:
         return 0;
     case BL__ARG_DURATION:
         hit->num = bl__parse_duration(v);
         if (!(hit->num > 0))
-            return fail(err, size, "--%s: '%s' is not a positive duration (try 500ms or 2s)",
-                        o->name, v);
+            return fail(err, size, "%s: '%s' is not a positive duration (try 500ms or 2s)", label,
+                        v);
         return 0;
     case BL__ARG_COUNT:
     case BL__ARG_INT: {
         errno = 0;
         long long x = strtoll(v, &end, 10);
         if (end == v || *end || errno || (double)x < o->min || (double)x > o->max)
-            return fail(err, size, "--%s: '%s' is not a %s from %.0f to %.0f", o->name, v,
+            return fail(err, size, "%s: '%s' is not a %s from %.0f to %.0f", label, v,
                         o->arg == BL__ARG_COUNT ? "count" : "number", o->min, o->max);
         hit->num = (double)x;
         return 0;
@@ -178,7 +208,7 @@ static int check_value(const struct bl__opt *o, const char *v, struct bl__hit *h
         errno = 0;
         hit->num = strtod(v, &end);
         if (end == v || *end || errno || !(hit->num > 0 && hit->num < 1))
-            return fail(err, size, "--%s: '%s' is not a number between 0 and 1", o->name, v);
+            return fail(err, size, "%s: '%s' is not a number between 0 and 1", label, v);
         return 0;
     case BL__ARG_CHOICE:
         if (!is_choice(o->choices, v, strlen(v)))
@@ -189,9 +219,9 @@ static int check_value(const struct bl__opt *o, const char *v, struct bl__hit *h
             char noun[32];
             noun_of(o, noun, sizeof noun);
             if (o->flags & BL__OPT_OPTIONAL)
-                return fail(err, size, "--%s=: no %s named (give a list, or --%s alone for all)",
-                            o->name, noun, o->name);
-            return fail(err, size, "--%s: no %s named", o->name, noun);
+                return fail(err, size, "%s=: no %s named (give a list, or %s alone for all)", label,
+                            noun, label);
+            return fail(err, size, "%s: no %s named", label, noun);
         }
         for (const char *p = v; *p;) {
             size_t n = strcspn(p, ",");
@@ -212,6 +242,8 @@ static const struct bl__opt *find_long(const struct bl__command *cmd, const char
     *ambiguous = 0;
     for (size_t i = 0; i < cmd->n_opts; i++) {
         const struct bl__opt *o = &cmd->opts[i];
+        if (!o->name)
+            continue;
         if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
             return o;
         if (len && strncmp(o->name, name, len) == 0) {
@@ -236,16 +268,35 @@ static const struct bl__opt *find_short(const struct bl__command *cmd, char c)
     return NULL;
 }
 
-static int add_hit(struct bl__args *a, const struct bl__opt *o, const char *v)
+static int add_hit(struct bl__args *a, const struct bl__opt *o, char *const *v, size_t n)
 {
     if (a->n_hits == BL__MAX_HITS)
         return -E2BIG;
-    a->hits[a->n_hits++] = (struct bl__hit){o, v, 0};
+    struct bl__hit *h = &a->hits[a->n_hits++];
+    memset(h, 0, sizeof *h);
+    h->opt = o;
+    for (size_t k = 0; k < n && k < BL__MAX_VALUES; k++)
+        h->values[h->n_values++] = v[k];
+    h->value = h->n_values ? h->values[0] : NULL;
     return 0;
 }
 
-/* Record option `o` with value `v` (checked); 0, -1 (err) or -ENOMEM. */
-static int take(struct bl__args *a, const struct bl__opt *o, const char *v, char *err, size_t size)
+/* BL__STYLE_ONCE: `o` was given before (and may not be again). */
+static int given_before(const struct bl__command *cmd, const struct bl__args *a,
+                        const struct bl__opt *o)
+{
+    if (!(cmd->style & BL__STYLE_ONCE) || (o->flags & BL__OPT_REPEAT))
+        return 0;
+    for (size_t k = 0; k < a->n_hits; k++)
+        if (a->hits[k].opt == o)
+            return 1;
+    return 0;
+}
+
+/* Record option `o` with its n values `v` (checked; n is 0 for a switch or
+ * an optional value not given); 0, -1 (err) or -ENOMEM. */
+static int take_n(const struct bl__command *cmd, struct bl__args *a, const struct bl__opt *o,
+                  char *const *v, size_t n, char *err, size_t size)
 {
     if (o->id == BL__ID_HELP) {
         a->help = 1;
@@ -255,10 +306,36 @@ static int take(struct bl__args *a, const struct bl__opt *o, const char *v, char
         a->version = 1;
         return 0;
     }
-    int rc = add_hit(a, o, v);
-    if (rc == 0 && v)
-        rc = check_value(o, v, &a->hits[a->n_hits - 1], err, size);
+    if (given_before(cmd, a, o)) {
+        char label[64];
+        return fail(err, size, "option %s given more than once",
+                    bl__opt_label(o, label, sizeof label));
+    }
+    int rc = add_hit(a, o, v, n);
+    if (rc == 0 && n)
+        rc = check_value(o, v[0], &a->hits[a->n_hits - 1], err, size);
     return rc;
+}
+
+static int take(const struct bl__command *cmd, struct bl__args *a, const struct bl__opt *o,
+                const char *v, char *err, size_t size)
+{
+    char *one = (char *)v;
+    return take_n(cmd, a, o, &one, v != NULL, err, size);
+}
+
+/* An option of several values: the next n arguments after argv[*i]. */
+static int take_values(const struct bl__command *cmd, int argc, char **argv, int *i,
+                       struct bl__args *a, const struct bl__opt *o, char *err, size_t size)
+{
+    size_t n = bl__opt_n_values(o);
+    char label[64];
+    if ((size_t)(argc - 1 - *i) < n)
+        return fail(err, size, "option %s needs %s", bl__opt_label(o, label, sizeof label),
+                    o->meta);
+    int at = *i + 1;
+    *i += (int)n;
+    return take_n(cmd, a, o, argv + at, n, err, size);
 }
 
 /* A long option at argv[*i]: `body` is after the dashes. */
@@ -287,18 +364,24 @@ static int parse_long(const struct bl__command *cmd, int argc, char **argv, int 
     if (o->arg == BL__ARG_NONE) {
         if (eq)
             return fail(err, size, "option --%s takes no value (got '%s')", o->name, arg);
-        return take(a, o, NULL, err, size);
+        return take(cmd, a, o, NULL, err, size);
+    }
+    if (o->arg == BL__ARG_VALUES) {
+        if (eq)
+            return fail(err, size, "option --%s takes %s as separate arguments (got '%s')", o->name,
+                        o->meta, arg);
+        return take_values(cmd, argc, argv, i, a, o, err, size);
     }
     if (eq)
-        return take(a, o, eq + 1, err, size);
+        return take(cmd, a, o, eq + 1, err, size);
     if (o->flags & BL__OPT_OPTIONAL)
-        return take(a, o, NULL, err, size);
+        return take(cmd, a, o, NULL, err, size);
     if (*i + 1 >= argc) {
         if (go)
             return fail(err, size, "flag needs an argument: -%s", o->name);
         return fail(err, size, "option --%s needs a value", o->name);
     }
-    return take(a, o, argv[++*i], err, size);
+    return take(cmd, a, o, argv[++*i], err, size);
 }
 
 /* A bundle of short options at argv[*i]: -ab, -o FILE, -oFILE, -r2. */
@@ -317,19 +400,27 @@ static int parse_shorts(const struct bl__command *cmd, int argc, char **argv, in
                 return unknown_option(cmd, arg, arg + 1, strlen(arg + 1), err, size);
             return fail(err, size, "unknown option '-%c' in '%s' (see --help)", *p, arg);
         }
-        if (o->arg == BL__ARG_NONE) {
-            int rc = take(a, o, NULL, err, size);
-            if (rc || a->help)
+        /* a switch, or an optional value not given with '=': the bundle goes on */
+        if (o->arg == BL__ARG_NONE || ((o->flags & BL__OPT_OPTIONAL) && p[1] != '=')) {
+            int rc = take(cmd, a, o, NULL, err, size);
+            if (rc || a->help || a->version)
                 return rc;
             continue;
         }
+        if (o->arg == BL__ARG_VALUES) {
+            if (p[1])
+                return fail(err, size, "option -%c must end its bundle '%s': it takes %s", *p, arg,
+                            o->meta);
+            return take_values(cmd, argc, argv, i, a, o, err, size);
+        }
         if (p[1])
-            return take(a, o, p + 1 + (p[1] == '='), err, size);
-        if (o->flags & BL__OPT_OPTIONAL)
-            return take(a, o, NULL, err, size);
-        if (*i + 1 >= argc)
-            return fail(err, size, "option -%c (--%s) needs a value", *p, o->name);
-        return take(a, o, argv[++*i], err, size);
+            return take(cmd, a, o, p + 1 + (p[1] == '='), err, size);
+        if (*i + 1 >= argc) {
+            if (o->name)
+                return fail(err, size, "option -%c (--%s) needs a value", *p, o->name);
+            return fail(err, size, "option -%c needs a value", *p);
+        }
+        return take(cmd, a, o, argv[++*i], err, size);
     }
     return 0;
 }
@@ -373,7 +464,7 @@ int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct 
     int go = cmd->style & BL__STYLE_GO;
     int stop = go || (cmd->style & BL__STYLE_STOP);
     int i, rc = 0, only_pos = 0;
-    for (i = 1; i < argc && rc == 0 && !a->help; i++) {
+    for (i = 1; i < argc && rc == 0 && !a->help && !a->version; i++) {
         char *arg = argv[i];
         if (only_pos || arg[0] != '-' || arg[1] == '\0') {
             if (go && !only_pos)

@@ -30,19 +30,26 @@ enum bl__arg {
     BL__ARG_LEVEL,    /* a number strictly between 0 and 1 (a confidence, an alpha) */
     BL__ARG_CHOICE,   /* one of `choices` */
     BL__ARG_LIST,     /* a comma-separated list of `choices` */
+    BL__ARG_VALUES,   /* several values, one argument each: as many as `meta` has words
+                       * ("VAR MIN MAX": -P n 1 9); never attached (--opt=V, -oV) */
 };
 
+/* The most values an option takes (BL__ARG_VALUES). */
+#define BL__MAX_VALUES 4
+
 enum {
-    BL__OPT_OPTIONAL = 1u << 0, /* the value is optional and only given as --opt=VALUE */
+    BL__OPT_OPTIONAL = 1u << 0, /* the value is optional and only given as --opt=VALUE
+                                 * (-o=VALUE; -oX is -o then -X) */
     BL__OPT_HIDDEN = 1u << 1,   /* accepted, not shown in help, man or completion */
-    BL__OPT_REPEAT = 1u << 2,   /* repeatable; each one counts (help says so) */
+    BL__OPT_REPEAT = 1u << 2,   /* repeatable; each one counts (BL__STYLE_ONCE: the others
+                                 * may be given once) */
 };
 
 /* One option. Tables are static arrays of these; `id` is what a command
  * switches on (its own enum; the shared groups below use BL__ID_*). */
 struct bl__opt {
-    const char *name;           /* long name without dashes: "filter" */
-    char short_name;            /* 'o' for -o; 0 for none */
+    const char *name;           /* long name without dashes: "filter"; NULL: short only */
+    char short_name;            /* 'o' for -o; 0 for none (then name is needed) */
     enum bl__arg arg;           /* kind of argument */
     unsigned flags;             /* BL__OPT_* */
     const char *meta;           /* the argument's name in help: "REGEX", "DURATION" */
@@ -60,6 +67,8 @@ enum {
     BL__STYLE_DASH_LONG = 1u << 1, /* -name is --name when it names a long option (suites) */
     BL__STYLE_ABBREV = 1u << 2,    /* unique prefixes of long names (as getopt_long) */
     BL__STYLE_STOP = 1u << 3,      /* options end at the first positional (profile -- PROG) */
+    BL__STYLE_ONCE = 1u << 4,      /* an option without BL__OPT_REPEAT may be given once
+                                    * (clap's rule: exec) */
 };
 
 /* What a command's positional arguments are, for completion. */
@@ -139,6 +148,39 @@ enum bl__optid {
     BL__ID_LAST,
     BL__ID_SPARKLINE,
     BL__ID_AGAINST,
+    /* exec: hyperfine's options */
+    BL__ID_WARMUP,
+    BL__ID_MIN_RUNS,
+    BL__ID_MAX_RUNS,
+    BL__ID_RUNS,
+    BL__ID_SETUP,
+    BL__ID_REFERENCE,
+    BL__ID_REFERENCE_NAME,
+    BL__ID_PREPARE,
+    BL__ID_CONCLUDE,
+    BL__ID_CLEANUP,
+    BL__ID_PARAMETER_SCAN,
+    BL__ID_PARAMETER_STEP,
+    BL__ID_PARAMETER_LIST,
+    BL__ID_SHELL,
+    BL__ID_NO_SHELL,
+    BL__ID_IGNORE_FAILURE,
+    BL__ID_STYLE,
+    BL__ID_SORT,
+    BL__ID_TIME_UNIT,
+    BL__ID_EXPORT_ASCIIDOC, /* the five exports in this order */
+    BL__ID_EXPORT_CSV,
+    BL__ID_EXPORT_JSON,
+    BL__ID_EXPORT_MARKDOWN,
+    BL__ID_EXPORT_ORGMODE,
+    BL__ID_SHOW_OUTPUT,
+    BL__ID_CMD_OUTPUT, /* where the commands' output goes (exec's --output) */
+    BL__ID_INPUT,
+    BL__ID_COMMAND_NAME,
+    BL__ID_MIN_TIME,
+    BL__ID_DEBUG_MODE,
+    BL__ID_ORDER,
+    BL__ID_SEQUENTIAL,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
     /* the save group: --save, --store, --run-id, --tag */
@@ -159,23 +201,27 @@ const char *bl__command_closest(const char *name);
 
 /* One option as given. `value` is borrowed from argv (NULL for a switch or
  * an optional value not given); `num` is the parsed number: seconds for a
- * DURATION, the value of COUNT, INT and LEVEL. */
+ * DURATION, the value of COUNT, INT and LEVEL. `values` holds all n_values
+ * of them (values[0] is value): several for BL__ARG_VALUES, else 0 or 1. */
 struct bl__hit {
     const struct bl__opt *opt;
     const char *value;
     double num;
+    const char *values[BL__MAX_VALUES];
+    size_t n_values;
 };
 
 /* A parsed command line: options in the order given, then positionals.
  * Nothing to free: the hits live here, the positionals in argv. */
-#define BL__MAX_HITS 128
+#define BL__MAX_HITS 512
 struct bl__args {
     struct bl__hit hits[BL__MAX_HITS];
     size_t n_hits;
     char **pos; /* argv's tail: the parser moves positionals there, in order, as GNU getopt does */
     size_t n_pos;
     int help;    /* --help or -h was given: nothing else was checked */
-    int version; /* --version was given (tables with a version entry) */
+    int version; /* --version was given (tables with a version entry): as for --help,
+                  * nothing after it was checked */
 };
 
 /*
@@ -225,6 +271,12 @@ struct bl__progress {
 };
 void bl__progress_show(struct bl__progress *p, size_t index, size_t total, const char *name);
 void bl__progress_clear(struct bl__progress *p);
+
+/* How an option is written in messages: "--name", else "-c". */
+const char *bl__opt_label(const struct bl__opt *o, char *buf, size_t size);
+/* The number of values of an option: the words of a BL__ARG_VALUES's meta,
+ * 0 for a switch, else 1. */
+size_t bl__opt_n_values(const struct bl__opt *o);
 
 /* Parse a duration ("500ms", "2s", "1m"; a bare number is seconds) into
  * seconds; -1 when it is not one. */

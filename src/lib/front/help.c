@@ -65,6 +65,13 @@ static void left_column(const struct bl__opt *o, char *buf, size_t size)
         used += (size_t)snprintf(buf, size, "    ");
     if (used >= size)
         return;
+    if (!o->name) { /* short only: "-N", "-x VALUE" */
+        if (o->arg == BL__ARG_NONE)
+            snprintf(buf, size, "-%c", o->short_name);
+        else
+            snprintf(buf, size, "-%c %s", o->short_name, o->meta);
+        return;
+    }
     if (o->arg == BL__ARG_NONE)
         snprintf(buf + used, size - used, "--%s", o->name);
     else if (o->flags & BL__OPT_OPTIONAL)
