@@ -2,11 +2,12 @@
  * cmd_exec.c - `benchlab exec [options] CMD...`: benchmark whole commands
  * (hyperfine's job, with benchlab's statistics). Takes hyperfine's options
  * with their meanings (docs/exec.md lists the deliberate differences) from
- * one declarative table, OPTIONS[], which the parser and --help both read:
- * moving exec onto the shared option module is a change of table type.
- * Expands parameters in hyperfine's order, opens the exports before
- * measuring, shows progress on a terminal and prints the summary; the
- * measuring is the library's (benchlab/exec.h).
+ * exec's table in the shared option module (src/lib/front/options.c),
+ * which the parser, --help, the man page and the completions all read;
+ * here are what the options do and which may go together. Expands
+ * parameters in hyperfine's order, opens the exports before measuring,
+ * shows progress on a terminal and prints the summary; the measuring is
+ * the library's (benchlab/exec.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include "benchlab/format.h"
 #include "benchlab/results.h"
 #include "cli.h"
+#include "front.h"
 
 #define MAX_PARAMS 8
 #define MAX_SCAN_VALUES 100000
@@ -37,237 +39,6 @@ static void on_stop(int sig)
     stop_flag = 1;
 }
 
-/* ---- the options: one table, the parser and --help read it ------------------------ */
-
-enum opt_id {
-    O_SECTION, /* a heading in --help */
-    O_WARMUP,
-    O_MIN_RUNS,
-    O_MAX_RUNS,
-    O_RUNS,
-    O_SETUP,
-    O_REFERENCE,
-    O_REFERENCE_NAME,
-    O_PREPARE,
-    O_CONCLUDE,
-    O_CLEANUP,
-    O_SCAN,
-    O_STEP,
-    O_LIST,
-    O_SHELL,
-    O_NO_SHELL,
-    O_IGNORE_FAILURE,
-    O_STYLE,
-    O_SORT,
-    O_TIME_UNIT,
-    O_EXPORT_ASCIIDOC,
-    O_EXPORT_CSV,
-    O_EXPORT_JSON,
-    O_EXPORT_MARKDOWN,
-    O_EXPORT_ORGMODE,
-    O_SHOW_OUTPUT,
-    O_OUTPUT,
-    O_INPUT,
-    O_COMMAND_NAME,
-    O_MIN_TIME,
-    O_DEBUG_MODE,
-    O_HELP,
-    O_VERSION,
-    O_TIME,
-    O_TIMEOUT,
-    O_ORDER,
-    O_SEQUENTIAL,
-    O_SEED,
-    O_FORMAT,
-    O_SAVE,
-    O_STORE,
-    O_RUN_ID,
-    O_TAG,
-    O_COUNT
-};
-
-enum arg_kind {
-    ARG_NONE,
-    ARG_ONE,      /* --opt V, --opt=V, -oV, -o V, -o=V */
-    ARG_OPTIONAL, /* only attached: --opt=V, -o=V (hyperfine's require_equals) */
-    ARG_TWO,      /* --opt A B */
-    ARG_THREE,    /* --opt A B C */
-};
-
-#define OPT_REPEAT 1u /* may be given more than once (each is kept, or the last wins) */
-#define OPT_HIDDEN 2u /* accepted, not in --help (as in hyperfine) */
-
-struct opt_def {
-    enum opt_id id;
-    const char *name; /* long name without "--"; NULL: short only */
-    char short_name;  /* 0: long only */
-    enum arg_kind arg;
-    const char *metavar;
-    unsigned flags;
-    const char *help;
-};
-
-static const struct opt_def OPTIONS[] = {
-    {O_SECTION, NULL, 0, ARG_NONE, NULL, 0, "hyperfine's options, with hyperfine's meanings:"},
-    {O_WARMUP, "warmup", 'w', ARG_ONE, "NUM", 0, "untimed runs of each command first (0)"},
-    {O_MIN_RUNS, "min-runs", 'm', ARG_ONE, "NUM", 0, "automatic budget: at least NUM runs (10)"},
-    {O_MAX_RUNS, "max-runs", 'M', ARG_ONE, "NUM", 0,
-     "automatic budget: at most NUM runs (no limit)"},
-    {O_RUNS, "runs", 'r', ARG_ONE, "NUM", 0, "exactly NUM runs of each command"},
-    {O_SETUP, "setup", 's', ARG_ONE, "CMD", 0, "once before a command's first run"},
-    {O_REFERENCE, "reference", 0, ARG_ONE, "CMD", 0,
-     "also benchmark CMD (first) and compare with it, not with the fastest"},
-    {O_REFERENCE_NAME, "reference-name", 0, ARG_ONE, "NAME", 0, "the name of --reference's CMD"},
-    {O_PREPARE, "prepare", 'p', ARG_ONE, "CMD", OPT_REPEAT,
-     "before each run, untimed (once, or once per command)"},
-    {O_CONCLUDE, "conclude", 'C', ARG_ONE, "CMD", OPT_REPEAT,
-     "after each run, untimed (once, or once per command)"},
-    {O_CLEANUP, "cleanup", 'c', ARG_ONE, "CMD", 0, "once after a command's last run"},
-    {O_SCAN, "parameter-scan", 'P', ARG_THREE, "VAR MIN MAX", 0, "a command per {VAR} in MIN..MAX"},
-    {O_STEP, "parameter-step-size", 'D', ARG_ONE, "DELTA", 0, "the scan's step (1)"},
-    {O_LIST, "parameter-list", 'L', ARG_TWO, "VAR VALUES", OPT_REPEAT,
-     "a command per {VAR} in VALUES (a,b,c; \\, for a comma)"},
-    {O_SHELL, "shell", 'S', ARG_ONE, "SHELL", OPT_REPEAT,
-     "the shell: a name, path or command line (\"bash --norc\"); default: sh; none: no shell"},
-    {O_NO_SHELL, NULL, 'N', ARG_NONE, NULL, 0, "the same as --shell=none"},
-    {O_IGNORE_FAILURE, "ignore-failure", 'i', ARG_OPTIONAL, "MODE", 0,
-     "record non-zero exits: all (-i, =all-non-zero) or these (=1,2)"},
-    {O_STYLE, "style", 0, ARG_ONE, "TYPE", 0,
-     "auto, basic, full, nocolor, color, none (no summary on stdout)"},
-    {O_SORT, "sort", 0, ARG_ONE, "METHOD", 0,
-     "auto (comparison by time, tables by command), command, mean-time"},
-    {O_TIME_UNIT, "time-unit", 'u', ARG_ONE, "UNIT", 0,
-     "microsecond, millisecond or second: the summary and markup tables"},
-    {O_EXPORT_ASCIIDOC, "export-asciidoc", 0, ARG_ONE, "FILE", 0,
-     "an AsciiDoc table ('-': stdout)"},
-    {O_EXPORT_CSV, "export-csv", 0, ARG_ONE, "FILE", 0, "hyperfine's CSV ('-': stdout)"},
-    {O_EXPORT_JSON, "export-json", 0, ARG_ONE, "FILE", 0,
-     "hyperfine's JSON, seconds, every run ('-': stdout)"},
-    {O_EXPORT_MARKDOWN, "export-markdown", 0, ARG_ONE, "FILE", 0, "a Markdown table ('-': stdout)"},
-    {O_EXPORT_ORGMODE, "export-orgmode", 0, ARG_ONE, "FILE", 0, "an org-mode table ('-': stdout)"},
-    {O_SHOW_OUTPUT, "show-output", 0, ARG_NONE, NULL, 0, "the commands' output is ours"},
-    {O_OUTPUT, "output", 0, ARG_ONE, "WHERE", OPT_REPEAT,
-     "null (default), pipe, inherit or a FILE (once, or once per command)"},
-    {O_INPUT, "input", 0, ARG_ONE, "WHERE", 0, "the commands' stdin: null (default) or a FILE"},
-    {O_COMMAND_NAME, "command-name", 'n', ARG_ONE, "NAME", OPT_REPEAT,
-     "the name of the next command in reports"},
-    {O_MIN_TIME, "min-benchmarking-time", 0, ARG_ONE, "SECONDS", OPT_HIDDEN, NULL},
-    {O_DEBUG_MODE, "debug-mode", 0, ARG_NONE, NULL, OPT_HIDDEN, NULL},
-    {O_HELP, "help", 'h', ARG_NONE, NULL, 0, "this help"},
-    {O_VERSION, "version", 'V', ARG_NONE, NULL, 0, "benchlab's version"},
-    {O_SECTION, NULL, 0, ARG_NONE, NULL, 0, "benchlab's own:"},
-    {O_TIME, "time", 0, ARG_ONE, "SECONDS", 0,
-     "automatic budget: about SECONDS of wall time per command (3)"},
-    {O_TIMEOUT, "timeout", 0, ARG_ONE, "SECONDS", 0,
-     "kill a run (or a helper) past SECONDS and fail (no limit)"},
-    {O_ORDER, "order", 0, ARG_ONE, "ORDER", 0,
-     "shuffle (default), interleave (A B A B), sequential"},
-    {O_SEQUENTIAL, "sequential", 0, ARG_NONE, NULL, 0, "all runs of one command, then the next"},
-    {O_SEED, "seed", 0, ARG_ONE, "N", 0, "the shuffle's seed"},
-    {O_FORMAT, "format", 0, ARG_ONE, "text|go", 0,
-     "go: Go benchmark lines on stdout, summary on stderr"},
-    {O_SAVE, "save", 0, ARG_NONE, NULL, 0, "also save the runs in the results store"},
-    {O_STORE, "store", 0, ARG_ONE, "SPEC", 0, "the store (docs/store.md); implies --save"},
-    {O_RUN_ID, "run-id", 0, ARG_ONE, "NAME", 0, "the stored run's name; implies --save"},
-    {O_TAG, "tag", 0, ARG_ONE, "TEXT", 0, "the stored run's tag; implies --save"},
-};
-#define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
-
-static void usage(FILE *f)
-{
-    fputs("usage: benchlab exec [options] CMD...\n\n"
-          "Benchmarks each command: wall, user and system time, peak RSS, exit status.\n"
-          "Commands run in shuffled rounds (one run of each per round) and with `sh -c`;\n"
-          "the shell's start-up is measured in the same rounds and subtracted.\n"
-          "Short options may be bundled (-r2 -w1, -Ni). See docs/exec.md.\n",
-          f);
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const struct opt_def *d = &OPTIONS[i];
-        if (d->flags & OPT_HIDDEN)
-            continue;
-        if (d->id == O_SECTION) {
-            fprintf(f, "\n%s\n", d->help);
-            continue;
-        }
-        char left[64];
-        int n = snprintf(
-            left, sizeof left, "  %c%c%s%s%s%s%s", d->short_name ? '-' : ' ',
-            d->short_name ? d->short_name : ' ', d->short_name && d->name ? ", " : "  ",
-            d->name ? "--" : "", d->name ? d->name : "",
-            d->metavar ? (d->arg == ARG_OPTIONAL ? "[=" : " ") : "", d->metavar ? d->metavar : "");
-        if (d->arg == ARG_OPTIONAL && n > 0 && (size_t)n + 1 < sizeof left)
-            strcat(left, "]");
-        if (strlen(left) > 30)
-            fprintf(f, "%s\n%32s", left, "");
-        else
-            fprintf(f, "%-32s", left);
-        /* the help at most 80 columns wide, continued under itself */
-        size_t col = 32;
-        for (const char *w = d->help; *w;) {
-            size_t len = strcspn(w, " ");
-            if (col > 32 && col + 1 + len > 80) {
-                fprintf(f, "\n%32s", "");
-                col = 32;
-            } else if (col > 32) {
-                fputc(' ', f);
-                col++;
-            }
-            fwrite(w, 1, len, f);
-            col += len;
-            w += len;
-            while (*w == ' ')
-                w++;
-        }
-        fputc('\n', f);
-    }
-    fputs("\nExit status: 0 ok, 1 a command failed, 2 trouble, 130 interrupted.\n", f);
-}
-
-/* Levenshtein distance, for "did you mean" on an unknown option. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[64];
-    if (lb >= 64)
-        return 99;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cur = row[j];
-            size_t sub = prev + (a[i - 1] != b[j - 1]);
-            row[j] = sub < row[j] + 1 ? sub : row[j] + 1;
-            if (row[j - 1] + 1 < row[j])
-                row[j] = row[j - 1] + 1;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
-static int unknown_option(const char *arg)
-{
-    const char *best = NULL;
-    size_t best_d = 3;
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        if (!OPTIONS[i].name || (OPTIONS[i].flags & OPT_HIDDEN))
-            continue;
-        char given[64];
-        snprintf(given, sizeof given, "%s", arg + 2);
-        given[strcspn(given, "=")] = '\0';
-        size_t d = distance(given, OPTIONS[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = OPTIONS[i].name;
-        }
-    }
-    if (best)
-        return cli_error("exec: unknown option '%s'; did you mean --%s? (benchlab exec --help)",
-                         arg, best);
-    return cli_error("exec: unknown option '%s' (benchlab exec --help)", arg);
-}
-
 /* ---- what the options set ---------------------------------------------------------- */
 
 struct param_def {
@@ -278,7 +49,6 @@ struct param_def {
 
 struct cli {
     bl_exec_options o;
-    int seen[O_COUNT];
     const char *cmds[MAX_CMDS];
     size_t n_cmds;
     const char *names[MAX_CMDS];
@@ -301,17 +71,6 @@ struct cli {
     double unit_ns; /* --time-unit; 0: automatic */
     struct cli_save save;
 };
-
-static int parse_int(const char *opt, const char *s, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 0 || v > 100000000)
-        return cli_error("exec: %s: '%s' is not a count", opt, s);
-    *out = (int)v;
-    return 0;
-}
 
 static int parse_double(const char *opt, const char *s, double *out)
 {
@@ -509,135 +268,128 @@ static int push(const char **list, size_t *n, const char *v)
     return 0;
 }
 
-/* Apply one option with its values (v[0..]: as many as its kind takes). */
-static int apply(struct cli *c, const struct opt_def *d, const char *opt, char **v)
+/* How many times the option `id` was given. */
+static size_t given(const struct bl__args *a, int id)
 {
+    size_t n = 0;
+    for (size_t k = 0; k < a->n_hits; k++)
+        n += a->hits[k].opt->id == id;
+    return n;
+}
+
+/* Apply one option with its values (checked for their kind by the parser). */
+static int apply(struct cli *c, const struct bl__hit *h)
+{
+    char opt[64];
+    bl__opt_label(h->opt, opt, sizeof opt);
+    const char *const *v = h->values;
     int k = 0;
-    switch (d->id) {
-    case O_SECTION:
-    case O_COUNT:
+    switch (h->opt->id) {
+    case BL__ID_WARMUP:
+        c->o.warmup = (int)h->num;
         break;
-    case O_WARMUP:
-        return parse_int(opt, v[0], &c->o.warmup);
-    case O_MIN_RUNS:
-        if (parse_int(opt, v[0], &c->o.min_runs))
-            return 2;
-        return c->o.min_runs == 0 ? cli_error("exec: --min-runs must be at least 1") : 0;
-    case O_MAX_RUNS:
-        if (parse_int(opt, v[0], &c->o.max_runs))
-            return 2;
-        return c->o.max_runs == 0 ? cli_error("exec: --max-runs must be at least 1") : 0;
-    case O_RUNS:
-        if (parse_int(opt, v[0], &c->o.runs))
-            return 2;
-        return c->o.runs == 0 ? cli_error("exec: --runs must be at least 1") : 0;
-    case O_SETUP:
+    case BL__ID_MIN_RUNS:
+        c->o.min_runs = (int)h->num;
+        break;
+    case BL__ID_MAX_RUNS:
+        c->o.max_runs = (int)h->num;
+        break;
+    case BL__ID_RUNS:
+        c->o.runs = (int)h->num;
+        break;
+    case BL__ID_SETUP:
         c->setup = v[0];
         break;
-    case O_CLEANUP:
+    case BL__ID_CLEANUP:
         c->cleanup = v[0];
         break;
-    case O_REFERENCE:
+    case BL__ID_REFERENCE:
         c->reference = v[0];
         break;
-    case O_REFERENCE_NAME:
+    case BL__ID_REFERENCE_NAME:
         c->reference_name = v[0];
         break;
-    case O_PREPARE:
+    case BL__ID_PREPARE:
         return push(c->prepares, &c->n_prepares, v[0]);
-    case O_CONCLUDE:
+    case BL__ID_CONCLUDE:
         return push(c->concludes, &c->n_concludes, v[0]);
-    case O_OUTPUT:
+    case BL__ID_CMD_OUTPUT:
         return push(c->outputs, &c->n_outputs, v[0]);
-    case O_COMMAND_NAME:
+    case BL__ID_COMMAND_NAME:
         return push(c->names, &c->n_names, v[0]);
-    case O_SCAN:
+    case BL__ID_PARAMETER_SCAN:
         c->scan_name = v[0];
         c->scan_min = v[1];
         c->scan_max = v[2];
         break;
-    case O_STEP:
+    case BL__ID_PARAMETER_STEP:
         c->scan_step = v[0];
         break;
-    case O_LIST:
+    case BL__ID_PARAMETER_LIST:
         return parse_list(c, v[0], v[1]);
-    case O_SHELL:
+    case BL__ID_SHELL:
         if (!*v[0])
             return cli_error("exec: --shell: empty");
         c->o.shell = strcmp(v[0], "none") == 0 ? NULL : strcmp(v[0], "default") == 0 ? "sh" : v[0];
         break;
-    case O_NO_SHELL:
+    case BL__ID_NO_SHELL:
         c->o.shell = NULL;
         break;
-    case O_IGNORE_FAILURE:
+    case BL__ID_IGNORE_FAILURE:
         return parse_ignore_failure(c, v[0]);
-    case O_STYLE: {
-        static const char *const names[] = {"auto",  "basic", "full", "nocolor",
-                                            "color", "none",  NULL};
+    case BL__ID_STYLE: {
         /* no colours in exec's output: nocolor is auto, color is basic */
         static const int style[] = {STYLE_AUTO, STYLE_BASIC, STYLE_FULL,
                                     STYLE_AUTO, STYLE_BASIC, STYLE_NONE};
-        if (pick(opt, v[0], names, &k))
+        if (pick(opt, v[0], h->opt->choices, &k))
             return 2;
         c->style = style[k];
         break;
     }
-    case O_SORT: {
-        static const char *const names[] = {"auto", "command", "mean-time", NULL};
-        if (pick(opt, v[0], names, &k))
+    case BL__ID_SORT:
+        if (pick(opt, v[0], h->opt->choices, &k))
             return 2;
         c->sort = k == 0 ? SORT_AUTO : k == 1 ? SORT_COMMAND : SORT_TIME;
         break;
-    }
-    case O_TIME_UNIT: {
-        static const char *const names[] = {"microsecond", "millisecond", "second", NULL};
-        if (pick(opt, v[0], names, &k))
+    case BL__ID_TIME_UNIT:
+        if (pick(opt, v[0], h->opt->choices, &k))
             return 2;
         c->unit_ns = k == 0 ? 1e3 : k == 1 ? 1e6 : 1e9;
         break;
-    }
-    case O_EXPORT_ASCIIDOC:
-    case O_EXPORT_CSV:
-    case O_EXPORT_JSON:
-    case O_EXPORT_MARKDOWN:
-    case O_EXPORT_ORGMODE:
-        c->exports[d->id - O_EXPORT_ASCIIDOC] = v[0];
+    case BL__ID_EXPORT_ASCIIDOC:
+    case BL__ID_EXPORT_CSV:
+    case BL__ID_EXPORT_JSON:
+    case BL__ID_EXPORT_MARKDOWN:
+    case BL__ID_EXPORT_ORGMODE:
+        c->exports[h->opt->id - BL__ID_EXPORT_ASCIIDOC] = v[0];
         break;
-    case O_SHOW_OUTPUT:
+    case BL__ID_SHOW_OUTPUT:
         c->o.show_output = 1;
         break;
-    case O_INPUT:
+    case BL__ID_INPUT:
         c->o.input = strcmp(v[0], "null") == 0 ? NULL : v[0];
         break;
-    case O_MIN_TIME:
-    case O_TIME:
+    case BL__ID_MIN_TIME:
+    case BL__ID_TIME:
         if (parse_double(opt, v[0], &c->o.time_s))
             return 2;
         return c->o.time_s < 0 ? cli_error("exec: %s: '%s' is negative", opt, v[0]) : 0;
-    case O_TIMEOUT:
+    case BL__ID_TIMEOUT:
         if (parse_double(opt, v[0], &c->o.timeout_s))
             return 2;
         return c->o.timeout_s <= 0 ? cli_error("exec: --timeout: '%s' is not positive", v[0]) : 0;
-    case O_DEBUG_MODE:
+    case BL__ID_DEBUG_MODE:
         return cli_error("exec: --debug-mode (hyperfine's fake timings for tests) is not "
                          "supported: benchlab exec always measures");
-    case O_HELP:
-        usage(stdout);
-        exit(0);
-    case O_VERSION:
-        printf("benchlab exec %s\n", bl_version());
-        exit(0);
-    case O_ORDER: {
-        static const char *const names[] = {"shuffle", "interleave", "sequential", NULL};
-        if (pick(opt, v[0], names, &k))
+    case BL__ID_ORDER:
+        if (pick(opt, v[0], h->opt->choices, &k))
             return 2;
         c->o.order = k == 0 ? BL_EXEC_SHUFFLE : k == 1 ? BL_EXEC_INTERLEAVE : BL_EXEC_SEQUENTIAL;
         break;
-    }
-    case O_SEQUENTIAL:
+    case BL__ID_SEQUENTIAL:
         c->o.order = BL_EXEC_SEQUENTIAL;
         break;
-    case O_SEED: {
+    case BL__ID_SEED: {
         char *end;
         errno = 0;
         c->o.seed = strtoull(v[0], &end, 10);
@@ -645,177 +397,101 @@ static int apply(struct cli *c, const struct opt_def *d, const char *opt, char *
             return cli_error("exec: --seed: '%s' is not a number", v[0]);
         break;
     }
-    case O_FORMAT: {
-        static const char *const names[] = {"text", "go", NULL};
-        if (pick(opt, v[0], names, &k))
+    case BL__ID_FORMAT:
+        if (pick(opt, v[0], h->opt->choices, &k))
             return 2;
         c->format_go = k == 1;
         break;
-    }
-    case O_SAVE:
+    case BL__ID_SAVE:
         c->save.on = 1;
         break;
-    case O_STORE:
+    case BL__ID_STORE:
         c->save.store = v[0];
         c->save.on = 1;
         break;
-    case O_RUN_ID:
+    case BL__ID_RUN_ID:
         c->save.run_uid = v[0];
         c->save.on = 1;
         break;
-    case O_TAG:
+    case BL__ID_TAG:
         c->save.tag = v[0];
         c->save.on = 1;
+        break;
+    default:
         break;
     }
     return 0;
 }
 
-static const struct opt_def *find_long(const char *name, size_t len)
+/* "--name" or "-x" of an option of exec's table, for messages. */
+static const char *opt_name(const struct bl__command *cmd, int id, char *buf, size_t size)
 {
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        if (OPTIONS[i].name && strlen(OPTIONS[i].name) == len &&
-            strncmp(OPTIONS[i].name, name, len) == 0)
-            return &OPTIONS[i];
-    return NULL;
-}
-
-static const struct opt_def *find_short(char ch)
-{
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        if (OPTIONS[i].short_name == ch)
-            return &OPTIONS[i];
-    return NULL;
-}
-
-static int n_values(enum arg_kind k)
-{
-    return k == ARG_THREE ? 3 : k == ARG_TWO ? 2 : k == ARG_NONE ? 0 : 1;
-}
-
-/*
- * One option, d, as `opt` ("--name" or "-x"), with its value attached
- * (`inl`, after '=' or the rest of a bundle) or NULL. Takes what else it
- * needs from argv after *i.
- */
-static int take(struct cli *c, const struct opt_def *d, const char *opt, const char *inl, int argc,
-                char **argv, int *i)
-{
-    char *v[3] = {NULL, NULL, NULL};
-    int need = n_values(d->arg);
-    if (d->arg == ARG_NONE && inl)
-        return cli_error("exec: %s takes no value", opt);
-    if (d->arg == ARG_OPTIONAL) {
-        v[0] = (char *)inl;
-    } else if (need == 1 && inl) {
-        v[0] = (char *)inl;
-    } else if (need > 1 && inl) {
-        return cli_error("exec: %s takes %s as separate arguments", opt, d->metavar);
-    } else if (need) {
-        if (*i + need >= argc)
-            return cli_error("exec: %s needs %s", opt, d->metavar);
-        for (int k = 0; k < need; k++)
-            v[k] = argv[++*i];
-    }
-    if (c->seen[d->id] && !(d->flags & OPT_REPEAT))
-        return cli_error("exec: %s given more than once", opt);
-    c->seen[d->id]++;
-    return apply(c, d, opt, v);
-}
-
-/* "--name" or "-x" of an option, for messages. */
-static const char *opt_name(enum opt_id id, char *buf, size_t size)
-{
-    for (size_t k = 0; k < N_OPTIONS; k++)
-        if (OPTIONS[k].id == id) {
-            if (OPTIONS[k].name)
-                snprintf(buf, size, "--%s", OPTIONS[k].name);
-            else
-                snprintf(buf, size, "-%c", OPTIONS[k].short_name);
-            return buf;
-        }
+    for (size_t k = 0; k < cmd->n_opts; k++)
+        if (cmd->opts[k].id == id)
+            return bl__opt_label(&cmd->opts[k], buf, size);
     return "?";
 }
 
 /* As hyperfine (clap): which options may not go together, which need another. */
-static int check_combinations(const struct cli *c)
+static int check_combinations(const struct bl__command *cmd, const struct bl__args *args)
 {
     static const struct {
-        enum opt_id a, b;
+        int a, b;
     } conflicts[] = {
-        {O_RUNS, O_MIN_RUNS},      {O_RUNS, O_MAX_RUNS},  {O_LIST, O_SCAN},
-        {O_LIST, O_STEP},          {O_NO_SHELL, O_SHELL}, {O_SHOW_OUTPUT, O_STYLE},
-        {O_SHOW_OUTPUT, O_OUTPUT},
+        {BL__ID_RUNS, BL__ID_MIN_RUNS},
+        {BL__ID_RUNS, BL__ID_MAX_RUNS},
+        {BL__ID_PARAMETER_LIST, BL__ID_PARAMETER_SCAN},
+        {BL__ID_PARAMETER_LIST, BL__ID_PARAMETER_STEP},
+        {BL__ID_NO_SHELL, BL__ID_SHELL},
+        {BL__ID_SHOW_OUTPUT, BL__ID_STYLE},
+        {BL__ID_SHOW_OUTPUT, BL__ID_CMD_OUTPUT},
     };
     static const struct {
-        enum opt_id opt, needs;
-    } requires[] = {{O_STEP, O_SCAN}, {O_REFERENCE_NAME, O_REFERENCE}};
+        int opt, needs;
+    } requires[] = {{BL__ID_PARAMETER_STEP, BL__ID_PARAMETER_SCAN},
+                    {BL__ID_REFERENCE_NAME, BL__ID_REFERENCE}};
     char a[48], b[48];
     for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
-        if (c->seen[conflicts[i].a] && c->seen[conflicts[i].b])
+        if (given(args, conflicts[i].a) && given(args, conflicts[i].b))
             return cli_error("exec: %s cannot be used with %s",
-                             opt_name(conflicts[i].a, a, sizeof a),
-                             opt_name(conflicts[i].b, b, sizeof b));
+                             opt_name(cmd, conflicts[i].a, a, sizeof a),
+                             opt_name(cmd, conflicts[i].b, b, sizeof b));
     for (size_t i = 0; i < sizeof requires / sizeof requires[0]; i++)
-        if (c->seen[requires[i].opt] && !c->seen[requires[i].needs])
-            return cli_error("exec: %s needs %s", opt_name(requires[i].opt, a, sizeof a),
-                             opt_name(requires[i].needs, b, sizeof b));
+        if (given(args, requires[i].opt) && !given(args, requires[i].needs))
+            return cli_error("exec: %s needs %s", opt_name(cmd, requires[i].opt, a, sizeof a),
+                             opt_name(cmd, requires[i].needs, b, sizeof b));
     return 0;
 }
 
-static int parse_args(struct cli *c, int argc, char **argv)
+/* 0; 2 after an error; -1 after --help or --version (exit 0). */
+static int parse_args(struct cli *c, int argc, char **argv, struct bl__args *args)
 {
+    const struct bl__command *cmd = bl__command_find("exec");
+    int first = cli_parse("exec", argc, argv, args);
+    if (first == -2)
+        return 2;
+    if (first == -1)
+        return -1;
+    if (args->version) {
+        printf("benchlab exec %s\n", bl_version());
+        return -1;
+    }
     int err = 0;
-    for (int i = 1; i < argc && !err; i++) {
-        char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            for (i++; i < argc && !err; i++)
-                err = push(c->cmds, &c->n_cmds, argv[i]);
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (!*a)
-                return cli_error("exec: an empty command");
-            err = push(c->cmds, &c->n_cmds, a);
-        } else if (a[1] == '-') {
-            const char *eq = strchr(a, '=');
-            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            const struct opt_def *d = find_long(a + 2, len);
-            if (!d)
-                return unknown_option(a);
-            char opt[64];
-            snprintf(opt, sizeof opt, "--%s", d->name);
-            err = take(c, d, opt, eq ? eq + 1 : NULL, argc, argv, &i);
-        } else {
-            /* a bundle of short options: -Ni, -r2, -w1, -i=1,2 */
-            for (const char *p = a + 1; *p && !err; p++) {
-                const struct opt_def *d = find_short(*p);
-                char opt[3] = {'-', *p, '\0'};
-                if (!d)
-                    return cli_error("exec: unknown option '%s' in '%s' (benchlab exec --help)",
-                                     opt, a);
-                const char *inl = NULL;
-                if (d->arg == ARG_ONE && p[1])
-                    inl = p[1] == '=' ? p + 2 : p + 1;
-                else if (d->arg == ARG_OPTIONAL && p[1] == '=')
-                    inl = p + 2;
-                else if ((d->arg == ARG_TWO || d->arg == ARG_THREE) && p[1])
-                    return cli_error("exec: %s must end its bundle '%s': it takes %s", opt, a,
-                                     d->metavar);
-                err = take(c, d, opt, inl, argc, argv, &i);
-                if (inl)
-                    break;
-            }
-        }
+    for (size_t k = 0; k < args->n_hits && !err; k++)
+        err = apply(c, &args->hits[k]);
+    for (size_t k = 0; k < args->n_pos && !err; k++) {
+        if (!*args->pos[k])
+            return cli_error("exec: an empty command");
+        err = push(c->cmds, &c->n_cmds, args->pos[k]);
     }
     if (!err)
-        err = check_combinations(c);
+        err = check_combinations(cmd, args);
     if (err)
         return err;
     if (c->n_cmds == 0)
         return cli_error("exec: name a command: benchlab exec [options] CMD...");
     if (c->o.max_runs > 0 && c->o.max_runs < c->o.min_runs) {
-        if (c->seen[O_MIN_RUNS])
+        if (given(args, BL__ID_MIN_RUNS))
             return cli_error("exec: --min-runs %d is more than --max-runs %d", c->o.min_runs,
                              c->o.max_runs);
         c->o.min_runs = c->o.max_runs; /* only the default was larger */
@@ -1219,7 +895,10 @@ int cmd_exec(int argc, char **argv)
     struct cli c;
     memset(&c, 0, sizeof c);
     bl_exec_options_init(&c.o);
-    int status = parse_args(&c, argc, argv);
+    struct bl__args args;
+    int status = parse_args(&c, argc, argv, &args);
+    if (status == -1)
+        return 0;
     struct expanded e;
     memset(&e, 0, sizeof e);
     struct export_file ex[5];

@@ -30,12 +30,18 @@ man-pages-render)
     done
     # benchlab(1), benchlab(3) and one page per command with options on its table
     [ "$n" -ge 12 ] || fail "only $n pages"
-    for c in run env ab compare profile report history judge baseline merge; do
+    for c in run exec env ab compare profile report history judge baseline merge; do
         [ -f "$share/man/benchlab-$c.1" ] || fail "no benchlab-$c(1)"
     done
     MANWIDTH=80 man -l "$share/man/benchlab-run.1" >"$tmp/out" 2>/dev/null
     out_has '--timeout DURATION'
     out_has 'Default: 60s'
+    # exec's options of several values and its short-only -N
+    MANWIDTH=80 man -l "$share/man/benchlab-exec.1" >"$tmp/out" 2>/dev/null
+    out_has '^ *-P, --parameter-scan VAR MIN MAX$'
+    out_has '^ *-L, --parameter-list VAR VALUES$'
+    out_has '^ *-N  *the same as --shell=none$'
+    out_lacks 'min-benchmarking-time'
     MANWIDTH=80 man -l "$share/man/benchlab.3" >"$tmp/out" 2>/dev/null
     out_has 'bl_results \*bl_results_create(void);'
     out_lacks 'bl__'
@@ -59,6 +65,16 @@ bash-completion)
     [ "$(cat "$tmp/out")" = BenchmarkEmpty ] || fail "--filter names: $(cat "$tmp/out")"
     bash_complete benchlab compare -fo >"$tmp/out"
     [ "$(cat "$tmp/out")" = -format ] || fail "compare's Go-style flags: $(cat "$tmp/out")"
+    # exec: its options, their values, and a command after them
+    bash_complete benchlab exec --exp >"$tmp/out"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "--export-asciidoc --export-csv --export-json --export-markdown --export-orgmode " ] ||
+        fail "exec --exp<TAB>: $(cat "$tmp/out")"
+    bash_complete benchlab exec -r 3 --time-unit mi >"$tmp/out"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "microsecond millisecond " ] || fail "exec --time-unit values"
+    bash_complete benchlab exec -i '' >"$tmp/out"
+    out_lacks 'all-non-zero' # -i's value only comes as -i=VALUE
+    bash_complete benchlab exec -N ech >"$tmp/out"
+    out_has '^echo$'
     bash_complete benchlab baseline '' >"$tmp/out"
     [ "$(tr '\n' ' ' <"$tmp/out")" = "set list " ] || fail "baseline's words"
     # a suite's own command line
@@ -77,6 +93,9 @@ zsh-completion)
     timeout 60 zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab run $suite --fo" \
         >"$tmp/out" 2>&1
     grep -q -- '--format' "$tmp/out" || { cat -v "$tmp/out"; fail "zsh: run SUITE --fo<TAB>"; }
+    timeout 60 zsh -f "$(dirname "$0")/zsh_complete.zsh" "$share/zsh" "benchlab exec --export-c" \
+        >"$tmp/out" 2>&1
+    grep -q -- '--export-csv' "$tmp/out" || { cat -v "$tmp/out"; fail "zsh: exec --export-c<TAB>"; }
     ;;
 *)
     fail "unknown case"

@@ -10,11 +10,13 @@ test -x "$tmp/prefix/bin/benchlab"
 test -f "$tmp/prefix/include/benchlab.h"
 # man pages and completions, generated from the option tables (src/docgen)
 for f in share/man/man1/benchlab.1 share/man/man1/benchlab-run.1 share/man/man1/benchlab-compare.1 \
-    share/man/man3/benchlab.3 share/bash-completion/completions/benchlab \
+    share/man/man1/benchlab-exec.1 share/man/man3/benchlab.3 share/bash-completion/completions/benchlab \
     share/zsh/site-functions/_benchlab; do
     test -f "$tmp/prefix/$f" || { echo "not installed: $f"; exit 1; }
 done
 MANWIDTH=80 man -l "$tmp/prefix/share/man/man1/benchlab-run.1" 2>/dev/null | grep -q -- '--filter'
+MANWIDTH=80 man -l "$tmp/prefix/share/man/man1/benchlab-exec.1" 2>/dev/null |
+    grep -q -- '--parameter-scan VAR MIN MAX'
 bash -c ". '$tmp/prefix/share/bash-completion/completions/benchlab'; complete -p benchlab" |
     grep -q '_benchlab benchlab'
 pc=$(find "$tmp/prefix" -name benchlab.pc)

@@ -32,8 +32,8 @@ static const char *const corrections[] = {"holm", "bh", "none", NULL};
         "help", 'h', BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "show this help", BL__ID_HELP    \
     }
 
-/* The save group: run (and the suite), profile, merge; exec once it is on
- * its table. What implies --save is each command's to say (its help). */
+/* The save group: run (and the suite), exec, profile, merge. What implies
+ * --save is each command's to say (its help). */
 #define SAVE_GROUP(save_help, store_help)                                                          \
     {"save", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, save_help, BL__ID_SAVE},              \
         {"store", 0, BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, store_help, BL__ID_STORE},     \
@@ -151,21 +151,113 @@ static const struct bl__command run_command = {
     NULL,
 };
 
-/* ---- exec: its options are helper exec's to put here (cmd_exec.c parses
- * them itself until then). Once exec_opts holds them, cmd_exec.c calls
- * bl__args_parse(&exec_command, ...) and the man page and completions
- * follow by themselves: docgen writes a page for every command with
- * options. ---- */
+/* ---- exec: hyperfine's options with hyperfine's meanings (clap's rules:
+ * whole names, each option once unless it repeats), then benchlab's own.
+ * The values without a kind of their own (--style, --time, ...) are checked
+ * by cmd_exec.c, which also says which options go together. ---- */
+
+static const char *const exec_styles[] = {"auto",  "basic", "full", "nocolor",
+                                          "color", "none",  NULL};
+static const char *const exec_sorts[] = {"auto", "command", "mean-time", NULL};
+static const char *const exec_units[] = {"microsecond", "millisecond", "second", NULL};
+static const char *const exec_orders[] = {"shuffle", "interleave", "sequential", NULL};
+static const char *const exec_formats[] = {"text", "go", NULL};
+
+#define EXEC_RUNS(name, s, min, def, help, id)                                                     \
+    {                                                                                              \
+        name, s, BL__ARG_COUNT, 0, "NUM", NULL, min, 100000000, def, help, id                      \
+    }
+#define EXEC_EXPORT(name, help, id)                                                                \
+    {                                                                                              \
+        name, 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL, help " ('-': stdout)", id          \
+    }
+
+static const struct bl__opt exec_opts[] = {
+    EXEC_RUNS("warmup", 'w', 0, "0", "untimed runs of each command first", BL__ID_WARMUP),
+    EXEC_RUNS("min-runs", 'm', 1, "10", "automatic budget: at least NUM runs", BL__ID_MIN_RUNS),
+    EXEC_RUNS("max-runs", 'M', 1, "no limit", "automatic budget: at most NUM runs",
+              BL__ID_MAX_RUNS),
+    EXEC_RUNS("runs", 'r', 1, NULL, "exactly NUM runs of each command", BL__ID_RUNS),
+    {"setup", 's', BL__ARG_TEXT, 0, "CMD", NULL, NO_RANGE, NULL,
+     "once before a command's first run", BL__ID_SETUP},
+    {"reference", 0, BL__ARG_TEXT, 0, "CMD", NULL, NO_RANGE, NULL,
+     "also benchmark CMD (first) and compare with it, not with the fastest", BL__ID_REFERENCE},
+    {"reference-name", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, NULL,
+     "the name of --reference's CMD", BL__ID_REFERENCE_NAME},
+    {"prepare", 'p', BL__ARG_TEXT, BL__OPT_REPEAT, "CMD", NULL, NO_RANGE, NULL,
+     "before each run, untimed (once, or once per command)", BL__ID_PREPARE},
+    {"conclude", 'C', BL__ARG_TEXT, BL__OPT_REPEAT, "CMD", NULL, NO_RANGE, NULL,
+     "after each run, untimed (once, or once per command)", BL__ID_CONCLUDE},
+    {"cleanup", 'c', BL__ARG_TEXT, 0, "CMD", NULL, NO_RANGE, NULL,
+     "once after a command's last run", BL__ID_CLEANUP},
+    {"parameter-scan", 'P', BL__ARG_VALUES, 0, "VAR MIN MAX", NULL, NO_RANGE, NULL,
+     "a command per {VAR} in MIN..MAX", BL__ID_PARAMETER_SCAN},
+    {"parameter-step-size", 'D', BL__ARG_TEXT, 0, "DELTA", NULL, NO_RANGE, "1", "the scan's step",
+     BL__ID_PARAMETER_STEP},
+    {"parameter-list", 'L', BL__ARG_VALUES, BL__OPT_REPEAT, "VAR VALUES", NULL, NO_RANGE, NULL,
+     "a command per {VAR} in VALUES (a,b,c; \\, for a comma)", BL__ID_PARAMETER_LIST},
+    {"shell", 'S', BL__ARG_TEXT, BL__OPT_REPEAT, "SHELL", NULL, NO_RANGE, "sh",
+     "the shell: a name, path or command line (\"bash --norc\"); none: no shell", BL__ID_SHELL},
+    {NULL, 'N', BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "the same as --shell=none",
+     BL__ID_NO_SHELL},
+    {"ignore-failure", 'i', BL__ARG_TEXT, BL__OPT_OPTIONAL, "MODE", NULL, NO_RANGE, NULL,
+     "record non-zero exits: all (-i, =all-non-zero) or these (=1,2)", BL__ID_IGNORE_FAILURE},
+    {"style", 0, BL__ARG_TEXT, 0, "TYPE", exec_styles, NO_RANGE, NULL,
+     "auto, basic, full, nocolor, color, none (no summary on stdout)", BL__ID_STYLE},
+    {"sort", 0, BL__ARG_TEXT, 0, "METHOD", exec_sorts, NO_RANGE, NULL,
+     "auto (comparison by time, tables by command), command, mean-time", BL__ID_SORT},
+    {"time-unit", 'u', BL__ARG_TEXT, 0, "UNIT", exec_units, NO_RANGE, NULL,
+     "the unit of the summary and markup tables", BL__ID_TIME_UNIT},
+    EXEC_EXPORT("export-asciidoc", "an AsciiDoc table", BL__ID_EXPORT_ASCIIDOC),
+    EXEC_EXPORT("export-csv", "hyperfine's CSV", BL__ID_EXPORT_CSV),
+    EXEC_EXPORT("export-json", "hyperfine's JSON, seconds, every run", BL__ID_EXPORT_JSON),
+    EXEC_EXPORT("export-markdown", "a Markdown table", BL__ID_EXPORT_MARKDOWN),
+    EXEC_EXPORT("export-orgmode", "an org-mode table", BL__ID_EXPORT_ORGMODE),
+    {"show-output", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "the commands' output is ours",
+     BL__ID_SHOW_OUTPUT},
+    {"output", 0, BL__ARG_FILE, BL__OPT_REPEAT, "WHERE", NULL, NO_RANGE, NULL,
+     "null (default), pipe, inherit or a FILE (once, or once per command)", BL__ID_CMD_OUTPUT},
+    {"input", 0, BL__ARG_FILE, 0, "WHERE", NULL, NO_RANGE, NULL,
+     "the commands' stdin: null (default) or a FILE", BL__ID_INPUT},
+    {"command-name", 'n', BL__ARG_TEXT, BL__OPT_REPEAT, "NAME", NULL, NO_RANGE, NULL,
+     "the name of the next command in reports", BL__ID_COMMAND_NAME},
+    {"min-benchmarking-time", 0, BL__ARG_TEXT, BL__OPT_HIDDEN, "SECONDS", NULL, NO_RANGE, NULL,
+     "hyperfine's hidden name of --time", BL__ID_MIN_TIME},
+    {"debug-mode", 0, BL__ARG_NONE, BL__OPT_HIDDEN, NULL, NULL, NO_RANGE, NULL,
+     "hyperfine's fake timings (refused)", BL__ID_DEBUG_MODE},
+    {"version", 'V', BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "benchlab's version",
+     BL__ID_VERSION},
+    /* benchlab's own */
+    {"time", 0, BL__ARG_TEXT, 0, "SECONDS", NULL, NO_RANGE, "3",
+     "automatic budget: about SECONDS of wall time per command", BL__ID_TIME},
+    {"timeout", 0, BL__ARG_TEXT, 0, "SECONDS", NULL, NO_RANGE, "no limit",
+     "kill a run (or a helper) past SECONDS and fail", BL__ID_TIMEOUT},
+    {"order", 0, BL__ARG_TEXT, 0, "ORDER", exec_orders, NO_RANGE, NULL,
+     "shuffle (default), interleave (A B A B), sequential", BL__ID_ORDER},
+    {"sequential", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "all runs of one command, then the next", BL__ID_SEQUENTIAL},
+    {"seed", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "from the clock", "the shuffle's seed",
+     BL__ID_SEED},
+    {"format", 0, BL__ARG_TEXT, 0, "FORMAT", exec_formats, NO_RANGE, "text",
+     "text, or go: Go benchmark lines on stdout and the summary on stderr", BL__ID_FORMAT},
+    SAVE_GROUP("also save the runs in the results store (docs/store.md)",
+               STORE_HELP "; implies --save"),
+    OPT_HELP,
+};
 
 static const struct bl__command exec_command = {
     "exec",
-    "[options] COMMAND...",
+    "[options] CMD...",
     "benchmark whole commands: benchlab exec [options] CMD...",
-    NULL,
-    NULL,
-    NULL,
-    0,
-    BL__STYLE_STOP,
+    "Benchmarks each command: wall, user and system time, peak RSS, exit status. Commands run in "
+    "shuffled rounds (one run of each per round) and with `sh -c`; the shell's start-up is "
+    "measured in the same rounds and subtracted.\n\n"
+    "The options up to --version are hyperfine's, with hyperfine's meanings; the others are "
+    "benchlab's own. Short options may be bundled (-r2 -w1, -Ni). See docs/exec.md.",
+    "Exit status: 0 ok, 1 a command failed, 2 trouble, 130 interrupted.",
+    exec_opts,
+    N(exec_opts),
+    BL__STYLE_ONCE,
     BL__POS_COMMAND,
     NULL,
 };
