@@ -49,7 +49,8 @@ enum {
  * switches on (its own enum; the shared groups below use BL__ID_*). */
 struct bl__opt {
     const char *name;           /* long name without dashes: "filter"; NULL: short only */
-    char short_name;            /* 'o' for -o; 0 for none (then name is needed) */
+    char short_name;            /* 'o' for -o; 0 for none (then name is needed); a short-only
+                                 * option is for GNU-style tables */
     enum bl__arg arg;           /* kind of argument */
     unsigned flags;             /* BL__OPT_* */
     const char *meta;           /* the argument's name in help: "REGEX", "DURATION" */
