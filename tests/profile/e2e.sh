@@ -502,6 +502,11 @@ follow-children-and-suites)
     s=$(share p.folded hot_a)
     near "$s" 54.5 10 || fail "sh: hot_a has $s% (known's samples not followed)"
     grep -q ';main;work;hot_a;spin ' p.folded || fail "sh: known's stacks lost"
+    # a wrapper that execs the program (env, taskset) hands the profile on (issue 19 item 11)
+    "$BL" profile -o w.folded -- env BENCHLAB_WRAPPED=1 "$BIN/known" 20000 1000 >out 2>err ||
+        fail "env: exit status $?"
+    grep -q "nothing was recorded" err && fail "env: nothing was recorded through the wrapper"
+    grep -q ';main;work;hot_a;spin ' w.folded || fail "env: known's stacks lost behind the wrapper"
     # a benchlab suite: its runner only starts workers; the profile follows them, and says so
     if readelf -d "$BIN/suite_prof" | grep -q 'NEEDED.*libasan'; then
         echo "note: suite_prof is built with ASan here (no preload possible): suite part not run"
