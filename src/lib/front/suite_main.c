@@ -503,7 +503,7 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     fr->tty = isatty(2);
     fr->progress.tty = fr->tty;
     fr->color = strcmp(sa->color, "always") == 0 ||
-                (strcmp(sa->color, "auto") == 0 && fr->tty && !getenv("NO_COLOR"));
+                (strcmp(sa->color, "auto") == 0 && bl_terminal_colors(2));
     fr->table = sa->table;
     fr->fmt = out_format(bl__format_for(sa->format, sa->out_path, out_formats, "go"));
     fr->profile_formats = sa->profile_list;
