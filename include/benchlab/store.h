@@ -266,7 +266,10 @@ BL_API void bl_store_history_destroy(bl_store_history *history);
 
 /*
  * The bl_run_saver of bl_run_main's --save (benchlab/run.h): open
- * request->store (creating it), save as a run of kind "run", close. The
+ * request->store (creating it), save as a run of kind "run", close. With
+ * results NULL it checks instead, before anything is measured: the store
+ * opens (created when missing), has benchlab's schema, and takes a write
+ * (one row written and rolled back). The
  * benchlab command registers it with bl_run_set_saver(); a suite's own
  * main loads libbenchlab-store.so.0 and finds it by this name.
  */

@@ -66,25 +66,79 @@ default-store-is-the-project-top)
     [ -f "$tmp/env.db" ] || fail "BENCHLAB_STORE not used"
     ;;
 save-failure-keeps-results)
-    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # file stores; the server case is below
-    echo "not a database, just text, long enough to not look like an empty file" >notastore.db
-    run "$cli" run "$suite" $quick --filter Steady --store notastore.db
+    # a store that takes the run's check but refuses the run itself at the
+    # end (its --run-id holds exec results): the results are out, not lost
+    "$cli" exec -r 2 --save --store "$store" --run-id taken true >/dev/null 2>&1 ||
+        fail "exec --save"
+    run "$cli" run "$suite" $quick --filter Steady --store "$store" --run-id taken
     expect_status 2
     out_has '^BenchmarkSteady	'
-    err_has 'notastore.db: not a benchlab store'
+    err_has 'run taken holds exec results'
     err_has 'written but not saved'
     # --out still gets its file
-    run "$suite" $quick --filter Steady --store notastore.db --out res.txt
+    run "$suite" $quick --filter Steady --store "$store" --run-id taken --out res.txt
     expect_status 2
     grep -q '^BenchmarkSteady	' res.txt || fail "--out lost its results"
     ;;
-unreachable-server-keeps-results)
+bad-store-refused-before-measuring)
+    # what --save would fail on at the end is refused at once: nothing
+    # measured, the path and the reason named (suite and benchlab run)
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # file stores; the server case is below
+    echo "not a database, just text, long enough to not look like an empty file" >notastore.db
+    for how in "$cli run $suite" "$suite"; do
+        run $how $quick --filter Steady --store notastore.db
+        expect_status 2
+        [ ! -s "$tmp/out" ] || fail "$how: measured before refusing the store"
+        err_has 'notastore.db: not a benchlab store'
+        err_has 'nothing was measured'
+        err_lacks 'Steady'
+    done
+    # a store on a read-only file system (a private mount namespace as
+    # root; file modes otherwise): opens, but cannot be written
+    mkdir ro
+    "$suite" $quick --filter Steady --store ro/s.db >/dev/null 2>&1 || fail "first save"
+    if [ "$(id -u)" -eq 0 ]; then
+        command -v unshare >/dev/null || fail "unshare(1) is missing (Debian package util-linux)"
+        cp ro/s.db s.db && rm -rf ro && mkdir ro &&
+            unshare -m sh -c "mount -t tmpfs none ro && cp s.db ro/ && mount -o remount,ro ro &&
+                exec $suite $quick --filter Steady --store ro/s.db" >"$tmp/out" 2>"$tmp/err"
+        st=$?
+    else
+        chmod a-w ro ro/s.db
+        run "$suite" $quick --filter Steady --store ro/s.db
+        chmod u+w ro ro/s.db
+    fi
+    expect_status 2
+    [ ! -s "$tmp/out" ] || fail "measured before refusing a read-only store"
+    err_has 'ro/s.db: cannot be written: attempt to write a readonly database'
+    err_has 'nothing was measured'
+    ;;
+unreachable-server-refused-before-measuring)
     run "$cli" run "$suite" $quick --filter Steady \
         --store 'postgresql://bench:pw@127.0.0.1:1/none?connect_timeout=3'
     expect_status 2
-    out_has '^BenchmarkSteady	'
+    [ ! -s "$tmp/out" ] || fail "measured before refusing the store"
     err_has 'cannot connect'
+    err_has 'nothing was measured'
     err_lacks ':pw@'
+    ;;
+out-and-profile-dir-refused-before-measuring)
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # no store involved
+    mkdir adir
+    for bad in "--out nodir/r.json|--out nodir/r.json: the directory nodir does not exist" \
+        "--out adir|--out adir: is a directory" \
+        "--profile --profile-dir nodir/p|--profile-dir nodir/p: the directory nodir does not exist" \
+        "--profile --profile-dir res.txt|--profile-dir res.txt: exists and is not a directory"; do
+        args=${bad%%|*}
+        msg=${bad#*|}
+        echo old >res.txt
+        run "$suite" $quick --filter Steady $args
+        expect_status 2
+        [ ! -s "$tmp/out" ] || fail "$args: measured before refusing"
+        err_has "$msg"
+        err_has 'nothing was measured'
+        [ "$(cat res.txt)" = old ] || fail "$args: res.txt changed"
+    done
     ;;
 history-shows-runs-and-centres)
     "$suite" $quick --store "$store" >/dev/null 2>&1 || fail "first run"

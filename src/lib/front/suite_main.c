@@ -613,6 +613,11 @@ int bl_run_main(int argc, char **argv, const char *exe)
         return rc;
     if (sa.list)
         return list_benchmarks(prog, &o);
+    char pre[2048];
+    if (bl__preflight(&o, sa.out_path, sa.do_save ? &sa.save : NULL, pre, sizeof pre) != 0) {
+        fprintf(stderr, "%s: %s; nothing was measured\n", prog, pre);
+        return 2;
+    }
     struct front fr = {0};
     char *tmp_path;
     if (open_output(&fr, &sa, prog, &tmp_path))
