@@ -67,7 +67,10 @@ BL_API int bl_store_default_spec(char *out, size_t size);
  * Open the store named by `spec`: "postgresql://..." or "postgres://..."
  * (a libpq connection URI), "sqlite:PATH", or a file path; NULL or "" for
  * bl_store_default_spec(). Writers wait for each other up to
- * $BENCHLAB_STORE_TIMEOUT seconds (default 30).
+ * $BENCHLAB_STORE_TIMEOUT seconds (default 30). With BL_STORE_CREATE (to
+ * write), an SQLite file is first read page by page (PRAGMA quick_check):
+ * a damaged one is BL_EFORMAT, "the file is damaged", and nothing is
+ * written into it.
  *
  * Returns 0 and *out (close with bl_store_close), or a negative error with
  * one line in err that names the store:

@@ -113,6 +113,31 @@ bad-store-refused-before-measuring)
     err_has 'ro/s.db: cannot be written: attempt to write a readonly database'
     err_has 'nothing was measured'
     ;;
+damaged-store-is-refused)
+    # a store with a damaged page is not written into: the run is refused
+    # before it measures, exec's save says so after, and the file is as it was
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # SQLite files
+    for i in 1 2 3; do
+        "$suite" $quick --count 2 --store s.db >/dev/null 2>&1 || fail "save $i"
+    done
+    n=$(sqlite3 s.db 'PRAGMA page_count')
+    [ "$n" -ge 6 ] || fail "a store of $n pages is too small to damage one in the middle"
+    dd if=/dev/zero of=s.db bs="$(sqlite3 s.db 'PRAGMA page_size')" seek=$((n / 2)) count=1 \
+        conv=notrunc 2>/dev/null
+    cp s.db before.db
+    run "$suite" $quick --filter Steady --store s.db
+    expect_status 2
+    [ ! -s "$tmp/out" ] || fail "measured before refusing a damaged store"
+    # quick_check names the page, or SQLite stops at it ("malformed")
+    err_has 'store s.db: the file is damaged'
+    grep -q -E "quick_check: Page $((n / 2 + 1)): |disk image is malformed" "$tmp/err" ||
+        fail "the damage is not named"
+    err_has 'nothing was measured'
+    run "$cli" exec -r 2 --save --store s.db true
+    expect_status 2
+    err_has 'store s.db: the file is damaged'
+    cmp -s s.db before.db || fail "the damaged store was written"
+    ;;
 unreachable-server-refused-before-measuring)
     run "$cli" run "$suite" $quick --filter Steady \
         --store 'postgresql://bench:pw@127.0.0.1:1/none?connect_timeout=3'
