@@ -532,11 +532,12 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
         rc = bl__db_sqlite_open(path, create, timeout_ms(), &s->db, msg, sizeof msg);
         if (rc)
             snprintf(err, err_size, "store %s: cannot open: %s", s->name, msg);
-        else if (create)
-            rc = quick_check(s, err, err_size);
     }
     if (!rc)
         rc = ensure_schema(s, create, err, err_size);
+    /* after the schema check, which names a file that is not a store */
+    if (!rc && create && !is_pg_spec(spec))
+        rc = quick_check(s, err, err_size);
     if (rc) {
         bl_store_close(s);
         return rc;
