@@ -1,31 +1,43 @@
-# benchlab - top-level driver over CMake + Ninja.
+# benchlab - top-level driver over CMake + Ninja. Every target installs the
+# Debian packages it needs first (scripts/deps.sh, from scripts/packages.txt;
+# docs/dependencies.md), so each works first on a fresh machine, in any order.
 #   make          build everything into build/ (the CLI is build/bin/benchlab)
-#   make demo     install missing packages (as root), build, run the example suite
+#   make demo     build, run the example suite and save its run
 #   make check    check the layout (clang-format), build and run every test,
 #                 normally and under ASan+UBSan
 #   make format   lay out every C file with clang-format (.clang-format)
 #   make install  PREFIX=DIR (default /usr/local)
+# make, demo and install need only the build packages; check adds the test
+# packages and then configures the tests (a build configured without them
+# has none: tests/CMakeLists.txt needs cmocka).
 PREFIX ?= /usr/local
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check test test-asan install clean deps deps-check format format-check
+.PHONY: all build demo check test test-asan install clean deps deps-check deps-optional \
+	format format-check
 
 all: build
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
 
 deps-check:
-	@scripts/deps.sh --check
+	@scripts/deps.sh build test
 
-$(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+deps-optional:
+	@scripts/deps.sh build test optional
 
-build: deps $(BUILD)/build.ninja
+# configure DIR FLAGS: run CMake when DIR has no build yet; with "tests",
+# also when DIR was configured before the test packages were there.
+configure = if [ ! -f $(1)/build.ninja ] || \
+	  { [ "$(3)" = tests ] && ! grep -q '^BENCHLAB_TESTS_CONFIGURED:INTERNAL=ON' $(1)/CMakeCache.txt; }; then \
+	  cmake -S . -B $(1) -G Ninja $(2) $(CMAKE_FLAGS); fi
+
+build: deps
+	@$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX))
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The demo saves its run in the project's store (.benchlab/results.db):
@@ -34,20 +46,24 @@ demo: build
 	@echo "== benchlab example suite: Go benchmark format on stdout, summary on stderr =="
 	$(BUILD)/bin/benchlab run $(BUILD)/bin/example_suite --alloc --save $(DEMO_ARGS)
 
-test: deps-check $(BUILD)/build.ninja
+test: deps-check
+	@$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX),tests)
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
-$(ASAN_BUILD)/build.ninja:
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBENCHLAB_SANITIZE=ON $(CMAKE_FLAGS)
-
-test-asan: deps-check $(ASAN_BUILD)/build.ninja
+test-asan: deps-check
+	@$(call configure,$(ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DBENCHLAB_SANITIZE=ON,tests)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^bench/'
+	  ctest --output-on-failure --no-tests=error -j $(JOBS) -E '^bench/'
 
-check: deps-check format-check test test-asan
+# In this order, also under make -j: the packages first, then the layout,
+# the tests, the sanitizer build.
+check: deps-check
+	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory test-asan
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
@@ -60,6 +76,8 @@ format:
 
 # The layout gate of `make check`: names every file clang-format would change.
 format-check:
+	@command -v clang-format >/dev/null || \
+	  { echo "clang-format is missing: make deps-check installs it (docs/dependencies.md)" >&2; exit 1; }
 	@bad=""; for f in $(C_FILES); do \
 	  clang-format "$$f" | cmp -s "$$f" - || bad="$$bad $$f"; \
 	done; \

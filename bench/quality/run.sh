@@ -16,7 +16,7 @@
 #                                      BUILD_DIR/quality, replaced)
 #
 # Needs the build (make), a C++ compiler and Google Benchmark (Debian
-# libbenchmark-dev, g++: in scripts/deps-extra.txt), python3.
+# libbenchmark-dev, g++: optional in scripts/packages.txt), python3.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../../build}" && pwd)

@@ -55,6 +55,9 @@ BL_API int bl_format_sparkline(char *out, size_t size, const double *values, siz
 /* Whether small plots belong on `fd`: it is a terminal, TERM is not
  * "dumb", and BENCHLAB_NO_PLOTS is unset or empty. */
 BL_API int bl_terminal_plots(int fd);
+/* Whether colours belong on `fd` (--color auto): it is a terminal, TERM is
+ * not "dumb", and NO_COLOR is unset or empty (no-color.org). */
+BL_API int bl_terminal_colors(int fd);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
 /* A complexity fit in words, without its group's name: "O(n log n) in size

@@ -104,8 +104,10 @@ BL_API int bl_profile_add_stack(bl_profile *profile, const char *const *frames, 
  * Read a raw file written by libbenchlab-sampler or libbenchlab-trace and
  * symbolize it. *info (optional) is filled even when the profile is empty.
  * Returns 0; -errno when the file cannot be read; BL_EFORMAT when it is not
- * a raw profile; BL_ENOTFOUND when it holds no samples (the profile is still
- * returned).
+ * a raw profile or is damaged (a chunk header that is not one where the
+ * chunk before ends; a torn last chunk, as a killed process leaves, is
+ * not damage: what came before it is read); BL_ENOTFOUND when it holds no
+ * samples (the profile is still returned).
  */
 BL_API int bl_profile_load(const char *raw_path, bl_profile **profile,
                            struct bl_profile_info *info);

@@ -128,10 +128,13 @@ BL_API double bl_parse_duration(const char *s);
  * --save: storing a finished run in a results store. The store lives in
  * libbenchlab-store (SQLite and libpq), which libbenchlab does not link;
  * bl_run_main calls the saver registered here, or else loads
- * libbenchlab-store.so.0 ($BENCHLAB_STORE_LIB, then ../lib beside this
- * program, then the library search path) and calls its
- * bl_store_run_saver. The results have been written to stdout or --out
- * before the saver runs, so a failing store loses nothing.
+ * libbenchlab-store.so.0 ($BENCHLAB_STORE_LIB, then beside the
+ * libbenchlab that is loaded, then ../lib beside this program, then the
+ * library search path) and calls its bl_store_run_saver. The saver is
+ * called twice: before the first measurement with results NULL, to check
+ * that the store opens and can be written (nothing is saved), and at the
+ * end. The results have been written to stdout or --out before it saves,
+ * so a failing store loses nothing.
  */
 typedef struct bl_run_save_request {
     const char *store;   /* --store SPEC; NULL: $BENCHLAB_STORE or the project's default */
@@ -141,7 +144,8 @@ typedef struct bl_run_save_request {
 } bl_run_save_request;
 
 /* Save `results`; 0 and *run_id, and the store's name in `where`; or an
- * error with one line in `err`. */
+ * error with one line in `err`. With `results` NULL, only check that the
+ * store can be saved into (0 and `where`, *run_id untouched). */
 typedef int (*bl_run_saver)(const bl_run_save_request *request, const bl_results *results,
                             int64_t *run_id, char *where, size_t where_size, char *err,
                             size_t err_size);

@@ -67,7 +67,10 @@ BL_API int bl_store_default_spec(char *out, size_t size);
  * Open the store named by `spec`: "postgresql://..." or "postgres://..."
  * (a libpq connection URI), "sqlite:PATH", or a file path; NULL or "" for
  * bl_store_default_spec(). Writers wait for each other up to
- * $BENCHLAB_STORE_TIMEOUT seconds (default 30).
+ * $BENCHLAB_STORE_TIMEOUT seconds (default 30). With BL_STORE_CREATE (to
+ * write), an SQLite file is first read page by page (PRAGMA quick_check):
+ * a damaged one is BL_EFORMAT, "the file is damaged", and nothing is
+ * written into it.
  *
  * Returns 0 and *out (close with bl_store_close), or a negative error with
  * one line in err that names the store:
@@ -266,7 +269,10 @@ BL_API void bl_store_history_destroy(bl_store_history *history);
 
 /*
  * The bl_run_saver of bl_run_main's --save (benchlab/run.h): open
- * request->store (creating it), save as a run of kind "run", close. The
+ * request->store (creating it), save as a run of kind "run", close. With
+ * results NULL it checks instead, before anything is measured: the store
+ * opens (created when missing), has benchlab's schema, and takes a write
+ * (one row written and rolled back). The
  * benchlab command registers it with bl_run_set_saver(); a suite's own
  * main loads libbenchlab-store.so.0 and finds it by this name.
  */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "benchlab/ab.h"
+#include "benchlab/format.h"
 #include "benchlab/run.h"
 #include "cli.h"
 #include "front.h"
@@ -191,9 +192,8 @@ int cmd_ab(int argc, char **argv)
 
     struct front fr = {{isatty(2), 0}};
     FILE *table_to = fmt != FMT_TABLE && !out_path ? stderr : stdout;
-    int is_tty = isatty(fileno(table_to));
     unsigned flags = (strcmp(color, "always") == 0 ||
-                      (strcmp(color, "auto") == 0 && is_tty && !getenv("NO_COLOR")))
+                      (strcmp(color, "auto") == 0 && bl_terminal_colors(fileno(table_to))))
                          ? BL_AB_COLOR
                          : 0;
     bl_run_install_signal_handlers();

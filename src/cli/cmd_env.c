@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "benchlab/env.h"
+#include "benchlab/format.h"
 #include "cli.h"
 #include "front.h"
 
@@ -27,7 +28,7 @@ int cmd_env(int argc, char **argv)
         return cli_error("env: unexpected argument '%s'", extra);
     bl_env_finding f[16];
     size_t n = bl_env_check(f, 16, 300);
-    int color = isatty(1) && !getenv("NO_COLOR");
+    int color = bl_terminal_colors(1);
     int warned = 0;
     for (size_t i = 0; i < n; i++) {
         static const char *const tag[] = {"ok  ", "note", "WARN"};

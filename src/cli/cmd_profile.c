@@ -443,6 +443,10 @@ int cmd_profile(int argc, char **argv)
         bl_profile *p = NULL;
         struct bl_profile_info info;
         err = bl_profile_load(o.load, &p, &info);
+        if (err == BL_EFORMAT)
+            return cli_error("profile: %s: not a raw profile, or a damaged one (a chunk does "
+                             "not start where the one before it ends)",
+                             o.load);
         if (err && err != BL_ENOTFOUND)
             return cli_error("profile: %s: %s", o.load, bl_strerror(err));
         say_info(&info, &o);

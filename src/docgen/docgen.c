@@ -192,12 +192,14 @@ static int man_main(const char *dir)
           "options of \\fBbenchlab run\\fR itself:\n",
           f);
     man_options(f, &bl__suite_command);
-    fputs(".SH ENVIRONMENT\n.TP\n.B BENCHLAB_STORE\nthe results store when \\-\\-store is not "
-          "given\n.TP\n.B NO_COLOR\nno colour, whatever \\-\\-color says when it is auto\n"
-          ".TP\n.B BENCHLAB_NO_PLOTS\nno sparklines in tables\n"
-          ".SH EXIT STATUS\n0 fine, 1 found something (a failed benchmark, a regression), 2 "
-          "trouble (bad usage, unreadable input), 130 interrupted.\n.SH SEE ALSO\n",
-          f);
+    fputs(
+        ".SH ENVIRONMENT\n.TP\n.B BENCHLAB_STORE\nthe results store when \\-\\-store is not "
+        "given\n.TP\n.B NO_COLOR\nset and not empty: no colour, whatever \\-\\-color says when it "
+        "is auto\n.TP\n.B TERM\n\\fBdumb\\fR: neither colours nor sparklines\n"
+        ".TP\n.B BENCHLAB_NO_PLOTS\nno sparklines in tables\n"
+        ".SH EXIT STATUS\n0 fine, 1 found something (a failed benchmark, a regression), 2 "
+        "trouble (bad usage, unreadable input), 130 interrupted.\n.SH SEE ALSO\n",
+        f);
     for (size_t i = 0; i < bl__n_commands; i++)
         if (bl__commands[i]->n_opts)
             fprintf(f, ".BR benchlab\\-%s (1),\n", bl__commands[i]->name);

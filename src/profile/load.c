@@ -451,11 +451,20 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     size_t n_sched = 0, n_event_tids = 0;
     static _Thread_local uint32_t event_tids[MAX_SCHED]; /* threads with a timeline */
     double run_sum = 0, wait_sum = 0;
+    int damaged = 0;
     for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw.size;) {
         struct bl_raw_header h;
         memcpy(&h, raw.data + at, sizeof h);
-        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
-            break; /* a torn last chunk (killed mid-write): keep what came before */
+        /* Each chunk is one write(): a process killed while writing leaves
+         * a header whose payload runs past the end (a torn last chunk: keep
+         * what came before), never a whole header that is not one. That is
+         * a damaged file (or not a raw profile), not a short run. */
+        if (h.magic != BL_RAW_MAGIC) {
+            damaged = 1;
+            break;
+        }
+        if (h.n_bytes > raw.size - at - sizeof h)
+            break;
         const char *payload = (const char *)raw.data + at + sizeof h;
         if (h.type == BL_RAW_MAPS) {
             n_maps_chunks++;
@@ -495,7 +504,7 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
         n_chunks++;
         at += sizeof h + h.n_bytes;
     }
-    if (n_chunks == 0) {
+    if (n_chunks == 0 || damaged) {
         free(raw.data);
         return raw.size == 0 ? BL_ENOTFOUND : BL_EFORMAT;
     }

@@ -508,6 +508,21 @@ int bl_store_save_profile(bl_store *s, const bl_label *info, size_t n_info,
     return save_part(s, &f, 0, 0, 0, fill_profile, &p, run_id, err, err_size);
 }
 
+/* Whether a run can be saved into `s`: one row written and rolled back
+ * takes the write lock and writes to the file (SQLite's journal beside it),
+ * so a read-only file, directory, file system or database role fails here,
+ * before the run, instead of after it. */
+static int check_writable(bl_store *s, char *err, size_t err_size)
+{
+    const struct bl__db_ops *o = DB_OPS(s);
+    int rc = o->begin(s->db, BL__TX_WRITE);
+    if (!rc) {
+        rc = o->exec(s->db, "INSERT INTO benchlab_meta (key, value) VALUES ('write-check', '')");
+        o->rollback(s->db);
+    }
+    return rc ? bl__store_fail(s, rc, err, err_size, "cannot be written") : 0;
+}
+
 int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results, int64_t *run_id,
                        char *where, size_t where_size, char *err, size_t err_size)
 {
@@ -517,6 +532,11 @@ int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results
         return rc;
     if (where && where_size)
         snprintf(where, where_size, "%s", bl_store_name(s));
+    if (!results) {
+        rc = check_writable(s, err, err_size);
+        bl_store_close(s);
+        return rc;
+    }
     bl_store_save_options o;
     bl_store_save_options_init(&o);
     o.run_uid = req->run_uid;

@@ -437,6 +437,53 @@ static int ensure_schema(bl_store *s, int create, char *err, size_t err_size)
     return 0; /* not reached */
 }
 
+/*
+ * A store opened to be written must be whole: SQLite writes into a file
+ * whose pages are damaged without a word, and the runs saved then may be
+ * lost with the rest. PRAGMA quick_check reads every page (linear in the
+ * file's size, without the index cross-checks of integrity_check).
+ */
+static int quick_check(bl_store *s, char *err, size_t err_size)
+{
+    const struct bl__db_ops *o = DB_OPS(s);
+    struct bl__stmt *st = NULL;
+    int rc = o->prepare(s->db, "PRAGMA quick_check", &st);
+    if (!rc)
+        rc = o->step(st);
+    if (rc == 1) {
+        const char *v = o->column_text(st, 0);
+        if (v && strcmp(v, "ok") == 0) {
+            rc = 0;
+        } else {
+            /* its first finding, on one line, without the schema's banner */
+            char what[200];
+            const char *banner = "*** in database main ***";
+            if (v && strncmp(v, banner, strlen(banner)) == 0)
+                v += strlen(banner);
+            snprintf(what, sizeof what, "%s", v ? v : "no answer");
+            for (char *c = what; *c; c++)
+                if (*c == '\n' || *c == '\r')
+                    *c = ' ';
+            char *w = what;
+            while (*w == ' ')
+                w++;
+            snprintf(err, err_size,
+                     "store %s: the file is damaged (PRAGMA quick_check: %s); nothing is saved "
+                     "into it: restore it from a copy or name another store",
+                     s->name, w);
+            rc = BL_EFORMAT;
+        }
+    } else if (rc == 0) {
+        snprintf(err, err_size, "store %s: the file is damaged (PRAGMA quick_check said nothing)",
+                 s->name);
+        rc = BL_EFORMAT;
+    } else {
+        rc = bl__store_fail(s, rc, err, err_size, "the file is damaged; nothing is saved into it");
+    }
+    o->finalize(st);
+    return rc;
+}
+
 int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, size_t err_size)
 {
     *out = NULL;
@@ -488,6 +535,9 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
     }
     if (!rc)
         rc = ensure_schema(s, create, err, err_size);
+    /* after the schema check, which names a file that is not a store */
+    if (!rc && create && !is_pg_spec(spec))
+        rc = quick_check(s, err, err_size);
     if (rc) {
         bl_store_close(s);
         return rc;

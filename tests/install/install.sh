@@ -28,6 +28,18 @@ cc -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror "$src/examples/sum.c" \
 grep -q '^BenchmarkSum/size=64	.* ns/op	.* MB/s$' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
 "$tmp/prefix/bin/benchlab" run "$tmp/sum" --time 0.05s --filter size=4096 >"$tmp/out2" 2>&1
 grep -q '^BenchmarkSum/size=4096	' "$tmp/out2" || { cat "$tmp/out2"; exit 1; }
+# --save from the suite built the README way: libbenchlab-store is found
+# beside the libbenchlab the suite loaded (the rpath), not on the library path
+(cd "$tmp" && ./sum --time 0.05s --filter size=64 --save --store "$tmp/s.db") >"$tmp/out" 2>"$tmp/err" ||
+    { echo "README-built suite --save:"; cat "$tmp/err"; exit 1; }
+grep -q "saved as run 1 in $tmp/s.db" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+# and a store it cannot use is refused before anything is measured
+echo "not a store, just text" >"$tmp/bad.db"
+if "$tmp/sum" --time 0.05s --save --store "$tmp/bad.db" >"$tmp/out" 2>"$tmp/err"; then
+    echo "a bad store was accepted"; exit 1
+fi
+grep -q "bad.db: not a benchlab store.*nothing was measured" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+test ! -s "$tmp/out" || { echo "measured before refusing the store"; exit 1; }
 # the static library, for suites that must not depend on a shared object
 cc -std=c17 -O2 "$src/examples/sum.c" -I"$tmp/prefix/include" \
     "$(find "$tmp/prefix" -name libbenchlab.a)" -lm -lpthread -o "$tmp/sum_static"

@@ -352,6 +352,16 @@ pause-resume-hook)
     "$BL" profile --load r.raw -o p.folded 2>err || fail "--load"
     grep -q phase_b p.folded || fail "the resumed phase was not sampled"
     grep -Eq 'phase_a|phase_c' p.folded && fail "paused phases were sampled"
+    # a damaged file (the second chunk's header overwritten) is said to be
+    # damaged, not "ran too briefly"; a torn end (cut mid-chunk) still loads
+    first=$(od -An -t u8 -j 16 -N 8 r.raw | tr -d ' ')
+    cp r.raw bad.raw
+    dd if=/dev/zero of=bad.raw bs=1 seek=$((24 + first)) count=24 conv=notrunc 2>/dev/null
+    "$BL" profile --load bad.raw -o b.folded >out 2>err && fail "a damaged raw profile loaded"
+    grep -q "bad.raw: not a raw profile, or a damaged one" err || fail "damage unclear: $(cat err)"
+    grep -q "too briefly" err && fail "damage reported as a short run"
+    head -c $(( $(wc -c <r.raw) - 5 )) r.raw >torn.raw
+    "$BL" profile --load torn.raw -o t.folded 2>err || fail "a torn raw profile: $(cat err)"
     ;;
 wall-clock-sees-sleep)
     "$BL" profile --clock wall -o w.folded -- "$BIN/phases" sleep >out 2>err || fail "wall"

@@ -113,23 +113,52 @@ run-plots-on-terminal)
     # BENCHLAB_NO_PLOTS=1 it has none
     command -v script >/dev/null || fail "script(1) is missing (Debian package bsdutils)"
     suite="$bin/example_suite --filter HashFNV1a/bytes=64\$ --time 0.1s --count 2"
-    script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1 ||
+    TERM=xterm-256color script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1 ||
         fail "run on a terminal failed: $(cat "$tmp/tty")"
     grep -q 'batches in order' "$tmp/tty" || fail "no plot column on a terminal: $(cat "$tmp/tty")"
     grep -q -E '▁|▂|▃|▄|▅|▆|▇|█' "$tmp/tty" || fail "no sparkline on a terminal"
     run "$cli" run $suite
     expect_status 0
     ! grep -q -E '▁|▂|▃|▄|▅|▆|▇|█' "$tmp/err" || fail "a sparkline when stderr is not a terminal"
-    script -qec "$cli run $suite --no-plots >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    TERM=xterm-256color script -qec "$cli run $suite --no-plots >/dev/null" /dev/null >"$tmp/tty" 2>&1
     grep -q 'time/op' "$tmp/tty" || fail "no table with --no-plots"
     ! grep -q 'batches in order' "$tmp/tty" || fail "plots despite --no-plots"
-    BENCHLAB_NO_PLOTS=1 script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    BENCHLAB_NO_PLOTS=1 TERM=xterm-256color script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
     ! grep -q 'batches in order' "$tmp/tty" || fail "plots despite BENCHLAB_NO_PLOTS=1"
+    ;;
+terminal-dumb-and-no-color)
+    # TERM=dumb: a terminal that draws neither plots nor colours; NO_COLOR
+    # (set to anything but "") takes the colours away and leaves the plots;
+    # --color always wins over both
+    command -v script >/dev/null || fail "script(1) is missing (Debian package bsdutils)"
+    suite="$bin/example_suite --filter HashFNV1a/bytes=64\$ --time 0.1s --count 2"
+    esc=$(printf '\033\\[[0-9;]*m')
+    TERM=xterm-256color script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    grep -q "$esc" "$tmp/tty" || fail "no colours on a terminal: $(cat "$tmp/tty")"
+    grep -q 'batches in order' "$tmp/tty" || fail "no plots on a terminal"
+    TERM=dumb script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    grep -q 'time/op' "$tmp/tty" || fail "no table with TERM=dumb: $(cat "$tmp/tty")"
+    ! grep -q 'batches in order' "$tmp/tty" || fail "plots with TERM=dumb"
+    ! grep -q -E '▁|▂|▃|▄|▅|▆|▇|█' "$tmp/tty" || fail "a sparkline with TERM=dumb"
+    ! grep -q "$esc" "$tmp/tty" || fail "colours with TERM=dumb"
+    NO_COLOR=1 TERM=xterm-256color script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    ! grep -q "$esc" "$tmp/tty" || fail "colours despite NO_COLOR=1"
+    grep -q 'batches in order' "$tmp/tty" || fail "NO_COLOR took the plots away"
+    NO_COLOR= TERM=xterm-256color script -qec "$cli run $suite >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    grep -q "$esc" "$tmp/tty" || fail "an empty NO_COLOR took the colours away"
+    NO_COLOR=1 TERM=dumb script -qec "$cli run $suite --color always >/dev/null" /dev/null >"$tmp/tty" 2>&1
+    grep -q "$esc" "$tmp/tty" || fail "--color always gave no colours"
+    # compare: TERM=dumb gives the piped table, byte for byte
+    cmp="$data/../compare"
+    run "$cli" compare "$cmp/cfg-old.txt" "$cmp/cfg-new.txt"
+    TERM=dumb script -qec "$cli compare $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null |
+        tr -d '\r' >"$tmp/tty-plain"
+    cmp -s "$tmp/tty-plain" "$tmp/out" || fail "compare with TERM=dumb differs from the piped table"
     ;;
 compare-plots-on-terminal)
     command -v script >/dev/null || fail "script(1) is missing (Debian package bsdutils)"
     cmp="$data/../compare"
-    script -qec "$cli compare $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1 ||
+    TERM=xterm-256color script -qec "$cli compare $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1 ||
         fail "compare on a terminal failed"
     grep -q 'intervals vs base' "$tmp/tty" || fail "no interval plots on a terminal"
     grep -q -E '▀|▄|█' "$tmp/tty" || fail "no interval bars on a terminal"
@@ -138,10 +167,10 @@ compare-plots-on-terminal)
     run "$cli" compare "$cmp/cfg-old.txt" "$cmp/cfg-new.txt"
     expect_status 0
     ! grep -q -E '▀|▄|█' "$tmp/out" || fail "interval bars when stdout is not a terminal"
-    script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1
+    TERM=xterm-256color script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null >"$tmp/tty" 2>&1
     ! grep -q 'intervals vs base' "$tmp/tty" || fail "plots despite -no-plots"
     # a terminal and a pipe give the same table otherwise
-    script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null |
+    TERM=xterm-256color script -qec "$cli compare -no-plots $cmp/cfg-old.txt $cmp/cfg-new.txt" /dev/null |
         tr -d '\r' >"$tmp/tty-plain"
     cmp -s "$tmp/tty-plain" "$tmp/out" || fail "the table on a terminal differs from the piped one"
     ;;

@@ -66,25 +66,104 @@ default-store-is-the-project-top)
     [ -f "$tmp/env.db" ] || fail "BENCHLAB_STORE not used"
     ;;
 save-failure-keeps-results)
-    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # file stores; the server case is below
-    echo "not a database, just text, long enough to not look like an empty file" >notastore.db
-    run "$cli" run "$suite" $quick --filter Steady --store notastore.db
+    # a store that takes the run's check but refuses the run itself at the
+    # end (its --run-id holds exec results): the results are out, not lost
+    "$cli" exec -r 2 --save --store "$store" --run-id taken true >/dev/null 2>&1 ||
+        fail "exec --save"
+    run "$cli" run "$suite" $quick --filter Steady --store "$store" --run-id taken
     expect_status 2
     out_has '^BenchmarkSteady	'
-    err_has 'notastore.db: not a benchlab store'
+    err_has 'run taken holds exec results'
     err_has 'written but not saved'
     # --out still gets its file
-    run "$suite" $quick --filter Steady --store notastore.db --out res.txt
+    run "$suite" $quick --filter Steady --store "$store" --run-id taken --out res.txt
     expect_status 2
     grep -q '^BenchmarkSteady	' res.txt || fail "--out lost its results"
     ;;
-unreachable-server-keeps-results)
+bad-store-refused-before-measuring)
+    # what --save would fail on at the end is refused at once: nothing
+    # measured, the path and the reason named (suite and benchlab run)
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # file stores; the server case is below
+    echo "not a database, just text, long enough to not look like an empty file" >notastore.db
+    for how in "$cli run $suite" "$suite"; do
+        run $how $quick --filter Steady --store notastore.db
+        expect_status 2
+        [ ! -s "$tmp/out" ] || fail "$how: measured before refusing the store"
+        err_has 'notastore.db: not a benchlab store'
+        err_has 'nothing was measured'
+        err_lacks 'Steady'
+    done
+    # a store that opens but cannot be written: the file read-only, then
+    # only its directory (no journal beside it). Root writes anyway, so as
+    # root the suite runs without CAP_DAC_OVERRIDE (setpriv, util-linux).
+    mkdir ro
+    "$suite" $quick --filter Steady --store ro/s.db >/dev/null 2>&1 || fail "first save"
+    as_user=""
+    if [ "$(id -u)" -eq 0 ]; then
+        command -v setpriv >/dev/null || fail "setpriv(1) is missing (Debian package util-linux)"
+        as_user="setpriv --bounding-set=-dac_override,-dac_read_search"
+    fi
+    for locked in "ro ro/s.db" "ro"; do
+        chmod a-w $locked
+        run $as_user "$suite" $quick --filter Steady --store ro/s.db
+        chmod u+w ro ro/s.db
+        expect_status 2
+        [ ! -s "$tmp/out" ] || fail "measured before refusing a read-only store ($locked)"
+        err_has 'ro/s.db: cannot be written: attempt to write a readonly database'
+        err_has 'nothing was measured'
+    done
+    ;;
+damaged-store-is-refused)
+    # a store with a damaged page is not written into: the run is refused
+    # before it measures, exec's save says so after, and the file is as it was
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # SQLite files
+    for i in 1 2 3; do
+        "$suite" $quick --count 2 --store s.db >/dev/null 2>&1 || fail "save $i"
+    done
+    n=$(sqlite3 s.db 'PRAGMA page_count')
+    [ "$n" -ge 6 ] || fail "a store of $n pages is too small to damage one in the middle"
+    dd if=/dev/zero of=s.db bs="$(sqlite3 s.db 'PRAGMA page_size')" seek=$((n / 2)) count=1 \
+        conv=notrunc 2>/dev/null
+    cp s.db before.db
+    run "$suite" $quick --filter Steady --store s.db
+    expect_status 2
+    [ ! -s "$tmp/out" ] || fail "measured before refusing a damaged store"
+    # quick_check names the page, or SQLite stops at it ("malformed")
+    err_has 'store s.db: the file is damaged'
+    grep -q -E "quick_check: Page $((n / 2 + 1)): |disk image is malformed" "$tmp/err" ||
+        fail "the damage is not named"
+    err_has 'nothing was measured'
+    run "$cli" exec -r 2 --save --store s.db true
+    expect_status 2
+    err_has 'store s.db: the file is damaged'
+    cmp -s s.db before.db || fail "the damaged store was written"
+    ;;
+unreachable-server-refused-before-measuring)
     run "$cli" run "$suite" $quick --filter Steady \
         --store 'postgresql://bench:pw@127.0.0.1:1/none?connect_timeout=3'
     expect_status 2
-    out_has '^BenchmarkSteady	'
+    [ ! -s "$tmp/out" ] || fail "measured before refusing the store"
     err_has 'cannot connect'
+    err_has 'nothing was measured'
     err_lacks ':pw@'
+    ;;
+out-and-profile-dir-refused-before-measuring)
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # no store involved
+    mkdir adir
+    for bad in "--out nodir/r.json|--out nodir/r.json: the directory nodir does not exist" \
+        "--out adir|--out adir: is a directory" \
+        "--profile --profile-dir nodir/p|--profile-dir nodir/p: the directory nodir does not exist" \
+        "--profile --profile-dir res.txt|--profile-dir res.txt: exists and is not a directory"; do
+        args=${bad%%|*}
+        msg=${bad#*|}
+        echo old >res.txt
+        run "$suite" $quick --filter Steady $args
+        expect_status 2
+        [ ! -s "$tmp/out" ] || fail "$args: measured before refusing"
+        err_has "$msg"
+        err_has 'nothing was measured'
+        [ "$(cat res.txt)" = old ] || fail "$args: res.txt changed"
+    done
     ;;
 history-shows-runs-and-centres)
     "$suite" $quick --store "$store" >/dev/null 2>&1 || fail "first run"

@@ -41,14 +41,19 @@ struct bl__alloc_out {
  */
 struct bl__worker {
     pid_t pid;
-    int chan, out, err; /* read ends, -1 once at end of file */
-    int cmd;            /* driven mode: write end of the command pipe, else -1 */
-    uint64_t t0;        /* when it was spawned */
+    int pidfd;   /* readable when the worker itself exits; -1 without pidfd_open */
+    bool exited; /* reaped by bl__worker_poll: its wait status is in `status` */
+    int status;
+    unsigned long long start_ticks; /* its start time (/proc/PID/stat), to tell its strays */
+    int chan, out, err;             /* read ends, -1 once at end of file */
+    int cmd;                        /* driven mode: write end of the command pipe, else -1 */
+    uint64_t t0;                    /* when it was spawned */
     bl_launch *launch;
     struct bl__alloc_out *alloc; /* the allocation pass: where its counts go */
     char *counters_line;         /* the "counters ..." message of a counters pass */
     struct bl__buf line;
     bool got_hello, got_done;
+    uint64_t done_ns;              /* when "done" came */
     int fail_kind;                 /* 0, 1 skip, 2 fail */
     unsigned long long ready_reps; /* driven mode: reps of the "ready" message; 0 before */
     double ready_ns;               /* ... and its warm time per op */
@@ -78,9 +83,11 @@ int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[],
                      const struct bl__spawn_env *env, bool driven, bl_launch *launch);
 /*
  * Wait for the worker's output until `deadline_ns` (bl__now_ns() scale),
- * at most one poll round (<= 1 s), and parse what came. Returns 1 while a
- * pipe is open, 0 when all are at end of file, BL_ETIMEOUT past the
- * deadline, BL_EINTR after SIGINT/SIGTERM.
+ * at most one poll round (<= 1 s), and parse what came. Returns 1 while
+ * the worker runs, 0 when it has exited (what it wrote before is read; a
+ * child of it that keeps the pipes open does not hold the launch) or all
+ * its pipes are at end of file, BL_ETIMEOUT past the deadline, BL_EINTR
+ * after SIGINT/SIGTERM.
  */
 int bl__worker_poll(struct bl__worker *w, uint64_t deadline_ns);
 /* Send one command line (without the newline). 0, or -EPIPE when the worker is gone. */
@@ -90,6 +97,9 @@ int bl__worker_command(struct bl__worker *w, const char *command);
  * with its signal, time limit, early exit, protocol...), then
  * bl_launch_finish. `stop` is 0 when it ran to its end, or BL_ETIMEOUT /
  * BL_EINTR to kill it first; `timeout_s` is named in the time-limit message.
+ * Then kills what the worker left: its process group, and the processes
+ * that left the group (setsid, daemons) and were reparented to the runner,
+ * which is their subreaper while a worker runs (PR_SET_CHILD_SUBREAPER).
  */
 void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double timeout_s);
 /* Pin the workers started from now on to the CPUs of `cpus` (NULL: no

@@ -12,6 +12,7 @@
  * with its status and everything it had sent; the run always goes on with
  * the next launch, unless the user interrupted it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -77,6 +81,31 @@ static int move_high(int fd)
 {
     int hi = fcntl(fd, F_DUPFD, 10);
     return hi;
+}
+
+/* A worker's descriptors are moved to 10 and up (move_high) before they
+ * land on 0-5: under a lower open-file limit it could not start. */
+#define MIN_OPEN_FILES 16
+
+/* 0, or -EMFILE when the open-file limit is below MIN_OPEN_FILES. */
+static int check_open_files(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur < MIN_OPEN_FILES)
+        return -EMFILE;
+    return 0;
+}
+
+/* The message of a spawn that failed with -EMFILE (the caller names the program). */
+static void open_files_message(char *err, size_t err_size)
+{
+    struct rlimit rl = {0, 0};
+    getrlimit(RLIMIT_NOFILE, &rl);
+    snprintf(err, err_size,
+             "cannot start a worker: too many open files (the open-file limit, ulimit -n, is "
+             "%llu; a worker needs %d)",
+             (unsigned long long)rl.rlim_cur, MIN_OPEN_FILES);
 }
 
 bool bl__run_interrupted(void)
@@ -139,6 +168,9 @@ static int spawn(const char *exe, char *const argv[], const struct bl__spawn_env
 {
     int preload_fd = x ? x->preload_fd : -1;
     int chan[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, cmd[2] = {-1, -1};
+    int limit = check_open_files();
+    if (limit)
+        return limit;
     if (pipe2(chan, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
         (driven && pipe2(cmd, O_CLOEXEC))) {
         int e = -errno;
@@ -311,6 +343,7 @@ static void handle_line(struct bl__worker *r, char *line)
         l->tune_stale = true;
     } else if (strncmp(line, "done", 4) == 0) {
         r->got_done = true;
+        r->done_ns = bl__now_ns();
     } else if (!r->proto_error[0]) {
         snprintf(r->proto_error, sizeof r->proto_error, "unknown message: %.100s", line);
     }
@@ -391,33 +424,221 @@ static void set_message(bl_launch *l, const char *fmt, ...)
 
 /* ---- one worker's life ------------------------------------------------------- */
 
+/*
+ * What a worker leaves behind. A benchmark may fork: children stay in the
+ * worker's process group unless they leave it (setsid, a daemon's double
+ * fork). While workers run, the runner is a child subreaper, so that
+ * orphans of a worker's tree are reparented to it rather than to init;
+ * when a worker ends, its group is killed, then every child of the runner
+ * that started after the worker and is not a live worker, until none is
+ * left (killing a child reparents its own children to us).
+ */
+#define MAX_LIVE 64
+static pid_t live[MAX_LIVE];
+static int n_live;
+static int n_held, subreaper_was; /* subreaper_was: -1 not changed by us */
+
+/* The runner is a subreaper while it holds a worker (from before its fork
+ * to after its strays are killed); the previous setting comes back after. */
+static void subreaper_hold(void)
+{
+    if (n_held++ == 0) {
+        int was = 0;
+        subreaper_was = prctl(PR_GET_CHILD_SUBREAPER, &was) == 0 ? was : -1;
+        if (subreaper_was == 0 && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+            subreaper_was = -1;
+    }
+}
+
+static void subreaper_release(void)
+{
+    if (n_held > 0 && --n_held == 0 && subreaper_was == 0)
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/* Fields of /proc/PID/stat: parent, process group and start time (ticks). */
+static int proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, unsigned long long *start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+    if (!p)
+        return -1;
+    int pp = 0, pg = 0;
+    unsigned long long st = 0;
+    /* ") S ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+     *  cutime cstime priority nice threads itrealvalue starttime" */
+    if (sscanf(p + 1,
+               " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+               &pp, &pg, &st) != 3)
+        return -1;
+    *ppid = pp;
+    *pgrp = pg;
+    *start = st;
+    return 0;
+}
+
+static void live_add(pid_t pid)
+{
+    if (n_live < MAX_LIVE)
+        live[n_live++] = pid;
+}
+
+static void live_remove(pid_t pid)
+{
+    for (int i = 0; i < n_live; i++)
+        if (live[i] == pid) {
+            live[i] = live[--n_live];
+            break;
+        }
+}
+
+static bool is_live(pid_t pid)
+{
+    for (int i = 0; i < n_live; i++)
+        if (live[i] == pid)
+            return true;
+    return false;
+}
+
+/* Kill and reap the runner's children that started at or after `since`
+ * and are not live workers; the number found. */
+static int kill_strays_once(unsigned long long since)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    pid_t self = getpid();
+    pid_t found[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 256) {
+        char *end;
+        long v = strtol(e->d_name, &end, 10);
+        pid_t ppid, pgrp;
+        unsigned long long start;
+        if (*end || v <= 0 || (pid_t)v == self || proc_stat((pid_t)v, &ppid, &pgrp, &start) ||
+            ppid != self || start < since || is_live((pid_t)v))
+            continue;
+        found[n++] = (pid_t)v;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++)
+        kill(found[i], SIGKILL);
+    for (int i = 0; i < n; i++)
+        while (waitpid(found[i], NULL, 0) < 0 && errno == EINTR) {
+        }
+    return n;
+}
+
+static void kill_strays(const struct bl__worker *w)
+{
+    if (!w->start_ticks)
+        return;
+    /* each round reparents the next generation to us; a fork bomb is cut off */
+    for (int round = 0; round < 100 && kill_strays_once(w->start_ticks) > 0; round++) {
+    }
+}
+
+/* How long a worker that sent "done" may take to exit before it is killed
+ * (its results kept: they are complete). */
+#define DONE_GRACE_NS (10ull * 1000000000ull)
+
+/* Whether the worker itself has exited (reaped now, its status kept). */
+static bool worker_exited(struct bl__worker *w)
+{
+    if (w->exited)
+        return true;
+    int status;
+    pid_t r = waitpid(w->pid, &status, WNOHANG);
+    if (r == w->pid) {
+        w->exited = true;
+        w->status = status;
+    }
+    return w->exited;
+}
+
 int bl__worker_start(struct bl__worker *w, const char *exe, char *const argv[],
                      const struct bl__spawn_env *env, bool driven, bl_launch *launch)
 {
     memset(w, 0, sizeof *w);
-    w->chan = w->out = w->err = w->cmd = -1;
+    w->chan = w->out = w->err = w->cmd = w->pidfd = -1;
     w->launch = launch;
     w->t0 = bl__now_ns();
+    subreaper_hold(); /* before the fork: no orphan of it escapes */
     int err = spawn(exe, argv, env, driven, w);
     if (err) {
+        subreaper_release();
         launch->status = BL_EEXIT;
         set_message(launch, "cannot start a worker: %s", bl_strerror(err));
+        return err;
     }
-    return err;
+    live_add(w->pid);
+#ifdef SYS_pidfd_open
+    w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0); /* Linux 5.3; -1: waitpid polling */
+#endif
+    pid_t ppid, pgrp;
+    if (proc_stat(w->pid, &ppid, &pgrp, &w->start_ticks) != 0)
+        w->start_ticks = 0; /* strays are then left to the process group kill */
+    return 0;
+}
+
+/* The worker has exited: read what it wrote before (still in the pipes),
+ * without waiting for children of it that keep them open. */
+static void drain(struct bl__worker *w)
+{
+    char buf[65536];
+    int *fds[3] = {&w->chan, &w->out, &w->err};
+    for (int round = 0; round < 64; round++) { /* a child writing forever is cut off */
+        struct pollfd pfd[3] = {{w->chan, POLLIN, 0}, {w->out, POLLIN, 0}, {w->err, POLLIN, 0}};
+        if (poll(pfd, 3, 0) <= 0)
+            return;
+        for (int i = 0; i < 3; i++) {
+            if (*fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(*fds[i], buf, sizeof buf);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                close(*fds[i]);
+                *fds[i] = -1;
+            } else if (i == 0) {
+                feed(w, buf, (size_t)got);
+            } else if (i == 1) {
+                capture(&w->launch->out, &w->launch->out_total, buf, (size_t)got);
+            } else {
+                capture(&w->launch->err, &w->launch->err_total, buf, (size_t)got);
+            }
+        }
+    }
 }
 
 int bl__worker_poll(struct bl__worker *w, uint64_t deadline)
 {
-    if (w->chan < 0 && w->out < 0 && w->err < 0)
+    if (w->exited || (w->chan < 0 && w->out < 0 && w->err < 0))
         return 0;
     if (interrupted)
         return BL_EINTR;
+    /* measurements complete: what follows is exit, which takes no time */
+    if (w->got_done && deadline > w->done_ns + DONE_GRACE_NS)
+        deadline = w->done_ns + DONE_GRACE_NS;
     uint64_t now = bl__now_ns();
     if (now >= deadline)
         return BL_ETIMEOUT;
-    struct pollfd pfd[3] = {{w->chan, POLLIN, 0}, {w->out, POLLIN, 0}, {w->err, POLLIN, 0}};
+    struct pollfd pfd[4] = {
+        {w->chan, POLLIN, 0}, {w->out, POLLIN, 0}, {w->err, POLLIN, 0}, {w->pidfd, POLLIN, 0}};
     uint64_t left_ms = (deadline - now) / 1000000 + 1;
-    int n = poll(pfd, 3, left_ms > 1000 ? 1000 : (int)left_ms);
+    /* without a pidfd, the worker's exit is checked at least every 100 ms */
+    uint64_t cap = w->pidfd >= 0 ? 1000 : 100;
+    int n = poll(pfd, 4, left_ms > cap ? (int)cap : (int)left_ms);
     if (n < 0)
         return errno == EINTR ? 1 : -errno;
     char buf[65536];
@@ -441,7 +662,13 @@ int bl__worker_poll(struct bl__worker *w, uint64_t deadline)
         else
             capture(&l->err, &l->err_total, buf, (size_t)got);
     }
-    return w->chan < 0 && w->out < 0 && w->err < 0 ? 0 : 1;
+    if (w->chan < 0 && w->out < 0 && w->err < 0)
+        return 0;
+    if ((w->pidfd < 0 || (pfd[3].revents & (POLLIN | POLLHUP))) && worker_exited(w)) {
+        drain(w);
+        return 0;
+    }
+    return 1;
 }
 
 int bl__worker_command(struct bl__worker *w, const char *command)
@@ -484,13 +711,23 @@ void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double time
     }
     if (stop) {
         kill(-w->pid, SIGKILL);
-        kill(w->pid, SIGKILL);
+        if (!w->exited)
+            kill(w->pid, SIGKILL);
     }
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    /* The worker may have left children holding the pipes: kill the group. */
+    int status = w->status;
+    if (!w->exited)
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    w->exited = true;
+    /* The worker may have left children holding the pipes, or daemons that
+     * left its group: kill the group, then what was reparented to us. */
     kill(-w->pid, SIGKILL);
+    live_remove(w->pid);
+    kill_strays(w);
+    subreaper_release();
+    if (w->pidfd >= 0)
+        close(w->pidfd);
+    w->pidfd = -1;
     if (w->chan >= 0)
         close(w->chan);
     if (w->out >= 0)
@@ -508,6 +745,9 @@ void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double time
     if (stop == BL_EINTR) {
         l->status = BL_EINTR;
         set_message(l, "interrupted");
+    } else if (stop == BL_ETIMEOUT && w->got_done) {
+        /* it measured everything and sent it, then did not exit: killed,
+         * its results kept */
     } else if (stop == BL_ETIMEOUT) {
         l->status = BL_ETIMEOUT;
         set_message(l, "ran past its time limit of %gs and was killed (use --timeout to raise it)",
@@ -999,10 +1239,15 @@ long bl__list_matching(const char *exe, const char *filter, char ***out, char *e
     char **names = NULL;
     long n = bl_list(exe, &names);
     if (n < 0) {
-        snprintf(err, err_size,
-                 n == BL_EPROTO ? "%s is not a benchlab suite (it did not answer --benchlab-list)"
-                                : "%s: cannot list benchmarks",
-                 exe ? exe : "this program");
+        if (n == -EMFILE)
+            open_files_message(err, err_size);
+        else if (n == BL_EPROTO)
+            snprintf(err, err_size,
+                     "%s is not a benchlab suite (it did not answer --benchlab-list)",
+                     exe ? exe : "this program");
+        else
+            snprintf(err, err_size, "%s: cannot list benchmarks: %s", exe ? exe : "this program",
+                     bl_strerror((int)n));
         if (filter)
             regfree(&re);
         return n;
@@ -1177,6 +1422,10 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     int perr = bl__run_set_pinning(o.cpus, errbuf, errsize);
     if (perr)
         return perr;
+    if ((perr = check_open_files())) {
+        open_files_message(errbuf, errsize);
+        return perr;
+    }
     /* the plan: matching instances, each `count` times, interleaved by round */
     char **plan = NULL;
     long n = bl__list_matching(o.exe, o.filter, &plan, errbuf, errsize);

@@ -211,6 +211,12 @@ int bl_terminal_plots(int fd)
     return isatty(fd) && !(term && strcmp(term, "dumb") == 0) && !(off && *off);
 }
 
+int bl_terminal_colors(int fd)
+{
+    const char *term = getenv("TERM"), *off = getenv("NO_COLOR");
+    return isatty(fd) && !(term && strcmp(term, "dumb") == 0) && !(off && *off);
+}
+
 /* The clean batches of every successful launch in the order measured, as a
  * sparkline: drift within a launch and steps between launches show. Its
  * heights span 5% of the centre at least. */

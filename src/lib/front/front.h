@@ -257,6 +257,16 @@ void bl__help_write_commands(FILE *f);
  * libbenchlab-store's, loaded now. NULL with the reason in why. */
 bl_run_saver bl__run_saver(char *why, size_t why_size);
 
+/* What the end of a run writes, checked before its first measurement
+ * (preflight.c): 0, or an error with one line in why that names the
+ * option, the path and the reason. */
+int bl__preflight_out(const char *path, char *why, size_t why_size);
+int bl__preflight_profile_dir(const char *dir, char *why, size_t why_size);
+int bl__preflight_store(const bl_run_save_request *save, char *why, size_t why_size);
+/* All that `o` and bl_run_main's --out and --save (NULL: none) ask for. */
+int bl__preflight(const bl_run_options *o, const char *out_path, const bl_run_save_request *save,
+                  char *why, size_t why_size);
+
 /* The format to write: `given` (--format) when set, else the one the
  * output path's extension names (.json .csv .md) when it is in `known`
  * (NULL-terminated: the command's --format choices), else `fallback`. */

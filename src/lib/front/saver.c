@@ -6,7 +6,11 @@
  * libbenchlab-store. A program that links it (the benchlab command)
  * registers the saver; a suite's own main loads libbenchlab-store.so.0
  * when --save asks for it, and only then: a suite never run with --save
- * never loads SQLite.
+ * never loads SQLite. It looks where libbenchlab itself was loaded from
+ * (the README's `cc sum.c $(pkg-config --libs benchlab)` links
+ * libbenchlab.so with an rpath, and the store is installed beside it),
+ * beside the executable (the build tree, a static link), then on the
+ * library path.
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -40,6 +44,18 @@ static dlopen_fn find_dlopen(void)
     return u.fn;
 }
 
+/* dladdr, found through dlsym for the same reason; NULL in a static program. */
+typedef int (*dladdr_fn)(const void *, Dl_info *);
+static dladdr_fn find_dladdr(void)
+{
+    union {
+        void *obj;
+        dladdr_fn fn;
+    } u;
+    u.obj = dlsym(RTLD_DEFAULT, "dladdr");
+    return u.fn;
+}
+
 void bl_run_set_saver(bl_run_saver saver)
 {
     registered = saver;
@@ -62,6 +78,26 @@ static void *open_beside_exe(dlopen_fn open_lib, const char *rel)
     return access(path, R_OK) == 0 ? open_lib(path, RTLD_NOW | RTLD_LOCAL) : NULL;
 }
 
+/* dlopen STORE_SONAME from the directory of the object this code is in:
+ * libbenchlab.so.0 when the suite links the shared library (the
+ * executable itself when it links libbenchlab.a, tried beside it anyway). */
+static void *open_beside_libbenchlab(dlopen_fn open_lib)
+{
+    dladdr_fn where = find_dladdr();
+    Dl_info info;
+    if (!where || !where(&registered, &info) || !info.dli_fname)
+        return NULL;
+    const char *slash = strrchr(info.dli_fname, '/');
+    if (!slash)
+        return NULL;
+    char path[PATH_MAX + 64];
+    int n = snprintf(path, sizeof path, "%.*s/" STORE_SONAME, (int)(slash - info.dli_fname),
+                     info.dli_fname);
+    if (n < 0 || (size_t)n >= sizeof path || access(path, R_OK) != 0)
+        return NULL;
+    return open_lib(path, RTLD_NOW | RTLD_LOCAL);
+}
+
 bl_run_saver bl__run_saver(char *why, size_t why_size)
 {
     if (registered)
@@ -82,7 +118,10 @@ bl_run_saver bl__run_saver(char *why, size_t why_size)
             return NULL;
         }
     }
-    /* the build tree (bin/, lib/) and an install (bin/, LIBDIR/) */
+    /* where libbenchlab is, the build tree (bin/, lib/) and an install
+     * (bin/, LIBDIR/) */
+    if (!lib)
+        lib = open_beside_libbenchlab(open_lib);
     if (!lib)
         lib = open_beside_exe(open_lib, "../" BENCHLAB_INSTALL_LIBDIR);
     if (!lib)
@@ -92,7 +131,8 @@ bl_run_saver bl__run_saver(char *why, size_t why_size)
     if (!lib) {
         snprintf(why, why_size,
                  "--save needs " STORE_SONAME
-                 ", which was not found beside this program nor on the library path (set "
+                 ", which was not found beside libbenchlab, beside this program nor on the "
+                 "library path (set "
                  "BENCHLAB_STORE_LIB to its path, or run the suite with `benchlab run SUITE "
                  "--save`)");
         return NULL;

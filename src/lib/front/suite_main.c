@@ -503,7 +503,7 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     fr->tty = isatty(2);
     fr->progress.tty = fr->tty;
     fr->color = strcmp(sa->color, "always") == 0 ||
-                (strcmp(sa->color, "auto") == 0 && fr->tty && !getenv("NO_COLOR"));
+                (strcmp(sa->color, "auto") == 0 && bl_terminal_colors(2));
     fr->table = sa->table;
     fr->fmt = out_format(bl__format_for(sa->format, sa->out_path, out_formats, "go"));
     fr->profile_formats = sa->profile_list;
@@ -613,6 +613,11 @@ int bl_run_main(int argc, char **argv, const char *exe)
         return rc;
     if (sa.list)
         return list_benchmarks(prog, &o);
+    char pre[2048];
+    if (bl__preflight(&o, sa.out_path, sa.do_save ? &sa.save : NULL, pre, sizeof pre) != 0) {
+        fprintf(stderr, "%s: %s; nothing was measured\n", prog, pre);
+        return 2;
+    }
     struct front fr = {0};
     char *tmp_path;
     if (open_output(&fr, &sa, prog, &tmp_path))

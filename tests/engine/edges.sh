@@ -1,0 +1,78 @@
+#!/bin/sh
+# edges.sh CASE BINDIR - the runner at the edges of the process model.
+# Benchmarks that fork (fixture_fork.c): a launch ends with its worker,
+# whatever its children hold; no process of a run survives it; results
+# that were complete are kept. A low open-file limit is named as such.
+set -u
+case_name=$1
+bin=$2
+tmp=$(mktemp -d)
+suite="$bin/fixture_fork"
+export FORK_PIDS="$tmp/pids"
+cleanup() {
+    # never leave a sleeper behind, even when the test fails
+    [ -f "$FORK_PIDS" ] && while read -r p; do kill -9 "$p" 2>/dev/null; done <"$FORK_PIDS"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+. "$(dirname "$0")/../support/e2e_lib.sh"
+
+# every pid in $FORK_PIDS is gone (they are killed and reaped before the
+# run returns; the loop only allows for a slow /proc)
+none_survive() {
+    [ -s "$FORK_PIDS" ] || fail "the benchmark left no pids in $FORK_PIDS"
+    while read -r p; do
+        i=0
+        while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        ! kill -0 "$p" 2>/dev/null || fail "process $p of the run survived it: $(cat /proc/$p/cmdline 2>/dev/null | tr '\0' ' ')"
+    done <"$FORK_PIDS"
+}
+
+case $case_name in
+child-holding-pipes-does-not-hold-the-launch)
+    # the child sleeps 120 s holding the pipes; the launch ends with the
+    # worker, not with the time limit, and keeps its results
+    for how in "$suite" "$bin/benchlab run $suite"; do
+        : >"$FORK_PIDS"
+        run $how --time 0.05s --timeout 30s --count 2 --filter ForkKeepsPipes
+        expect_status 0
+        out_has '^BenchmarkForkKeepsPipes	'
+        err_lacks 'time limit'
+        [ "$(grep -c '^BenchmarkForkKeepsPipes	' "$tmp/out")" = 2 ] || fail "want both launches"
+        none_survive
+    done
+    ;;
+daemons-do-not-outlive-the-run)
+    : >"$FORK_PIDS"
+    run "$suite" --time 0.05s --timeout 30s --count 2 --filter Daemon
+    expect_status 0
+    out_has '^BenchmarkDaemon	'
+    [ "$(wc -l <"$FORK_PIDS")" -eq 2 ] || fail "want a daemon per launch: $(cat "$FORK_PIDS")"
+    none_survive
+    ;;
+complete-results-kept-when-exit-hangs)
+    # results sent, then exit() never returns: killed at the time limit,
+    # the launch kept
+    run "$suite" --time 0.05s --timeout 2s --count 1 --filter ExitHangs
+    expect_status 0
+    out_has '^BenchmarkExitHangs	'
+    err_lacks 'time limit'
+    ;;
+low-open-file-limit-is-named)
+    # at ulimit -n 10 no worker can start: said so, not "not a benchlab suite"
+    for how in "$suite" "$bin/benchlab run $suite"; do
+        run sh -c "ulimit -n 10 && exec $how --time 0.05s --filter Daemon"
+        expect_status 2
+        err_has 'cannot start a worker: too many open files (the open-file limit, ulimit -n, is 10; a worker needs 16)'
+        err_lacks 'not a benchlab suite'
+        [ ! -s "$tmp/out" ] || fail "$how: results without a worker"
+    done
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "ok $case_name"

@@ -1,0 +1,108 @@
+/*
+ * fixture_fork.c - benchmarks that fork, for the runner's process
+ * clean-up (tests/engine/fork.sh): a child that keeps the worker's pipes
+ * open, a daemon that leaves the worker's session, and a worker that sends
+ * its results and then never exits. Each process the benchmarks leave
+ * behind appends its pid to the file named by $FORK_PIDS, so that the test
+ * can check that none outlives the run.
+ */
+#include <benchlab.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Append our pid to $FORK_PIDS, then say so on `ready` (a pipe's write end). */
+static void note_pid(int ready)
+{
+    const char *path = getenv("FORK_PIDS");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+    }
+    if (write(ready, "x", 1) != 1)
+        _exit(1);
+    close(ready);
+}
+
+/* Wait until the process at the other end of `p` has noted its pid. */
+static void wait_noted(int p[2])
+{
+    char c;
+    close(p[1]);
+    if (read(p[0], &c, 1) != 1)
+        abort();
+    close(p[0]);
+}
+
+static void spin(bl_state *st)
+{
+    unsigned x = 1;
+    while (bl_loop(st)) {
+        x = x * 1664525u + 1013904223u;
+        bl_do_not_optimize(x);
+    }
+}
+
+/* A child that sleeps holding the inherited stdout, stderr and channel. */
+BENCHLAB(ForkKeepsPipes)
+{
+    static int forked;
+    int p[2];
+    if (!forked++ && pipe(p) == 0) {
+        if (fork() == 0) {
+            close(p[0]);
+            note_pid(p[1]);
+            sleep(120);
+            _exit(0);
+        }
+        wait_noted(p);
+    }
+    spin(st);
+}
+
+/* The classic daemon: fork, setsid, fork again, the middle one exits; the
+ * daemon closes its descriptors, so nothing holds the pipes. */
+BENCHLAB(Daemon)
+{
+    static int forked;
+    int p[2];
+    if (!forked++ && pipe(p) == 0) {
+        pid_t mid = fork();
+        if (mid == 0) {
+            setsid();
+            if (fork() == 0) {
+                int null = open("/dev/null", O_RDWR);
+                for (int fd = 0; fd < 4; fd++)
+                    dup2(null, fd);
+                close(p[0]);
+                note_pid(p[1]);
+                sleep(120);
+                _exit(0);
+            }
+            _exit(0);
+        }
+        waitpid(mid, NULL, 0);
+        wait_noted(p);
+    }
+    spin(st);
+}
+
+static void never_return(void)
+{
+    for (;;)
+        pause();
+}
+
+/* Measures, sends its results, then hangs in exit(). */
+BENCHLAB(ExitHangs)
+{
+    static int registered;
+    if (!registered++)
+        atexit(never_return);
+    spin(st);
+}
+
+BENCHLAB_MAIN()
