@@ -125,6 +125,26 @@ static void utest_of_separated_samples_of_ten_is_tiny(void **state)
     assert_close(p, 2.0 / 184756.0, 1e-15);
 }
 
+/*
+ * Beyond 50 values the normal approximation is centred on U of the first
+ * sample, as moremath does: when the first sample lies wholly above the
+ * second, CDF(z) rounds to 1 and p is exactly 0 (benchstat then prints no
+ * p=); the other way round p is tiny but not 0.
+ */
+static void utest_of_large_separated_samples_is_zero_only_when_first_is_above(void **state)
+{
+    (void)state;
+    double hi[100], lo[50], p = -1;
+    for (int i = 0; i < 100; i++)
+        hi[i] = 100 + i * 0.01;
+    for (int i = 0; i < 50; i++)
+        lo[i] = 91 + i * 0.01;
+    assert_int_equal(bl_stats_utest(hi, 100, lo, 50, &p), 0);
+    assert_true(p == 0);
+    assert_int_equal(bl_stats_utest(lo, 50, hi, 100, &p), 0);
+    assert_true(p > 0 && p < 1e-20);
+}
+
 static void geomean_is_exp_of_mean_log_and_nan_for_nonpositive(void **state)
 {
     (void)state;
@@ -187,6 +207,7 @@ int main(void)
         cmocka_unit_test(utest_normal_approximation_matches_python),
         cmocka_unit_test(utest_of_all_equal_values_is_an_error),
         cmocka_unit_test(utest_of_separated_samples_of_ten_is_tiny),
+        cmocka_unit_test(utest_of_large_separated_samples_is_zero_only_when_first_is_above),
         cmocka_unit_test(geomean_is_exp_of_mean_log_and_nan_for_nonpositive),
         cmocka_unit_test(normal_cdf_and_inverse_match_python),
         cmocka_unit_test(sort_orders_like_go_with_nans_first),

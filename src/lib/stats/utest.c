@@ -205,13 +205,14 @@ int bl_stats_utest_sorted(const double *s1, size_t na, const double *s2, size_t 
             has_ties = 1;
         tie_sum += (double)run * (double)run * (double)run - (double)run;
     }
+    /* U of sample 1, not the smaller U: the normal approximation below
+     * centres U1 itself, so that when sample 1 lies wholly above sample 2,
+     * CDF(z) rounds to 1 and p is exactly 0, as in benchstat (which then
+     * prints no p=). Starting from min(U1, U2) instead gives a tiny p > 0
+     * and `p=0.000` where benchstat prints nothing. */
     double u1 = r1 - (double)(na * (na + 1)) / 2;
     double u2 = (double)na * (double)nb - u1;
-    if (u2 < u1) {
-        double t = u1;
-        u1 = u2;
-        u2 = t;
-    }
+    double u_small = fmin(u1, u2);
     int err = 0;
     double p;
     if ((!has_ties && na <= 50 && nb <= 50) || (has_ties && na <= 25 && nb <= 25)) {
@@ -220,9 +221,9 @@ int bl_stats_utest_sorted(const double *s1, size_t na, const double *s2, size_t 
         else if (u1 == u2)
             p = 1;
         else if (!has_ties)
-            p = cdf_no_ties((int)na, (int)nb, (long)floor(u1)) * 2;
+            p = cdf_no_ties((int)na, (int)nb, (long)floor(u_small)) * 2;
         else
-            p = cdf_ties((int)na, (int)nb, ties, nt, (long)(2 * u1)) * 2;
+            p = cdf_ties((int)na, (int)nb, ties, nt, (long)(2 * u_small)) * 2;
     } else {
         double N = (double)n;
         double mu = (double)na * (double)nb / 2;
