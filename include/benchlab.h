@@ -201,9 +201,30 @@ BL_API void bl_register(const bl_bench_def *def);
  * benchmarks ran, 1 some failed, 2 bad usage, 130 interrupted.
  */
 BL_API int bl_main(int argc, char **argv);
-#define BENCHLAB_MAIN()                                                                            \
+
+/*
+ * The suite's name: the pkg: line of its results, which `benchlab compare`
+ * pairs two result files by (so two builds of one suite, `sum` and
+ * `sum_new`, compare column by column). Declare it with
+ * BENCHLAB_MAIN("zlib") or, in a suite with a main of its own,
+ * BENCHLAB_SUITE("zlib") at file scope (once per translation unit; a
+ * string literal). Undeclared, it is the stem of the source file holding
+ * BENCHLAB_MAIN() ("sum.c": "sum"), else of the file defining the first
+ * benchmark registered; never the executable's file name. `--pkg NAME`
+ * overrides it for one run. Two different declared names are refused when
+ * the suite starts.
+ */
+BL_API void bl_register_suite(const char *name, const char *file);
+#define BENCHLAB_SUITE(name)                                                                       \
+    BL__NOINST __attribute__((constructor)) static void bl__suite_decl(void)                       \
+    {                                                                                              \
+        bl_register_suite("" name, NULL);                                                          \
+    }
+/* BENCHLAB_MAIN() or BENCHLAB_MAIN("name"): main(), and the suite's name. */
+#define BENCHLAB_MAIN(...)                                                                         \
     int main(int argc, char **argv)                                                                \
     {                                                                                              \
+        bl_register_suite("" __VA_ARGS__, __FILE__);                                               \
         return bl_main(argc, argv);                                                                \
     }
 

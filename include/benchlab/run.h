@@ -41,7 +41,8 @@ typedef struct bl_run_options {
                                 line, interleaved across benchmarks; default (and when < 1)
                                 BL_DEFAULT_LAUNCHES */
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
-    const char *pkg;         /* value of the pkg: configuration line; default: basename of exe */
+    const char *pkg;         /* value of the pkg: configuration line; default: the suite's
+                                name (BENCHLAB_SUITE in benchlab.h), else basename of exe */
     int alloc;               /* run the allocation pass: B/op and allocs/op */
     const char *counters;    /* hardware counters pass: a list, or "" for all; NULL: none */
     const char *cpus;        /* pin workers to these CPUs ("2", "0-3,6"); NULL: no pinning */

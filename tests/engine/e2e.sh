@@ -184,6 +184,32 @@ run-command-matches-suite)
     out_has '^BenchmarkEmpty	'
     out_has '^pkg: fixture_measure$'
     ;;
+suite-name-survives-copies)
+    # pkg: is the suite's name, not the executable's: a copy of the suite
+    # (two builds, sum and sum_new) keeps it, run itself or by benchlab run
+    cp "$measure" "$tmp/measure_new"
+    run "$tmp/measure_new" $fast --count 2 --filter '^BenchmarkEmpty$'
+    expect_status 0; out_has '^pkg: fixture_measure$'
+    cp "$tmp/out" "$tmp/new.txt"
+    run "$cli" run "$tmp/measure_new" $fast --count 1 --filter '^BenchmarkEmpty$'
+    expect_status 0; out_has '^pkg: fixture_measure$'
+    run "$tmp/measure_new" $fast --count 1 --filter '^BenchmarkEmpty$' --pkg other
+    expect_status 0; out_has '^pkg: other$'
+    # ... so that compare pairs the two builds in one table
+    run "$measure" $fast --count 2 --filter '^BenchmarkEmpty$'
+    cp "$tmp/out" "$tmp/old.txt"
+    (cd "$tmp" && "$cli" compare old.txt new.txt) >"$tmp/out" 2>"$tmp/err"
+    grep -q 'old.txt.*new.txt' "$tmp/out" || fail "the two builds are not in one table"
+    # a declared name: BENCHLAB_MAIN("metrics-suite"), and BENCHLAB_SUITE
+    # beside a main of its own
+    cp "$metrics" "$tmp/metrics_copy"
+    run "$tmp/metrics_copy" $fast --count 1 --filter '^BenchmarkScore$'
+    expect_status 0; out_has '^pkg: metrics-suite$'
+    run "$cli" run "$tmp/metrics_copy" $fast --count 1 --filter '^BenchmarkScore$'
+    expect_status 0; out_has '^pkg: metrics-suite$'
+    run "$bin/fixture_modes" $fast --count 1 --filter '^BenchmarkSteady$'
+    expect_status 0; out_has '^pkg: modes-suite$'
+    ;;
 bad-options)
     run "$measure" --bogus
     expect_status 2; err_has "unknown option '--bogus'"

@@ -8,6 +8,9 @@
  *            millisecond of the worker's life): drift within launches;
  *   Steady   the same work every time: neither.
  *
+ * It also declares its name with BENCHLAB_SUITE and has a main of its own
+ * (case suite-name-survives-copies).
+ *
  * The effects are large on purpose: the tests must not depend on how
  * loaded the machine is.
  */
@@ -69,4 +72,12 @@ BENCHLAB(Drifts)
     }
     bl_do_not_optimize(x);
 }
-BENCHLAB_MAIN()
+
+/* A main of its own, and the suite's name declared apart (case
+ * suite-name-survives-copies). */
+BENCHLAB_SUITE("modes-suite")
+
+int main(int argc, char **argv)
+{
+    return bl_main(argc, argv);
+}

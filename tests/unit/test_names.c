@@ -96,6 +96,33 @@ static void registry_expands_all_combinations(void **state)
     assert_null(bl__registry_find("BenchmarkGrid/n=3/k=b"));
 }
 
+/* One test, in order: the registry's suite name is process-wide state. */
+static void suite_name_is_declared_else_a_source_file_stem(void **state)
+{
+    (void)state;
+    char *name = NULL, err[256] = "";
+    /* nothing declared: the stem of the file of the first benchmark */
+    assert_int_equal(bl__suite_name(&name, err, sizeof err), 0);
+    assert_string_equal(name, "test_names");
+    free(name);
+    /* BENCHLAB_MAIN() in another file: that file's stem wins */
+    bl_register_suite("", "/home/u/zlib/bench/zlib_bench.c");
+    assert_int_equal(bl__suite_name(&name, err, sizeof err), 0);
+    assert_string_equal(name, "zlib_bench");
+    free(name);
+    /* a declared name wins over both; the same name twice is fine */
+    bl_register_suite("zlib", NULL);
+    bl_register_suite("zlib", "other.c");
+    assert_int_equal(bl__suite_name(&name, err, sizeof err), 0);
+    assert_string_equal(name, "zlib");
+    free(name);
+    /* two different names are refused, naming both */
+    bl_register_suite("zstd", NULL);
+    assert_int_equal(bl__suite_name(&name, err, sizeof err), BL_EUSAGE);
+    assert_null(name);
+    assert_non_null(strstr(err, "'zlib' and 'zstd'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +130,7 @@ int main(void)
         cmocka_unit_test(instance_name_joins_params_in_order),
         cmocka_unit_test(param_macros_count_values),
         cmocka_unit_test(registry_expands_all_combinations),
+        cmocka_unit_test(suite_name_is_declared_else_a_source_file_stem),
     };
     return cmocka_run_group_tests_name("names", tests, NULL, NULL);
 }

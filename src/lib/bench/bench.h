@@ -26,6 +26,15 @@ struct bl__instance {
 const struct bl__instance *bl__registry_instances(size_t *n);
 const struct bl__instance *bl__registry_find(const char *name);
 
+/*
+ * The suite's name for the pkg: line, in *name (caller frees): the name it
+ * declares (BENCHLAB_SUITE, BENCHLAB_MAIN("name")), else the stem of the
+ * source file of BENCHLAB_MAIN() ("sum.c" -> "sum"), else of the file of the
+ * first benchmark registered; NULL when none of these exists. BL_EUSAGE with
+ * a message in err for two different declared names or a control character.
+ */
+int bl__suite_name(char **name, char *err, size_t err_size);
+
 /* Build the display name of def with the given value indices and, when
  * threaded, the "/threads=T" part. Caller frees. */
 char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,

@@ -8,6 +8,7 @@
  * the order definitions registered, which within one file is source order.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@ static size_t n_defs, cap_defs;
 static struct bl__instance *instances;
 static size_t n_instances;
 static int expanded;
+/* the suite's name: declared (BENCHLAB_SUITE, BENCHLAB_MAIN("name")), a
+ * second, different declaration, and the file of BENCHLAB_MAIN() */
+static const char *suite_name, *suite_conflict, *main_file;
 
 void bl_register(const bl_bench_def *def)
 {
@@ -30,6 +34,58 @@ void bl_register(const bl_bench_def *def)
         return;
     }
     defs[n_defs++] = def;
+}
+
+void bl_register_suite(const char *name, const char *file)
+{
+    if (name && name[0]) {
+        if (!suite_name)
+            suite_name = name;
+        else if (strcmp(suite_name, name) != 0 && !suite_conflict)
+            suite_conflict = name;
+    }
+    if (file && file[0] && !main_file)
+        main_file = file;
+}
+
+/* "src/zlib_bench.c" -> "zlib_bench": the base name without its last
+ * extension (a leading dot is part of the name). Caller frees. */
+static char *file_stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+    return n ? strndup(base, n) : NULL;
+}
+
+int bl__suite_name(char **name, char *err, size_t err_size)
+{
+    *name = NULL;
+    if (suite_conflict) {
+        snprintf(err, err_size,
+                 "the suite declares two names, '%s' and '%s' (BENCHLAB_SUITE or "
+                 "BENCHLAB_MAIN): keep one",
+                 suite_name, suite_conflict);
+        return BL_EUSAGE;
+    }
+    if (suite_name) {
+        for (const char *c = suite_name; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                snprintf(err, err_size,
+                         "the suite's declared name (BENCHLAB_SUITE or BENCHLAB_MAIN) has a "
+                         "control character at byte %zu: it must fit on the pkg: line",
+                         (size_t)(c - suite_name));
+                return BL_EUSAGE;
+            }
+        }
+        *name = bl__strdup(suite_name);
+        return *name ? 0 : -ENOMEM;
+    }
+    const char *file = main_file ? main_file : n_defs ? defs[0]->file : NULL;
+    if (file)
+        *name = file_stem(file);
+    return 0;
 }
 
 char *bl__bench_base_name(const char *id)

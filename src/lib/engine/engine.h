@@ -27,6 +27,11 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count);
  */
 long bl__list_matching(const char *exe, const char *filter, char ***names, char *err,
                        size_t err_size);
+/* The same, and the suite's name in *suite (caller frees; NULL when the
+ * suite has none to give): bl__suite_name() of this program, or what the
+ * suite exe answers. BL_EUSAGE with a message when its name is refused. */
+long bl__list_suite(const char *exe, const char *filter, char ***names, char **suite, char *err,
+                    size_t err_size);
 
 /* What the allocation pass sends ("alloc ..."). */
 struct bl__alloc_out {

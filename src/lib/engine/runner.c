@@ -1148,10 +1148,16 @@ static long list_self(char ***names)
     return (long)n;
 }
 
-/* Ask a suite for its benchmarks: `exe --benchlab-list`, one name a line. */
-static long list_exe(const char *exe, char ***names)
+/*
+ * Ask a suite for its benchmarks: `exe --benchlab-list suite`, one name a
+ * line after the header. The header carries the suite's name (`benchlab-list
+ * 1 suite=NAME`) or why it has none that can be used (`... error=MESSAGE`);
+ * a suite built before names were declared prints the bare header and
+ * ignores the extra argument. With suite NULL the name is not asked for.
+ */
+static long list_exe(const char *exe, char ***names, char **suite, char *why, size_t why_size)
 {
-    char *argv[] = {(char *)exe, (char *)"--benchlab-list", NULL};
+    char *argv[] = {(char *)exe, (char *)"--benchlab-list", suite ? (char *)"suite" : NULL, NULL};
     struct bl__worker w;
     int err = spawn(exe, argv, NULL, false, &w);
     if (err)
@@ -1176,15 +1182,28 @@ static long list_exe(const char *exe, char ***names)
     close(w.out);
     close(w.err);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !out.data ||
-        strncmp(out.data, "benchlab-list 1\n", 16) != 0) {
+        strncmp(out.data, "benchlab-list 1", 15) != 0 ||
+        (out.data[15] != '\n' && out.data[15] != ' ') || !strchr(out.data, '\n')) {
         bl__buf_fini(&out);
         return BL_EPROTO;
+    }
+    char *body = strchr(out.data, '\n') + 1;
+    body[-1] = '\0';
+    const char *header = out.data + 15;
+    if (suite && strncmp(header, " error=", 7) == 0) {
+        snprintf(why, why_size, "%s: %s", exe, header + 7);
+        bl__buf_fini(&out);
+        return BL_EUSAGE;
+    }
+    if (suite && strncmp(header, " suite=", 7) == 0 && header[7] &&
+        !(*suite = bl__strdup(header + 7))) {
+        bl__buf_fini(&out);
+        return -ENOMEM;
     }
     size_t n = 0, cap = 0;
     char **v = NULL;
     char *save = NULL;
-    for (char *line = strtok_r(out.data + 16, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = strtok_r(body, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (bl__grow((void **)&v, &cap, n + 1, sizeof *v) || !(v[n] = bl__strdup(line))) {
             bl_names_free(v, n);
             bl__buf_fini(&out);
@@ -1199,7 +1218,7 @@ static long list_exe(const char *exe, char ***names)
 
 long bl_list(const char *exe, char ***names)
 {
-    return exe ? list_exe(exe, names) : list_self(names);
+    return exe ? list_exe(exe, names, NULL, NULL, 0) : list_self(names);
 }
 
 int bl_shard_of(const char *name, int n_shards)
@@ -1226,6 +1245,14 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count)
 
 long bl__list_matching(const char *exe, const char *filter, char ***out, char *err, size_t err_size)
 {
+    return bl__list_suite(exe, filter, out, NULL, err, err_size);
+}
+
+long bl__list_suite(const char *exe, const char *filter, char ***out, char **suite, char *err,
+                    size_t err_size)
+{
+    if (suite)
+        *suite = NULL;
     regex_t re;
     if (filter) {
         int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
@@ -1237,7 +1264,28 @@ long bl__list_matching(const char *exe, const char *filter, char ***out, char *e
         }
     }
     char **names = NULL;
-    long n = bl_list(exe, &names);
+    long n;
+    if (!exe) {
+        n = list_self(&names);
+        if (n >= 0 && suite) {
+            int serr = bl__suite_name(suite, err, err_size);
+            if (serr) {
+                bl_names_free(names, (size_t)n);
+                n = serr;
+            }
+        }
+    } else {
+        n = list_exe(exe, &names, suite, err, err_size);
+    }
+    if (n < 0 && suite) {
+        free(*suite);
+        *suite = NULL;
+    }
+    if (n == BL_EUSAGE) {
+        if (filter)
+            regfree(&re);
+        return n;
+    }
     if (n < 0) {
         if (n == -EMFILE)
             open_files_message(err, err_size);
@@ -1267,12 +1315,15 @@ long bl__list_matching(const char *exe, const char *filter, char ***out, char *e
 
 /* ---- the run ----------------------------------------------------------------------- */
 
-static void fill_header(bl_results *res, const bl_run_options *o, const char *exe)
+static void fill_header(bl_results *res, const bl_run_options *o, const char *exe,
+                        const char *suite)
 {
     bl_results_set_config(res, "goos", "linux");
     bl_results_set_config(res, "goarch", bl__sys_goarch());
     bl_results_set_config(res, "cpu", bl__sys_cpu_model());
-    const char *pkg = o->pkg;
+    /* --pkg, else the suite's name (declared, or its source file's stem),
+     * else, for a suite that does not say, the executable's file name */
+    const char *pkg = o->pkg ? o->pkg : suite;
     if (!pkg) {
         pkg = strrchr(exe, '/');
         pkg = pkg ? pkg + 1 : exe;
@@ -1428,7 +1479,8 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     }
     /* the plan: matching instances, each `count` times, interleaved by round */
     char **plan = NULL;
-    long n = bl__list_matching(o.exe, o.filter, &plan, errbuf, errsize);
+    char *suite = NULL;
+    long n = bl__list_suite(o.exe, o.filter, &plan, &suite, errbuf, errsize);
     if (n < 0)
         return (int)n;
     size_t n_plan = (size_t)n;
@@ -1440,6 +1492,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         if (o.filter)
             closest_names(o.exe, o.filter, errbuf, errsize);
         bl_names_free(plan, 0);
+        free(suite);
         return BL_ENOTFOUND;
     }
     /* a shard may hold none of them: an empty run, not an error, so that a
@@ -1453,6 +1506,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         int err = bl__tune_load(&tune, o.tune_file, o.batch_ms, errbuf, errsize);
         if (err) {
             bl_names_free(plan, n_plan);
+            free(suite);
             return err;
         }
     }
@@ -1460,10 +1514,12 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     bl_results *res = bl_results_create();
     if (!res) {
         bl_names_free(plan, n_plan);
+        free(suite);
         bl__tune_fini(&tune);
         return -ENOMEM;
     }
-    fill_header(res, &o, exe);
+    fill_header(res, &o, exe, suite);
+    free(suite);
     *out = res;
     if (tune.note)
         bl_results_set_meta(res, "tune-note", tune.note);

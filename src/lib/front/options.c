@@ -106,7 +106,7 @@ static const struct bl__opt suite_opts[] = {
      BL__ID_SHARD},
     {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", run_formats, NO_RANGE,
      "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT},
-    {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the program's name",
+    {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",
      "value of the pkg: configuration line", BL__ID_PKG},
     {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,
      "pin workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},

@@ -315,7 +315,18 @@ int bl_main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "--benchlab-list") == 0) {
         size_t n;
         const struct bl__instance *in = bl__registry_instances(&n);
-        printf("benchlab-list 1\n");
+        /* a runner that asks (benchlab run SUITE) gets our name on the header */
+        char *suite = NULL, why[512];
+        int serr = argc >= 3 && strcmp(argv[2], "suite") == 0
+                       ? bl__suite_name(&suite, why, sizeof why)
+                       : 0;
+        if (serr)
+            printf("benchlab-list 1 error=%s\n", why);
+        else if (suite)
+            printf("benchlab-list 1 suite=%s\n", suite);
+        else
+            printf("benchlab-list 1\n");
+        free(suite);
         for (size_t i = 0; i < n; i++)
             printf("%s\n", in[i].name);
         return fflush(stdout) == 0 ? 0 : 1;
