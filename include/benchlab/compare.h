@@ -73,6 +73,14 @@ BL_API int bl_compare_write_csv(bl_compare *cmp, FILE *out, FILE *warn);
 BL_API int bl_compare_write_markdown(bl_compare *cmp, FILE *out);
 /* JSON, schema "benchlab-compare/1" (docs/json-schema.md). */
 BL_API int bl_compare_write_json(bl_compare *cmp, FILE *out);
+/*
+ * What benchstat leaves unsaid, one "benchlab compare: note: ..." line each,
+ * for stderr (stdout stays benchstat's): inputs whose results fall in
+ * separate tables only because one configuration key differs (two builds
+ * of a suite whose pkg: lines differ), with the -ignore flag that compares
+ * them. Call after bl_compare_finish. 0, -ENOMEM or -EIO.
+ */
+BL_API int bl_compare_write_notes(bl_compare *cmp, FILE *out);
 
 enum bl_correction {
     BL_CORRECTION_NONE,

@@ -194,6 +194,7 @@ int cmd_compare(int argc, char **argv)
         bl_compare_destroy(cmp);
         return 2;
     }
+    bl_compare_write_notes(cmp, stderr); /* a note that cannot be written is no failure */
     if (gate_pct >= 0) {
         int n = bl_compare_gate(cmp, gate_pct, corr, stderr);
         if (n > 0)

@@ -200,6 +200,7 @@ suite-name-survives-copies)
     cp "$tmp/out" "$tmp/old.txt"
     (cd "$tmp" && "$cli" compare old.txt new.txt) >"$tmp/out" 2>"$tmp/err"
     grep -q 'old.txt.*new.txt' "$tmp/out" || fail "the two builds are not in one table"
+    err_lacks 'note'
     # a declared name: BENCHLAB_MAIN("metrics-suite"), and BENCHLAB_SUITE
     # beside a main of its own
     cp "$metrics" "$tmp/metrics_copy"
