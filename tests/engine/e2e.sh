@@ -113,6 +113,10 @@ empty-body-is-near-zero)
     done
     # the overhead that was subtracted is reported, and is not ~0
     grep -q 'Empty .* [0-9]*/[0-9]*  *[0-9.]* ns$' "$tmp/err" || fail "table lacks the overhead"
+    # ... and the table says the body did nothing, instead of a spread of
+    # thousands of percent over zero
+    err_has 'note BenchmarkEmpty: the body did no measurable work .*bl_do_not_optimize()'
+    grep -q '^Empty .*  3  *-  ' "$tmp/err" || fail "a spread over zero is shown"
     ;;
 params-name-and-values)
     run "$measure" $fast --count 1 --filter '^BenchmarkParams/'
@@ -510,7 +514,8 @@ items-and-bytes-rates)
         check "$(metric $b items/s)" "(x / (5 * $t * 1e9 / $ns) - 1)^2 < 1e-4" "$b items/s"
     done
     out_lacks 'ops/s'
-    grep -q 'ItemsPlain .* [0-9.]* [kMG]*B/s, [0-9.]* [kMG]* *items/s' "$tmp/err" || fail "table: rates"
+    # the table's bytes take binary prefixes, spelled so (KiB/s, MiB/s, GiB/s)
+    grep -q 'ItemsPlain .* [0-9.]* [KMGT]iB/s, [0-9.]* [kMG]* *items/s' "$tmp/err" || fail "table: rates"
     # every format carries them; compare reads them back from JSON
     run "$threads" $fast --filter '^BenchmarkItemsPlain$' --format json
     expect_status 0
@@ -541,6 +546,11 @@ metric-units-and-rates)
     [ "$first_unit" -lt "$first_use" ] || fail "Unit score after its first use"
     check "$(metric BenchmarkScore score)" 'x == 100' "score"
     check "$(metric BenchmarkScore plain/op)" 'x == 7' "plain/op"
+    # the run's table shows them too (median over launches) with their direction
+    err_has '^Score .*  100.0 score↑, 10.00 misses/op↓, 7.000 plain/op$'
+    err_has '^Hits .*  [0-9.]* [kMG]* *hits/s↑$'
+    err_has '^metrics: median over launches; ↑ higher is better, ↓ lower is better$'
+    err_lacks 'did no measurable work'
     # a rate: 3 per op, per second from the measured time, all threads counted
     check "$(metric BenchmarkHits hits/s)" "(x / (3e9 / $(nsop BenchmarkHits)) - 1)^2 < 1e-4" "hits/s"
     b=BenchmarkHitsThreads/threads=2

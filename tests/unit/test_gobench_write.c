@@ -101,7 +101,8 @@ static void threaded_launch_rates_count_all_threads(void **state)
     char human[64];
     bl_launch_rates(l, &rates);
     bl_format_rate(human, sizeof human, &rates);
-    assert_string_equal(human, "6.400 GB/s, 300.0 M items/s");
+    /* bytes in powers of 1024 (6.4e9 B/s), counts in powers of 1000 */
+    assert_string_equal(human, "5.960 GiB/s, 300.0 M items/s");
     l->items_per_op = 0;
     /* a single-threaded benchmark has no ops/s: ns/op says it all */
     l->bytes_per_op = 0;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchlab.h" /* enum bl_metric_flags */
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
 #include "text.h"
@@ -103,14 +104,103 @@ enum {
     C_RATE,
     C_BYTES,
     C_ALLOCS,
+    C_METRICS,
     C_PLOT
 };
-#define NCOL 12
+#define NCOL 13
 #define PLOT_CELLS 20
 
 struct row {
-    char cell[NCOL][96];
+    char cell[NCOL][160];
 };
+
+static int one_rate(char *out, size_t size, double v, const char *unit);
+
+/*
+ * Did the body do no measurable work? Less than half a core cycle per op
+ * beyond the empty loop (half a reference cycle when those were measured,
+ * else 0.15 ns, half a cycle at 3.3 GHz) is below what the overhead
+ * subtraction resolves: the compiler removed the body, or it is cheaper
+ * than the loop around it. Its spread over launches is then noise over
+ * zero (thousands of percent) and says nothing.
+ */
+static bool no_measurable_work(const bl_estimate *e)
+{
+    if (!(e->centre >= 0))
+        return false;
+    return isnan(e->ref_cycles) ? e->centre < 0.15 : e->ref_cycles < 0.5;
+}
+
+/*
+ * The user metrics of a benchmark (bl_report_metric), each the median over
+ * its successful launches, in the order first reported, with the better
+ * direction declared: "3.25 ratio↑, 10.00 misses/op↓, 7.000 plain/op".
+ * Returns 1 when some metric has a direction (the legend is then due).
+ */
+static int metrics_cell(const bl_bench_result *b, char *out, size_t size)
+{
+    size_t len = 0;
+    int directed = 0;
+    snprintf(out, size, "-");
+    double *v = malloc((b->n_launches ? b->n_launches : 1) * sizeof *v);
+    if (!v)
+        return 0;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped)
+            continue;
+        for (size_t m = 0; m < l->n_metrics; m++) {
+            const char *unit = l->metrics[m].unit;
+            /* said already by an earlier launch? */
+            bool seen = false;
+            for (size_t k = 0; k < j && !seen; k++) {
+                const bl_launch *o = &b->launches[k];
+                for (size_t q = 0; !o->status && !o->skipped && q < o->n_metrics && !seen; q++)
+                    seen = strcmp(o->metrics[q].unit, unit) == 0;
+            }
+            if (seen)
+                continue;
+            size_t n = 0;
+            unsigned flags = l->metrics[m].flags;
+            for (size_t k = j; k < b->n_launches; k++) {
+                const bl_launch *o = &b->launches[k];
+                for (size_t q = 0; !o->status && !o->skipped && q < o->n_metrics; q++)
+                    if (strcmp(o->metrics[q].unit, unit) == 0 && !isnan(o->metrics[q].value))
+                        v[n++] = o->metrics[q].value;
+            }
+            char num[48];
+            size_t ul = strlen(unit);
+            bool rate = ul > 2 && strcmp(unit + ul - 2, "/s") == 0;
+            if (!n)
+                snprintf(num, sizeof num, "-");
+            else if (rate) /* "416.4 M hits/s", as the throughput column */
+                one_rate(num, sizeof num, bl_stats_median(v, n), unit);
+            else
+                bl_gobench_format_value(num, sizeof num, bl_stats_median(v, n));
+            /* both directions declared is refused elsewhere: show neither */
+            const char *dir = (flags & BL_HIGHER_IS_BETTER) && !(flags & BL_LOWER_IS_BETTER)
+                                  ? "\xe2\x86\x91" /* up arrow */
+                              : (flags & BL_LOWER_IS_BETTER) && !(flags & BL_HIGHER_IS_BETTER)
+                                  ? "\xe2\x86\x93" /* down arrow */
+                                  : "";
+            directed |= *dir != 0;
+            int w = snprintf(out + len, size - len, "%s%s%s%s%s", len ? ", " : "", num,
+                             rate && n ? "" : " ", rate && n ? "" : unit, dir);
+            if (w < 0 || (size_t)w >= size - len) {
+                /* no room for this one: say that more exist rather than cut a unit */
+                if (len + 5 < size)
+                    snprintf(out + len, size - len, ", ...");
+                else
+                    out[len] = '\0';
+                free(v);
+                return directed;
+            }
+            len += (size_t)w;
+        }
+    }
+    free(v);
+    return directed;
+}
 
 /* A percentage with two significant digits at most: 0.42%, 3.1%, 12%. */
 static void format_percent(char *out, size_t size, double share)
@@ -122,20 +212,26 @@ static void format_percent(char *out, size_t size, double share)
         snprintf(out, size, "%.*f%%", p < 1 ? 2 : p < 10 ? 1 : 0, p);
 }
 
-/* "1.230 GB/s", "45.60 M items/s": SI prefixes, 4 significant digits. */
+/*
+ * "1.146 GiB/s", "45.60 M items/s", 4 significant digits. Bytes take
+ * binary prefixes (KiB, MiB, GiB: powers of 1024), spelled so, as
+ * benchstat's B/s (`1.146Gi`) and Google Benchmark do; counts take SI
+ * prefixes (k, M, G: powers of 1000) and stand apart from the unit.
+ */
 static int one_rate(char *out, size_t size, double v, const char *unit)
 {
-    static const char *const prefix[] = {"", "k", "M", "G", "T", "P"};
+    static const char *const si[] = {"", "k", "M", "G", "T", "P"};
+    static const char *const bin[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+    bool bytes = unit[0] == 'B';
+    double step = bytes ? 1024 : 1000;
     int p = 0;
     while (p < 5 && fabs(v) >= 999.95) {
-        v /= 1000;
+        v /= step;
         p++;
     }
     int prec = fabs(v) >= 99.995 ? 1 : fabs(v) >= 9.9995 ? 2 : 3;
-    /* bytes take the prefix on the unit (GB/s); counts stand apart (M ops/s) */
-    bool bytes = unit[0] == 'B';
-    return snprintf(out, size, "%.*f %s%s%s", prec, v, prefix[p], *prefix[p] && !bytes ? " " : "",
-                    unit);
+    const char *prefix = bytes ? bin[p] : si[p];
+    return snprintf(out, size, "%.*f %s%s%s", prec, v, prefix, *prefix && !bytes ? " " : "", unit);
 }
 
 void bl_format_rate(char *out, size_t size, const bl_rates *r)
@@ -295,10 +391,12 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
     const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark",  "time/op", "ref-cycles/op", "95% CI",
-                                     "launches",   "spread",  "batches",       "overhead",
-                                     "throughput", "B/op",    "allocs/op",     "batches in order"};
-    bool show[NCOL] = {true, true, false, true, true, true, true, true, false, false, false, false};
+    static const char *head[NCOL] = {"benchmark",       "time/op", "ref-cycles/op", "95% CI",
+                                     "launches",        "spread",  "batches",       "overhead",
+                                     "throughput",      "B/op",    "allocs/op",     "metrics",
+                                     "batches in order"};
+    bool show[NCOL] = {true, true,  false, true,  true,  true, true,
+                       true, false, false, false, false, false};
     show[C_PLOT] = (flags & BL_TABLE_PLOTS) != 0;
     for (size_t i = 0; i < r->n_benches; i++) {
         if (r->benches[i].has_alloc)
@@ -308,6 +406,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             show[C_REF] |= !l->status && !isnan(l->ref_cycles_per_op);
             show[C_RATE] |=
                 !l->status && (l->bytes_per_op > 0 || l->items_per_op > 0 || l->threads > 0);
+            show[C_METRICS] |= !l->status && !l->skipped && l->n_metrics > 0;
         }
     }
     int last = 0;
@@ -315,8 +414,13 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         if (show[c])
             last = c;
     struct row *rows = calloc(r->n_benches + 1, sizeof *rows);
-    if (!rows)
+    bool *idle = calloc(r->n_benches + 1, sizeof *idle); /* no measurable work */
+    if (!rows || !idle) {
+        free(rows);
+        free(idle);
         return;
+    }
+    int directed = 0; /* some metric shows its better direction */
     int w[NCOL];
     for (int c = 0; c < NCOL; c++)
         w[c] = bl__text_width(head[c]);
@@ -342,7 +446,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             snprintf(row->cell[C_CI], sizeof row->cell[C_CI], "(too few batches)");
         }
         snprintf(row->cell[C_LAUNCHES], sizeof row->cell[C_LAUNCHES], "%zu", e.n_launches);
-        if (e.n_launches > 1)
+        idle[i] = no_measurable_work(&e);
+        if (e.n_launches > 1 && !idle[i])
             format_percent(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], e.spread);
         else
             snprintf(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], "-");
@@ -371,6 +476,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "-");
             snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "-");
         }
+        if (show[C_METRICS])
+            directed |= metrics_cell(b, row->cell[C_METRICS], sizeof row->cell[C_METRICS]);
         if (show[C_PLOT])
             batch_sparkline(b, e.centre, row->cell[C_PLOT], sizeof row->cell[C_PLOT]);
         for (int c = 0; c < NCOL; c++)
@@ -382,7 +489,8 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         for (int c = 0; c < NCOL; c++) {
             if (!show[c])
                 continue;
-            bl__text_pad(f, head[c], w[c], c > 0 && c != C_CI);
+            bl__text_pad(f, head[c], c == last && c == C_METRICS ? 0 : w[c],
+                         c > 0 && c != C_CI && c != C_METRICS);
             fputs(c < last ? "  " : "\n", f);
         }
         fputs(reset, f);
@@ -390,13 +498,17 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             for (int c = 0; c < NCOL; c++) {
                 if (!show[c])
                     continue;
-                bl__text_pad(f, rows[i].cell[c], c == last ? 0 : w[c], c > 0 && c != C_CI);
+                bl__text_pad(f, rows[i].cell[c], c == last ? 0 : w[c],
+                             c > 0 && c != C_CI && c != C_METRICS);
                 fputs(c < last ? "  " : "\n", f);
             }
         }
         if (one_launch)
             fprintf(f, "* one launch: the interval comes from the batches of one process and "
                        "leaves out the variance between processes (--count 2 or more)\n");
+        if (directed)
+            fprintf(f, "metrics: median over launches; \xe2\x86\x91 higher is better, "
+                       "\xe2\x86\x93 lower is better\n");
     }
     /* Macrobenchmarks (one invocation per batch): the whole distribution */
     for (size_t i = 0; i < r->n_benches; i++) {
@@ -531,8 +643,15 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         if (ok && measured - invalid < 10)
             fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
                     yellow, reset, b->name, measured - invalid);
+        if (ok && idle[i])
+            fprintf(f,
+                    "%snote%s %s: the body did no measurable work (less than half a cycle per "
+                    "op beyond the empty loop): the compiler may have removed it; pass its "
+                    "result to bl_do_not_optimize() (bl_escape() for memory it writes)\n",
+                    yellow, reset, b->name);
         if (ok)
             diagnosis_notes(f, b, yellow, reset);
     }
     free(rows);
+    free(idle);
 }
