@@ -250,7 +250,8 @@ typedef struct bl_store_series {
 typedef struct bl_store_history {
     bl_store_run *runs; /* oldest first */
     size_t n_runs;
-    bl_store_series *series; /* by name */
+    bl_store_series *series; /* in the order the suite runs them (the newest run's;
+                                one only in older runs after the one it followed there) */
     size_t n_series;
 } bl_store_history;
 

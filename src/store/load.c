@@ -484,11 +484,22 @@ void bl_store_history_destroy(bl_store_history *h)
     free(h);
 }
 
-static bl_store_series *series_for(bl_store_history *h, size_t *cap, const char *name)
+/*
+ * The series of `name`, made when new. Series keep the order the suite
+ * runs its benchmarks in, not the order of their names ("size=64" before
+ * "size=1024", as the run's table and benchstat show them): runs are read
+ * newest first, each in its own order, and a benchmark first met in an
+ * older run goes right after the one it followed there (*prev: the index
+ * of the series of the run's previous benchmark, -1 at its first).
+ */
+static bl_store_series *series_for(bl_store_history *h, size_t *cap, const char *name, long *prev)
 {
-    for (size_t i = h->n_series; i-- > 0;)
-        if (strcmp(h->series[i].name, name) == 0)
+    for (size_t i = 0; i < h->n_series; i++) {
+        if (strcmp(h->series[i].name, name) == 0) {
+            *prev = (long)i;
             return &h->series[i];
+        }
+    }
     if (h->n_series == *cap) {
         size_t nc = *cap ? *cap * 2 : 16;
         bl_store_series *ns = realloc(h->series, nc * sizeof *ns);
@@ -497,12 +508,16 @@ static bl_store_series *series_for(bl_store_history *h, size_t *cap, const char 
         h->series = ns;
         *cap = nc;
     }
-    bl_store_series *se = &h->series[h->n_series];
-    memset(se, 0, sizeof *se);
-    se->name = strdup(name);
-    if (!se->name)
+    char *copy = strdup(name);
+    if (!copy)
         return NULL;
+    size_t at = (size_t)(*prev + 1);
+    memmove(&h->series[at + 1], &h->series[at], (h->n_series - at) * sizeof *h->series);
+    bl_store_series *se = &h->series[at];
+    memset(se, 0, sizeof *se);
+    se->name = copy;
     h->n_series++;
+    *prev = (long)at;
     return se;
 }
 
@@ -520,11 +535,6 @@ static int add_point(bl_store_series *se, const bl_store_point *p)
     se->points = np;
     se->points[se->n_points++] = *p;
     return 0;
-}
-
-static int cmp_series(const void *a, const void *b)
-{
-    return strcmp(((const bl_store_series *)a)->name, ((const bl_store_series *)b)->name);
 }
 
 int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store_history **out,
@@ -573,12 +583,13 @@ int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store
         int64_t id = o->column_int(runs, 0);
         rc = o->bind_int(benches, 1, id);
         int matched = 0;
+        long prev = -1; /* the series of this run's previous benchmark */
         while (!rc && (rc = o->step(benches)) == 1) {
             rc = 0; /* a row */
             const char *name = o->column_text(benches, 0);
             if (!name || (filter && regexec(&re, name, 0, NULL, 0) != 0))
                 continue;
-            bl_store_series *se = series_for(h, &cap_series, name);
+            bl_store_series *se = series_for(h, &cap_series, name, &prev);
             bl_store_point p = {
                 .run = h->n_runs,
                 .centre = o->column_double(benches, 1),
@@ -631,8 +642,6 @@ int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store
         for (size_t j = 0; j < se->n_points; j++)
             se->points[j].run = h->n_runs - 1 - se->points[j].run;
     }
-    if (h->n_series)
-        qsort(h->series, h->n_series, sizeof *h->series, cmp_series);
     *out = h;
     return 0;
 }

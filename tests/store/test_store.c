@@ -597,6 +597,52 @@ static void shards_with_one_run_id_are_one_run(void **state)
     bl_store_close(s);
 }
 
+/* A run of the named benchmarks, in this order, one launch each. */
+static bl_results *run_of(const char *const *names, size_t n)
+{
+    bl_results *r = bl_results_create();
+    assert_non_null(r);
+    for (size_t i = 0; i < n; i++) {
+        bl_launch *l = bl_results_add_launch(bl_results_bench(r, names[i]));
+        assert_non_null(l);
+        for (int k = 0; k < 10; k++) {
+            bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 100, .ns = 1000.0 + k, .cpu_ns = -1};
+            assert_int_equal(bl_launch_add_sample(l, &m), 0);
+        }
+        bl_launch_finish(l);
+    }
+    return r;
+}
+
+/* size=1024 sorts before size=64 as text; history keeps the suite's order,
+ * and a benchmark only an older run has goes after the one it followed. */
+static void history_keeps_the_suites_order_not_the_names(void **state)
+{
+    (void)state;
+    bl_store *s = open_store(BL_STORE_CREATE);
+    const char *old_names[] = {"BenchmarkSum/size=64", "BenchmarkSum/size=256",
+                               "BenchmarkSum/size=1024"};
+    const char *new_names[] = {"BenchmarkSum/size=1024", "BenchmarkCopy/size=64"};
+    bl_results *r = run_of(old_names, 3);
+    save(s, r, NULL);
+    bl_results_destroy(r);
+    r = run_of(new_names, 2);
+    save(s, r, NULL);
+    bl_results_destroy(r);
+    bl_store_history *h;
+    assert_int_equal(bl_store_history_load(s, NULL, 0, &h, err, sizeof err), 0);
+    assert_int_equal(h->n_series, 4);
+    assert_string_equal(h->series[0].name, "BenchmarkSum/size=64");
+    assert_string_equal(h->series[1].name, "BenchmarkSum/size=256");
+    assert_string_equal(h->series[2].name, "BenchmarkSum/size=1024");
+    assert_string_equal(h->series[3].name, "BenchmarkCopy/size=64");
+    assert_int_equal(h->series[2].n_points, 2);
+    assert_int_equal(h->series[0].n_points, 1);
+    assert_int_equal(h->series[0].points[0].run, 0);
+    bl_store_history_destroy(h);
+    bl_store_close(s);
+}
+
 static void history_gives_each_benchmark_its_centre_per_run(void **state)
 {
     (void)state;
@@ -616,10 +662,10 @@ static void history_gives_each_benchmark_its_centre_per_run(void **state)
     assert_int_equal(h->n_runs, 3);
     assert_true(h->runs[0].id < h->runs[1].id && h->runs[1].id < h->runs[2].id);
     assert_int_equal(h->n_series, 2);
-    /* by name: BenchmarkBroken, then BenchmarkSort/size=1000 */
-    assert_string_equal(h->series[0].name, "BenchmarkBroken");
-    assert_true(isnan(h->series[0].points[0].centre));
-    const bl_store_series *se = &h->series[1];
+    /* in the suite's order: BenchmarkSort/size=1000, then BenchmarkBroken */
+    assert_string_equal(h->series[1].name, "BenchmarkBroken");
+    assert_true(isnan(h->series[1].points[0].centre));
+    const bl_store_series *se = &h->series[0];
     assert_string_equal(se->name, "BenchmarkSort/size=1000");
     assert_int_equal(se->n_points, 3);
     for (int i = 0; i < 3; i++) {
@@ -1012,6 +1058,7 @@ int main(void)
         T(references_resolve_to_runs),
         T(shards_with_one_run_id_are_one_run),
         T(history_gives_each_benchmark_its_centre_per_run),
+        T(history_keeps_the_suites_order_not_the_names),
         T(failed_save_leaves_nothing_behind),
         T(concurrent_writers_lose_nothing),
         T(concurrent_shards_of_one_run_join_it),
