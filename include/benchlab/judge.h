@@ -4,13 +4,14 @@
  * a whole suite needs (`benchlab judge`, docs/store.md).
  *
  * Per benchmark in both runs: a two-sided Mann-Whitney U test of the time
- * per op (bl_stats_utest), the ratio of the medians (new / base) and the
- * Hodges-Lehmann interval of the ratio that goes with the test
- * (bl_stats_shift_ci on log times). The p-values of all benchmarks judged
- * form one family, corrected by Holm-Bonferroni (default) or
- * Benjamini-Hochberg (bl_multiple_reject). A benchmark is slower when its
- * test rejects after the correction and the ratio exceeds 1 + threshold;
- * faster when it rejects and the ratio is below 1 / (1 + threshold);
+ * per op (bl_stats_utest) and the change as the Hodges-Lehmann estimate
+ * of the ratio new / base with the interval that goes with the test
+ * (bl_stats_shift_ci on log times: the median of all pairwise log ratios,
+ * and their order statistics). `benchlab report` shows the same change and
+ * interval (bl_judge_bench), so the two never disagree on the same runs. The p-values of all
+ * benchmarks judged form one family, corrected by Holm-Bonferroni (default) or Benjamini-Hochberg
+ * (bl_multiple_reject). A benchmark is slower when its test rejects after the correction and the
+ * ratio exceeds 1 + threshold; faster when it rejects and the ratio is below 1 / (1 + threshold);
  * unchanged otherwise.
  *
  * The values compared are one per launch (ns/op of each worker process)
@@ -61,7 +62,8 @@ typedef struct bl_judgement {
     const char *name; /* borrowed from the results judged */
     enum bl_verdict verdict;
     double base_ns, new_ns;    /* medians of the values compared, ns/op; NAN when absent */
-    double ratio;              /* new_ns / base_ns */
+    double ratio;              /* Hodges-Lehmann estimate of new / base (exp of the median
+                                  pairwise difference of log times) */
     double ratio_lo, ratio_hi; /* Hodges-Lehmann interval of the ratio; NAN when too few values */
     double p;                  /* two-sided Mann-Whitney p-value, before correction; NAN: no test */
     int significant;           /* the test rejects after the correction */
@@ -86,6 +88,17 @@ typedef struct bl_judgement_set {
 BL_API int bl_judge(const bl_results *base, const bl_results *current, const bl_judge_options *opts,
                     bl_judgement_set **out, char *err, size_t err_size);
 BL_API void bl_judgement_set_destroy(bl_judgement_set *set);
+
+/*
+ * One benchmark's change, as bl_judge computes it (values, U test, ratio
+ * and interval at opts->confidence), without the correction and verdict:
+ * *out has verdict UNCHANGED and significant 0; its name is borrowed from
+ * `current`. opts may be NULL (defaults). Returns 0; BL_ENOTFOUND when a
+ * side has no successful launch (the figures are then NAN); BL_EUSAGE
+ * for a confidence outside (0, 1); -ENOMEM.
+ */
+BL_API int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
+                          const bl_judge_options *opts, bl_judgement *out);
 
 /* The judgement as a table for a terminal or CI log, `base_label` and
  * `new_label` naming the runs in the heading. 0 or -EIO. */

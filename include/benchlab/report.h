@@ -63,8 +63,8 @@ typedef struct bl_report_options {
     double confidence;     /* of every interval; 0.95 */
     double alpha;          /* significance of a change, after Holm's correction over the
                               benchmarks of one comparison; 0.05 */
-    uint64_t seed;         /* of the bootstrap of the change's interval: the same inputs give
-                              the same report; default a fixed value */
+    uint64_t seed;         /* unused: the change's interval is computed, not resampled
+                              (bl_judge_bench), so the same inputs give the same report */
     const char *generated; /* "generated" text in the footer; NULL: the current UTC time */
     /* Earlier runs, drawn in the history chart before `runs`; NULL: none.
      * Borrowed, with everything it points to, until bl_report_write returns. */
@@ -76,10 +76,10 @@ BL_API void bl_report_options_init(bl_report_options *opts);
 /*
  * Write the report of runs[0..n_runs) (n_runs >= 1) to f as one HTML
  * document. With two runs or more, every run is compared with
- * runs[opts->baseline]: change of the median with its bootstrap interval,
- * Mann-Whitney U test over the clean batches (or over the launches, when
- * both runs have five launches or more), Holm's correction over the
- * benchmarks. Returns 0, BL_EUSAGE when n_runs is 0 or the baseline is out
+ * runs[opts->baseline] as `benchlab judge` compares them (bl_judge_bench):
+ * the Hodges-Lehmann ratio with its interval and the Mann-Whitney U test,
+ * over the launches when both runs have five launches or more, else over
+ * the clean batches; Holm's correction over the benchmarks. Returns 0, BL_EUSAGE when n_runs is 0 or the baseline is out
  * of range, -EIO when the stream failed, or -ENOMEM. opts may be NULL.
  */
 BL_API int bl_report_write(FILE *f, const bl_report_run *runs, size_t n_runs,

@@ -12,6 +12,7 @@
 
 #include "assert_close.h"
 #include "benchlab/format.h"
+#include "benchlab/judge.h"
 #include "benchlab/report.h"
 
 /* A launch with a pilot, overhead and warmup batches, then n measured
@@ -389,6 +390,37 @@ static void report_slower_run_is_called_slower(void **state)
     bl_results_destroy(slow);
 }
 
+/* The report's change and interval are judge's for the same runs: the
+ * Hodges-Lehmann ratio over the launches (six a side) and its interval. */
+static void report_and_judge_give_one_change_and_interval(void **state)
+{
+    (void)state;
+    const double a[] = {100, 104, 98, 101, 103, 99}, b[] = {110, 112, 108, 115, 109, 111};
+    bl_results *base = make_launches("BenchmarkA", a, 6), *cur = make_launches("BenchmarkA", b, 6);
+    bl_judgement_set *set = NULL;
+    char err[256];
+    assert_int_equal(bl_judge(base, cur, NULL, &set, err, sizeof err), 0);
+    assert_int_equal(set->n, 1);
+    const bl_judgement *j = &set->items[0];
+    assert_true(j->launch_level);
+    assert_false(isnan(j->ratio_lo));
+    char want[128];
+    snprintf(want, sizeof want, "%+.1f%% [%+.1f, %+.1f]", 100 * (j->ratio - 1),
+             100 * (j->ratio_lo - 1), 100 * (j->ratio_hi - 1));
+    bl_report_run runs[] = {{"base", base}, {"new", cur}};
+    char *html = report(runs, 2, NULL);
+    if (!strstr(html, want))
+        fail_msg("the report lacks judge's change %s", want);
+    /* and bl_judge_bench, which the report calls, gives the same */
+    bl_judgement one;
+    assert_int_equal(bl_judge_bench(&base->benches[0], &cur->benches[0], NULL, &one), 0);
+    assert_true(one.ratio == j->ratio && one.ratio_lo == j->ratio_lo && one.p == j->p);
+    free(html);
+    bl_judgement_set_destroy(set);
+    bl_results_destroy(base);
+    bl_results_destroy(cur);
+}
+
 static void report_baseline_option_flips_the_direction(void **state)
 {
     (void)state;
@@ -608,6 +640,7 @@ int main(void)
         cmocka_unit_test(report_escapes_names_labels_and_metadata),
         cmocka_unit_test(report_one_run_draws_three_charts_per_benchmark),
         cmocka_unit_test(report_slower_run_is_called_slower),
+        cmocka_unit_test(report_and_judge_give_one_change_and_interval),
         cmocka_unit_test(report_baseline_option_flips_the_direction),
         cmocka_unit_test(report_is_reproducible),
         cmocka_unit_test(report_without_batches_skips_batch_charts),

@@ -113,8 +113,14 @@ static void to_logs(double *v, size_t n)
         v[i] = log(v[i] > FLOOR_NS ? v[i] : FLOOR_NS);
 }
 
-/* Compare one benchmark present in both runs; fills everything but the
- * verdict and `significant`. 0 or -ENOMEM. */
+/*
+ * The change of one benchmark present in both runs: fills everything but
+ * the verdict and `significant`. The values are launch-level or pooled
+ * batches (bl_judge_options.min_launches); the change is the
+ * Hodges-Lehmann estimate of the ratio, exp of the median of the pairwise
+ * differences of log times, with the interval that goes with it and with
+ * the U test. 0 or -ENOMEM.
+ */
 static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
                        const bl_judge_options *o, bl_judgement *j)
 {
@@ -131,7 +137,6 @@ static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
     if (!rc && na && nb) {
         j->base_ns = bl_stats_median(va, na);
         j->new_ns = bl_stats_median(vb, nb);
-        j->ratio = j->base_ns > 0 ? j->new_ns / j->base_ns : NAN;
         double p;
         int u = bl_stats_utest(va, na, vb, nb, &p);
         j->p = u == 0 ? p : u == -EDOM ? 1.0 : NAN;
@@ -139,7 +144,7 @@ static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
             rc = -ENOMEM;
         to_logs(va, na);
         to_logs(vb, nb);
-        double shift, lo, hi;
+        double shift = NAN, lo, hi;
         int s = bl_stats_shift_ci(va, na, vb, nb, o->confidence, &shift, &lo, &hi);
         if (s == 0) {
             j->ratio_lo = exp(lo);
@@ -147,6 +152,11 @@ static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
         } else if (s == -ENOMEM) {
             rc = -ENOMEM;
         }
+        /* the estimate is there even when the interval is not (too few values) */
+        if ((s == 0 || s == -EDOM) && !isnan(shift))
+            j->ratio = exp(shift);
+        else
+            j->ratio = j->base_ns > 0 ? j->new_ns / j->base_ns : NAN;
     }
     free(va);
     free(vb);
@@ -158,6 +168,24 @@ static bl_judgement blank(const char *name, enum bl_verdict v)
     bl_judgement j = {.name = name, .verdict = v};
     j.base_ns = j.new_ns = j.ratio = j.ratio_lo = j.ratio_hi = j.p = NAN;
     return j;
+}
+
+int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
+                   const bl_judge_options *opts, bl_judgement *out)
+{
+    bl_judge_options o;
+    if (opts)
+        o = *opts;
+    else
+        bl_judge_options_init(&o);
+    if (o.min_launches < 2)
+        o.min_launches = 2;
+    *out = blank(current->name, BL_VERDICT_UNCHANGED);
+    if (!(o.confidence > 0 && o.confidence < 1))
+        return BL_EUSAGE;
+    if (!count_ok(base) || !count_ok(current))
+        return BL_ENOTFOUND;
+    return compare_one(base, current, &o, out);
 }
 
 int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_options *opts,

@@ -511,7 +511,7 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
         return 0;
     fig_begin(f, "compare", "Against the baseline",
               "dot: the centre (median of the launches); bar: its interval; band: the "
-              "baseline's interval; right: the change with its bootstrap interval");
+              "baseline's interval; right: the change (Hodges-Lehmann ratio) with its interval");
     const double row_h = 34, h = 60 + row_h * (double)rows;
     struct bl__plot p;
     bl__plot_begin(&p, f, W, h, "medians and intervals against the baseline", 120, 150, 10, 38);

@@ -367,8 +367,9 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
         fprintf(f,
                 "<p class=\"sub\">Time/op: the centre over the launches (their median; the 20%% "
                 "trimmed mean of 2-5), "
-                "\xc2\xb1 half the spread of the launch centres. Change: the run's centre against "
-                "the baseline's, with its %.0f%% bootstrap interval. faster / slower: "
+                "\xc2\xb1 half the spread of the launch centres. Change: the run against the "
+                "baseline (Hodges-Lehmann ratio, as benchlab judge gives it), with its %.0f%% "
+                "interval. faster / slower: "
                 "significant at \xce\xb1 = %g after Holm's correction over the %zu benchmarks and "
                 "the interval excludes 0; ~: no difference shown.</p>",
                 100 * m->o->confidence, m->o->alpha, m->n_benches);

@@ -11,16 +11,15 @@
  * the trimmed mean of fewer with a t interval), so the
  * report and the summary table agree. The batches serve the charts.
  *
- * The comparison: the change is the ratio of the centres, its interval a
- * percentile bootstrap of that ratio (each side resampled; 1000 resamples
- * from a fixed seed, so a report is reproducible). Over the launches when
- * both runs have five or more (the launches are the independent values,
- * docs/engine.md), else over the clean batches with their median, which
- * leaves the variance between processes out and is said so. The test is
- * Mann-Whitney's U over the same values; Holm's correction over the
- * benchmarks of one run keeps the chance of any false alarm in a suite at
- * alpha. A change is called only when the corrected test rejects and the
- * interval excludes 1.
+ * The comparison is `benchlab judge`'s (bl_judge_bench), so the two agree
+ * on the same runs: over the launches when both runs have five or more
+ * (the launches are the independent values, docs/engine.md), else over the
+ * clean batches, which leaves the variance between processes out and is
+ * said so; the change is the Hodges-Lehmann estimate of the ratio with its
+ * distribution-free interval, the test Mann-Whitney's U over the same
+ * values. Holm's correction over the benchmarks of one run keeps the
+ * chance of any false alarm in a suite at alpha. A change is called only
+ * when the corrected test rejects and the interval excludes 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -30,9 +29,9 @@
 
 #include "../base/base.h"
 #include "benchlab/compare.h"
+#include "benchlab/judge.h"
 #include "report_int.h"
 
-#define BOOT_RESAMPLES 1000
 #define MIN_LAUNCHES_FOR_LAUNCH_TEST 5
 
 const char *bl__rshort_name(const char *name)
@@ -62,48 +61,6 @@ static void cell_fini(struct bl__rcell *c)
 {
     free(c->vals);
     free(c->launch_vals);
-}
-
-/* The k-th smallest of a[0..n) (Wirth's selection): afterwards a[0..k) <= a[k]
- * <= a(k..n). Written here: sorting each of a thousand bootstrap resamples
- * would cost a log factor for nothing. */
-static double select_k(double *a, size_t n, size_t k)
-{
-    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-    while (l < m) {
-        double x = a[kk];
-        ptrdiff_t i = l, j = m;
-        do {
-            while (a[i] < x)
-                i++;
-            while (x < a[j])
-                j--;
-            if (i <= j) {
-                double t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk)
-            l = i;
-        if (kk < i)
-            m = j;
-    }
-    return a[kk];
-}
-
-static double median_inplace(double *a, size_t n)
-{
-    if (n % 2)
-        return select_k(a, n, n / 2);
-    double hi = select_k(a, n, n / 2);
-    double lo = a[0];
-    for (size_t i = 1; i < n / 2; i++) /* the largest of the lower half */
-        if (a[i] > lo)
-            lo = a[i];
-    return 0.5 * (lo + hi);
 }
 
 /* The values and summaries of a cell. */
@@ -196,72 +153,40 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
     return rc;
 }
 
-/* The 20% trimmed mean of a[0..n) (sorted here), as bl_bench_estimate
- * centres launches: nothing trimmed below 5 values. */
-static double trimmed_inplace(double *a, size_t n)
-{
-    bl_stats_sort(a, n);
-    size_t g = n >= 5 ? (size_t)floor(BL_LAUNCH_TRIM * (double)n) : 0;
-    double sum = 0;
-    for (size_t i = g; i < n - g; i++)
-        sum += a[i];
-    return sum / (double)(n - 2 * g);
-}
-
-/* Percentile bootstrap of stat(b) / stat(a), each side's stat the median
- * or the trimmed mean: the one its centre was taken with. */
-static void boot_ratio(const double *a, size_t na, bool trim_a, const double *b, size_t nb,
-                       bool trim_b, double confidence, struct bl__rng *rng, double *lo, double *hi)
-{
-    *lo = *hi = NAN;
-    if (na < 2 || nb < 2)
-        return;
-    double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
-    double *ratios = malloc(BOOT_RESAMPLES * sizeof *ratios);
-    size_t n = 0;
-    for (int k = 0; ra && rb && ratios && k < BOOT_RESAMPLES; k++) {
-        for (size_t i = 0; i < na; i++)
-            ra[i] = a[bl__rng_next(rng) % na];
-        for (size_t i = 0; i < nb; i++)
-            rb[i] = b[bl__rng_next(rng) % nb];
-        double ma = trim_a ? trimmed_inplace(ra, na) : median_inplace(ra, na);
-        double mb = trim_b ? trimmed_inplace(rb, nb) : median_inplace(rb, nb);
-        if (ma > 0)
-            ratios[n++] = mb / ma;
-    }
-    if (n >= BOOT_RESAMPLES / 2) {
-        bl_stats_sort(ratios, n);
-        *lo = bl_stats_quantile_sorted(ratios, n, (1 - confidence) / 2);
-        *hi = bl_stats_quantile_sorted(ratios, n, 1 - (1 - confidence) / 2);
-    }
-    free(ra);
-    free(rb);
-    free(ratios);
-}
-
-static void compare_cells(const struct bl__rcell *base, const struct bl__rcell *run,
-                          double confidence, struct bl__rng *rng, struct bl__rdelta *d)
+/*
+ * The change of `run` against the baseline: exactly what `benchlab judge`
+ * gives for the same two runs (bl_judge_bench): launch-level values when
+ * both sides have five launches or more, else the clean batches; the
+ * Hodges-Lehmann estimate of the ratio with its distribution-free
+ * interval, and the U test over the same values.
+ */
+static int compare_cells(const struct bl__rcell *base, const struct bl__rcell *run,
+                         double confidence, struct bl__rdelta *d)
 {
     memset(d, 0, sizeof *d);
     d->ratio = d->lo = d->hi = d->p = NAN;
-    if (!base->has_est || !run->has_est || !(base->est.centre > 0) || !base->n_vals || !run->n_vals)
-        return;
+    if (!base->has_est || !run->has_est || !(base->est.centre > 0) || !base->n_vals ||
+        !run->n_vals || !base->b || !run->b)
+        return 0;
+    bl_judge_options jo;
+    bl_judge_options_init(&jo);
+    jo.confidence = confidence;
+    jo.min_launches = MIN_LAUNCHES_FOR_LAUNCH_TEST;
+    bl_judgement j;
+    int rc = bl_judge_bench(base->b, run->b, &jo, &j);
+    if (rc == -ENOMEM)
+        return rc;
+    if (rc)
+        return 0;
     d->ok = true;
-    d->by_launch = base->n_launch_vals >= MIN_LAUNCHES_FOR_LAUNCH_TEST &&
-                   run->n_launch_vals >= MIN_LAUNCHES_FOR_LAUNCH_TEST;
-    const double *a = d->by_launch ? base->launch_vals : base->vals;
-    const double *b = d->by_launch ? run->launch_vals : run->vals;
-    d->n_base = d->by_launch ? base->n_launch_vals : base->n_vals;
-    d->n_run = d->by_launch ? run->n_launch_vals : run->n_vals;
-    d->ratio = run->est.centre / base->est.centre;
-    /* over launches, each side as bl_bench_estimate centred it: the median
-     * of 6+ launches, the trimmed mean of fewer; batches by their median */
-    bool trim_a = d->by_launch && base->est.ci_method == BL_CI_LAUNCHES_T;
-    bool trim_b = d->by_launch && run->est.ci_method == BL_CI_LAUNCHES_T;
-    boot_ratio(a, d->n_base, trim_a, b, d->n_run, trim_b, confidence, rng, &d->lo, &d->hi);
-    double p;
-    int rc = bl_stats_utest(a, d->n_base, b, d->n_run, &p);
-    d->p = rc == 0 ? p : rc == -EDOM ? 1.0 : NAN;
+    d->by_launch = j.launch_level;
+    d->n_base = j.n_base;
+    d->n_run = j.n_new;
+    d->ratio = j.ratio;
+    d->lo = j.ratio_lo;
+    d->hi = j.ratio_hi;
+    d->p = j.p;
+    return 0;
 }
 
 /* The benchmark's points among the earlier runs. */
@@ -349,8 +274,6 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
     int rc = add_names(m, runs[o->baseline].results, &cap);
     for (size_t r = 0; !rc && r < n_runs; r++)
         rc = add_names(m, runs[r].results, &cap);
-    struct bl__rng rng;
-    bl__rng_seed(&rng, o->seed);
     for (size_t i = 0; !rc && i < m->n_benches; i++) {
         struct bl__rbench *b = &m->benches[i];
         b->cells = calloc(n_runs, sizeof *b->cells);
@@ -364,8 +287,8 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
         fill_history(b, o->history);
         for (size_t r = 0; !rc && r < n_runs; r++)
             if (r != o->baseline)
-                compare_cells(&b->cells[o->baseline], &b->cells[r], o->confidence, &rng,
-                              &b->deltas[r]);
+                rc = compare_cells(&b->cells[o->baseline], &b->cells[r], o->confidence,
+                                   &b->deltas[r]);
     }
     for (size_t r = 0; !rc && r < n_runs; r++)
         if (r != o->baseline)

@@ -50,8 +50,8 @@ struct bl__rcell {
 /* A run compared with the baseline, for one benchmark. */
 struct bl__rdelta {
     bool ok;          /* both sides have values */
-    double ratio;     /* centre of the run / centre of the baseline */
-    double lo, hi;    /* bootstrap interval of the ratio; NAN with too few values */
+    double ratio;     /* Hodges-Lehmann estimate of run / baseline (as bl_judge_bench) */
+    double lo, hi;    /* its interval; NAN with too few values */
     double p;         /* two-sided Mann-Whitney U; NAN when not testable */
     bool significant; /* after Holm over the benchmarks, and the interval excludes 1 */
     int verdict;      /* -1 faster, 0 no difference shown, +1 slower */
