@@ -361,6 +361,18 @@ static void record(struct bl__engine *e, const struct batch *b)
     }
 }
 
+uint64_t bl__group_span(const struct bl__group *g, int i, bool overhead)
+{
+    const bl_state *s = g->st[i];
+    if (overhead)
+        return s->ovh_ns;
+    uint64_t t0 = UINT64_MAX;
+    for (int k = 0; k < g->n; k++)
+        if (g->st[k]->t_first < t0)
+            t0 = g->st[k]->t_first;
+    return s->batch_ns + (s->t_first - t0);
+}
+
 /*
  * The group's batch as one: timed from the common start (the earliest
  * clock start of any thread) to the finish of the slowest thread, where
@@ -369,6 +381,14 @@ static void record(struct bl__engine *e, const struct batch *b)
  * its wall time less the largest off-CPU gap of any thread, so one thread
  * that sat off CPU makes the batch disturbed. A group of one is its
  * thread's batch unchanged.
+ *
+ * The overhead batch is the loop's cost only: the slowest thread's own
+ * empty loop, from its own clock start. Timed from the common start it
+ * also held the threads' wake-up from the barrier (microseconds when the
+ * barrier sleeps: 8 us, 3% of a 200 us body, on a loaded machine), and
+ * subtracting that, a noisy draw of its own, from every workload batch
+ * made the result noisier, not truer. The workload batch keeps the
+ * wake-up: it is part of the group's wall time.
  */
 static void combine(const struct bl__group *g, bool overhead, struct batch *out)
 {
@@ -381,17 +401,11 @@ static void combine(const struct bl__group *g, bool overhead, struct batch *out)
         out->pauses = overhead ? s->ovh_pauses : s->pauses;
         return;
     }
-    uint64_t t0 = UINT64_MAX, gap = 0;
-    for (int i = 0; i < g->n; i++) {
-        uint64_t first = overhead ? g->st[i]->ovh_first : g->st[i]->t_first;
-        if (first < t0)
-            t0 = first;
-    }
+    uint64_t gap = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
         const struct bl__acc *a = overhead ? &s->ovh_acc : &s->acc;
-        uint64_t span =
-            (overhead ? s->ovh_ns + (s->ovh_first - t0) : s->batch_ns + (s->t_first - t0));
+        uint64_t span = bl__group_span(g, i, overhead);
         if (span >= out->ns) {
             out->ns = span;
             out->pauses = overhead ? s->ovh_pauses : s->pauses;

@@ -111,6 +111,16 @@ struct bl__group {
     uint64_t ovh_reps; /* the overhead batch before it; 0: none */
 };
 
+/*
+ * Thread i's part of the group's batch that just ended, in ns: for a
+ * workload batch, from the common start (the earliest clock start of any
+ * thread) to its finish, its own pauses and hooks left out; for the
+ * overhead batch, its own empty loop only, from its own clock start (the
+ * wake-up from the barrier is not the loop's cost). The batch lasts as long
+ * as the longest part.
+ */
+uint64_t bl__group_span(const struct bl__group *g, int i, bool overhead);
+
 struct bl_state {
     struct bl__state_hot hot; /* must stay first: bl_loop() reads it */
     int kind;                 /* ST_RUN: the benchmark; ST_SUB: an overhead or calibration batch */
