@@ -79,8 +79,9 @@ BL_API void bl_report_options_init(bl_report_options *opts);
  * runs[opts->baseline] as `benchlab judge` compares them (bl_judge_bench):
  * the Hodges-Lehmann ratio with its interval and the Mann-Whitney U test,
  * over the launches when both runs have five launches or more, else over
- * the clean batches; Holm's correction over the benchmarks. Returns 0, BL_EUSAGE when n_runs is 0 or the baseline is out
- * of range, -EIO when the stream failed, or -ENOMEM. opts may be NULL.
+ * the clean batches; Holm's correction over the benchmarks. Returns 0,
+ * BL_EUSAGE when n_runs is 0 or the baseline is out of range, -EIO when
+ * the stream failed, or -ENOMEM. opts may be NULL.
  */
 BL_API int bl_report_write(FILE *f, const bl_report_run *runs, size_t n_runs,
                            const bl_report_options *opts);
