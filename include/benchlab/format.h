@@ -120,6 +120,11 @@ typedef struct bl_gobench_handler {
     void (*on_meta)(void *ctx, const char *key, const char *value);
     /* A malformed line, skipped; print it as "path:line: msg". */
     void (*on_error)(void *ctx, const char *path, size_t line, const char *msg);
+    /* Optional: a configuration key set to value, or deleted (value NULL),
+     * as each configuration line is read; lets a reader that keeps one
+     * configuration follow the changes in O(1) each instead of walking
+     * `config` at every result. Borrowed until the callback returns. */
+    void (*on_config)(void *ctx, const char *key, const char *value);
 } bl_gobench_handler;
 
 /*

@@ -192,6 +192,10 @@ typedef struct bl_results {
     size_t n_units;
     bl_complexity_result *complexity; /* bl_results_fit_complexity */
     size_t n_complexity;
+    /* Internal: the hash index behind name and key lookups, kept by
+     * bl_results_bench, bl_results_set_config and bl_results_set_meta
+     * (arrays only appended to elsewhere stay indexed). NULL is fine. */
+    struct bl__results_index *index;
 } bl_results;
 
 /* NULL only when memory runs out. */

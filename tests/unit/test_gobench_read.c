@@ -68,7 +68,7 @@ static int feed(const char *text, size_t len, struct log *l, char *err, size_t e
     assert_int_equal(fwrite(text, 1, len, f), len);
     fflush(f);
     rewind(f);
-    bl_gobench_handler h = {l, on_result, on_unit, on_meta, on_error};
+    bl_gobench_handler h = {l, on_result, on_unit, on_meta, on_error, NULL};
     l->len = 0;
     l->buf[0] = '\0';
     int rc = bl_gobench_read_fd(fileno(f), "in.txt", "lab", &h, err, err_size);
@@ -260,7 +260,7 @@ static void long_inputs_stream_across_blocks(void **state)
     fwrite(text, 1, len, f);
     rewind(f);
     size_t count = 0;
-    bl_gobench_handler h = {&count, count_result, NULL, NULL, NULL};
+    bl_gobench_handler h = {&count, count_result, NULL, NULL, NULL, NULL};
     assert_int_equal(bl_gobench_read_fd(fileno(f), "in", "in", &h, err, sizeof err), 0);
     fclose(f);
     free(text);

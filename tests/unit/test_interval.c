@@ -113,6 +113,79 @@ static void median_interval_interpolates_order_statistics(void **state)
     assert_close(m, 12.5, 1e-12);
 }
 
+/* The interval as it was computed before it was made linear: P(B <= k)
+ * summed from scratch for every k tried, O(n^2). The incremental sum adds
+ * the same terms in the same order, so the ends must agree bit for bit. */
+static double direct_binom_half_cdf(size_t n, size_t k)
+{
+    double p = 0;
+    for (size_t i = 0; i <= k && i <= n; i++)
+        p += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+                 (double)n * log(2.0));
+    return p;
+}
+
+static int direct_median_interval(const double *s, size_t n, double confidence, double *lo,
+                                  double *hi)
+{
+    if (!(n >= 2 && 1 - 2 * direct_binom_half_cdf(n, 0) >= confidence))
+        return -EDOM;
+    size_t k = 1;
+    while (k + 1 <= n / 2 && 1 - 2 * direct_binom_half_cdf(n, k) >= confidence)
+        k++;
+    double g_k = 1 - 2 * direct_binom_half_cdf(n, k - 1);
+    double g_k1 = k + 1 <= (n + 1) / 2 ? 1 - 2 * direct_binom_half_cdf(n, k) : 0;
+    double lambda = 0;
+    if (g_k > g_k1 && k + 1 <= n - k) {
+        double i = (g_k - confidence) / (g_k - g_k1);
+        lambda = (double)(n - k) * i / ((double)k + (double)(n - 2 * k) * i);
+    }
+    *lo = (1 - lambda) * s[k - 1] + lambda * s[k];
+    *hi = (1 - lambda) * s[n - k] + lambda * s[n - k - 1];
+    return 0;
+}
+
+static void median_interval_incremental_matches_direct_sum(void **state)
+{
+    (void)state;
+    static double xs[700];
+    for (size_t i = 0; i < 700; i++)
+        xs[i] = 100 + (double)i * 0.37 + (double)(i % 7) * 0.001; /* sorted */
+    const double levels[] = {0.5, 0.8, 0.9, 0.95, 0.99, 0.999};
+    for (size_t n = 2; n <= 700; n += n < 80 ? 1 : 37) {
+        for (size_t c = 0; c < sizeof levels / sizeof *levels; c++) {
+            double m, lo, hi, dlo = NAN, dhi = NAN;
+            int rc = bl_stats_median_interval(xs, n, levels[c], &m, &lo, &hi);
+            int drc = direct_median_interval(xs, n, levels[c], &dlo, &dhi);
+            assert_int_equal(rc, drc);
+            if (!rc) {
+                assert_true(lo == dlo); /* bit for bit, not close */
+                assert_true(hi == dhi);
+            }
+        }
+    }
+}
+
+/* Many launches: the interval is O(n) after the sort (it was O(n^2): a
+ * million values took hours). Not timed: a quadratic walk at this size
+ * would not end within the test's time limit. */
+static void median_interval_of_a_million_values(void **state)
+{
+    (void)state;
+    size_t n = 1000000;
+    double *xs = malloc(n * sizeof *xs);
+    assert_non_null(xs);
+    for (size_t i = 0; i < n; i++)
+        xs[i] = (double)((i * 7919) % n);
+    double m, lo, hi;
+    assert_int_equal(bl_stats_median_interval(xs, n, 0.95, &m, &lo, &hi), 0);
+    assert_close(m, 499999.5, 1e-9);
+    /* the order statistics n/2 -+ 0.98 sqrt(n), within one rank */
+    assert_true(lo > 499019 - 2 && lo < 499019 + 2);
+    assert_true(hi > 500980 - 2 && hi < 500980 + 2);
+    free(xs);
+}
+
 /* ---- simulated runs ------------------------------------------------------- */
 
 /*
@@ -301,6 +374,8 @@ int main(void)
         cmocka_unit_test(mean_interval_by_hand),
         cmocka_unit_test(trimmed_interval_by_hand),
         cmocka_unit_test(median_interval_interpolates_order_statistics),
+        cmocka_unit_test(median_interval_incremental_matches_direct_sum),
+        cmocka_unit_test(median_interval_of_a_million_values),
         cmocka_unit_test(launch_interval_covers_truth_pooled_batches_do_not),
         cmocka_unit_test(wild_launches_barely_move_the_centre),
         cmocka_unit_test(launch_interval_without_between_variance_still_covers),

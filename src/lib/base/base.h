@@ -34,6 +34,29 @@ char *bl__strdup(const char *s);
 /* Grow *arr (element size `elem`) so that it holds at least `need` elements. 0 or -ENOMEM. */
 int bl__grow(void **arr, size_t *cap, size_t need, size_t elem);
 
+/* A hash index over the strings of an array the caller owns (strindex.c):
+ * positions, found by string in O(1) expected time. key_of(arr, pos) gives
+ * the string at a position. Zero-initialise; free with bl__strindex_fini. */
+struct bl__strindex_slot {
+    uint64_t hash;
+    size_t pos1; /* position + 1; 0: empty */
+};
+struct bl__strindex {
+    struct bl__strindex_slot *slots;
+    size_t n_slots, n;
+};
+typedef const char *(*bl__strindex_key)(const void *arr, size_t pos);
+uint64_t bl__str_hash(const char *s, size_t n);
+/* The position of key[0..len), or -1. */
+long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
+                       bl__strindex_key key_of, const void *arr);
+/* Index key (not copied: only its hash is kept) at pos. 0 or -ENOMEM. */
+int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos);
+/* Forget key at pos; say that key at `from` is now at `to`. */
+void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos);
+void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to);
+void bl__strindex_fini(struct bl__strindex *x);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t bl__now_ns(void);
 /* The calling thread's CPU time in nanoseconds. */

@@ -287,7 +287,7 @@ static int sniff_and_read(struct pipe *p, int fd, const char *path, const char *
 static void *producer(void *arg)
 {
     struct pipe *p = arg;
-    bl_gobench_handler h = {p, prod_result, prod_unit, prod_meta, prod_error};
+    bl_gobench_handler h = {p, prod_result, prod_unit, prod_meta, prod_error, NULL};
     char err[1024];
     for (size_t i = 0; i < p->n && !p->oom; i++) {
         int fd = 0, rc = 0;

@@ -42,6 +42,7 @@ struct reader {
     size_t line;
     bl_label *config; /* config[0] is .file */
     size_t n_config, cap_config;
+    struct bl__strindex config_index; /* key -> position in config */
     unsigned long gen;
     bl_gobench_value *vals;
     size_t cap_vals;
@@ -358,19 +359,35 @@ static void report(struct reader *r, const char *msg)
         r->h->on_error(r->h->ctx, r->path, r->line, msg);
 }
 
+static const char *config_key(const void *arr, size_t i)
+{
+    return ((const bl_label *)arr)[i].key;
+}
+
+static void config_changed(struct reader *r, const char *key, const char *value)
+{
+    if (r->h->on_config)
+        r->h->on_config(r->h->ctx, key, value);
+}
+
+/* Keys are found through an index: a file of n configuration lines is
+ * read in O(n), not O(n^2). */
 static int set_config(struct reader *r, const char *key, size_t klen, const char *val, size_t vlen)
 {
-    size_t i;
-    for (i = 0; i < r->n_config; i++)
-        if (strlen(r->config[i].key) == klen && memcmp(r->config[i].key, key, klen) == 0)
-            break;
+    long at = bl__strindex_find(&r->config_index, key, klen, config_key, r->config);
+    size_t i = at >= 0 ? (size_t)at : r->n_config;
     if (vlen == 0) {
         if (i == r->n_config)
             return 0;
         /* benchfmt deletes by swapping with the last key: keep its order. */
+        size_t last = r->n_config - 1;
+        bl__strindex_remove(&r->config_index, r->config[i].key, i);
+        if (i != last)
+            bl__strindex_move(&r->config_index, r->config[last].key, last, i);
+        config_changed(r, r->config[i].key, NULL);
         free(r->config[i].key);
         free(r->config[i].value);
-        r->config[i] = r->config[r->n_config - 1];
+        r->config[i] = r->config[last];
         r->n_config--;
         r->gen = bl__gobench_next_gen();
         return 0;
@@ -393,16 +410,17 @@ static int set_config(struct reader *r, const char *key, size_t klen, const char
             return -ENOMEM;
         }
         char *k = malloc(klen + 1);
-        if (!k) {
+        if (!k || bl__strindex_add(&r->config_index, (memcpy(k, key, klen), k[klen] = '\0', k),
+                                   r->n_config)) {
+            free(k);
             free(v);
             return -ENOMEM;
         }
-        memcpy(k, key, klen);
-        k[klen] = '\0';
         r->config[r->n_config].key = k;
         r->config[r->n_config].value = v;
         r->n_config++;
     }
+    config_changed(r, r->config[i].key, r->config[i].value);
     r->gen = bl__gobench_next_gen();
     return 0;
 }
@@ -635,7 +653,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
     r.config = calloc(1, sizeof(bl_label));
     r.cap_config = r.n_config = 1;
     if (!r.config || !(r.config[0].key = bl__strdup(".file")) ||
-        !(r.config[0].value = bl__strdup(label))) {
+        !(r.config[0].value = bl__strdup(label)) || bl__strindex_add(&r.config_index, ".file", 0)) {
         rc = -ENOMEM;
         goto out;
     }
@@ -717,6 +735,7 @@ out:
         free(r.config[i].value);
     }
     free(r.config);
+    bl__strindex_fini(&r.config_index);
     free(r.vals);
     free(buf);
     return rc;

@@ -424,6 +424,10 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
 
 struct go_reader {
     bl_results *r;
+    /* configuration keys changed since the last result (value "" when
+     * deleted), applied at the next result: O(1) per configuration line
+     * instead of the whole configuration at each result */
+    bl_results *pending;
     FILE *diag;
     size_t n_results, n_errors;
     char first_error[512];
@@ -436,10 +440,14 @@ static int go_result(void *ctx, const bl_gobench_result *g)
     struct bl__buf name = {0};
     if (bl__buf_printf(&name, "Benchmark%.*s", (int)g->name_len, g->name))
         goto oom;
-    for (size_t i = 0; i < g->n_config; i++)
-        if (g->config[i].key[0] != '.' &&
-            bl_results_set_config(gr->r, g->config[i].key, g->config[i].value))
+    /* a key takes its value at the last result that had it */
+    for (size_t i = 0; i < gr->pending->n_config; i++)
+        if (gr->pending->config[i].value[0] &&
+            bl_results_set_config(gr->r, gr->pending->config[i].key, gr->pending->config[i].value))
             goto oom;
+    bl_results_destroy(gr->pending);
+    if (!(gr->pending = bl_results_create()))
+        goto oom;
     bl_bench_result *b = bl_results_bench(gr->r, name.data);
     bl_launch *l = b ? bl_results_add_launch(b) : NULL;
     if (!l)
@@ -506,6 +514,13 @@ static int go_unit(void *ctx, const char *unit, const char *key, const char *val
     return 0;
 }
 
+static void go_config(void *ctx, const char *key, const char *value)
+{
+    struct go_reader *gr = ctx;
+    if (gr->pending && bl_results_set_config(gr->pending, key, value ? value : ""))
+        gr->oom = 1;
+}
+
 static void go_meta(void *ctx, const char *key, const char *value)
 {
     struct go_reader *gr = ctx;
@@ -525,13 +540,17 @@ static void go_error(void *ctx, const char *path, size_t line, const char *msg)
 static int read_go(struct ctx *c, int fd, const char *prefix, size_t prefix_len, bl_results *r,
                    FILE *diag)
 {
-    struct go_reader gr = {.r = r, .diag = diag};
+    struct go_reader gr = {.r = r, .diag = diag, .pending = bl_results_create()};
     bl_gobench_handler h = {.ctx = &gr,
                             .on_result = go_result,
                             .on_unit = go_unit,
                             .on_meta = go_meta,
-                            .on_error = go_error};
+                            .on_error = go_error,
+                            .on_config = go_config};
+    if (!gr.pending)
+        return -ENOMEM;
     int rc = bl__gobench_read(fd, prefix, prefix_len, c->path, c->path, &h, c->err, c->err_size);
+    bl_results_destroy(gr.pending);
     if (gr.oom)
         return -ENOMEM;
     if (rc)

@@ -49,6 +49,28 @@ bl_results *bl_results_create(void)
     return calloc(1, sizeof(bl_results));
 }
 
+/* The index of names and keys: positions in r->benches, r->config and
+ * r->meta by string, so that reading n benchmarks or n keys is O(n), not
+ * O(n^2). Entries appended to the arrays by other code are indexed on the
+ * next lookup; an array that shrank is indexed again. */
+struct bl__results_index {
+    struct bl__strindex benches, config, meta;
+    size_t n_benches, n_config, n_meta;
+    size_t cap_config, cap_meta;       /* allocated sizes of r->config, r->meta ... */
+    const void *config_arr, *meta_arr; /* ... while they are these arrays */
+};
+
+static void index_free(bl_results *r)
+{
+    if (!r->index)
+        return;
+    bl__strindex_fini(&r->index->benches);
+    bl__strindex_fini(&r->index->config);
+    bl__strindex_fini(&r->index->meta);
+    free(r->index);
+    r->index = NULL;
+}
+
 static void free_labels(bl_label *l, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -75,6 +97,7 @@ void bl_results_destroy(bl_results *r)
 {
     if (!r)
         return;
+    index_free(r);
     free_labels(r->config, r->n_config);
     free_labels(r->meta, r->n_meta);
     for (size_t i = 0; i < r->n_benches; i++) {
@@ -101,22 +124,84 @@ void bl_results_destroy(bl_results *r)
     free(r);
 }
 
-static int set_label(bl_label **arr, size_t *n, const char *key, const char *value)
+static const char *bench_key(const void *arr, size_t i)
 {
-    for (size_t i = 0; i < *n; i++) {
-        if (strcmp((*arr)[i].key, key) == 0) {
-            char *v = bl__strdup(value ? value : "");
-            if (!v)
-                return -ENOMEM;
-            free((*arr)[i].value);
-            (*arr)[i].value = v;
-            return 0;
-        }
+    return ((const bl_bench_result *)arr)[i].name;
+}
+
+static const char *label_key(const void *arr, size_t i)
+{
+    return ((const bl_label *)arr)[i].key;
+}
+
+static int sync_one(struct bl__strindex *x, size_t *done, size_t n, bl__strindex_key key_of,
+                    const void *arr)
+{
+    if (*done > n) {
+        bl__strindex_fini(x);
+        *done = 0;
     }
-    bl_label *na = realloc(*arr, (*n + 1) * sizeof **arr);
-    if (!na)
+    for (; *done < n; (*done)++)
+        if (bl__strindex_add(x, key_of(arr, *done), *done))
+            return -ENOMEM;
+    return 0;
+}
+
+/* The index, up to date; NULL when memory runs out (callers then scan). */
+static struct bl__results_index *index_of(bl_results *r)
+{
+    if (!r->index) {
+        r->index = calloc(1, sizeof *r->index);
+        if (!r->index)
+            return NULL;
+    }
+    struct bl__results_index *ix = r->index;
+    if (sync_one(&ix->benches, &ix->n_benches, r->n_benches, bench_key, r->benches) ||
+        sync_one(&ix->config, &ix->n_config, r->n_config, label_key, r->config) ||
+        sync_one(&ix->meta, &ix->n_meta, r->n_meta, label_key, r->meta)) {
+        index_free(r);
+        return NULL;
+    }
+    return ix;
+}
+
+static long find_label(const bl_label *arr, size_t n, const struct bl__strindex *x, size_t done,
+                       const char *key)
+{
+    if (x && done == n)
+        return bl__strindex_find(x, key, strlen(key), label_key, arr);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(arr[i].key, key) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int set_label(bl_results *r, int meta, const char *key, const char *value)
+{
+    struct bl__results_index *ix = index_of(r);
+    bl_label **arr = meta ? &r->meta : &r->config;
+    size_t *n = meta ? &r->n_meta : &r->n_config;
+    long at = find_label(*arr, *n, ix ? (meta ? &ix->meta : &ix->config) : NULL,
+                         ix ? (meta ? ix->n_meta : ix->n_config) : 0, key);
+    if (at >= 0) {
+        char *v = bl__strdup(value ? value : "");
+        if (!v)
+            return -ENOMEM;
+        free((*arr)[at].value);
+        (*arr)[at].value = v;
+        return 0;
+    }
+    /* grow by doubling (the index remembers the allocated size of the
+     * array it saw last; an array replaced behind it counts as full) */
+    size_t cap = *n, *capp = ix ? (meta ? &ix->cap_meta : &ix->cap_config) : &cap;
+    const void **seen = ix ? (meta ? &ix->meta_arr : &ix->config_arr) : NULL;
+    if ((seen && *seen != *arr) || *capp < *n)
+        *capp = *n;
+    if (bl__grow((void **)arr, capp, *n + 1, sizeof **arr))
         return -ENOMEM;
-    *arr = na;
+    if (seen)
+        *seen = *arr;
+    bl_label *na = *arr;
     na[*n].key = bl__strdup(key);
     na[*n].value = bl__strdup(value ? value : "");
     if (!na[*n].key || !na[*n].value) {
@@ -125,37 +210,45 @@ static int set_label(bl_label **arr, size_t *n, const char *key, const char *val
         return -ENOMEM;
     }
     (*n)++;
+    if (ix && bl__strindex_add(meta ? &ix->meta : &ix->config, key, *n - 1) == 0)
+        (*(meta ? &ix->n_meta : &ix->n_config))++;
     return 0;
 }
 
 int bl_results_set_config(bl_results *r, const char *key, const char *value)
 {
-    return set_label(&r->config, &r->n_config, key, value);
+    return set_label(r, 0, key, value);
 }
 
 int bl_results_set_meta(bl_results *r, const char *key, const char *value)
 {
-    return set_label(&r->meta, &r->n_meta, key, value);
+    return set_label(r, 1, key, value);
 }
 
+/* Lookups on a const result use the index only when it is complete (they
+ * do not build it: a const object is not changed behind its reader). */
 const char *bl_results_get_config(const bl_results *r, const char *key)
 {
-    for (size_t i = 0; i < r->n_config; i++)
-        if (strcmp(r->config[i].key, key) == 0)
-            return r->config[i].value;
-    return NULL;
+    const struct bl__results_index *ix = r->index;
+    long at =
+        find_label(r->config, r->n_config, ix ? &ix->config : NULL, ix ? ix->n_config : 0, key);
+    return at >= 0 ? r->config[at].value : NULL;
 }
 
 const char *bl_results_get_meta(const bl_results *r, const char *key)
 {
-    for (size_t i = 0; i < r->n_meta; i++)
-        if (strcmp(r->meta[i].key, key) == 0)
-            return r->meta[i].value;
-    return NULL;
+    const struct bl__results_index *ix = r->index;
+    long at = find_label(r->meta, r->n_meta, ix ? &ix->meta : NULL, ix ? ix->n_meta : 0, key);
+    return at >= 0 ? r->meta[at].value : NULL;
 }
 
 bl_bench_result *bl_results_find(bl_results *r, const char *name)
 {
+    struct bl__results_index *ix = index_of(r);
+    if (ix) {
+        long at = bl__strindex_find(&ix->benches, name, strlen(name), bench_key, r->benches);
+        return at >= 0 ? &r->benches[at] : NULL;
+    }
     for (size_t i = 0; i < r->n_benches; i++)
         if (strcmp(r->benches[i].name, name) == 0)
             return &r->benches[i];
@@ -175,6 +268,10 @@ bl_bench_result *bl_results_bench(bl_results *r, const char *name)
     if (!b->name)
         return NULL;
     r->n_benches++;
+    struct bl__results_index *ix = r->index;
+    if (ix && ix->n_benches == r->n_benches - 1 &&
+        bl__strindex_add(&ix->benches, name, r->n_benches - 1) == 0)
+        ix->n_benches++;
     return b;
 }
 

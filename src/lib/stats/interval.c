@@ -179,14 +179,35 @@ int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double co
     return rc;
 }
 
-/* P(B <= k) for B ~ Binomial(n, 1/2). */
-static double binom_half_cdf(size_t n, size_t k)
+/* P(B <= k) for B ~ Binomial(n, 1/2), term by term from k = 0: each call
+ * of next() adds one term, so that walking k up to n/2 is O(n) and not
+ * O(n^2). The terms and the order of the sum are those of the direct
+ * formula sum_{i<=k} C(n,i) / 2^n, so every value is bit for bit what that
+ * formula gives (tests/unit/test_stats.c checks it). */
+struct binom_cdf {
+    double n, lg_n1, n_ln2;
+    size_t k; /* the cdf is P(B <= k) */
+    double cdf;
+};
+
+static double binom_term(const struct binom_cdf *b, size_t i)
 {
-    double p = 0;
-    for (size_t i = 0; i <= k && i <= n; i++)
-        p += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
-                 (double)n * log(2.0));
-    return p;
+    return exp(b->lg_n1 - lgamma((double)i + 1) - lgamma(b->n - (double)i + 1) - b->n_ln2);
+}
+
+static void binom_cdf_init(struct binom_cdf *b, size_t n)
+{
+    b->n = (double)n;
+    b->lg_n1 = lgamma((double)n + 1);
+    b->n_ln2 = (double)n * log(2.0);
+    b->k = 0;
+    b->cdf = 0 + binom_term(b, 0);
+}
+
+static void binom_cdf_next(struct binom_cdf *b)
+{
+    b->k++;
+    b->cdf += binom_term(b, b->k);
 }
 
 int bl_stats_median_interval(const double *xs, size_t n, double confidence, double *median,
@@ -203,12 +224,20 @@ int bl_stats_median_interval(const double *xs, size_t n, double confidence, doub
     *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     int rc = -EDOM;
     /* gamma(k) = P(x(k) <= median <= x(n-k+1)) = 1 - 2 P(B <= k-1), 1-based k */
-    if (confidence > 0 && confidence < 1 && n >= 2 && 1 - 2 * binom_half_cdf(n, 0) >= confidence) {
+    struct binom_cdf b;
+    if (n >= 2)
+        binom_cdf_init(&b, n);
+    if (confidence > 0 && confidence < 1 && n >= 2 && 1 - 2 * b.cdf >= confidence) {
         size_t k = 1;
-        while (k + 1 <= n / 2 && 1 - 2 * binom_half_cdf(n, k) >= confidence)
+        double prev = b.cdf; /* P(B <= k - 1) */
+        binom_cdf_next(&b);  /* P(B <= k) */
+        while (k + 1 <= n / 2 && 1 - 2 * b.cdf >= confidence) {
             k++;
-        double g_k = 1 - 2 * binom_half_cdf(n, k - 1);
-        double g_k1 = k + 1 <= (n + 1) / 2 ? 1 - 2 * binom_half_cdf(n, k) : 0;
+            prev = b.cdf;
+            binom_cdf_next(&b);
+        }
+        double g_k = 1 - 2 * prev;
+        double g_k1 = k + 1 <= (n + 1) / 2 ? 1 - 2 * b.cdf : 0;
         /* Hettmansperger-Sheather: interpolate between x(k) and x(k+1) */
         double lambda = 0;
         if (g_k > g_k1 && k + 1 <= n - k) {

@@ -1,0 +1,124 @@
+/*
+ * strindex.c - a hash index over the strings of an array the caller owns
+ * (benchmark names, configuration keys): lookups in O(1) expected time
+ * instead of a scan, so that reading n names is O(n) and not O(n^2). The
+ * index holds positions, not strings; the caller says how to get the
+ * string at a position.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+uint64_t bl__str_hash(const char *s, size_t n)
+{
+    /* FNV-1a, then a final mix so that the low bits (the slot) depend on
+     * every byte. */
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+static int rehash(struct bl__strindex *x, size_t n_slots)
+{
+    struct bl__strindex_slot *s = calloc(n_slots, sizeof *s);
+    if (!s)
+        return -ENOMEM;
+    for (size_t i = 0; i < x->n_slots; i++) {
+        if (!x->slots[i].pos1)
+            continue;
+        size_t j = (size_t)x->slots[i].hash & (n_slots - 1);
+        while (s[j].pos1)
+            j = (j + 1) & (n_slots - 1);
+        s[j] = x->slots[i];
+    }
+    free(x->slots);
+    x->slots = s;
+    x->n_slots = n_slots;
+    return 0;
+}
+
+long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
+                       bl__strindex_key key_of, const void *arr)
+{
+    if (!x->n_slots)
+        return -1;
+    uint64_t h = bl__str_hash(key, len);
+    for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1;
+         j = (j + 1) & (x->n_slots - 1)) {
+        const struct bl__strindex_slot *s = &x->slots[j];
+        if (s->hash != h)
+            continue;
+        const char *k = key_of(arr, s->pos1 - 1);
+        if (memcmp(k, key, len) == 0 && k[len] == '\0')
+            return (long)(s->pos1 - 1);
+    }
+    return -1;
+}
+
+int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos)
+{
+    if ((x->n + 1) * 4 > x->n_slots * 3 && rehash(x, x->n_slots ? x->n_slots * 2 : 16))
+        return -ENOMEM;
+    uint64_t h = bl__str_hash(key, strlen(key));
+    size_t j = (size_t)h & (x->n_slots - 1);
+    while (x->slots[j].pos1)
+        j = (j + 1) & (x->n_slots - 1);
+    x->slots[j].hash = h;
+    x->slots[j].pos1 = pos + 1;
+    x->n++;
+    return 0;
+}
+
+/* The slot that holds pos, or SIZE_MAX. */
+static size_t slot_of(const struct bl__strindex *x, const char *key, size_t pos)
+{
+    if (!x->n_slots)
+        return SIZE_MAX;
+    uint64_t h = bl__str_hash(key, strlen(key));
+    for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1; j = (j + 1) & (x->n_slots - 1))
+        if (x->slots[j].pos1 == pos + 1)
+            return j;
+    return SIZE_MAX;
+}
+
+void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos)
+{
+    size_t j = slot_of(x, key, pos);
+    if (j == SIZE_MAX)
+        return;
+    /* backward-shift deletion: move later entries of the probe run into
+     * the hole when their home slot allows it, so lookups need no
+     * tombstones */
+    size_t mask = x->n_slots - 1;
+    for (size_t k = (j + 1) & mask; x->slots[k].pos1; k = (k + 1) & mask) {
+        size_t home = (size_t)x->slots[k].hash & mask;
+        if (((k - home) & mask) >= ((k - j) & mask)) {
+            x->slots[j] = x->slots[k];
+            j = k;
+        }
+    }
+    x->slots[j].pos1 = 0;
+    x->n--;
+}
+
+void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to)
+{
+    size_t j = slot_of(x, key, from);
+    if (j != SIZE_MAX)
+        x->slots[j].pos1 = to + 1;
+}
+
+void bl__strindex_fini(struct bl__strindex *x)
+{
+    free(x->slots);
+    memset(x, 0, sizeof *x);
+}
