@@ -190,11 +190,26 @@ static int compare_cells(const struct bl__rcell *base, const struct bl__rcell *r
 }
 
 /* The benchmark's points among the earlier runs. */
-static void fill_history(struct bl__rbench *b, const bl_report_history *h)
+/* Benchmarks are found by name through a hash index (ix, over
+ * m->benches): a report of n benchmarks is O(n), not O(n^2). */
+static const char *rbench_key(const void *arr, size_t i)
+{
+    return ((const struct bl__rbench *)arr)[i].name;
+}
+
+static long find_bench(const struct bl__rmodel *m, const struct bl__strindex *ix, const char *name)
+{
+    return bl__strindex_find(ix, name, strlen(name), rbench_key, m->benches);
+}
+
+static void fill_history(struct bl__rmodel *m, const struct bl__strindex *ix,
+                         const bl_report_history *h)
 {
     for (size_t s = 0; h && s < h->n_series; s++) {
-        if (!h->series[s].name || strcmp(h->series[s].name, b->name) != 0)
+        long at = h->series[s].name ? find_bench(m, ix, h->series[s].name) : -1;
+        if (at < 0)
             continue;
+        struct bl__rbench *b = &m->benches[at];
         for (size_t k = 0; k < h->series[s].n_points; k++) {
             const bl_report_point *p = &h->series[s].points[k];
             if (p->run >= h->n_runs || !(p->centre >= 0) || !isfinite(p->centre))
@@ -204,33 +219,40 @@ static void fill_history(struct bl__rbench *b, const bl_report_history *h)
     }
 }
 
-static int find_bench(const struct bl__rmodel *m, const char *name)
-{
-    for (size_t i = 0; i < m->n_benches; i++)
-        if (strcmp(m->benches[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static const bl_bench_result *lookup(const bl_results *r, const char *name)
-{
-    for (size_t i = 0; r && i < r->n_benches; i++)
-        if (strcmp(r->benches[i].name, name) == 0)
-            return &r->benches[i];
-    return NULL;
-}
-
-static int add_names(struct bl__rmodel *m, const bl_results *r, size_t *cap)
+static int add_names(struct bl__rmodel *m, struct bl__strindex *ix, const bl_results *r,
+                     size_t *cap)
 {
     for (size_t i = 0; r && i < r->n_benches; i++) {
-        if (find_bench(m, r->benches[i].name) >= 0)
+        if (find_bench(m, ix, r->benches[i].name) >= 0)
             continue;
-        if (bl__grow((void **)&m->benches, cap, m->n_benches + 1, sizeof *m->benches))
+        if (bl__grow((void **)&m->benches, cap, m->n_benches + 1, sizeof *m->benches) ||
+            bl__strindex_add(ix, r->benches[i].name, m->n_benches))
             return -ENOMEM;
         struct bl__rbench *b = &m->benches[m->n_benches++];
         memset(b, 0, sizeof *b);
         b->name = r->benches[i].name;
     }
+    return 0;
+}
+
+/* where[r * n_benches + i]: benchmark i of the model in run r, or NULL */
+static int place_runs(struct bl__rmodel *m, const struct bl__strindex *ix,
+                      const bl_bench_result ***out)
+{
+    size_t n = m->n_benches ? m->n_benches : 1;
+    const bl_bench_result **where = calloc(n * (m->n_runs ? m->n_runs : 1), sizeof *where);
+    if (!where)
+        return -ENOMEM;
+    for (size_t r = 0; r < m->n_runs; r++) {
+        const bl_results *res = m->runs[r].results;
+        /* backwards: a name given twice takes its first entry, as a scan did */
+        for (size_t i = res ? res->n_benches : 0; i-- > 0;) {
+            long at = find_bench(m, ix, res->benches[i].name);
+            if (at >= 0)
+                where[r * n + (size_t)at] = &res->benches[i];
+        }
+    }
+    *out = where;
     return 0;
 }
 
@@ -271,9 +293,13 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
     m->n_runs = n_runs;
     m->o = o;
     size_t cap = 0;
-    int rc = add_names(m, runs[o->baseline].results, &cap);
+    struct bl__strindex ix = {0};
+    const bl_bench_result **where = NULL;
+    int rc = add_names(m, &ix, runs[o->baseline].results, &cap);
     for (size_t r = 0; !rc && r < n_runs; r++)
-        rc = add_names(m, runs[r].results, &cap);
+        rc = add_names(m, &ix, runs[r].results, &cap);
+    if (!rc)
+        rc = place_runs(m, &ix, &where);
     for (size_t i = 0; !rc && i < m->n_benches; i++) {
         struct bl__rbench *b = &m->benches[i];
         b->cells = calloc(n_runs, sizeof *b->cells);
@@ -281,15 +307,18 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
         size_t n_hist = o->history ? o->history->n_runs : 0;
         b->history = calloc(n_hist ? n_hist : 1, sizeof *b->history);
         if (!b->cells || !b->deltas || !b->history)
-            return -ENOMEM;
+            rc = -ENOMEM;
         for (size_t r = 0; !rc && r < n_runs; r++)
-            rc = cell_fill(&b->cells[r], lookup(runs[r].results, b->name), o->confidence);
-        fill_history(b, o->history);
+            rc = cell_fill(&b->cells[r], where[r * m->n_benches + i], o->confidence);
         for (size_t r = 0; !rc && r < n_runs; r++)
             if (r != o->baseline)
                 rc = compare_cells(&b->cells[o->baseline], &b->cells[r], o->confidence,
                                    &b->deltas[r]);
     }
+    if (!rc)
+        fill_history(m, &ix, o->history);
+    free(where);
+    bl__strindex_fini(&ix);
     for (size_t r = 0; !rc && r < n_runs; r++)
         if (r != o->baseline)
             rc = judge_run(m, r);
