@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 typedef struct bl_compare bl_compare;
+struct bl_diags; /* benchlab/format.h */
 
 typedef struct bl_compare_options {
     const char *table;  /* projection; default ".config" */
@@ -31,9 +32,11 @@ typedef struct bl_compare_options {
     const char *filter; /* query; default "*" */
     double alpha;       /* default 0.05 */
     double confidence;  /* default 0.95 */
-    /* Where per-line syntax errors ("file:line: msg") go as inputs are read;
-     * NULL: dropped. Borrowed. */
-    FILE *diag;
+    /* Where the records skipped while reading go (malformed lines of the Go
+     * format as benchstat words them, "x.txt:7: missing units"; JSON entries
+     * not read, "x.json: benchmarks[3]: no name: skipped"); NULL: not
+     * collected. Borrowed. */
+    struct bl_diags *diags;
 } bl_compare_options;
 
 BL_API void bl_compare_options_init(bl_compare_options *opts);

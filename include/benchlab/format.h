@@ -155,6 +155,28 @@ BL_API int bl_csv_write(FILE *f, const bl_results *results);
 /* Markdown: configuration, then one table row per benchmark. */
 BL_API int bl_markdown_write(FILE *f, const bl_results *results);
 
+/* ---- What a reader skipped (diags.c) -----------------------------------------
+ * Readers do not print. Every record of an input that a reader skips (a
+ * malformed line of the Go format, a Google Benchmark entry without a name
+ * or a time, a launch that is not compared) is added here with where it is
+ * ("x.txt:12", "x.json: benchmarks[3]") and why; the caller prints them
+ * ("where: message") and says in its exit status that input was skipped.
+ * Zero-initialise; free with bl_diags_fini. */
+#define BL_DIAGS_KEEP 1000 /* items kept in full; n_total counts them all */
+typedef struct bl_diag {
+    char *where;
+    char *message;
+} bl_diag;
+typedef struct bl_diags {
+    bl_diag *items;
+    size_t n, cap;
+    size_t n_total; /* including those beyond BL_DIAGS_KEEP, not kept */
+} bl_diags;
+/* Add one; d NULL: nothing. 0 or -ENOMEM. */
+BL_API int bl_diags_add(bl_diags *d, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+BL_API void bl_diags_fini(bl_diags *d);
+
 /* ---- Reading results back (results_read.c) ----------------------------------
  * A results file into a bl_results, so that a run can be re-analysed without
  * being measured again. The format is detected from the content:
@@ -166,13 +188,15 @@ BL_API int bl_markdown_write(FILE *f, const bl_results *results);
  * Returns 0 and *out (free with bl_results_destroy), or BL_EFORMAT with a
  * message naming the input and the place ("x.json: benchmarks[2].launches[0]:
  * ns_per_op: not a number", "x.txt: no benchmark results"), -errno when it
- * cannot be read ("x: No such file or directory"), or -ENOMEM. Malformed
- * lines of the Go format are skipped and reported on `diag` as
- * "path:line: message" (NULL: dropped). */
-BL_API int bl_results_read_fd(int fd, const char *path, bl_results **out, FILE *diag, char *err,
-                              size_t err_size);
+ * cannot be read ("x: No such file or directory"), or -ENOMEM. A file that
+ * is neither format is BL_EFORMAT. Every record skipped is added to `diags`
+ * (NULL: not collected): malformed lines of the Go format ("x.txt:7"),
+ * Google Benchmark entries without a name or a time and aggregates read in
+ * place of repetitions ("x.json: benchmarks[3]"). */
+BL_API int bl_results_read_fd(int fd, const char *path, bl_results **out, bl_diags *diags,
+                              char *err, size_t err_size);
 /* The same on a file; "-" is stdin. */
-BL_API int bl_results_read_file(const char *path, bl_results **out, FILE *diag, char *err,
+BL_API int bl_results_read_file(const char *path, bl_results **out, bl_diags *diags, char *err,
                                 size_t err_size);
 
 #ifdef __cplusplus

@@ -50,6 +50,15 @@ void cli_run_label(char *out, size_t size, const char *ref, const struct bl_stor
 struct bl__args;
 int cli_parse(const char *name, int argc, char **argv, struct bl__args *args);
 
+/* Exit status of merge, report and compare when they completed but some
+ * input records were skipped (each named on stderr): docs/formats.md. */
+#define CLI_SKIPPED 3
+/* Print the records a reader skipped ("where: message", stderr); `cmd`
+ * prefixes the count of those not listed. CLI_SKIPPED when there were
+ * any, else 0. */
+struct bl_diags;
+int cli_print_skipped(const char *cmd, const struct bl_diags *d);
+
 /* Print "benchlab: <message>" to stderr; returns 2 for `return cli_error(...)`. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -133,7 +133,8 @@ int cmd_compare(int argc, char **argv)
     int i = argc - (int)n_pos;
     char err[2048] = "";
     bl_compare *cmp = NULL;
-    o.diag = stderr;
+    bl_diags skipped = {0};
+    o.diags = &skipped;
     int rc = bl_compare_create(&o, &cmp, err, sizeof err);
     if (rc) {
         fprintf(stderr, "benchlab compare: %s\n", rc == BL_EUSAGE ? err : bl_strerror(rc));
@@ -168,6 +169,8 @@ int cmd_compare(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     rc = bl_compare_read_inputs(cmp, inputs, (size_t)(argc - i), err, sizeof err);
     free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
+    int skip_status = cli_print_skipped("benchstat", &skipped);
+    bl_diags_fini(&skipped);
     if (rc) {
         fflush(stdout);
         fprintf(stderr, "benchlab compare: %s\n", err[0] ? err : bl_strerror(rc));
@@ -201,5 +204,5 @@ int cmd_compare(int argc, char **argv)
             status = 1;
     }
     bl_compare_destroy(cmp);
-    return status;
+    return status ? status : skip_status;
 }

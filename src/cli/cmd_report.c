@@ -61,6 +61,7 @@ struct job {
     bl_report_series *series;
     bl_report_point *points;
     char **hist_labels;
+    bl_diags skipped; /* records the readers skipped */
 };
 
 static int open_store(struct job *j)
@@ -89,7 +90,7 @@ static int load_input(struct job *j, size_t k, const char *arg)
         j->labels[k] = ll ? strndup(arg, ll) : strdup(label);
         bl_store_run_fini(&info);
     } else {
-        int rc = bl_results_read_file(path, &res, stderr, err, sizeof err);
+        int rc = bl_results_read_file(path, &res, &j->skipped, err, sizeof err);
         if (rc)
             return cli_error("report: %s", err[0] ? err : bl_strerror(rc));
         j->labels[k] = ll ? strndup(arg, ll) : strdup(strcmp(path, "-") == 0 ? "stdin" : path);
@@ -274,6 +275,8 @@ int cmd_report(int argc, char **argv)
         status = cli_error("report: out of memory");
     for (size_t k = 0; !status && k < n_inputs; k++, j.n++)
         status = load_input(&j, k, inputs[k]);
+    int skip_status = cli_print_skipped("benchlab: report", &j.skipped);
+    bl_diags_fini(&j.skipped);
     if (!status && baseline) {
         char *end;
         long pos = strtol(baseline, &end, 10);
@@ -313,5 +316,5 @@ int cmd_report(int argc, char **argv)
     free(j.labels);
     free(j.run_ids);
     free(inputs);
-    return status;
+    return status ? status : skip_status;
 }

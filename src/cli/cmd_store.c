@@ -586,10 +586,11 @@ int cmd_merge(int argc, char **argv)
     char err[1024];
     bl_results *merged = bl_results_create();
     int status = merged ? 0 : cli_error("merge: out of memory");
+    bl_diags skipped = {0};
     for (int i = first_pos; i < argc && !status; i++) {
         bl_results *r = NULL;
         int rc = argv[i][0] == '@' ? bl_store_load_ref(s, argv[i], &r, NULL, err, sizeof err)
-                                   : bl_results_read_file(argv[i], &r, stderr, err, sizeof err);
+                                   : bl_results_read_file(argv[i], &r, &skipped, err, sizeof err);
         if (rc) {
             status = cli_error("merge: %s", err);
             break;
@@ -606,6 +607,8 @@ int cmd_merge(int argc, char **argv)
             status = cli_error("merge: out of memory");
         bl_results_destroy(r);
     }
+    int skip_status = cli_print_skipped("benchlab: merge", &skipped);
+    bl_diags_fini(&skipped);
     if (!status) {
         char list[1024] = "";
         size_t len = 0;
@@ -633,7 +636,7 @@ int cmd_merge(int argc, char **argv)
     }
     bl_results_destroy(merged);
     bl_store_close(s);
-    return status;
+    return status ? status : skip_status;
 }
 
 /* ---- --save of exec and profile ---------------------------------------------------- */

@@ -999,9 +999,13 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
         snprintf(tidy, sizeof tidy, "%s", unit);
     for (size_t i = 0; i < c->n_umeta; i++) {
         if (strcmp(c->umeta[i].unit, tidy) == 0 && strcmp(c->umeta[i].key, key) == 0) {
-            if (strcmp(c->umeta[i].value, value) != 0 && c->opts.diag)
-                fprintf(c->opts.diag, "%s:%zu: metadata %s of unit %s already set to %s\n", path,
-                        line, key, unit, c->umeta[i].value);
+            if (strcmp(c->umeta[i].value, value) != 0) {
+                char where[512];
+                snprintf(where, sizeof where, "%s:%zu", path, line);
+                if (bl_diags_add(c->opts.diags, where, "metadata %s of unit %s already set to %s",
+                                 key, unit, c->umeta[i].value))
+                    return -ENOMEM;
+            }
             return 0;
         }
     }
@@ -1032,8 +1036,12 @@ const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key
 static void on_error(void *ctx, const char *path, size_t line, const char *msg)
 {
     bl_compare *c = ctx;
-    if (c->opts.diag)
-        fprintf(c->opts.diag, "%s:%zu: %s\n", path, line, msg);
+    char where[512];
+    if (line)
+        snprintf(where, sizeof where, "%s:%zu", path, line);
+    else
+        snprintf(where, sizeof where, "%s", path); /* JSON: msg starts with the member's path */
+    bl_diags_add(c->opts.diags, where, "%s", msg);
 }
 
 static void on_meta(void *ctx, const char *key, const char *value)

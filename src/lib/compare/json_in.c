@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,20 +129,60 @@ static int is_known_gbench_field(const char *k)
     return 0;
 }
 
+/* A record skipped: reported as "path: benchmarks[i]...: why" (line 0). */
+static void skipped(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void skipped(struct emit *e, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (e->h->on_error)
+        e->h->on_error(e->h->ctx, e->path, 0, msg);
+}
+
+/* Google Benchmark JSON: the "iteration" entries; their aggregates are
+ * left out (benchstat computes its own). A file of aggregates only
+ * (--benchmark_report_aggregates_only) gives each benchmark's median as
+ * one sample, with a warning naming the flag (docs/compare.md). */
 static int read_gbench(struct emit *e, const struct bl__json *doc)
 {
     const struct bl__json *bs = bl__json_get(doc, "benchmarks");
     if (!bs || bs->type != BL_JARR)
         return 0;
+    size_t n_iter = 0, n_median = 0;
+    for (size_t i = 0; i < bs->n; i++) {
+        const char *rt = bl__json_str(bl__json_get(&bs->items[i], "run_type"));
+        const char *agg = bl__json_str(bl__json_get(&bs->items[i], "aggregate_name"));
+        n_iter += !rt || strcmp(rt, "iteration") == 0;
+        n_median += rt && strcmp(rt, "aggregate") == 0 && agg && strcmp(agg, "median") == 0;
+    }
+    int medians = n_iter == 0 && n_median > 0;
+    if (medians)
+        skipped(e, "holds only aggregates (--benchmark_report_aggregates_only): each benchmark's "
+                   "median is read as one sample; run without that flag for the repetitions");
     for (size_t i = 0; i < bs->n; i++) {
         const struct bl__json *b = &bs->items[i];
         const char *rt = bl__json_str(bl__json_get(b, "run_type"));
+        const char *agg = bl__json_str(bl__json_get(b, "aggregate_name"));
         const struct bl__json *eo = bl__json_get(b, "error_occurred");
-        if ((rt && strcmp(rt, "iteration") != 0) || (eo && eo->type == BL_JBOOL && eo->boolean))
-            continue;
         const char *name = bl__json_str(bl__json_get(b, "name"));
-        if (!name)
+        if (rt && strcmp(rt, "iteration") != 0) {
+            if (!medians || strcmp(rt, "aggregate") != 0 || !agg || strcmp(agg, "median") != 0)
+                continue;                                     /* a summary of entries read */
+            name = bl__json_str(bl__json_get(b, "run_name")); /* not "BM_x_median" */
+        }
+        if (!name || !name[0]) {
+            skipped(e, "benchmarks[%zu]: no name: skipped", i);
             continue;
+        }
+        if (eo && eo->type == BL_JBOOL && eo->boolean) {
+            const char *msg = bl__json_str(bl__json_get(b, "error_message"));
+            skipped(e, "benchmarks[%zu]: %s: failed (%s): skipped", i, name, msg ? msg : "error");
+            continue;
+        }
         char nm[1024];
         snprintf(nm, sizeof nm, "%s", name);
         /* "BM_x/size:8" -> "BM_x/size=8"; spaces would split the name field */
@@ -171,6 +212,10 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
         const struct bl__json *ips = bl__json_get(b, "items_per_second");
         if (ips && ips->type == BL_JNUM)
             add_val(e, "items/s", ips->num);
+        if (!e->n_vals) {
+            skipped(e, "benchmarks[%zu]: %s: no real_time: skipped", i, name);
+            continue;
+        }
         for (size_t k = 0; k < b->n; k++)
             if (b->items[k].type == BL_JNUM && !is_known_gbench_field(b->keys[k]))
                 add_val(e, b->keys[k], b->items[k].num);
@@ -190,8 +235,15 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
         const struct bl__json *b = &bs->items[i];
         const char *name = bl__json_str(bl__json_get(b, "name"));
         const struct bl__json *ls = bl__json_get(b, "launches");
-        if (!name || !ls || ls->type != BL_JARR)
+        if (!name || !name[0]) {
+            skipped(e, "benchmarks[%zu]: no name: skipped", i);
             continue;
+        }
+        if (!ls || ls->type != BL_JARR) {
+            if (ls)
+                skipped(e, "benchmarks[%zu]: %s: launches is not an array: skipped", i, name);
+            continue;
+        }
         if (strncmp(name, "Benchmark", 9) == 0)
             name += 9;
         for (size_t j = 0; j < ls->n; j++) {
@@ -200,10 +252,12 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             const struct bl__json *sk = bl__json_get(l, "skipped");
             if ((status && strcmp(status, "ok") != 0) ||
                 (sk && sk->type == BL_JBOOL && sk->boolean))
-                continue;
+                continue; /* a failure the run reported; no time to compare, as in its Go output */
             double ns = bl__json_num(bl__json_get(l, "ns_per_op"), NAN);
-            if (isnan(ns))
+            if (isnan(ns)) {
+                skipped(e, "benchmarks[%zu].launches[%zu]: %s: no ns_per_op: skipped", i, j, name);
                 continue;
+            }
             if (!(ns > 0))
                 ns = 0.001; /* as the Go-format writer: a literal 0 ns/op splits tables */
             add_val(e, "ns/op", ns);
@@ -306,10 +360,28 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
                 rc = h->on_unit(h->ctx, units->keys[i], kv->keys[k], kv->items[k].str, path, 0);
     }
     const char *schema = bl__json_str(bl__json_get(doc, "schema"));
+    const struct bl__json *benches = bl__json_get(doc, "benchmarks");
+    const struct bl__json *bench0 =
+        benches && benches->type == BL_JARR && benches->n ? &benches->items[0] : NULL;
     if (rc) {
         /* a callback stopped the reading */
     } else if (schema && strncmp(schema, "benchlab/", 9) == 0) {
         rc = read_benchlab(e, doc);
+    } else if (bench0 && bench0->type == BL_JOBJ && bl__json_get(bench0, "launches")) {
+        snprintf(err, err_size,
+                 "%s: no \"schema\": benchlab JSON (its benchmarks have \"launches\") must say "
+                 "\"schema\": \"benchlab/1\"",
+                 path);
+        rc = BL_EFORMAT;
+    } else if (bench0 &&
+               !(bench0->type == BL_JOBJ &&
+                 (bl__json_get(bench0, "real_time") || bl__json_get(bench0, "run_type") ||
+                  bl__json_get(bench0, "run_name") || bl__json_get(bench0, "iterations")))) {
+        snprintf(err, err_size,
+                 "%s: benchmarks[0]: neither benchlab (no \"schema\") nor Google Benchmark (no "
+                 "real_time, run_type, run_name or iterations) output",
+                 path);
+        rc = BL_EFORMAT;
     } else if (bl__json_get(doc, "benchmarks")) {
         rc = read_gbench(e, doc);
     } else {

@@ -46,6 +46,9 @@ struct reader {
     unsigned long gen;
     bl_gobench_value *vals;
     size_t cap_vals;
+    char *err; /* the caller's, for a fatal error found in a line */
+    size_t err_size;
+    int json; /* stopped at a JSON document after Go text */
 };
 
 static unsigned long gen_counter = 1; /* configuration generations, unique per process */
@@ -635,6 +638,18 @@ static int handle_line(struct reader *r, char *line, size_t n)
         comment_line(r, line, n);
         return 0;
     }
+    if (n && line[0] == '{') {
+        /* A JSON document after Go text (two outputs concatenated): its
+         * lines would be ignored one by one and its results lost. Go's
+         * benchfmt ignores them; a file holds one format here. */
+        r->json = 1;
+        if (r->err)
+            snprintf(r->err, r->err_size,
+                     "%s:%zu: a JSON document after Go benchmark text: one file holds one "
+                     "format (split it)",
+                     r->path, r->line);
+        return BL_EFORMAT;
+    }
     int handled;
     return config_line(r, line, n, &handled);
 }
@@ -642,7 +657,7 @@ static int handle_line(struct reader *r, char *line, size_t n)
 int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *path,
                      const char *label, const bl_gobench_handler *h, char *err, size_t err_size)
 {
-    struct reader r = {.h = h, .path = path};
+    struct reader r = {.h = h, .path = path, .err = err, .err_size = err_size};
     int rc = 0;
     size_t cap = BLOCK + MAX_LINE + 1;
     char *buf = malloc(cap);
@@ -727,7 +742,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
         memmove(buf, p, rest);
         have = rest;
     }
-    if (rc == BL_EFORMAT && err)
+    if (rc == BL_EFORMAT && err && !r.json)
         snprintf(err, err_size, "%s:%zu: bufio.Scanner: token too long", path, r.line);
 out:
     for (size_t i = 0; i < r.n_config; i++) {

@@ -37,6 +37,7 @@
  * for messages such as "x.json: benchmarks[2].name: not a string". */
 struct ctx {
     const char *path;
+    bl_diags *diags; /* what was skipped */
     char *err;
     size_t err_size;
     char where[256];
@@ -371,7 +372,35 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
     return rc;
 }
 
-/* Google Benchmark's --benchmark_format=json: the "iteration" entries. */
+/* A record skipped: named in c->diags as "path: benchmarks[i]". */
+static int skipped(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int skipped(struct ctx *c, const char *fmt, ...)
+{
+    char msg[512], where[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(where, sizeof where, "%s%s%s", c->path, c->where[0] ? ": " : "", c->where);
+    return bl_diags_add(c->diags, where, "%s", msg);
+}
+
+/* Whether an entry of "benchmarks" looks like Google Benchmark's. */
+static int gbench_like(const struct bl__json *b)
+{
+    return b->type == BL_JOBJ && (bl__json_get(b, "real_time") || bl__json_get(b, "run_type") ||
+                                  bl__json_get(b, "run_name") || bl__json_get(b, "iterations"));
+}
+
+/*
+ * Google Benchmark's --benchmark_format=json: the "iteration" entries. The
+ * aggregates (mean, median, stddev, cv) that come with repetitions are
+ * left out: they summarise the iterations read. A file that holds only
+ * aggregates (--benchmark_report_aggregates_only) has no repetitions: each
+ * benchmark's median is read as one launch, with a warning naming the flag
+ * to drop (docs/formats.md).
+ */
 static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
 {
     const struct bl__json *ctx = bl__json_get(doc, "context");
@@ -381,21 +410,52 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
             return -ENOMEM;
     const struct bl__json *bs;
     int rc = object(c, doc, "benchmarks", BL_JARR, &bs);
+    int n_iter = 0, n_median = 0;
+    for (size_t i = 0; !rc && bs && i < bs->n; i++) {
+        const char *rt = bl__json_str(bl__json_get(&bs->items[i], "run_type"));
+        const char *agg = bl__json_str(bl__json_get(&bs->items[i], "aggregate_name"));
+        n_iter += !rt || strcmp(rt, "iteration") == 0;
+        n_median += rt && strcmp(rt, "aggregate") == 0 && agg && strcmp(agg, "median") == 0;
+    }
+    int medians = n_iter == 0 && n_median > 0;
+    if (!rc && medians) {
+        at(c, "%s", "");
+        if ((rc = skipped(c, "holds only aggregates (--benchmark_report_aggregates_only): each "
+                             "benchmark's median is read as one launch; run without that flag for "
+                             "the repetitions")))
+            return rc;
+    }
     for (size_t i = 0; !rc && bs && i < bs->n; i++) {
         const struct bl__json *b = &bs->items[i];
         at(c, "benchmarks[%zu]", i);
         if (b->type != BL_JOBJ)
             return fail(c, "not an object");
-        const char *name, *run_type, *unit, *error;
+        const char *name, *run_type, *unit, *error, *agg;
         double real, iters, bps;
         if ((rc = str(c, b, "name", &name)) || (rc = str(c, b, "run_type", &run_type)) ||
             (rc = str(c, b, "time_unit", &unit)) || (rc = str(c, b, "error_message", &error)) ||
-            (rc = num(c, b, "real_time", NAN, &real)) ||
+            (rc = str(c, b, "aggregate_name", &agg)) || (rc = num(c, b, "real_time", NAN, &real)) ||
             (rc = count(c, b, "iterations", 1.8e19, &iters)) ||
             (rc = num(c, b, "bytes_per_second", 0, &bps)))
             return rc;
-        if (!name || (run_type && strcmp(run_type, "iteration") != 0))
+        if (run_type && strcmp(run_type, "iteration") != 0) {
+            if (!medians || strcmp(run_type, "aggregate") != 0 || !agg || strcmp(agg, "median"))
+                continue; /* a summary of entries read (or of the median read) */
+            /* the aggregate's name is "BM_x_median": the benchmark's is run_name */
+            const char *run_name = bl__json_str(bl__json_get(b, "run_name"));
+            if (run_name)
+                name = run_name;
+        }
+        if (!name || !name[0]) {
+            if ((rc = skipped(c, "no name: skipped")))
+                return rc;
             continue;
+        }
+        if (isnan(real) && !error) {
+            if ((rc = skipped(c, "%s: no real_time: skipped", name)))
+                return rc;
+            continue;
+        }
         double scale = !unit || strcmp(unit, "ns") == 0 ? 1
                        : strcmp(unit, "us") == 0        ? 1e3
                        : strcmp(unit, "ms") == 0        ? 1e6
@@ -424,11 +484,11 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
 
 struct go_reader {
     bl_results *r;
+    bl_diags *diags;
     /* configuration keys changed since the last result (value "" when
      * deleted), applied at the next result: O(1) per configuration line
      * instead of the whole configuration at each result */
     bl_results *pending;
-    FILE *diag;
     size_t n_results, n_errors;
     char first_error[512];
     int oom;
@@ -533,14 +593,15 @@ static void go_error(void *ctx, const char *path, size_t line, const char *msg)
     struct go_reader *gr = ctx;
     if (!gr->n_errors++)
         snprintf(gr->first_error, sizeof gr->first_error, "%s:%zu: %s", path, line, msg);
-    if (gr->diag)
-        fprintf(gr->diag, "%s:%zu: %s\n", path, line, msg);
+    char where[512];
+    snprintf(where, sizeof where, "%s:%zu", path, line);
+    if (bl_diags_add(gr->diags, where, "%s", msg))
+        gr->oom = 1;
 }
 
-static int read_go(struct ctx *c, int fd, const char *prefix, size_t prefix_len, bl_results *r,
-                   FILE *diag)
+static int read_go(struct ctx *c, int fd, const char *prefix, size_t prefix_len, bl_results *r)
 {
-    struct go_reader gr = {.r = r, .diag = diag, .pending = bl_results_create()};
+    struct go_reader gr = {.r = r, .diags = c->diags, .pending = bl_results_create()};
     bl_gobench_handler h = {.ctx = &gr,
                             .on_result = go_result,
                             .on_unit = go_unit,
@@ -579,6 +640,7 @@ static int read_json(struct ctx *c, const char *text, size_t n, bl_results *r)
         return rc;
     }
     const char *schema = NULL;
+    const struct bl__json *bs = NULL;
     if (doc->type != BL_JOBJ)
         rc = fail(c, "JSON is neither benchlab nor Google Benchmark output");
     else if ((rc = str(c, doc, "schema", &schema)) == 0) {
@@ -591,20 +653,29 @@ static int read_json(struct ctx *c, const char *text, size_t n, bl_results *r)
                       schema);
         else if (schema)
             rc = fail(c, "schema \"%s\" is not a benchlab results schema", schema);
-        else if (bl__json_get(doc, "benchmarks"))
-            rc = read_gbench(c, r, doc);
-        else
+        else if ((rc = object(c, doc, "benchmarks", BL_JARR, &bs)) != 0)
+            ;
+        else if (!bs)
             rc = fail(c, "JSON is neither benchlab nor Google Benchmark output");
+        else if (bs->n && bl__json_get(&bs->items[0], "launches"))
+            rc = fail(c, "no \"schema\": benchlab JSON (its benchmarks have \"launches\") "
+                         "must say \"schema\": \"benchlab/1\"");
+        else if (bs->n && !gbench_like(&bs->items[0]))
+            rc = fail(c, "benchmarks[0]: neither benchlab (no \"schema\") nor Google Benchmark "
+                         "(no real_time, run_type, run_name or iterations) output");
+        else
+            rc = read_gbench(c, r, doc);
     }
     bl__json_free(doc);
     return rc;
 }
 
-int bl_results_read_fd(int fd, const char *path, bl_results **out, FILE *diag, char *err,
+int bl_results_read_fd(int fd, const char *path, bl_results **out, bl_diags *diags, char *err,
                        size_t err_size)
 {
     char dummy[8];
     struct ctx c = {.path = path ? path : "-",
+                    .diags = diags,
                     .err = err ? err : dummy,
                     .err_size = err ? err_size : sizeof dummy};
     *out = NULL;
@@ -642,7 +713,7 @@ int bl_results_read_fd(int fd, const char *path, bl_results **out, FILE *diag, c
             snprintf(c.err, c.err_size, "%s: %s", c.path,
                      rc == -EFBIG ? "larger than 4 GiB" : strerror(-rc));
     } else if (!rc) {
-        rc = read_go(&c, fd, text.data, text.len, r, diag);
+        rc = read_go(&c, fd, text.data, text.len, r);
     } else if (rc != -ENOMEM) {
         snprintf(c.err, c.err_size, "%s: %s", c.path, strerror(-rc));
     }
@@ -655,7 +726,8 @@ int bl_results_read_fd(int fd, const char *path, bl_results **out, FILE *diag, c
     return 0;
 }
 
-int bl_results_read_file(const char *path, bl_results **out, FILE *diag, char *err, size_t err_size)
+int bl_results_read_file(const char *path, bl_results **out, bl_diags *diags, char *err,
+                         size_t err_size)
 {
     *out = NULL;
     int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
@@ -665,7 +737,7 @@ int bl_results_read_file(const char *path, bl_results **out, FILE *diag, char *e
             snprintf(err, err_size, "%s: %s", path, strerror(e));
         return -e;
     }
-    int rc = bl_results_read_fd(fd, path, out, diag, err, err_size);
+    int rc = bl_results_read_fd(fd, path, out, diags, err, err_size);
     if (fd != 0)
         close(fd);
     return rc;
