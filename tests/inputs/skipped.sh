@@ -103,6 +103,16 @@ go-after-json)
     { echo '{"context": {}, "benchmarks": []}'; cat "$tmp/go.txt"; } >"$tmp/cat.txt"
     each 2 "$tmp/cat.txt" "cat.txt: invalid JSON: line 2, column 1: trailing characters"
     ;;
+config-follows-results)
+    # configuration is applied per change, not per result: each key keeps
+    # its value at the last result that had it; a key set and deleted
+    # between results, or set after the last one, is not configuration
+    printf 'a: 1\nc: 5\nBenchmarkX 1 1 ns/op\nb: 2\nb:\nc: 6\nBenchmarkX 1 1 ns/op\na: 3\n' >"$tmp/c.txt"
+    run "$cli" merge "$tmp/c.txt" -o "$tmp/m.json"
+    expect_status 0
+    python3 -c "import json, sys; c = json.load(open(sys.argv[1]))['config']; sys.exit(c != {'a': '1', 'c': '6'})" \
+        "$tmp/m.json" || fail "config $(cat "$tmp/m.json" | head -c 300)"
+    ;;
 *)
     fail "unknown case"
     ;;

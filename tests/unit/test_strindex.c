@@ -1,0 +1,106 @@
+/* test_strindex.c - the hash index behind lookups by name and key
+ * (base/strindex.c), against a plain array searched by scan: adds,
+ * removals (backward-shift deletion) and moves as the Go reader's
+ * swap-with-last deletion does them; and the results model's lookups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/base.h"
+#include "benchlab/results.h"
+
+#define N_KEYS 3000
+
+static const char *key_at(const void *arr, size_t i)
+{
+    return ((char *const *)arr)[i];
+}
+
+/* A set of keys kept as benchfmt keeps configuration: appended, deleted by
+ * swapping the last key into the hole; the index follows every change. */
+static void index_follows_adds_swaps_and_removals(void **state)
+{
+    (void)state;
+    static char names[N_KEYS][16];
+    char *arr[N_KEYS];
+    size_t n = 0;
+    struct bl__strindex x = {0};
+    struct bl__rng rng;
+    bl__rng_seed(&rng, 7);
+    for (int step = 0; step < 40000; step++) {
+        unsigned k = (unsigned)(bl__rng_next(&rng) % N_KEYS);
+        snprintf(names[k], sizeof names[k], "key%u", k);
+        long at = bl__strindex_find(&x, names[k], strlen(names[k]), key_at, arr);
+        long scan = -1;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(arr[i], names[k]) == 0)
+                scan = (long)i;
+        assert_int_equal(at, scan);
+        if (at < 0) {
+            assert_int_equal(bl__strindex_add(&x, names[k], n), 0);
+            arr[n++] = names[k];
+        } else if (bl__rng_next(&rng) % 2) {
+            size_t last = n - 1;
+            bl__strindex_remove(&x, arr[at], (size_t)at);
+            if ((size_t)at != last)
+                bl__strindex_move(&x, arr[last], last, (size_t)at);
+            arr[at] = arr[last];
+            n--;
+        }
+        assert_int_equal(x.n, n);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(bl__strindex_find(&x, arr[i], strlen(arr[i]), key_at, arr), (long)i);
+    assert_int_equal(bl__strindex_find(&x, "key", 3, key_at, arr), -1);
+    bl__strindex_fini(&x);
+}
+
+/* The results model finds benchmarks, configuration and metadata by name,
+ * also entries appended to its arrays by code that does not go through
+ * bl_results_bench (the index catches up on the next lookup). */
+static void results_lookups_by_name(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    assert_non_null(r);
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "Bench%d", i);
+        assert_non_null(bl_results_bench(r, name));
+        snprintf(name, sizeof name, "key%d", i);
+        assert_int_equal(bl_results_set_config(r, name, "v"), 0);
+    }
+    assert_int_equal(r->n_benches, 5000);
+    assert_ptr_equal(bl_results_find(r, "Bench4321"), &r->benches[4321]);
+    assert_null(bl_results_find(r, "Bench5000"));
+    assert_int_equal(bl_results_set_config(r, "key17", "w"), 0);
+    assert_int_equal(r->n_config, 5000);
+    assert_string_equal(bl_results_get_config(r, "key17"), "w");
+    assert_null(bl_results_get_config(r, "key5000"));
+    assert_int_equal(bl_results_set_meta(r, "host", "h"), 0);
+    assert_string_equal(bl_results_get_meta(r, "host"), "h");
+    /* appended behind the index's back */
+    bl_bench_result *b = bl_results_bench(r, "Bench0");
+    assert_ptr_equal(b, &r->benches[0]);
+    bl_results *other = bl_results_create();
+    assert_non_null(bl_results_bench(other, "Extra"));
+    assert_int_equal(bl_results_merge(r, other), 0);
+    assert_ptr_equal(bl_results_find(r, "Extra"), &r->benches[5000]);
+    bl_results_destroy(other);
+    bl_results_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(index_follows_adds_swaps_and_removals),
+        cmocka_unit_test(results_lookups_by_name),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
