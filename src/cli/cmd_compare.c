@@ -169,7 +169,7 @@ int cmd_compare(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     rc = bl_compare_read_inputs(cmp, inputs, (size_t)(argc - i), err, sizeof err);
     free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
-    int skip_status = cli_print_skipped("benchstat", &skipped);
+    int skip_status = cli_print_skipped("benchlab compare", &skipped);
     bl_diags_fini(&skipped);
     if (rc) {
         fflush(stdout);
