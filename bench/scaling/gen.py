@@ -12,6 +12,7 @@ small and fixed), so that doubling N doubles the input:
   json-names   benchlab JSON: N benchmarks, 3 launches each
   gb-names     Google Benchmark JSON: N benchmarks, 3 repetitions each
   json-keys    benchlab JSON: N configuration keys, 2 benchmarks
+  units        Go format: N `Unit` metadata lines of distinct units, 3 results
   launches     Go format: N results of one benchmark
   value-size   Go format: one configuration value and one benchmark name
                of N bytes (capped below the Go reader's 64 KiB line limit:
@@ -86,6 +87,14 @@ def launches(n, out, rng):
         out.write(f"BenchmarkLaunches 1000 {ns(rng):.3f} ns/op\n")
 
 
+def units(n, out, rng):
+    out.write("goos: linux\ngoarch: amd64\npkg: scale\n")
+    for i in range(n):
+        out.write(f"Unit u{i}/op better=higher\n")
+    for _ in range(3):
+        out.write(f"BenchmarkUnits 1000 {ns(rng):.3f} ns/op\n")
+
+
 def value_size(n, out, rng):
     out.write("goos: linux\ngoarch: amd64\npkg: scale\n")
     out.write("big: " + "v" * n + "\n")
@@ -105,6 +114,7 @@ DIMENSIONS = {
     "json-names": json_names,
     "gb-names": gb_names,
     "json-keys": json_keys,
+    "units": units,
     "launches": launches,
     "value-size": value_size,
     "json-value": json_value,

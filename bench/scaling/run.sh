@@ -3,7 +3,8 @@
 #
 # For each dimension of an input (configuration lines, benchmark names in
 # the Go format, benchlab JSON and Google Benchmark JSON, configuration
-# keys, launches of one benchmark, sizes of values; gen.py describes each),
+# keys, Unit metadata lines, launches of one benchmark, sizes of values;
+# gen.py describes each),
 # generates inputs of N, 2N, 4N, ... and runs merge, report and compare on
 # them, printing the wall time and peak RSS of each and their ratio to the
 # previous size. Linear (or n log n) work gives about 2 per doubling; the
@@ -18,7 +19,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-$here/../../build/bin/benchlab}
 steps=${STEPS:-4}
-dims=${DIMS:-go-keys go-names json-names gb-names json-keys launches value-size json-value}
+dims=${DIMS:-go-keys go-names json-names gb-names json-keys units launches value-size json-value}
 [ -x "$bin" ] || { echo "no benchlab at $bin (build first: make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -26,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 base_of() { # the first size of a dimension: large enough that start-up does not dominate
     case $1 in
-    go-keys | json-keys) echo "${BASE:-8000}" ;;
+    go-keys | json-keys | units) echo "${BASE:-8000}" ;;
     go-names | json-names | gb-names) echo "${BASE:-6250}" ;;
     launches) echo "${BASE:-25000}" ;;
     value-size) echo "${BASE:-4000}" ;; # the Go reader's line limit is 64 KiB

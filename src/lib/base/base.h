@@ -52,6 +52,9 @@ long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len
                        bl__strindex_key key_of, const void *arr);
 /* Index key (not copied: only its hash is kept) at pos. 0 or -ENOMEM. */
 int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos);
+/* The same for key[0..len), which may hold NULs (a pair "a\0b" as one key:
+ * key_of then returns the pair with its NUL). */
+int bl__strindex_add_n(struct bl__strindex *x, const char *key, size_t len, size_t pos);
 /* Forget key at pos; say that key at `from` is now at `to`. */
 void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos);
 void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to);

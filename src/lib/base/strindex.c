@@ -66,9 +66,14 @@ long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len
 
 int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos)
 {
+    return bl__strindex_add_n(x, key, strlen(key), pos);
+}
+
+int bl__strindex_add_n(struct bl__strindex *x, const char *key, size_t len, size_t pos)
+{
     if ((x->n + 1) * 4 > x->n_slots * 3 && rehash(x, x->n_slots ? x->n_slots * 2 : 16))
         return -ENOMEM;
-    uint64_t h = bl__str_hash(key, strlen(key));
+    uint64_t h = bl__str_hash(key, len);
     size_t j = (size_t)h & (x->n_slots - 1);
     while (x->slots[j].pos1)
         j = (j + 1) & (x->n_slots - 1);

@@ -988,6 +988,37 @@ static int flush_memos(bl_compare *c)
     return 0;
 }
 
+/* Unit metadata is found by (unit, key) through a hash index of
+ * "unit\0key" pairs: n Unit lines are O(n), not O(n^2). */
+static char *umeta_pair(const char *unit, const char *key, size_t *len)
+{
+    size_t lu = strlen(unit), lk = strlen(key);
+    char *p = malloc(lu + lk + 2);
+    if (p) {
+        memcpy(p, unit, lu + 1);
+        memcpy(p + lu + 1, key, lk + 1);
+    }
+    *len = lu + 1 + lk;
+    return p;
+}
+
+static const char *umeta_key(const void *arr, size_t i)
+{
+    return ((const struct umeta *)arr)[i].pair;
+}
+
+/* The position of (unit, key), -1, or -2 when memory runs out. */
+static long find_umeta(const bl_compare *c, const char *unit, const char *key)
+{
+    size_t len;
+    char *p = umeta_pair(unit, key, &len);
+    if (!p)
+        return -2;
+    long at = bl__strindex_find(&c->umeta_index, p, len, umeta_key, c->umeta);
+    free(p);
+    return at;
+}
+
 static int on_unit(void *ctx, const char *unit, const char *key, const char *value,
                    const char *path, size_t line)
 {
@@ -997,28 +1028,33 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
     bl__unit_tidy(unit, &f, tidy, sizeof tidy);
     if (f == 1)
         snprintf(tidy, sizeof tidy, "%s", unit);
-    for (size_t i = 0; i < c->n_umeta; i++) {
-        if (strcmp(c->umeta[i].unit, tidy) == 0 && strcmp(c->umeta[i].key, key) == 0) {
-            if (strcmp(c->umeta[i].value, value) != 0) {
-                char where[512];
-                snprintf(where, sizeof where, "%s:%zu", path, line);
-                if (bl_diags_add(c->opts.diags, where, "metadata %s of unit %s already set to %s",
-                                 key, unit, c->umeta[i].value))
-                    return -ENOMEM;
-            }
-            return 0;
+    long at = find_umeta(c, tidy, key);
+    if (at == -2)
+        return -ENOMEM;
+    if (at >= 0) {
+        if (strcmp(c->umeta[at].value, value) != 0) {
+            char where[512];
+            snprintf(where, sizeof where, "%s:%zu", path, line);
+            if (bl_diags_add(c->opts.diags, where, "metadata %s of unit %s already set to %s", key,
+                             unit, c->umeta[at].value))
+                return -ENOMEM;
         }
+        return 0;
     }
     if (bl__grow((void **)&c->umeta, &c->cap_umeta, c->n_umeta + 1, sizeof *c->umeta))
         return -ENOMEM;
     struct umeta *u = &c->umeta[c->n_umeta];
+    size_t len;
     u->unit = strdup(tidy);
     u->key = strdup(key);
     u->value = strdup(value);
-    if (!u->unit || !u->key || !u->value) {
+    u->pair = umeta_pair(tidy, key, &len);
+    if (!u->unit || !u->key || !u->value || !u->pair ||
+        bl__strindex_add_n(&c->umeta_index, u->pair, len, c->n_umeta)) {
         free(u->unit);
         free(u->key);
         free(u->value);
+        free(u->pair);
         return -ENOMEM;
     }
     c->n_umeta++;
@@ -1027,10 +1063,8 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
 
 const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key)
 {
-    for (size_t i = 0; i < c->n_umeta; i++)
-        if (strcmp(c->umeta[i].unit, unit) == 0 && strcmp(c->umeta[i].key, key) == 0)
-            return c->umeta[i].value;
-    return NULL;
+    long at = find_umeta(c, unit, key);
+    return at >= 0 ? c->umeta[at].value : NULL;
 }
 
 static void on_error(void *ctx, const char *path, size_t line, const char *msg)
@@ -1289,8 +1323,10 @@ void bl_compare_destroy(bl_compare *c)
         free(c->umeta[i].unit);
         free(c->umeta[i].key);
         free(c->umeta[i].value);
+        free(c->umeta[i].pair);
     }
     free(c->umeta);
+    bl__strindex_fini(&c->umeta_index);
     free(c->units);
     bl__buf_fini(&c->tmp);
     for (size_t i = 0; i < c->n_warn_strs; i++)

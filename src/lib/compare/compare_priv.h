@@ -136,6 +136,7 @@ struct ucache {
 
 struct umeta {
     char *unit, *key, *value;
+    char *pair; /* "unit\0key", for umeta_index */
 };
 
 struct bl_compare {
@@ -168,6 +169,7 @@ struct bl_compare {
     size_t n_ucache, ucache_next;
     struct umeta *umeta;
     size_t n_umeta, cap_umeta;
+    struct bl__strindex umeta_index; /* "unit\0key" -> position in umeta */
     struct table *tables;
     size_t n_tables;
     int finished;

@@ -13,10 +13,12 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
 #include "json_out.h"
@@ -379,6 +381,55 @@ static void write_complexity(FILE *f, const bl_results *r)
     fputc(']', f);
 }
 
+static const char *unit_name(const void *arr, size_t i)
+{
+    return ((const bl_unit_meta *)arr)[i].unit;
+}
+
+/* The unit metadata grouped by unit, in order of first appearance: each
+ * entry linked to the next of its unit through a hash index of the units
+ * (O(n); a scan per entry was O(n^2) on files of many units). */
+static int write_units(FILE *f, const bl_results *r)
+{
+    size_t n = r->n_units;
+    size_t *next = malloc((n ? n : 1) * sizeof *next), *last = malloc((n ? n : 1) * sizeof *last);
+    struct bl__strindex ix = {0};
+    int rc = next && last ? 0 : -ENOMEM;
+    for (size_t i = 0; !rc && i < n; i++) {
+        next[i] = SIZE_MAX;
+        long first =
+            bl__strindex_find(&ix, r->units[i].unit, strlen(r->units[i].unit), unit_name, r->units);
+        if (first < 0) {
+            last[i] = i;
+            rc = bl__strindex_add(&ix, r->units[i].unit, i);
+        } else {
+            next[last[first]] = i;
+            last[first] = i;
+            last[i] = SIZE_MAX; /* not a group's first entry */
+        }
+    }
+    for (size_t i = 0, groups = 0; !rc && i < n; i++) {
+        if (last[i] == SIZE_MAX)
+            continue; /* written with its unit's first entry */
+        if (groups++)
+            fputc(',', f);
+        jstr(f, r->units[i].unit);
+        fputs(":{", f);
+        for (size_t k = i, m = 0; k != SIZE_MAX; k = next[k]) {
+            if (m++)
+                fputc(',', f);
+            jstr(f, r->units[k].key);
+            fputc(':', f);
+            jstr(f, r->units[k].value);
+        }
+        fputc('}', f);
+    }
+    bl__strindex_fini(&ix);
+    free(next);
+    free(last);
+    return rc;
+}
+
 int bl_json_write(FILE *f, const bl_results *r)
 {
     fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
@@ -387,27 +438,8 @@ int bl_json_write(FILE *f, const bl_results *r)
     labels(f, r->meta, r->n_meta);
     /* unit metadata, as the Go format's Unit lines: {"hits/s":{"better":"higher"}} */
     fputs(",\"units\":{", f);
-    for (size_t i = 0; i < r->n_units; i++) {
-        size_t first = 0;
-        while (strcmp(r->units[first].unit, r->units[i].unit) != 0)
-            first++;
-        if (first < i)
-            continue; /* written with its unit's first entry */
-        if (i)
-            fputc(',', f);
-        jstr(f, r->units[i].unit);
-        fputs(":{", f);
-        for (size_t k = i, n = 0; k < r->n_units; k++) {
-            if (strcmp(r->units[k].unit, r->units[i].unit) != 0)
-                continue;
-            if (n++)
-                fputc(',', f);
-            jstr(f, r->units[k].key);
-            fputc(':', f);
-            jstr(f, r->units[k].value);
-        }
-        fputc('}', f);
-    }
+    if (write_units(f, r))
+        return -ENOMEM;
     fputc('}', f);
     fputs(",\"benchmarks\":[", f);
     for (size_t i = 0; i < r->n_benches; i++) {

@@ -58,6 +58,11 @@ struct bl__results_index {
     size_t n_benches, n_config, n_meta;
     size_t cap_config, cap_meta;       /* allocated sizes of r->config, r->meta ... */
     const void *config_arr, *meta_arr; /* ... while they are these arrays */
+    /* unit metadata by (unit, key): pairs[i] is "unit\0key" of r->units[i] */
+    struct bl__strindex units;
+    char **pairs;
+    size_t n_units, cap_pairs, cap_units;
+    const void *units_arr; /* r->units while cap_units holds */
 };
 
 static void index_free(bl_results *r)
@@ -67,6 +72,10 @@ static void index_free(bl_results *r)
     bl__strindex_fini(&r->index->benches);
     bl__strindex_fini(&r->index->config);
     bl__strindex_fini(&r->index->meta);
+    bl__strindex_fini(&r->index->units);
+    for (size_t i = 0; i < r->index->n_units; i++)
+        free(r->index->pairs[i]);
+    free(r->index->pairs);
     free(r->index);
     r->index = NULL;
 }
@@ -327,16 +336,78 @@ int bl_launch_set_metric_ex(bl_launch *l, const char *unit, double value, unsign
     return 0;
 }
 
+static const char *pair_key(const void *arr, size_t i)
+{
+    return ((char *const *)arr)[i];
+}
+
+/* "unit\0key" in a new string; its length in *len. */
+static char *make_pair(const char *unit, const char *key, size_t *len)
+{
+    size_t lu = strlen(unit), lk = strlen(key);
+    char *p = malloc(lu + lk + 2);
+    if (p) {
+        memcpy(p, unit, lu + 1);
+        memcpy(p + lu + 1, key, lk + 1);
+    }
+    *len = lu + 1 + lk;
+    return p;
+}
+
+/* The index of unit metadata, up to date; NULL: scan. */
+static struct bl__results_index *unit_index(bl_results *r)
+{
+    struct bl__results_index *ix = index_of(r);
+    if (!ix)
+        return NULL;
+    if (ix->n_units > r->n_units) { /* shrunk behind our back: start again */
+        for (size_t i = 0; i < ix->n_units; i++)
+            free(ix->pairs[i]);
+        ix->n_units = 0;
+        bl__strindex_fini(&ix->units);
+    }
+    for (; ix->n_units < r->n_units; ix->n_units++) {
+        size_t len;
+        char *p = NULL;
+        if (bl__grow((void **)&ix->pairs, &ix->cap_pairs, ix->n_units + 1, sizeof *ix->pairs) ||
+            !(p = make_pair(r->units[ix->n_units].unit, r->units[ix->n_units].key, &len)) ||
+            bl__strindex_add_n(&ix->units, p, len, ix->n_units)) {
+            free(p);
+            index_free(r);
+            return NULL;
+        }
+        ix->pairs[ix->n_units] = p;
+    }
+    return ix;
+}
+
 int bl_results_set_unit_meta(bl_results *r, const char *unit, const char *key, const char *value)
 {
-    for (size_t i = 0; i < r->n_units; i++)
-        if (strcmp(r->units[i].unit, unit) == 0 && strcmp(r->units[i].key, key) == 0)
-            return strcmp(r->units[i].value, value) != 0;
-    bl_unit_meta *nu = realloc(r->units, (r->n_units + 1) * sizeof *nu);
-    if (!nu)
+    struct bl__results_index *ix = unit_index(r);
+    long at = -1;
+    if (ix) {
+        size_t len;
+        char *p = make_pair(unit, key, &len);
+        if (!p)
+            return -ENOMEM;
+        at = bl__strindex_find(&ix->units, p, len, pair_key, ix->pairs);
+        free(p);
+    } else {
+        for (size_t i = 0; i < r->n_units && at < 0; i++)
+            if (strcmp(r->units[i].unit, unit) == 0 && strcmp(r->units[i].key, key) == 0)
+                at = (long)i;
+    }
+    if (at >= 0)
+        return strcmp(r->units[at].value, value) != 0;
+    /* grow by doubling while the index knows the allocated size */
+    size_t cap = r->n_units, *capp = ix ? &ix->cap_units : &cap;
+    if ((ix && ix->units_arr != r->units) || *capp < r->n_units)
+        *capp = r->n_units;
+    if (bl__grow((void **)&r->units, capp, r->n_units + 1, sizeof *r->units))
         return -ENOMEM;
-    r->units = nu;
-    bl_unit_meta *u = &nu[r->n_units];
+    if (ix)
+        ix->units_arr = r->units;
+    bl_unit_meta *u = &r->units[r->n_units];
     u->unit = bl__strdup(unit);
     u->key = bl__strdup(key);
     u->value = bl__strdup(value);
