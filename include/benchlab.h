@@ -30,9 +30,9 @@
  * `./a.out`: results come out in the Go benchmark format on stdout
  * (`BenchmarkSum/size=64  ...  ns/op  MB/s`), a summary table on stderr.
  *
- * Everything here is C17 and compiles warning-free with -Wall -Wextra
- * -Wpedantic under gcc and clang. Names starting with bl__ or BL__ are
- * internal.
+ * Everything here is C17, and C++17/C++20 (docs/cpp.md), and compiles
+ * warning-free with -Wall -Wextra -Wpedantic under gcc and clang. Names
+ * starting with bl__ or BL__ are internal.
  */
 #ifndef BENCHLAB_H
 #define BENCHLAB_H
@@ -64,6 +64,7 @@ typedef struct bl_param {
     const char *const *strs;
 } bl_param;
 
+#ifndef __cplusplus
 #define BL__NARGS(type, ...) (sizeof((type[]){__VA_ARGS__}) / sizeof(type))
 /* BL_INTS("size", 10, 100, 1000): an integer parameter. */
 #define BL_INTS(name, ...)                                                                         \
@@ -93,13 +94,23 @@ typedef struct bl_param {
             NULL, (enum bl_param_kind)0, 0, NULL, NULL                                             \
         }                                                                                          \
     }
-
+#else
+/* C++ has no compound literals: the same macros build the arrays once, at
+ * registration, in storage that lives as long as the program. */
+#define BL_INTS(name, ...) ::bl__cxx::ints((name), __VA_ARGS__)
+#define BL_STRS(name, ...) ::bl__cxx::strs((name), __VA_ARGS__)
+#define BL_PARAMS(...) ::bl__cxx::params(__VA_ARGS__)
+#endif
 /*
  * BL_THREADS(1, 2, 4): the thread counts of a multi-threaded benchmark
  * (.threads). Each count is an instance of its own, named .../threads=T
  * after the parameters. Counts run from 1 to BL_MAX_THREADS.
  */
+#ifndef __cplusplus
 #define BL_THREADS(...) ((const int[]){__VA_ARGS__, BL__THREADS_END})
+#else
+#define BL_THREADS(...) ::bl__cxx::threads(__VA_ARGS__)
+#endif
 /* Ends a BL_THREADS list: not 0, so that a count of 0 is refused, not taken as the end. */
 #define BL__THREADS_END (-2147483647 - 1)
 #define BL_MAX_THREADS 256
@@ -176,6 +187,7 @@ BL_API void bl_register(const bl_bench_def *def);
  * tracer twice per repetition and show up in every profile.
  */
 #define BL__NOINST __attribute__((no_instrument_function))
+#ifndef __cplusplus
 #define BL__BENCH(id, ...)                                                                         \
     static void bl__fn_##id(bl_state *st);                                                         \
     BL__NOINST static void bl__ovh_##id(bl_state *st)                                              \
@@ -194,6 +206,86 @@ BL_API void bl_register(const bl_bench_def *def);
         bl_register(&bl__def_##id);                                                                \
     }                                                                                              \
     static void bl__fn_##id(bl_state *st)
+#else
+/*
+ * C++ (C++17 has no designated initialisers, C++20 wants them in member
+ * order): each option `.field = value` becomes the statement
+ * `def.field = value;` in the registering constructor, so options keep the
+ * C spelling, in any order.
+ */
+#define BL__BENCH(id, ...)                                                                         \
+    static void bl__fn_##id(bl_state *st);                                                         \
+    BL__NOINST static void bl__ovh_##id(bl_state *st)                                              \
+    {                                                                                              \
+        while (bl_loop(st)) {                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    BL__NOINST __attribute__((constructor)) static void bl__reg_##id(void)                         \
+    {                                                                                              \
+        static bl_bench_def bl__d_;                                                                \
+        bl__d_.name = #id;                                                                         \
+        bl__d_.fn = bl__fn_##id;                                                                   \
+        bl__d_.overhead_fn = bl__ovh_##id;                                                         \
+        bl__d_.file = __FILE__;                                                                    \
+        bl__d_.line = __LINE__;                                                                    \
+        BL__CXX_APPLY(bl__d_, __VA_ARGS__)                                                         \
+        bl_register(&bl__d_);                                                                      \
+    }                                                                                              \
+    static void bl__fn_##id(bl_state *st)
+#define BL__CAT(a, b) BL__CAT_(a, b)
+#define BL__CAT_(a, b) a##b
+/* the number of options, 1 to 16 (BENCHLAB() always adds .bl__end = 0) */
+#define BL__NOPT(...)                                                                              \
+    BL__NOPT_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define BL__NOPT_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
+#define BL__CXX_APPLY(d, ...) BL__CAT(BL__CXX_APPLY_, BL__NOPT(__VA_ARGS__))(d, __VA_ARGS__)
+#define BL__CXX_APPLY_1(d, x) d x;
+#define BL__CXX_APPLY_2(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_1(d, __VA_ARGS__)
+#define BL__CXX_APPLY_3(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_2(d, __VA_ARGS__)
+#define BL__CXX_APPLY_4(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_3(d, __VA_ARGS__)
+#define BL__CXX_APPLY_5(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_4(d, __VA_ARGS__)
+#define BL__CXX_APPLY_6(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_5(d, __VA_ARGS__)
+#define BL__CXX_APPLY_7(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_6(d, __VA_ARGS__)
+#define BL__CXX_APPLY_8(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_7(d, __VA_ARGS__)
+#define BL__CXX_APPLY_9(d, x, ...)                                                                 \
+    d x;                                                                                           \
+    BL__CXX_APPLY_8(d, __VA_ARGS__)
+#define BL__CXX_APPLY_10(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_9(d, __VA_ARGS__)
+#define BL__CXX_APPLY_11(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_10(d, __VA_ARGS__)
+#define BL__CXX_APPLY_12(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_11(d, __VA_ARGS__)
+#define BL__CXX_APPLY_13(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_12(d, __VA_ARGS__)
+#define BL__CXX_APPLY_14(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_13(d, __VA_ARGS__)
+#define BL__CXX_APPLY_15(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_14(d, __VA_ARGS__)
+#define BL__CXX_APPLY_16(d, x, ...)                                                                \
+    d x;                                                                                           \
+    BL__CXX_APPLY_15(d, __VA_ARGS__)
+#endif
 
 /*
  * The suite's entry point: runner mode by default, worker mode when the
@@ -260,11 +352,19 @@ BL__NOINST static inline bool bl_loop(bl_state *st)
  * considered used, so the code computing it is not deleted, and cannot be
  * hoisted out of the loop. Works for any scalar, pointer or struct value.
  */
+#ifndef __cplusplus
 #define bl_do_not_optimize(v)                                                                      \
     do {                                                                                           \
         __typeof__(v) bl__sink_ = (v);                                                             \
         bl__sink(&bl__sink_);                                                                      \
     } while (0)
+#else
+#define bl_do_not_optimize(v)                                                                      \
+    do {                                                                                           \
+        auto bl__sink_ = (v);                                                                      \
+        bl__sink(&bl__sink_);                                                                      \
+    } while (0)
+#endif
 
 /* Let the compiler assume *p was read and written: its stores happen. */
 BL__NOINST static inline void bl_escape(const void *p)
@@ -354,5 +454,38 @@ BL_API void *bl_user(const bl_state *st);
 
 #ifdef __cplusplus
 }
+
+/* The C++ side of BL_INTS, BL_STRS, BL_PARAMS and BL_THREADS: arrays built
+ * once at registration and never freed (definitions live as long as the
+ * program). Internal. */
+namespace bl__cxx
+{
+template <class... T> inline bl_param ints(const char *name, T... v)
+{
+    bl_param p{};
+    p.name = name;
+    p.kind = BL_PARAM_INT;
+    p.n_values = sizeof...(v);
+    p.ints = new long long[sizeof...(v)]{static_cast<long long>(v)...};
+    return p;
+}
+template <class... T> inline bl_param strs(const char *name, T... v)
+{
+    bl_param p{};
+    p.name = name;
+    p.kind = BL_PARAM_STR;
+    p.n_values = sizeof...(v);
+    p.strs = new const char *[sizeof...(v)] { static_cast<const char *>(v)... };
+    return p;
+}
+template <class... P> inline const bl_param *params(P... p)
+{
+    return new bl_param[sizeof...(p) + 1]{p..., bl_param{}};
+}
+template <class... T> inline const int *threads(T... v)
+{
+    return new int[sizeof...(v) + 1]{static_cast<int>(v)..., BL__THREADS_END};
+}
+} // namespace bl__cxx
 #endif
 #endif /* BENCHLAB_H */

@@ -1,0 +1,39 @@
+#!/bin/sh
+# cpp.sh SUITE - a suite written in C++ (cpp_suite.cpp) lists its instances
+# with the parameters and threads in order, and runs them with its setup,
+# cleanup and metrics.
+set -u
+suite=$1
+case_name=$(basename "$suite")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../support/e2e_lib.sh"
+
+run "$suite" --list
+expect_status 0
+cat >"$tmp/want" <<'END'
+BenchmarkSum/size=16/kind=vector/threads=1
+BenchmarkSum/size=16/kind=vector/threads=2
+BenchmarkSum/size=16/kind=pair/threads=1
+BenchmarkSum/size=16/kind=pair/threads=2
+BenchmarkSum/size=256/kind=vector/threads=1
+BenchmarkSum/size=256/kind=vector/threads=2
+BenchmarkSum/size=256/kind=pair/threads=1
+BenchmarkSum/size=256/kind=pair/threads=2
+BenchmarkPlain
+BenchmarkComplexity_sort/n=64
+BenchmarkComplexity_sort/n=128
+BenchmarkComplexity_sort/n=256
+END
+diff "$tmp/want" "$tmp/out" >"$tmp/diff" || { cat "$tmp/diff"; fail "--list differs"; }
+
+run "$suite" --time 0.05s --count 1 --filter 'Sum/size=256/kind=vector|Plain|Complexity' \
+    --complexity --no-table
+expect_status 0
+out_has '^BenchmarkSum/size=256/kind=vector/threads=1	.* ns/op	.* 256.0 elems/op'
+out_has '^BenchmarkSum/size=256/kind=vector/threads=2	.* ns/op	.* 256.0 elems/op'
+out_has '^BenchmarkPlain	.* ns/op'
+out_has '^BenchmarkComplexity_sort/n=256	.* ns/op'
+out_has '^# complexity: BenchmarkComplexity_sort'
+out_lacks 'FAIL\|SKIP'
+exit 0
