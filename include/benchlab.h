@@ -144,6 +144,14 @@ typedef struct bl_param {
  *                    time / repetitions per thread); throughput (ops/s, MB/s,
  *                    items/s) counts every thread's operations.
  *
+ *   .raw_name        1: the name is used exactly as written after "Benchmark"
+ *                    (no upper-casing), with nothing appended: no parameters
+ *                    (.params is ignored) and no "/threads=T" (only the first
+ *                    count of .threads is used). For layers that name their
+ *                    instances themselves, such as the Google Benchmark one.
+ *   .data            a pointer of the definition's own, read back in the body
+ *                    and the hooks with bl_bench_data(st)
+ *
  * With setup_op or teardown_op the engine times each repetition on its own
  * (two clock reads per repetition, subtracted by the overhead stage), so use
  * them for operations of a microsecond or more.
@@ -165,6 +173,8 @@ typedef struct bl_bench_def {
     const char *complexity_param;
     double (*complexity_curve)(double n);
     const char *complexity_curve_name;
+    int raw_name;
+    const void *data;
     int bl__end;
 } bl_bench_def;
 
@@ -451,6 +461,8 @@ BL_API int bl_thread_index(const bl_state *st);
  * Set in .global_setup, every thread of a multi-threaded benchmark sees it. */
 BL_API void bl_set_user(bl_state *st, void *user);
 BL_API void *bl_user(const bl_state *st);
+/* The .data of this benchmark's definition (NULL when it has none). */
+BL_API const void *bl_bench_data(const bl_state *st);
 
 #ifdef __cplusplus
 }

@@ -30,16 +30,17 @@ extern "C" {
 #define BL_DEFAULT_LAUNCHES 6
 
 typedef struct bl_run_options {
-    const char *exe;         /* suite executable; NULL: this program (/proc/self/exe) */
-    const char *filter;      /* POSIX extended regex on full names; NULL: all */
-    double time_s;           /* measuring budget per benchmark, split evenly across its
-                                launches (pilot, warmup, batches); default 0.5. Operations of
-                                5 ms or more get twice this (docs/engine.md) */
-    double batch_ms;         /* target length of one timed batch; default 1 */
-    double timeout_s;        /* a worker is killed after this long; default 60 */
-    int count;               /* launches (worker processes) per benchmark, each one result
-                                line, interleaved across benchmarks; default (and when < 1)
-                                BL_DEFAULT_LAUNCHES */
+    const char *exe; /* suite executable; NULL: this program (/proc/self/exe) */
+    const char
+        *filter;      /* POSIX extended regex on full names; "-RE": those not matching; NULL: all */
+    double time_s;    /* measuring budget per benchmark, split evenly across its
+                         launches (pilot, warmup, batches); default 0.5. Operations of
+                         5 ms or more get twice this (docs/engine.md) */
+    double batch_ms;  /* target length of one timed batch; default 1 */
+    double timeout_s; /* a worker is killed after this long; default 60 */
+    int count;        /* launches (worker processes) per benchmark, each one result
+                         line, interleaved across benchmarks; default (and when < 1)
+                         BL_DEFAULT_LAUNCHES */
     unsigned long long seed; /* for jitter; 0 picks one from the clock */
     const char *pkg;         /* value of the pkg: configuration line; default: the suite's
                                 name (BENCHLAB_SUITE in benchlab.h), else basename of exe */

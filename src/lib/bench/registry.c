@@ -117,6 +117,14 @@ char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool
                         int threads)
 {
     struct bl__buf b = {0};
+    if (def->raw_name) {
+        bl__buf_puts(&b, "Benchmark");
+        for (const char *s = def->name; *s; s++) {
+            char c = isspace((unsigned char)*s) ? '_' : *s;
+            bl__buf_append(&b, &c, 1);
+        }
+        return b.data;
+    }
     char *base = bl__bench_base_name(def->name);
     if (!base)
         return NULL;
@@ -145,6 +153,39 @@ static size_t count_params(const bl_bench_def *def)
     return n;
 }
 
+/*
+ * A layer's names may repeat (Google Benchmark registers BM_x/1 twice when a
+ * suite asks twice). Each instance must keep a name of its own, or a worker
+ * asked for the second would run the first: the later ones get Go's
+ * suffix for repeated sub-benchmark names, #01, #02, ... Takes ownership
+ * of name; NULL when memory runs out.
+ */
+static char *unique_name(char *name)
+{
+    int seen = 0;
+    for (size_t i = 0; i < n_instances; i++)
+        seen |= strcmp(instances[i].name, name) == 0;
+    for (int k = 1; seen && k < 1000000; k++) {
+        struct bl__buf b = {0};
+        bl__buf_printf(&b, "%s#%02d", name, k);
+        if (!b.data)
+            break;
+        seen = 0;
+        for (size_t i = 0; i < n_instances && !seen; i++)
+            seen = strcmp(instances[i].name, b.data) == 0;
+        if (!seen) {
+            free(name);
+            return b.data;
+        }
+        free(b.data);
+    }
+    if (seen) {
+        free(name);
+        return NULL;
+    }
+    return name;
+}
+
 static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, bool threaded,
                          int threads)
 {
@@ -163,6 +204,10 @@ static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, 
     in->name = bl__instance_name(def, idx, threaded, threads);
     if (!in->name)
         return;
+    if (def->raw_name)
+        in->name = unique_name(in->name);
+    if (!in->name)
+        return;
     n_instances++;
 }
 
@@ -171,6 +216,15 @@ static void expand(void)
     expanded = 1;
     for (size_t d = 0; d < n_defs; d++) {
         const bl_bench_def *def = defs[d];
+        if (def->raw_name) {
+            /* named by its layer: one instance, the first thread count */
+            const size_t none = 0;
+            if (def->threads && def->threads[0] != BL__THREADS_END)
+                add_instance(def, 0, &none, true, def->threads[0]);
+            else
+                add_instance(def, 0, &none, false, 1);
+            continue;
+        }
         size_t np = count_params(def);
         size_t idx[64] = {0};
         if (np > 64)

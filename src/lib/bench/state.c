@@ -946,3 +946,8 @@ void *bl_user(const bl_state *st)
 {
     return st->user;
 }
+
+const void *bl_bench_data(const bl_state *st)
+{
+    return st->inst ? st->inst->def->data : NULL;
+}

@@ -1254,12 +1254,18 @@ long bl__list_suite(const char *exe, const char *filter, char ***out, char **sui
     if (suite)
         *suite = NULL;
     regex_t re;
+    /* "-REGEX" keeps the names that do not match, as Google Benchmark's
+     * --benchmark_filter does */
+    const char *shown = filter;
+    bool negative = filter && filter[0] == '-';
+    if (negative)
+        filter++;
     if (filter) {
         int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
         if (rc) {
             char msg[200];
             regerror(rc, &re, msg, sizeof msg);
-            snprintf(err, err_size, "--filter '%s': %s", filter, msg);
+            snprintf(err, err_size, "--filter '%s': %s", shown, msg);
             return BL_EUSAGE;
         }
     }
@@ -1302,7 +1308,7 @@ long bl__list_suite(const char *exe, const char *filter, char ***out, char **sui
     }
     size_t kept = 0;
     for (long i = 0; i < n; i++) {
-        if (!filter || regexec(&re, names[i], 0, NULL, 0) == 0)
+        if (!filter || (regexec(&re, names[i], 0, NULL, 0) == 0) != negative)
             names[kept++] = names[i];
         else
             free(names[i]);

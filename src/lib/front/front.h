@@ -293,4 +293,12 @@ size_t bl__opt_n_values(const struct bl__opt *o);
  * seconds; -1 when it is not one. */
 double bl__parse_duration(const char *s);
 
+/*
+ * Google Benchmark's --benchmark_ flags (gbflags.c), for bl_main: returns
+ * 0 with *argc and *argv rewritten into options (unchanged when no
+ * such flag is there), or 1 when the process is done (a listing, or bad
+ * usage already said on stderr) and should exit with *status.
+ */
+int bl__gbench_flags(int *argc, char ***argv, int *status);
+
 #endif /* BENCHLAB_FRONT_H */

@@ -60,7 +60,8 @@ static const char *const corrections[] = {"holm", "bh", "none", NULL};
 
 static const struct bl__opt suite_opts[] = {
     {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
-     "run the benchmarks whose full name matches (POSIX ERE)", BL__ID_FILTER},
+     "run the benchmarks whose full name matches (POSIX ERE; -REGEX: those that do not)",
+     BL__ID_FILTER},
     {"list", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "list the benchmarks and exit",
      BL__ID_LIST},
     {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "0.5s",

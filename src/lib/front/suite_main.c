@@ -331,6 +331,9 @@ int bl_main(int argc, char **argv)
             printf("%s\n", in[i].name);
         return fflush(stdout) == 0 ? 0 : 1;
     }
+    int status;
+    if (bl__gbench_flags(&argc, &argv, &status))
+        return status;
     return bl_run_main(argc, argv, NULL);
 }
 

@@ -1,0 +1,591 @@
+/*
+ * benchmark/benchmark.h - Google Benchmark's API on benchlab's engine.
+ *
+ * A suite written for Google Benchmark builds unchanged against this header
+ * (`pkg-config --cflags --libs benchlab-gbench`, or CMake's
+ * benchmark::benchmark from find_package(benchlab COMPONENTS gbench)) and
+ * then runs under benchlab: every benchmark in worker processes of its own,
+ * with benchlab's stages, invalidation and statistics. This layer only
+ * registers and names benchmarks the way Google Benchmark does and turns
+ * each instance into a benchlab definition (bl_bench_def with .raw_name);
+ * it measures nothing itself.
+ *
+ * What is not supported fails the benchmark at run time with a message that
+ * names the feature (docs/from-google-benchmark.md); it never yields numbers
+ * that mean something else.
+ */
+#ifndef BENCHLAB_GBENCH_BENCHMARK_H
+#define BENCHLAB_GBENCH_BENCHMARK_H
+
+#include <benchlab.h>
+#include <stdint.h>
+
+/* what Google Benchmark's header includes, which suites come to rely on */
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <cstddef>
+#include <initializer_list>
+#include <iosfwd>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#define BENCHLAB_GBENCH 1
+#define BENCHMARK_HAS_CXX11
+#define BENCHMARK_OVERRIDE override
+#define BENCHMARK_UNUSED __attribute__((unused))
+#define BENCHMARK_ALWAYS_INLINE __attribute__((always_inline))
+#define BENCHMARK_NOEXCEPT noexcept
+#define BENCHMARK_NOEXCEPT_OP(x) noexcept(x)
+#define BENCHMARK_DEPRECATED_MSG(msg) __attribute__((deprecated(msg)))
+#define BENCHMARK_DISALLOW_COPY_AND_ASSIGN(TypeName)                                               \
+    TypeName(const TypeName &) = delete;                                                           \
+    TypeName &operator=(const TypeName &) = delete
+#define BENCHMARK_BUILTIN_EXPECT(x, y) __builtin_expect(x, y)
+#define BENCHMARK_EXPORT
+
+namespace benchmark
+{
+
+typedef int64_t IterationCount;
+
+enum TimeUnit { kNanosecond, kMicrosecond, kMillisecond, kSecond };
+enum BigO { oNone, o1, oN, oNSquared, oNCubed, oLogN, oNLogN, oAuto, oLambda };
+typedef double(BigOFunc)(IterationCount);
+typedef double(StatisticsFunc)(const std::vector<double> &);
+enum StatisticUnit { kTime, kPercentage };
+enum AggregationReportMode {
+    ARM_Unspecified = 0,
+    ARM_Default = 1U << 0U,
+    ARM_FileReportAggregatesOnly = 1U << 1U,
+    ARM_DisplayReportAggregatesOnly = 1U << 2U,
+    ARM_ReportAggregatesOnly = ARM_FileReportAggregatesOnly | ARM_DisplayReportAggregatesOnly
+};
+
+class Counter
+{
+  public:
+    enum Flags {
+        kDefault = 0,
+        kIsRate = 1 << 0,
+        kAvgThreads = 1 << 1,
+        kAvgThreadsRate = kIsRate | kAvgThreads,
+        kIsIterationInvariant = 1 << 2,
+        kIsIterationInvariantRate = kIsRate | kIsIterationInvariant,
+        kAvgIterations = 1 << 3,
+        kAvgIterationsRate = kIsRate | kAvgIterations,
+        kInvert = 1 << 31
+    };
+    enum OneK { kIs1000 = 1000, kIs1024 = 1024 };
+    Counter(double v = 0., Flags f = kDefault, OneK k = kIs1000) : value(v), flags(f), oneK(k)
+    {
+    }
+    operator double const &() const
+    {
+        return value;
+    }
+    operator double &()
+    {
+        return value;
+    }
+    double value;
+    Flags flags;
+    OneK oneK;
+};
+inline Counter::Flags operator|(const Counter::Flags &a, const Counter::Flags &b)
+{
+    return static_cast<Counter::Flags>(static_cast<int>(a) | static_cast<int>(b));
+}
+typedef std::map<std::string, Counter> UserCounters;
+
+/* ---- keeping the compiler honest (benchlab.h's sinks) ---- */
+template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp const &value)
+{
+    __asm__ volatile("" : : "r,m"(value) : "memory");
+}
+template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp &value)
+{
+#if defined(__clang__)
+    __asm__ volatile("" : "+r,m"(value) : : "memory");
+#else
+    __asm__ volatile("" : "+m,r"(value) : : "memory");
+#endif
+}
+inline BENCHMARK_ALWAYS_INLINE void ClobberMemory()
+{
+    bl_clobber();
+}
+
+namespace internal
+{
+class Benchmark;
+struct Instance;
+void RunInstance(bl_state *st);
+void SetupInstance(bl_state *st);
+void TeardownInstance(bl_state *st);
+} // namespace internal
+
+class State
+{
+  public:
+    struct StateIterator {
+        struct BENCHMARK_UNUSED Value {
+        };
+        typedef std::forward_iterator_tag iterator_category;
+        typedef Value value_type;
+        typedef Value reference;
+        typedef Value pointer;
+        typedef std::ptrdiff_t difference_type;
+        StateIterator() : st_(nullptr)
+        {
+        }
+        explicit StateIterator(bl_state *st) : st_(st)
+        {
+        }
+        BENCHMARK_ALWAYS_INLINE Value operator*() const
+        {
+            return Value();
+        }
+        BENCHMARK_ALWAYS_INLINE StateIterator &operator++()
+        {
+            return *this;
+        }
+        /* one call per repetition: benchlab's loop, the same as bl_loop() */
+        BENCHMARK_ALWAYS_INLINE bool operator!=(StateIterator const &) const
+        {
+            return bl_loop(st_);
+        }
+
+      private:
+        bl_state *st_;
+    };
+    BENCHMARK_ALWAYS_INLINE StateIterator begin()
+    {
+        return StateIterator(st_);
+    }
+    BENCHMARK_ALWAYS_INLINE StateIterator end()
+    {
+        return StateIterator();
+    }
+    BENCHMARK_ALWAYS_INLINE bool KeepRunning()
+    {
+        return bl_loop(st_);
+    }
+    bool KeepRunningBatch(IterationCount n);
+
+    void PauseTiming()
+    {
+        bl_pause(st_);
+    }
+    void ResumeTiming()
+    {
+        bl_resume(st_);
+    }
+    void SkipWithError(const std::string &msg);
+    void SkipWithMessage(const std::string &msg);
+    bool error_occurred() const
+    {
+        return error_occurred_;
+    }
+    bool skipped() const
+    {
+        return error_occurred_;
+    }
+    void SetIterationTime(double seconds);
+    void SetBytesProcessed(int64_t bytes)
+    {
+        counters["bytes_per_second"] =
+            Counter(static_cast<double>(bytes), Counter::kIsRate, Counter::kIs1024);
+    }
+    int64_t bytes_processed() const
+    {
+        auto it = counters.find("bytes_per_second");
+        return it == counters.end() ? 0 : static_cast<int64_t>(it->second.value);
+    }
+    void SetItemsProcessed(int64_t items)
+    {
+        counters["items_per_second"] = Counter(static_cast<double>(items), Counter::kIsRate);
+    }
+    int64_t items_processed() const
+    {
+        auto it = counters.find("items_per_second");
+        return it == counters.end() ? 0 : static_cast<int64_t>(it->second.value);
+    }
+    void SetComplexityN(int64_t n)
+    {
+        complexity_n_ = n;
+    }
+    int64_t complexity_length_n() const
+    {
+        return complexity_n_;
+    }
+    void SetLabel(const std::string &label)
+    {
+        label_ = label;
+    }
+    void SetLabel(const char *label)
+    {
+        label_ = label;
+    }
+    int64_t range(std::size_t pos = 0) const;
+    int64_t range_x() const
+    {
+        return range(0);
+    }
+    int64_t range_y() const
+    {
+        return range(1);
+    }
+    IterationCount iterations() const
+    {
+        return static_cast<IterationCount>(bl_iterations(st_));
+    }
+    int threads() const
+    {
+        return bl_threads(st_);
+    }
+    int thread_index() const
+    {
+        return bl_thread_index(st_);
+    }
+    std::string name() const;
+
+    UserCounters counters;
+    /* benchlab sizes its batches itself: there is no fixed maximum */
+    const IterationCount max_iterations;
+
+  private:
+    State(bl_state *st, const internal::Instance *inst);
+    bl_state *st_;
+    const internal::Instance *inst_;
+    bool error_occurred_ = false;
+    int64_t complexity_n_ = 0;
+    std::string label_;
+    friend void internal::RunInstance(bl_state *st);
+    friend void internal::SetupInstance(bl_state *st);
+    friend void internal::TeardownInstance(bl_state *st);
+    friend inline void bl__gbench_overhead(bl_state *st);
+};
+
+/* The overhead stage's loop: the benchmarks' `for (auto _ : state)` with an
+ * empty body, compiled in the suite with the suite's flags. */
+inline void bl__gbench_overhead(bl_state *st)
+{
+    State state(st, nullptr);
+    for (auto _ : state) {
+    }
+}
+
+namespace internal
+{
+
+class Benchmark
+{
+  public:
+    virtual ~Benchmark();
+    Benchmark *Name(const std::string &name);
+    Benchmark *Arg(int64_t x);
+    Benchmark *Unit(TimeUnit unit);
+    Benchmark *Range(int64_t start, int64_t limit);
+    Benchmark *DenseRange(int64_t start, int64_t limit, int step = 1);
+    Benchmark *Args(const std::vector<int64_t> &args);
+    Benchmark *ArgPair(int64_t x, int64_t y)
+    {
+        return Args({x, y});
+    }
+    Benchmark *Ranges(const std::vector<std::pair<int64_t, int64_t>> &ranges);
+    Benchmark *ArgsProduct(const std::vector<std::vector<int64_t>> &arglists);
+    Benchmark *ArgName(const std::string &name);
+    Benchmark *ArgNames(const std::vector<std::string> &names);
+    Benchmark *RangePair(int64_t lo1, int64_t hi1, int64_t lo2, int64_t hi2)
+    {
+        return Ranges({{lo1, hi1}, {lo2, hi2}});
+    }
+    Benchmark *Setup(void (*setup)(const State &));
+    Benchmark *Teardown(void (*teardown)(const State &));
+    Benchmark *Apply(void (*custom_arguments)(Benchmark *benchmark));
+    Benchmark *RangeMultiplier(int multiplier);
+    Benchmark *MinTime(double t);
+    Benchmark *MinWarmUpTime(double t);
+    Benchmark *Iterations(IterationCount n);
+    Benchmark *Repetitions(int n);
+    Benchmark *ReportAggregatesOnly(bool value = true);
+    Benchmark *DisplayAggregatesOnly(bool value = true);
+    Benchmark *MeasureProcessCPUTime();
+    Benchmark *UseRealTime();
+    Benchmark *UseManualTime();
+    Benchmark *Complexity(BigO complexity = benchmark::oAuto);
+    Benchmark *Complexity(BigOFunc *complexity);
+    Benchmark *ComputeStatistics(const std::string &name, StatisticsFunc *statistics,
+                                 StatisticUnit unit = kTime);
+    Benchmark *Threads(int t);
+    Benchmark *ThreadRange(int min_threads, int max_threads);
+    Benchmark *DenseThreadRange(int min_threads, int max_threads, int stride = 1);
+    Benchmark *ThreadPerCpu();
+
+    virtual void Run(State &state) = 0;
+
+    /* what this layer records; read by the library */
+    std::string name_;
+    std::vector<std::vector<int64_t>> args_;
+    bool args_given_ = false;
+    std::vector<std::string> arg_names_;
+    std::vector<int> thread_counts_;
+    int range_multiplier_ = 8;
+    double min_time_ = 0, min_warmup_time_ = 0;
+    IterationCount iterations_ = 0;
+    int repetitions_ = 0;
+    bool measure_process_cpu_time_ = false, use_real_time_ = false, use_manual_time_ = false;
+    BigO complexity_ = oNone;
+    BigOFunc *complexity_lambda_ = nullptr;
+    bool custom_statistics_ = false;
+    void (*setup_)(const State &) = nullptr;
+    void (*teardown_)(const State &) = nullptr;
+    bl_bench_fn overhead_ = &bl__gbench_overhead;
+
+  protected:
+    explicit Benchmark(const char *name);
+    void SetName(const char *name)
+    {
+        name_ = name;
+    }
+};
+
+class FunctionBenchmark : public Benchmark
+{
+  public:
+    typedef void(Function)(State &);
+    FunctionBenchmark(const char *name, Function *func) : Benchmark(name), func_(func)
+    {
+    }
+    void Run(State &st) override
+    {
+        func_(st);
+    }
+
+  private:
+    Function *func_;
+};
+
+template <class Lambda> class LambdaBenchmark : public Benchmark
+{
+  public:
+    template <class OLambda>
+    LambdaBenchmark(const char *name, OLambda &&lam)
+        : Benchmark(name), lambda_(std::forward<OLambda>(lam))
+    {
+    }
+    void Run(State &st) override
+    {
+        lambda_(st);
+    }
+
+  private:
+    Lambda lambda_;
+};
+
+Benchmark *RegisterBenchmarkInternal(Benchmark *b);
+
+} // namespace internal
+
+inline internal::Benchmark *RegisterBenchmark(const char *name,
+                                              internal::FunctionBenchmark::Function *fn)
+{
+    return internal::RegisterBenchmarkInternal(new internal::FunctionBenchmark(name, fn));
+}
+template <class Lambda> internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn)
+{
+    using BenchType = internal::LambdaBenchmark<typename std::decay<Lambda>::type>;
+    return internal::RegisterBenchmarkInternal(new BenchType(name, std::forward<Lambda>(fn)));
+}
+template <class Lambda, class... Args>
+internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn, Args &&...args)
+{
+    return benchmark::RegisterBenchmark(name, [=](benchmark::State &st) { fn(st, args...); });
+}
+inline internal::Benchmark *RegisterBenchmark(const std::string &name,
+                                              internal::FunctionBenchmark::Function *fn)
+{
+    return RegisterBenchmark(name.c_str(), fn);
+}
+
+class Fixture : public internal::Benchmark
+{
+  public:
+    Fixture() : internal::Benchmark("")
+    {
+    }
+    void Run(State &st) override
+    {
+        this->SetUp(st);
+        this->BenchmarkCase(st);
+        this->TearDown(st);
+    }
+    virtual void SetUp(const State &)
+    {
+    }
+    virtual void TearDown(const State &)
+    {
+    }
+    virtual void SetUp(State &st)
+    {
+        SetUp(const_cast<const State &>(st));
+    }
+    virtual void TearDown(State &st)
+    {
+        TearDown(const_cast<const State &>(st));
+    }
+
+  protected:
+    virtual void BenchmarkCase(State &) = 0;
+};
+
+std::vector<int64_t> CreateRange(int64_t lo, int64_t hi, int multi);
+std::vector<int64_t> CreateDenseRange(int64_t start, int64_t limit, int step);
+
+/* Command line: --benchmark_* flags and benchlab's own (docs/from-google-benchmark.md). */
+void Initialize(int *argc, char **argv, void (*HelperPrinterf)() = nullptr);
+void Shutdown();
+bool ReportUnrecognizedArguments(int argc, char **argv);
+size_t RunSpecifiedBenchmarks();
+size_t RunSpecifiedBenchmarks(std::string spec);
+void SetDefaultTimeUnit(TimeUnit unit);
+TimeUnit GetDefaultTimeUnit();
+void AddCustomContext(const std::string &key, const std::string &value);
+void ClearRegisteredBenchmarks();
+
+} // namespace benchmark
+
+#define BENCHMARK_PRIVATE_UNIQUE_ID __COUNTER__
+#define BENCHMARK_PRIVATE_NAME(...)                                                                \
+    BENCHMARK_PRIVATE_CONCAT(benchmark_uniq_, BENCHMARK_PRIVATE_UNIQUE_ID, __VA_ARGS__)
+#define BENCHMARK_PRIVATE_CONCAT(a, b, c) BENCHMARK_PRIVATE_CONCAT2(a, b, c)
+#define BENCHMARK_PRIVATE_CONCAT2(a, b, c) a##b##c
+#define BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method) BaseClass##_##Method##_Benchmark
+#define BENCHMARK_PRIVATE_DECLARE(n)                                                               \
+    static ::benchmark::internal::Benchmark *BENCHMARK_PRIVATE_NAME(n) BENCHMARK_UNUSED
+
+#define BENCHMARK(...)                                                                             \
+    BENCHMARK_PRIVATE_DECLARE(_benchmark_) = (::benchmark::internal::RegisterBenchmarkInternal(    \
+        new ::benchmark::internal::FunctionBenchmark(#__VA_ARGS__, &__VA_ARGS__)))
+#define BENCHMARK_WITH_ARG(n, a) BENCHMARK(n)->Arg((a))
+#define BENCHMARK_WITH_ARG2(n, a1, a2) BENCHMARK(n)->Args({(a1), (a2)})
+#define BENCHMARK_WITH_UNIT(n, t) BENCHMARK(n)->Unit((t))
+#define BENCHMARK_RANGE(n, lo, hi) BENCHMARK(n)->Range((lo), (hi))
+#define BENCHMARK_RANGE2(n, l1, h1, l2, h2) BENCHMARK(n)->RangePair({{(l1), (h1)}, {(l2), (h2)}})
+#define BENCHMARK_CAPTURE(func, test_case_name, ...)                                               \
+    BENCHMARK_PRIVATE_DECLARE(func) = (::benchmark::internal::RegisterBenchmarkInternal(           \
+        new ::benchmark::internal::FunctionBenchmark(                                              \
+            #func "/" #test_case_name, [](::benchmark::State &st) { func(st, __VA_ARGS__); })))
+#define BENCHMARK_TEMPLATE1(n, a)                                                                  \
+    BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #a ">", n<a>)))
+#define BENCHMARK_TEMPLATE2(n, a, b)                                                               \
+    BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #a "," #b ">", n<a, b>)))
+#define BENCHMARK_TEMPLATE(n, ...)                                                                 \
+    BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #__VA_ARGS__ ">", n<__VA_ARGS__>)))
+
+#define BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                                             \
+    class BaseClass##_##Method##_Benchmark : public BaseClass                                      \
+    {                                                                                              \
+      public:                                                                                      \
+        BaseClass##_##Method##_Benchmark()                                                         \
+        {                                                                                          \
+            this->SetName(#BaseClass "/" #Method);                                                 \
+        }                                                                                          \
+                                                                                                   \
+      protected:                                                                                   \
+        void BenchmarkCase(::benchmark::State &) override;                                         \
+    };
+#define BENCHMARK_TEMPLATE1_PRIVATE_DECLARE_F(BaseClass, Method, a)                                \
+    class BaseClass##_##Method##_Benchmark : public BaseClass<a>                                   \
+    {                                                                                              \
+      public:                                                                                      \
+        BaseClass##_##Method##_Benchmark()                                                         \
+        {                                                                                          \
+            this->SetName(#BaseClass "<" #a ">/" #Method);                                         \
+        }                                                                                          \
+                                                                                                   \
+      protected:                                                                                   \
+        void BenchmarkCase(::benchmark::State &) override;                                         \
+    };
+#define BENCHMARK_TEMPLATE2_PRIVATE_DECLARE_F(BaseClass, Method, a, b)                             \
+    class BaseClass##_##Method##_Benchmark : public BaseClass<a, b>                                \
+    {                                                                                              \
+      public:                                                                                      \
+        BaseClass##_##Method##_Benchmark()                                                         \
+        {                                                                                          \
+            this->SetName(#BaseClass "<" #a "," #b ">/" #Method);                                  \
+        }                                                                                          \
+                                                                                                   \
+      protected:                                                                                   \
+        void BenchmarkCase(::benchmark::State &) override;                                         \
+    };
+#define BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, ...)                               \
+    class BaseClass##_##Method##_Benchmark : public BaseClass<__VA_ARGS__>                         \
+    {                                                                                              \
+      public:                                                                                      \
+        BaseClass##_##Method##_Benchmark()                                                         \
+        {                                                                                          \
+            this->SetName(#BaseClass "<" #__VA_ARGS__ ">/" #Method);                               \
+        }                                                                                          \
+                                                                                                   \
+      protected:                                                                                   \
+        void BenchmarkCase(::benchmark::State &) override;                                         \
+    };
+#define BENCHMARK_DEFINE_F(BaseClass, Method)                                                      \
+    BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                                                 \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE1_DEFINE_F(BaseClass, Method, a)                                         \
+    BENCHMARK_TEMPLATE1_PRIVATE_DECLARE_F(BaseClass, Method, a)                                    \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE2_DEFINE_F(BaseClass, Method, a, b)                                      \
+    BENCHMARK_TEMPLATE2_PRIVATE_DECLARE_F(BaseClass, Method, a, b)                                 \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE_DEFINE_F(BaseClass, Method, ...)                                        \
+    BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, __VA_ARGS__)                           \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_REGISTER_F(BaseClass, Method)                                                    \
+    BENCHMARK_PRIVATE_REGISTER_F(BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method))
+#define BENCHMARK_PRIVATE_REGISTER_F(TestName)                                                     \
+    BENCHMARK_PRIVATE_DECLARE(TestName) =                                                          \
+        (::benchmark::internal::RegisterBenchmarkInternal(new TestName()))
+#define BENCHMARK_F(BaseClass, Method)                                                             \
+    BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                                                 \
+    BENCHMARK_REGISTER_F(BaseClass, Method);                                                       \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE1_F(BaseClass, Method, a)                                                \
+    BENCHMARK_TEMPLATE1_PRIVATE_DECLARE_F(BaseClass, Method, a)                                    \
+    BENCHMARK_REGISTER_F(BaseClass, Method);                                                       \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE2_F(BaseClass, Method, a, b)                                             \
+    BENCHMARK_TEMPLATE2_PRIVATE_DECLARE_F(BaseClass, Method, a, b)                                 \
+    BENCHMARK_REGISTER_F(BaseClass, Method);                                                       \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+#define BENCHMARK_TEMPLATE_F(BaseClass, Method, ...)                                               \
+    BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, __VA_ARGS__)                           \
+    BENCHMARK_REGISTER_F(BaseClass, Method);                                                       \
+    void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
+
+#define BENCHMARK_MAIN()                                                                           \
+    int main(int argc, char **argv)                                                                \
+    {                                                                                              \
+        ::benchmark::Initialize(&argc, argv);                                                      \
+        if (::benchmark::ReportUnrecognizedArguments(argc, argv))                                  \
+            return 1;                                                                              \
+        ::benchmark::RunSpecifiedBenchmarks();                                                     \
+        ::benchmark::Shutdown();                                                                   \
+        return 0;                                                                                  \
+    }                                                                                              \
+    int main(int, char **)
+
+#endif /* BENCHLAB_GBENCH_BENCHMARK_H */

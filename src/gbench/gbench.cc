@@ -1,0 +1,734 @@
+/*
+ * gbench.cc - libbenchlab-gbench: Google Benchmark's registration, naming
+ * and State on benchlab's C API (include/benchlab-gbench/benchmark/benchmark.h).
+ *
+ * Families registered by BENCHMARK() and friends are expanded into
+ * instances exactly as Google Benchmark does (arguments, then thread
+ * counts; names function/args/min_time/.../threads:N), and each instance
+ * becomes one bl_bench_def with .raw_name and .data pointing at it. The
+ * engine then runs them like any benchlab benchmark; this file measures
+ * nothing. What a family asks for that benchlab cannot honour fails that
+ * benchmark with a message naming the feature.
+ */
+#include <benchmark/benchmark.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <unistd.h>
+
+namespace benchmark
+{
+namespace internal
+{
+
+struct Instance {
+    Benchmark *family;
+    std::vector<int64_t> args;
+    int threads;
+    std::string name;
+    int thread_list[2];
+    bl_bench_def def;
+};
+
+namespace
+{
+
+std::vector<std::unique_ptr<Benchmark>> &families()
+{
+    static std::vector<std::unique_ptr<Benchmark>> f;
+    return f;
+}
+std::vector<std::unique_ptr<Instance>> &instances()
+{
+    static std::vector<std::unique_ptr<Instance>> i;
+    return i;
+}
+std::vector<std::string> &saved_args()
+{
+    static std::vector<std::string> a;
+    return a;
+}
+TimeUnit default_time_unit = kNanosecond;
+
+/* Google Benchmark's AddRange: lo, the powers of mult strictly inside, hi. */
+template <typename T> void add_powers(std::vector<T> *dst, T lo, T hi, int mult)
+{
+    const T kmax = std::numeric_limits<T>::max();
+    for (T i = static_cast<T>(1); i <= hi; i *= static_cast<T>(mult)) {
+        if (i >= lo)
+            dst->push_back(i);
+        if (i > kmax / mult)
+            break;
+    }
+}
+template <typename T> void add_range(std::vector<T> *dst, T lo, T hi, int mult)
+{
+    dst->push_back(lo);
+    if (lo == hi)
+        return;
+    if (lo + 1 == hi) {
+        dst->push_back(hi);
+        return;
+    }
+    const T lo_inner = static_cast<T>(lo + 1), hi_inner = static_cast<T>(hi - 1);
+    if (lo_inner < 0) {
+        std::vector<T> neg;
+        add_powers(&neg, static_cast<T>(-std::min(hi_inner, T{-1})), static_cast<T>(-lo_inner),
+                   mult);
+        for (auto it = neg.rbegin(); it != neg.rend(); ++it)
+            dst->push_back(static_cast<T>(-*it));
+    }
+    if (lo < 0 && hi >= 0)
+        dst->push_back(0);
+    if (hi_inner > 0)
+        add_powers(dst, std::max(lo_inner, T{1}), hi_inner, mult);
+    if (hi != dst->back())
+        dst->push_back(hi);
+}
+
+void die(const char *what)
+{
+    std::fprintf(stderr, "benchlab-gbench: %s\n", what);
+    std::exit(2);
+}
+
+std::string format_double(const char *fmt, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+/* The instance's name as Google Benchmark's BenchmarkName::str(). */
+std::string instance_name(const Benchmark &b, const std::vector<int64_t> &args, int threads)
+{
+    std::vector<std::string> parts;
+    parts.push_back(b.name_);
+    std::string a;
+    for (size_t i = 0; i < args.size(); i++) {
+        if (!a.empty())
+            a += '/';
+        if (i < b.arg_names_.size() && !b.arg_names_[i].empty())
+            a += b.arg_names_[i] + ":";
+        a += std::to_string(args[i]);
+    }
+    parts.push_back(a);
+    if (b.min_time_ != 0)
+        parts.push_back(format_double("min_time:%0.3f", b.min_time_));
+    if (b.min_warmup_time_ != 0)
+        parts.push_back(format_double("min_warmup_time:%0.3f", b.min_warmup_time_));
+    if (b.iterations_ != 0)
+        parts.push_back("iterations:" + std::to_string(static_cast<unsigned long>(b.iterations_)));
+    if (b.repetitions_ != 0)
+        parts.push_back("repeats:" + std::to_string(b.repetitions_));
+    std::string tt;
+    if (b.measure_process_cpu_time_)
+        tt = "process_time";
+    if (b.use_manual_time_)
+        tt += std::string(tt.empty() ? "" : "/") + "manual_time";
+    else if (b.use_real_time_)
+        tt += std::string(tt.empty() ? "" : "/") + "real_time";
+    parts.push_back(tt);
+    if (!b.thread_counts_.empty())
+        parts.push_back("threads:" + std::to_string(threads));
+    std::string s;
+    for (const auto &p : parts) {
+        if (!s.empty() && !p.empty())
+            s += '/';
+        s += p;
+    }
+    return s;
+}
+
+/* What the family asks for that benchlab cannot honour yet; NULL: nothing. */
+const char *unsupported(const Benchmark &b)
+{
+    if (b.iterations_ != 0)
+        return "Iterations(n): a fixed iteration count is not supported (benchlab sizes its "
+               "batches itself)";
+    if (b.use_manual_time_)
+        return "UseManualTime() and SetIterationTime() are not supported yet";
+    if (b.complexity_ != oNone)
+        return "Complexity() is not supported yet for Google Benchmark suites (benchlab's "
+               "--complexity needs a size parameter)";
+    if (b.custom_statistics_)
+        return "ComputeStatistics() with a statistic of your own is not supported";
+    return nullptr;
+}
+
+/* A counter name as a benchlab unit: no whitespace. */
+std::string unit_of(const std::string &name, const char *suffix)
+{
+    std::string u = name.empty() ? std::string("counter") : name;
+    for (auto &c : u)
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            c = '_';
+    return u + suffix;
+}
+
+/*
+ * Hand the State's figures to benchlab. benchlab averages a metric over the
+ * threads of a benchmark and multiplies a rate by the thread count, where
+ * Google Benchmark sums the threads' counters; the conversions below give
+ * Google Benchmark's figures under that rule. iters is this thread's
+ * repetitions, all stages included, as State::iterations() said to the body.
+ */
+void report(bl_state *st, const State &state, int threads)
+{
+    double iters = static_cast<double>(bl_iterations(st));
+    if (iters <= 0)
+        return;
+    for (const auto &kv : state.counters) {
+        const std::string &name = kv.first;
+        const Counter &c = kv.second;
+        double v = c.value;
+        int f = c.flags;
+        bool rate = f & Counter::kIsRate;
+        bool invert = f & Counter::kInvert;
+        bool avg_threads = f & Counter::kAvgThreads;
+        if (name == "bytes_per_second" && f == Counter::kIsRate) {
+            bl_set_bytes_per_op(st, v / iters);
+            continue;
+        }
+        if (name == "items_per_second" && f == Counter::kIsRate) {
+            bl_set_items_per_op(st, v / iters);
+            continue;
+        }
+        if (rate && invert) {
+            bl_fail(st, ("counter '" + name +
+                         "': kInvert on a rate is not supported yet by benchlab-gbench")
+                            .c_str());
+            return;
+        }
+        if ((f & Counter::kAvgIterations) && (f & Counter::kIsIterationInvariant)) {
+            bl_fail(st, ("counter '" + name +
+                         "': kAvgIterations with kIsIterationInvariant is not supported")
+                            .c_str());
+            return;
+        }
+        if (rate) {
+            /* per op of this thread; benchlab writes value x threads / s per op */
+            double per_op = (f & Counter::kIsIterationInvariant) ? v
+                            : (f & Counter::kAvgIterations)      ? v / iters / iters
+                                                                 : v / iters;
+            if (avg_threads)
+                per_op /= threads;
+            bl_report_metric_ex(st, per_op, unit_of(name, "/s").c_str(), BL_RATE);
+            continue;
+        }
+        double x = v;
+        if (f & Counter::kIsIterationInvariant)
+            x *= iters;
+        if (f & Counter::kAvgIterations)
+            x /= iters;
+        else if (!avg_threads)
+            x *= threads; /* the threads' sum, from benchlab's mean over threads */
+        if (invert)
+            x = x != 0 ? 1.0 / x : 0;
+        bl_report_metric_ex(st, x, unit_of(name, "").c_str(), 0);
+    }
+}
+
+void build_instances()
+{
+    static bool built = false;
+    if (built)
+        return;
+    built = true;
+    for (auto &fp : families()) {
+        Benchmark *b = fp.get();
+        if (!b)
+            continue;
+        std::vector<std::vector<int64_t>> args = b->args_;
+        if (args.empty())
+            args.push_back({});
+        std::vector<int> threads = b->thread_counts_;
+        bool explicit_threads = !threads.empty();
+        if (threads.empty())
+            threads.push_back(1);
+        for (const auto &a : args) {
+            for (int t : threads) {
+                auto in = std::unique_ptr<Instance>(new Instance());
+                in->family = b;
+                in->args = a;
+                in->threads = t;
+                in->name = instance_name(*b, a, t);
+                /* Google Benchmark never runs nor lists these */
+                if (in->name.rfind("DISABLED_", 0) == 0)
+                    continue;
+                if (t < 1 || t > BL_MAX_THREADS)
+                    die(("benchmark '" + in->name + "': thread count " + std::to_string(t) +
+                         " is outside 1 to " + std::to_string(BL_MAX_THREADS))
+                            .c_str());
+                in->thread_list[0] = t;
+                in->thread_list[1] = BL__THREADS_END;
+                bl_bench_def &d = in->def;
+                d.name = in->name.c_str();
+                d.fn = &RunInstance;
+                d.overhead_fn = b->overhead_;
+                d.file = __FILE__;
+                d.line = __LINE__;
+                d.raw_name = 1;
+                d.data = in.get();
+                if (explicit_threads)
+                    d.threads = in->thread_list;
+                if (b->setup_)
+                    d.global_setup = &SetupInstance;
+                if (b->teardown_)
+                    d.global_cleanup = &TeardownInstance;
+                bl_register(&in->def);
+                instances().push_back(std::move(in));
+            }
+        }
+    }
+}
+
+/* argv as the kernel saw it, for a main that never called Initialize */
+std::vector<std::string> proc_cmdline()
+{
+    std::vector<std::string> a;
+    std::ifstream f("/proc/self/cmdline", std::ios::binary);
+    std::string s;
+    while (std::getline(f, s, '\0'))
+        a.push_back(s);
+    return a;
+}
+
+/* benchlab's own run options (bl_run_main), so that Initialize takes them
+ * off argv as Google Benchmark takes its own flags: those with a value */
+const char *const with_value[] = {
+    "filter",      "time",      "count", "timeout", "batch",       "seed",           "out",
+    "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format", "profile-hz",
+    "profile-top", "tune-file", "store", "run-id",  "tag",         "shard"};
+const char *const switches[] = {"list", "alloc",   "complexity", "no-table", "no-plots", "help",
+                                "h",    "version", "counters",   "profile",  "save"};
+
+/* How many arguments from argv[i] are benchlab's (0: not ours). */
+int benchlab_option(int argc, char **argv, int i)
+{
+    const char *a = argv[i];
+    if (a[0] != '-')
+        return 0;
+    a += a[1] == '-' ? 2 : 1;
+    for (const char *n : with_value) {
+        size_t l = std::strlen(n);
+        if (std::strncmp(a, n, l) == 0 && a[l] == '=')
+            return 1;
+        if (std::strcmp(a, n) == 0)
+            return i + 1 < argc ? 2 : 1;
+    }
+    for (const char *n : switches) {
+        size_t l = std::strlen(n);
+        if (std::strncmp(a, n, l) == 0 && (a[l] == '\0' || a[l] == '='))
+            return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+void RunInstance(bl_state *st)
+{
+    auto *in = static_cast<const Instance *>(bl_bench_data(st));
+    if (!in) {
+        bl_fail(st, "benchlab-gbench: an instance without its data");
+        return;
+    }
+    if (const char *why = unsupported(*in->family)) {
+        bl_fail(st, why);
+        return;
+    }
+    State state(st, in);
+    in->family->Run(state);
+    if (!state.error_occurred_)
+        report(st, state, in->threads);
+}
+
+void SetupInstance(bl_state *st)
+{
+    auto *in = static_cast<const Instance *>(bl_bench_data(st));
+    if (in && in->family->setup_) {
+        State state(st, in);
+        in->family->setup_(state);
+    }
+}
+
+void TeardownInstance(bl_state *st)
+{
+    auto *in = static_cast<const Instance *>(bl_bench_data(st));
+    if (in && in->family->teardown_) {
+        State state(st, in);
+        in->family->teardown_(state);
+    }
+}
+
+Benchmark *RegisterBenchmarkInternal(Benchmark *b)
+{
+    families().emplace_back(b);
+    return b;
+}
+
+/* ---- the builder ---- */
+
+Benchmark::Benchmark(const char *name) : name_(name)
+{
+}
+Benchmark::~Benchmark() = default;
+Benchmark *Benchmark::Name(const std::string &name)
+{
+    name_ = name;
+    return this;
+}
+Benchmark *Benchmark::Arg(int64_t x)
+{
+    args_.push_back({x});
+    return this;
+}
+Benchmark *Benchmark::Unit(TimeUnit)
+{
+    return this; /* display only: benchlab writes ns/op */
+}
+Benchmark *Benchmark::Range(int64_t start, int64_t limit)
+{
+    if (start > limit || range_multiplier_ < 2)
+        die(("Range(" + std::to_string(start) + ", " + std::to_string(limit) + ") of " + name_ +
+             ": needs start <= limit and RangeMultiplier >= 2")
+                .c_str());
+    std::vector<int64_t> v;
+    add_range(&v, start, limit, range_multiplier_);
+    for (int64_t i : v)
+        args_.push_back({i});
+    return this;
+}
+Benchmark *Benchmark::DenseRange(int64_t start, int64_t limit, int step)
+{
+    if (start > limit || step < 1)
+        die(("DenseRange of " + name_ + ": needs start <= limit and step >= 1").c_str());
+    for (int64_t a = start; a <= limit; a += step)
+        args_.push_back({a});
+    return this;
+}
+Benchmark *Benchmark::Args(const std::vector<int64_t> &args)
+{
+    args_.push_back(args);
+    return this;
+}
+Benchmark *Benchmark::Ranges(const std::vector<std::pair<int64_t, int64_t>> &ranges)
+{
+    std::vector<std::vector<int64_t>> lists(ranges.size());
+    for (size_t i = 0; i < ranges.size(); i++) {
+        if (ranges[i].first > ranges[i].second || range_multiplier_ < 2)
+            die(("Ranges of " + name_ + ": needs start <= limit and RangeMultiplier >= 2").c_str());
+        add_range(&lists[i], ranges[i].first, ranges[i].second, range_multiplier_);
+    }
+    return ArgsProduct(lists);
+}
+Benchmark *Benchmark::ArgsProduct(const std::vector<std::vector<int64_t>> &arglists)
+{
+    /* the first list varies fastest, as Google Benchmark does */
+    std::vector<size_t> idx(arglists.size());
+    size_t total = 1;
+    for (const auto &l : arglists)
+        total *= l.size();
+    for (size_t i = 0; i < total; i++) {
+        std::vector<int64_t> a;
+        for (size_t k = 0; k < arglists.size(); k++)
+            a.push_back(arglists[k][idx[k]]);
+        args_.push_back(a);
+        size_t k = 0;
+        do {
+            idx[k] = (idx[k] + 1) % arglists[k].size();
+        } while (idx[k++] == 0 && k < arglists.size());
+    }
+    return this;
+}
+Benchmark *Benchmark::ArgName(const std::string &name)
+{
+    arg_names_ = {name};
+    return this;
+}
+Benchmark *Benchmark::ArgNames(const std::vector<std::string> &names)
+{
+    arg_names_ = names;
+    return this;
+}
+Benchmark *Benchmark::Setup(void (*setup)(const State &))
+{
+    setup_ = setup;
+    return this;
+}
+Benchmark *Benchmark::Teardown(void (*teardown)(const State &))
+{
+    teardown_ = teardown;
+    return this;
+}
+Benchmark *Benchmark::Apply(void (*custom_arguments)(Benchmark *benchmark))
+{
+    custom_arguments(this);
+    return this;
+}
+Benchmark *Benchmark::RangeMultiplier(int multiplier)
+{
+    range_multiplier_ = multiplier;
+    return this;
+}
+Benchmark *Benchmark::MinTime(double t)
+{
+    min_time_ = t;
+    return this;
+}
+Benchmark *Benchmark::MinWarmUpTime(double t)
+{
+    min_warmup_time_ = t;
+    return this;
+}
+Benchmark *Benchmark::Iterations(IterationCount n)
+{
+    iterations_ = n;
+    return this;
+}
+Benchmark *Benchmark::Repetitions(int n)
+{
+    repetitions_ = n;
+    return this;
+}
+Benchmark *Benchmark::ReportAggregatesOnly(bool)
+{
+    return this; /* display only */
+}
+Benchmark *Benchmark::DisplayAggregatesOnly(bool)
+{
+    return this; /* display only */
+}
+Benchmark *Benchmark::MeasureProcessCPUTime()
+{
+    measure_process_cpu_time_ = true;
+    return this;
+}
+Benchmark *Benchmark::UseRealTime()
+{
+    use_real_time_ = true;
+    return this;
+}
+Benchmark *Benchmark::UseManualTime()
+{
+    use_manual_time_ = true;
+    return this;
+}
+Benchmark *Benchmark::Complexity(BigO complexity)
+{
+    complexity_ = complexity;
+    return this;
+}
+Benchmark *Benchmark::Complexity(BigOFunc *complexity)
+{
+    complexity_lambda_ = complexity;
+    complexity_ = oLambda;
+    return this;
+}
+Benchmark *Benchmark::ComputeStatistics(const std::string &, StatisticsFunc *, StatisticUnit)
+{
+    custom_statistics_ = true;
+    return this;
+}
+Benchmark *Benchmark::Threads(int t)
+{
+    thread_counts_.push_back(t);
+    return this;
+}
+Benchmark *Benchmark::ThreadRange(int min_threads, int max_threads)
+{
+    if (min_threads < 1 || min_threads > max_threads)
+        die(("ThreadRange of " + name_ + ": needs 1 <= min <= max").c_str());
+    add_range(&thread_counts_, min_threads, max_threads, 2);
+    return this;
+}
+Benchmark *Benchmark::DenseThreadRange(int min_threads, int max_threads, int stride)
+{
+    if (min_threads < 1 || min_threads > max_threads || stride < 1)
+        die(("DenseThreadRange of " + name_ + ": needs 1 <= min <= max, stride >= 1").c_str());
+    for (int i = min_threads; i < max_threads; i += stride)
+        thread_counts_.push_back(i);
+    thread_counts_.push_back(max_threads);
+    return this;
+}
+Benchmark *Benchmark::ThreadPerCpu()
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    thread_counts_.push_back(n > 0 ? static_cast<int>(n) : 1);
+    return this;
+}
+
+} // namespace internal
+
+/* ---- State ---- */
+
+State::State(bl_state *st, const internal::Instance *inst)
+    : max_iterations(std::numeric_limits<IterationCount>::max()), st_(st), inst_(inst)
+{
+}
+
+int64_t State::range(std::size_t pos) const
+{
+    if (!inst_ || pos >= inst_->args.size()) {
+        std::fprintf(stderr, "benchlab-gbench: %s: range(%zu): the benchmark has %zu argument%s\n",
+                     inst_ ? inst_->name.c_str() : "?", pos, inst_ ? inst_->args.size() : 0,
+                     inst_ && inst_->args.size() == 1 ? "" : "s");
+        std::abort();
+    }
+    return inst_->args[pos];
+}
+
+std::string State::name() const
+{
+    return inst_ ? inst_->name : std::string();
+}
+
+bool State::KeepRunningBatch(IterationCount)
+{
+    SkipWithError("KeepRunningBatch() is not supported yet by benchlab-gbench (benchlab sizes "
+                  "its batches itself); use for (auto _ : state)");
+    return false;
+}
+
+void State::SkipWithError(const std::string &msg)
+{
+    error_occurred_ = true;
+    bl_fail(st_, msg.c_str());
+}
+
+void State::SkipWithMessage(const std::string &msg)
+{
+    error_occurred_ = true;
+    bl_skip(st_, msg.c_str());
+}
+
+void State::SetIterationTime(double)
+{
+    SkipWithError("SetIterationTime() (manual time) is not supported yet by benchlab-gbench");
+}
+
+/* ---- ranges, time unit, context ---- */
+
+std::vector<int64_t> CreateRange(int64_t lo, int64_t hi, int multi)
+{
+    std::vector<int64_t> v;
+    internal::add_range(&v, lo, hi, multi);
+    return v;
+}
+
+std::vector<int64_t> CreateDenseRange(int64_t start, int64_t limit, int step)
+{
+    std::vector<int64_t> v;
+    for (int64_t a = start; a <= limit; a += step)
+        v.push_back(a);
+    return v;
+}
+
+void SetDefaultTimeUnit(TimeUnit unit)
+{
+    internal::default_time_unit = unit;
+}
+
+TimeUnit GetDefaultTimeUnit()
+{
+    return internal::default_time_unit;
+}
+
+void AddCustomContext(const std::string &, const std::string &)
+{
+    /* Google Benchmark's JSON context is not written yet: nothing to add to */
+}
+
+void ClearRegisteredBenchmarks()
+{
+    internal::families().clear();
+}
+
+/* ---- the command line ---- */
+
+void Initialize(int *argc, char **argv, void (*)())
+{
+    auto &saved = internal::saved_args();
+    saved.clear();
+    for (int i = 0; i < *argc; i++)
+        saved.push_back(argv[i]);
+    if (*argc < 2)
+        return;
+    /* a worker or a listing for a runner: every argument is benchlab's */
+    if (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
+        std::strcmp(argv[1], "--benchlab-list") == 0) {
+        *argc = 1;
+        argv[1] = nullptr;
+        return;
+    }
+    int kept = 1;
+    for (int i = 1; i < *argc;) {
+        const char *a = argv[i];
+        int ours = 0;
+        if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0)
+            ours = 1;
+        else
+            ours = internal::benchlab_option(*argc, argv, i);
+        if (ours) {
+            i += ours;
+            continue;
+        }
+        argv[kept++] = argv[i++];
+    }
+    *argc = kept;
+    argv[kept] = nullptr;
+}
+
+bool ReportUnrecognizedArguments(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        std::fprintf(stderr, "%s: error: unrecognized command-line flag: %s\n", argv[0], argv[i]);
+    return argc > 1;
+}
+
+size_t RunSpecifiedBenchmarks(std::string spec)
+{
+    internal::build_instances();
+    std::vector<std::string> args = internal::saved_args();
+    if (args.empty())
+        args = internal::proc_cmdline();
+    if (args.empty())
+        args.push_back("benchmark");
+    bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list");
+    if (!spec.empty() && !sub)
+        args.push_back("--benchmark_filter=" + spec);
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(&a[0]);
+    argv.push_back(nullptr);
+    int status = bl_main(static_cast<int>(args.size()), argv.data());
+    std::fflush(stdout);
+    std::fflush(stderr);
+    /* a worker, a listing, a failed benchmark, bad usage or Ctrl-C: the
+     * process ends here with benchlab's status, not the suite's main's */
+    bool listing = false;
+    for (const auto &a : args)
+        listing |= a.rfind("--benchmark_list_tests", 0) == 0 || a == "--list" || a == "-list" ||
+                   a == "--help" || a == "-h" || a == "--version";
+    if (sub || listing || status != 0)
+        std::_Exit(status);
+    return internal::instances().size();
+}
+
+size_t RunSpecifiedBenchmarks()
+{
+    return RunSpecifiedBenchmarks(std::string());
+}
+
+void Shutdown()
+{
+}
+
+} // namespace benchmark

@@ -1,0 +1,195 @@
+/*
+ * gbflags.c - Google Benchmark's command line (--benchmark_*) on a suite.
+ *
+ * bl_main calls bl__gbench_flags before its own parser: a suite built with
+ * the Google Benchmark layer (include/benchlab-gbench) keeps answering the
+ * flags its users and scripts pass, and benchlab's own options keep working
+ * beside them. --benchmark_list_tests is answered here, from this process's
+ * registry, with Google Benchmark's names; the other flags become benchlab
+ * options (a filter on Google Benchmark names becomes one on benchlab's
+ * "Benchmark" + name). Flags that only change Google Benchmark's display are
+ * accepted and have no effect; flags whose meaning benchlab cannot honour
+ * are refused with a message naming them (docs/from-google-benchmark.md).
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "../bench/bench.h"
+#include "front.h"
+
+/* The name Google Benchmark prints: a raw name as written, else benchlab's. */
+static const char *gb_name(const struct bl__instance *in)
+{
+    return in->def->raw_name ? in->def->name : in->name;
+}
+
+/* A Google Benchmark filter on GB names as a benchlab filter on full names. */
+static char *translate_filter(const char *spec)
+{
+    struct bl__buf b = {0};
+    int negative = spec[0] == '-';
+    if (negative) {
+        spec++;
+        bl__buf_puts(&b, "-");
+    }
+    if (!*spec || strcmp(spec, "all") == 0)
+        spec = ".";
+    if (spec[0] == '^')
+        bl__buf_printf(&b, "^Benchmark(%s)", spec + 1);
+    else
+        bl__buf_printf(&b, "^Benchmark.*(%s)", spec);
+    return b.data;
+}
+
+static int list_tests(const char *prog, const char *spec)
+{
+    regex_t re;
+    int negative = spec && spec[0] == '-';
+    if (negative)
+        spec++;
+    if (spec && (!*spec || strcmp(spec, "all") == 0))
+        spec = NULL;
+    if (spec) {
+        int rc = regcomp(&re, spec, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char msg[200];
+            regerror(rc, &re, msg, sizeof msg);
+            fprintf(stderr, "%s: --benchmark_filter '%s': %s\n", prog, spec, msg);
+            return 2;
+        }
+    }
+    size_t n;
+    const struct bl__instance *in = bl__registry_instances(&n);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = gb_name(&in[i]);
+        if (!spec || (regexec(&re, name, 0, NULL, 0) == 0) != negative)
+            printf("%s\n", name);
+    }
+    if (spec)
+        regfree(&re);
+    return fflush(stdout) == 0 ? 0 : 2;
+}
+
+static int is_true(const char *v)
+{
+    return !v || strcmp(v, "true") == 0 || strcmp(v, "1") == 0 || strcmp(v, "yes") == 0;
+}
+
+/* "--benchmark_NAME=VALUE" or "--benchmark_NAME": the name's length, *value. */
+static int split(const char *arg, const char **value)
+{
+    const char *name = arg + 2;
+    const char *eq = strchr(name, '=');
+    *value = eq ? eq + 1 : NULL;
+    return (int)(eq ? (size_t)(eq - name) : strlen(name));
+}
+
+static int flag_is(const char *arg, int len, const char *name)
+{
+    return (size_t)len == strlen(name) && strncmp(arg + 2, name, (size_t)len) == 0;
+}
+
+int bl__gbench_flags(int *argc, char ***argv, int *status)
+{
+    int n = *argc;
+    char **in = *argv;
+    int any = 0;
+    for (int i = 1; i < n; i++)
+        any |= strncmp(in[i], "--benchmark_", 12) == 0 || strncmp(in[i], "-benchmark_", 11) == 0;
+    if (!any)
+        return 0;
+    const char *prog = n > 0 ? in[0] : "suite";
+    /* room for every argument turned into two, and the NULL */
+    char **out = calloc((size_t)n * 2 + 1, sizeof *out);
+    if (!out) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        *status = 2;
+        return 1;
+    }
+    int m = 0, list = 0;
+    const char *filter = NULL;
+    out[m++] = in[0];
+    for (int i = 1; i < n; i++) {
+        const char *a = in[i], *v;
+        if (strncmp(a, "-benchmark_", 11) == 0) {
+            /* one dash, as Google Benchmark also accepts: the same flag */
+            struct bl__buf t = {0};
+            bl__buf_printf(&t, "-%s", in[i]);
+            if (t.data)
+                a = t.data;
+        }
+        if (strncmp(a, "--benchmark_", 12) != 0) {
+            out[m++] = in[i];
+            continue;
+        }
+        int len = split(a, &v);
+        const char *why = NULL;
+        if (flag_is(a, len, "benchmark_list_tests")) {
+            list = is_true(v);
+        } else if (flag_is(a, len, "benchmark_filter")) {
+            filter = v ? v : "";
+        } else if (flag_is(a, len, "benchmark_min_time")) {
+            size_t vl = v ? strlen(v) : 0;
+            if (!v || !*v) {
+                why = "needs a value such as 0.5s";
+            } else if (v[vl - 1] == 'x') {
+                why = "the Nx form (a fixed iteration count) is not supported: benchlab sizes "
+                      "its batches itself; give a time such as 0.5s";
+            } else {
+                struct bl__buf t = {0};
+                bl__buf_printf(&t, "%s%s", v, v[vl - 1] == 's' ? "" : "s");
+                if (!(bl_parse_duration(t.data ? t.data : "") > 0))
+                    why = "is not a positive number of seconds";
+                out[m++] = (char *)"--time";
+                out[m++] = t.data;
+            }
+        } else if (flag_is(a, len, "benchmark_repetitions")) {
+            out[m++] = (char *)"--count";
+            out[m++] = (char *)(v ? v : "");
+        } else if (flag_is(a, len, "benchmark_format") || flag_is(a, len, "benchmark_out_format")) {
+            if (v && strcmp(v, "console") != 0)
+                why = "only console is supported so far (Google Benchmark's JSON and CSV "
+                      "are not written yet; benchlab's own --format json|csv|go work)";
+        } else if (flag_is(a, len, "benchmark_out")) {
+            why = "is not supported so far (Google Benchmark's JSON is not written yet); use "
+                  "benchlab's --out FILE";
+        } else if (flag_is(a, len, "benchmark_perf_counters")) {
+            why = "is not supported: use benchlab's --counters LIST";
+        } else if (flag_is(a, len, "benchmark_time_unit") ||
+                   flag_is(a, len, "benchmark_counters_tabular") ||
+                   flag_is(a, len, "benchmark_color") ||
+                   flag_is(a, len, "benchmark_display_aggregates_only") ||
+                   flag_is(a, len, "benchmark_report_aggregates_only") ||
+                   flag_is(a, len, "benchmark_enable_random_interleaving") ||
+                   flag_is(a, len, "benchmark_context") ||
+                   flag_is(a, len, "benchmark_min_warmup_time") ||
+                   flag_is(a, len, "benchmark_dry_run")) {
+            /* display only, or what benchlab always does (interleaved
+             * launches, its own warmup): accepted, no effect */
+        } else {
+            why = "is not a Google Benchmark flag this layer knows";
+        }
+        if (why) {
+            fprintf(stderr, "%s: %.*s: %s\n", prog, len + 2, a, why);
+            free(out);
+            *status = 2;
+            return 1;
+        }
+    }
+    if (list) {
+        *status = list_tests(prog, filter);
+        free(out);
+        return 1;
+    }
+    if (filter) {
+        out[m++] = (char *)"--filter";
+        out[m++] = translate_filter(filter);
+    }
+    out[m] = NULL;
+    *argc = m;
+    *argv = out; /* lives as long as the program, as argv does */
+    return 0;
+}
