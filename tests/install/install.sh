@@ -49,6 +49,20 @@ cmake -S "$src/examples/consumer" -B "$tmp/consumer" -G Ninja \
     -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/sum" --list | grep -q '^BenchmarkSum/size=4096$'
+# The Google Benchmark layer: unchanged GB suites, pkg-config and CMake
+gbs="$src/tests/gbench/google-benchmark"
+c++ -std=c++17 -O2 "$gbs/map_test.cc" $(pkg-config --cflags --libs benchlab-gbench) -o "$tmp/gb_map"
+"$tmp/gb_map" --benchmark_list_tests | grep -q '^MapFixture/Lookup/4096$'
+c++ -std=c++17 -O2 "$gbs/link_main_test.cc" $(pkg-config --cflags --libs benchlab-gbench-main) \
+    -o "$tmp/gb_main"
+"$tmp/gb_main" --benchmark_list_tests | grep -q '^BM_empty$'
+cmake -S "$src/tests/install/gbench_consumer" -B "$tmp/gbc" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$tmp/prefix" -DSUITES="$gbs" >/dev/null
+cmake --build "$tmp/gbc" >/dev/null
+"$tmp/gbc/map_test" --benchmark_list_tests | grep -q '^BM_MapLookup/8$'
+"$tmp/gbc/link_main_test" --benchmark_min_time=0.02 --no-table >"$tmp/out" 2>"$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+grep -q '^BenchmarkBM_empty	' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
 # The profilers: the libraries are installed, and the installed benchlab
 # finds its sampler by itself (beside its executable, even moved elsewhere).
 unset BENCHLAB_SAMPLER_LIB
