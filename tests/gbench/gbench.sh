@@ -113,6 +113,38 @@ runs-under-benchlab)
     out_has '^BenchmarkBM_basic_slow/1000$'
     out_has '^BenchmarkBM_basic_slow/1000#01$'
     ;;
+api-counters-and-fixtures)
+    run "$bin/bl_api_suite" --time 0.05s --count 1 --no-table
+    expect_status 0
+    out_lacks 'DISABLED'
+    grep '^BenchmarkBM_counters	' "$tmp/out" >"$tmp/line" || fail "no BM_counters line"
+    # plain values as set; kAvgIterations divided by the iterations run;
+    # kInvert last; OneK changes only Google Benchmark's display
+    grep -q '	 *3.000 plain' "$tmp/line" || fail "plain counter"
+    grep -q '	 *4.000 avg_iter' "$tmp/line" || fail "kAvgIterations counter"
+    grep -q '	 *0.2500 inverted' "$tmp/line" || fail "kInvert counter"
+    grep -q '	 *1.000 kibi' "$tmp/line" || fail "kIs1024 counter"
+    # rates come from one time per op: 10 per op (kIsRate over iterations)
+    # against 2 per op (kIsIterationInvariantRate) is 5 to 1, bytes 1000 per op
+    val() { tr '\t' '\n' <"$tmp/line" | awk -v u="$1" '$2 == u { print $1 }'; }
+    r10=$(val per_op_rate/s)
+    r2=$(val inv_rate/s)
+    mbs=$(val MB/s)
+    [ -n "$r10" ] && [ -n "$r2" ] && [ -n "$mbs" ] || fail "rates missing"
+    check "$(awk -v a="$r10" -v b="$r2" 'BEGIN { print a / b }')" 'x > 4.99 && x < 5.01' "rate ratio"
+    check "$(awk -v a="$mbs" -v b="$r2" 'BEGIN { print a / b }')" 'x > 0.000499 && x < 0.000501' \
+        "MB/s against 2 per op"
+    # threads: GB sums counters over threads unless kAvgThreads
+    out_has '^BenchmarkBM_thread_counters/threads:2	.*	 *1.000 averaged	 *2.000 summed$'
+    # captures, fixtures with SetUp(State&), Setup callbacks, lambdas with arguments
+    out_has '^BenchmarkBM_capture/my_case	'
+    out_has '^BenchmarkBM_with_setup/3	'
+    out_has '^BenchmarkTFixture<int>/Sum/256	.* items/s$'
+    out_has '^BenchmarkBM_pair<char,_long>/threads:2	'
+    out_has '^Benchmarklambda/extra_arg	'
+    out_has '^Benchmarklambda/plain/7	'
+    out_lacks 'FAIL\|SKIP'
+    ;;
 unsupported-is-said)
     run "$bin/bl_options_test" --benchmark_filter=BM_explicit_iteration_count --time 0.02s --count 1 --no-table
     expect_status 1

@@ -73,7 +73,7 @@ class Counter
 {
   public:
     enum Flags {
-        kDefault = 0,
+        kDefaults = 0,
         kIsRate = 1 << 0,
         kAvgThreads = 1 << 1,
         kAvgThreadsRate = kIsRate | kAvgThreads,
@@ -84,7 +84,7 @@ class Counter
         kInvert = 1 << 31
     };
     enum OneK { kIs1000 = 1000, kIs1024 = 1024 };
-    Counter(double v = 0., Flags f = kDefault, OneK k = kIs1000) : value(v), flags(f), oneK(k)
+    Counter(double v = 0., Flags f = kDefaults, OneK k = kIs1000) : value(v), flags(f), oneK(k)
     {
     }
     operator double const &() const

@@ -1,0 +1,135 @@
+// api_suite.cc - Google Benchmark's API as suites use it, built against
+// Google Benchmark (when installed) and against benchlab's layer: the
+// listings must agree, and under benchlab the counters, fixtures and
+// callbacks must come out as gbench.sh checks. Written for benchlab's tests.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+static void BM_counters(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::ClobberMemory();
+    const double n = static_cast<double>(state.iterations());
+    state.counters["plain"] = 3;
+    state.counters["per_op_rate"] = benchmark::Counter(10 * n, benchmark::Counter::kIsRate);
+    state.counters["avg_iter"] = benchmark::Counter(4 * n, benchmark::Counter::kAvgIterations);
+    state.counters["inv_rate"] =
+        benchmark::Counter(2, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["inverted"] = benchmark::Counter(4, benchmark::Counter::kInvert);
+    state.counters["kibi"] =
+        benchmark::Counter(1, benchmark::Counter::kDefaults, benchmark::Counter::kIs1024);
+    state.SetBytesProcessed(static_cast<int64_t>(n) * 1000);
+}
+BENCHMARK(BM_counters);
+
+static void BM_thread_counters(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::ClobberMemory();
+    state.counters["summed"] = 1;
+    state.counters["averaged"] = benchmark::Counter(1, benchmark::Counter::kAvgThreads);
+}
+BENCHMARK(BM_thread_counters)->Threads(2);
+
+static void BM_capture(benchmark::State &state, int k, const char *word)
+{
+    if (k != 42 || std::strcmp(word, "hello") != 0)
+        state.SkipWithError("captured arguments are wrong");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(k);
+}
+BENCHMARK_CAPTURE(BM_capture, my_case, 42, "hello");
+
+static void BM_named(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(state.range(0) + state.range(1));
+}
+BENCHMARK(BM_named)->ArgNames({"size", "k"})->ArgsProduct({{8, 64}, {1, 2}});
+BENCHMARK(BM_named)->ArgNames({"size", "k"})->Ranges({{1, 8}, {3, 3}})->RangeMultiplier(2);
+
+static int setup_runs;
+static void DoSetup(const benchmark::State &state)
+{
+    if (state.thread_index() == 0)
+        setup_runs++;
+}
+static void DoTeardown(const benchmark::State &)
+{
+}
+static void BM_with_setup(benchmark::State &state)
+{
+    if (setup_runs < 1)
+        state.SkipWithError("Setup() did not run before the body");
+    for (auto _ : state)
+        benchmark::ClobberMemory();
+}
+BENCHMARK(BM_with_setup)->Setup(DoSetup)->Teardown(DoTeardown)->DenseRange(1, 3, 2);
+
+template <class T> class TFixture : public benchmark::Fixture
+{
+  public:
+    void SetUp(benchmark::State &state) override
+    {
+        data.assign(static_cast<size_t>(state.range(0)), T(1));
+    }
+    void TearDown(benchmark::State &) override
+    {
+        data.clear();
+    }
+    std::vector<T> data;
+};
+BENCHMARK_TEMPLATE_DEFINE_F(TFixture, Sum, int)(benchmark::State &state)
+{
+    if (data.size() != static_cast<size_t>(state.range(0)))
+        state.SkipWithError("SetUp(State&) did not run");
+    for (auto _ : state) {
+        int s = 0;
+        for (int x : data)
+            s += x;
+        benchmark::DoNotOptimize(s);
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK_REGISTER_F(TFixture, Sum)->Arg(16)->Arg(256);
+
+template <class A, class B> static void BM_pair(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sizeof(A) + sizeof(B));
+}
+BENCHMARK_TEMPLATE2(BM_pair, int, double);
+BENCHMARK_TEMPLATE(BM_pair, char, long)->ThreadRange(1, 2);
+
+static void DISABLED_BM_never(benchmark::State &state)
+{
+    state.SkipWithError("a DISABLED_ benchmark ran");
+    for (auto _ : state) {
+    }
+}
+BENCHMARK(DISABLED_BM_never);
+
+int main(int argc, char **argv)
+{
+    benchmark::RegisterBenchmark(
+        "lambda/extra_arg",
+        [](benchmark::State &state, int k) {
+            for (auto _ : state)
+                benchmark::DoNotOptimize(k);
+        },
+        5);
+    benchmark::RegisterBenchmark("lambda/plain", [](benchmark::State &state) {
+        for (auto _ : state)
+            benchmark::ClobberMemory();
+    })->Arg(7);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
