@@ -152,6 +152,15 @@ BL_API int bl_gobench_parse_float(const char *s, size_t n, double *out);
 BL_API int bl_json_write(FILE *f, const bl_results *results);
 /* CSV: one record per launch (estimate, interval, overhead, counts, metrics). */
 BL_API int bl_csv_write(FILE *f, const bl_results *results);
+/*
+ * Google Benchmark's JSON (context, benchmarks with run_name, run_type,
+ * repetitions, repetition_index, threads, iterations, real_time, cpu_time,
+ * time_unit, counters, and the mean/median/stddev/cv aggregates over
+ * launches), for tools that read Google Benchmark's output. One launch is
+ * one repetition. `executable` goes into the context (may be NULL).
+ * Returns 0, -ENOMEM or -EIO.
+ */
+BL_API int bl_gbench_json_write(FILE *f, const bl_results *results, const char *executable);
 /* Markdown: configuration, then one table row per benchmark. */
 BL_API int bl_markdown_write(FILE *f, const bl_results *results);
 

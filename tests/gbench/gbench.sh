@@ -145,6 +145,44 @@ api-counters-and-fixtures)
     out_has '^Benchmarklambda/plain/7	'
     out_lacks 'FAIL\|SKIP'
     ;;
+gbench-json-is-written)
+    # Google Benchmark's JSON, with one repetition per launch and aggregates
+    run "$bin/bl_api_suite" --benchmark_filter='^(BM_counters|TFixture<int>/Sum/16|BM_thread_counters/threads:2)$' \
+        --benchmark_format=json --time 0.03s --count 2 --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "Google Benchmark JSON is wrong"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ctx = doc["context"]
+for k in ("date", "host_name", "executable", "num_cpus", "library_build_type"):
+    assert k in ctx, k
+runs = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+aggs = [b for b in doc["benchmarks"] if b["run_type"] == "aggregate"]
+names = sorted({b["run_name"] for b in runs})
+assert names == ["BM_counters", "BM_thread_counters/threads:2", "TFixture<int>/Sum/16"], names
+for b in runs:
+    for k in ("name", "run_name", "repetitions", "repetition_index", "threads", "iterations",
+              "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index"):
+        assert k in b, (b["name"], k)
+    assert b["repetitions"] == 2 and b["time_unit"] == "ns", b
+    assert b["iterations"] > 0 and b["real_time"] >= 0 and b["cpu_time"] >= 0, b
+c = [b for b in runs if b["run_name"] == "BM_counters"][0]
+assert c["plain"] == 3 and c["avg_iter"] == 4 and c["inverted"] == 0.25, c
+assert abs(c["per_op_rate"] / c["inv_rate"] - 5) < 1e-6, c
+assert abs(c["bytes_per_second"] / c["inv_rate"] - 500) < 1e-3, c
+t = [b for b in runs if b["run_name"] == "BM_thread_counters/threads:2"][0]
+assert t["threads"] == 2 and t["summed"] == 2 and t["averaged"] == 1, t
+assert [b for b in runs if b["run_name"].startswith("TFixture")][0]["items_per_second"] > 0
+kinds = sorted({(b["run_name"], b["aggregate_name"]) for b in aggs})
+assert len(kinds) == 12 and all(b["name"] == b["run_name"] + "_" + b["aggregate_name"] for b in aggs), kinds
+PY
+    # --benchmark_out: the file gets the JSON
+    run "$bin/bl_api_suite" --benchmark_filter='^BM_capture' --benchmark_out="$tmp/o.json" \
+        --time 0.02s --count 1 --no-table
+    expect_status 0
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["benchmarks"][0]["name"] == "BM_capture/my_case"' \
+        "$tmp/o.json" || fail "--benchmark_out wrote no Google Benchmark JSON"
+    ;;
 unsupported-is-said)
     run "$bin/bl_options_test" --benchmark_filter=BM_explicit_iteration_count --time 0.02s --count 1 --no-table
     expect_status 1
@@ -155,12 +193,12 @@ unsupported-is-said)
     run "$bin/bl_map_test" --benchmark_min_time=100x
     expect_status 2
     err_has 'benchmark_min_time: the Nx form'
-    run "$bin/bl_map_test" --benchmark_format=json
+    run "$bin/bl_map_test" --benchmark_format=csv
     expect_status 2
-    err_has 'benchmark_format: only console'
-    run "$bin/bl_map_test" --benchmark_out=x.json
+    err_has 'benchmark_format: console and json are supported'
+    run "$bin/bl_map_test" --benchmark_out=x.csv --benchmark_out_format=csv
     expect_status 2
-    err_has 'benchmark_out: is not supported'
+    err_has 'benchmark_out_format: only json'
     ;;
 bad-flags-are-named)
     run "$bin/bl_map_test" --benchmark_bogus=1

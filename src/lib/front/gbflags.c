@@ -110,7 +110,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         return 1;
     }
     int m = 0, list = 0;
-    const char *filter = NULL;
+    const char *filter = NULL, *format = NULL, *out_path = NULL;
     out[m++] = in[0];
     for (int i = 1; i < n; i++) {
         const char *a = in[i], *v;
@@ -149,13 +149,20 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         } else if (flag_is(a, len, "benchmark_repetitions")) {
             out[m++] = (char *)"--count";
             out[m++] = (char *)(v ? v : "");
-        } else if (flag_is(a, len, "benchmark_format") || flag_is(a, len, "benchmark_out_format")) {
-            if (v && strcmp(v, "console") != 0)
-                why = "only console is supported so far (Google Benchmark's JSON and CSV "
-                      "are not written yet; benchlab's own --format json|csv|go work)";
+        } else if (flag_is(a, len, "benchmark_format")) {
+            if (v && strcmp(v, "json") == 0)
+                format = "gbench-json";
+            else if (!v || strcmp(v, "console") != 0)
+                why = "console and json are supported (Google Benchmark's CSV is not written; "
+                      "benchlab's --format csv is)";
+        } else if (flag_is(a, len, "benchmark_out_format")) {
+            if (!v || strcmp(v, "json") != 0)
+                why = "only json is supported for --benchmark_out (benchlab's --format "
+                      "go|json|csv|markdown work with --out)";
         } else if (flag_is(a, len, "benchmark_out")) {
-            why = "is not supported so far (Google Benchmark's JSON is not written yet); use "
-                  "benchlab's --out FILE";
+            if (!v || !*v)
+                why = "needs a file name";
+            out_path = v;
         } else if (flag_is(a, len, "benchmark_perf_counters")) {
             why = "is not supported: use benchlab's --counters LIST";
         } else if (flag_is(a, len, "benchmark_time_unit") ||
@@ -187,6 +194,17 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
     if (filter) {
         out[m++] = (char *)"--filter";
         out[m++] = translate_filter(filter);
+    }
+    /* --benchmark_out=FILE writes Google Benchmark's JSON to FILE (its
+     * default --benchmark_out_format); stdout then has nothing */
+    if (out_path) {
+        out[m++] = (char *)"--out";
+        out[m++] = (char *)out_path;
+        format = "gbench-json";
+    }
+    if (format) {
+        out[m++] = (char *)"--format";
+        out[m++] = (char *)format;
     }
     out[m] = NULL;
     *argc = m;

@@ -19,6 +19,8 @@
 
 static const char *const color_when[] = {"auto", "always", "never", NULL};
 static const char *const run_formats[] = {"go", "json", "csv", "markdown", NULL};
+/* a suite also writes Google Benchmark's JSON (docs/formats.md) */
+static const char *const suite_formats[] = {"go", "json", "csv", "markdown", "gbench-json", NULL};
 static const char *const profile_modes[] = {"sample", "trace", NULL};
 static const char *const profile_outputs[] = {
     "text", "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome", "raw", NULL};
@@ -105,7 +107,7 @@ static const struct bl__opt suite_opts[] = {
      "run shard K of N: the benchmarks whose name hashes to K (a CI matrix runs 1/N .. N/N; "
      "--run-id joins them in the store)",
      BL__ID_SHARD},
-    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", run_formats, NO_RANGE,
+    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", suite_formats, NO_RANGE,
      "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT},
     {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",
      "value of the pkg: configuration line", BL__ID_PKG},

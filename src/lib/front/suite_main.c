@@ -59,8 +59,8 @@ struct front {
 
 /* Output formats: the Go format streams launch by launch; the others are
  * written whole once the run is over. */
-enum out_format { FMT_GO, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
-static const char *const out_formats[] = {"go", "json", "csv", "markdown", NULL};
+enum out_format { FMT_GO, FMT_JSON, FMT_CSV, FMT_MARKDOWN, FMT_GBENCH_JSON };
+static const char *const out_formats[] = {"go", "json", "csv", "markdown", "gbench-json", NULL};
 
 static int out_format(const char *name)
 {
@@ -568,9 +568,10 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
     if (fr->fmt != FMT_GO && res) {
-        int werr = fr->fmt == FMT_JSON  ? bl_json_write(fr->out, res)
-                   : fr->fmt == FMT_CSV ? bl_csv_write(fr->out, res)
-                                        : bl_markdown_write(fr->out, res);
+        int werr = fr->fmt == FMT_GBENCH_JSON ? bl_gbench_json_write(fr->out, res, prog)
+                   : fr->fmt == FMT_JSON      ? bl_json_write(fr->out, res)
+                   : fr->fmt == FMT_CSV       ? bl_csv_write(fr->out, res)
+                                              : bl_markdown_write(fr->out, res);
         if (werr) {
             fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(werr));
             status = 2;

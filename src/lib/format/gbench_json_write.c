@@ -1,0 +1,313 @@
+/*
+ * gbench_json_write.c - Google Benchmark's JSON, written from benchlab's
+ * results, for `--benchmark_format=json` and the tools that read Google
+ * Benchmark's output (its tools/compare.py among them).
+ *
+ * Each launch (a worker process) is one Google Benchmark repetition, run
+ * type "iteration": real_time is the launch's time per op (median of its
+ * clean batches, loop overhead subtracted), cpu_time the same median of the
+ * batches' on-CPU time per op (where it was measured and the batches had no
+ * pauses; else the real time, flagged "cpu_time_is_real_time"), iterations
+ * the repetitions of its clean
+ * measured batches. With more than one launch, the mean, median, stddev and
+ * cv aggregates follow, as Google Benchmark writes them. Names lose
+ * benchlab's "Benchmark" prefix and Go's "#NN" suffix of repeated names.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/base.h"
+#include "benchlab.h"
+#include "benchlab/format.h"
+#include "benchlab/stats.h"
+#include "json_out.h"
+
+/* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
+static char *gb_name(const char *full)
+{
+    if (strncmp(full, "Benchmark", 9) == 0)
+        full += 9;
+    char *s = strdup(full);
+    if (!s)
+        return NULL;
+    size_t n = strlen(s);
+    size_t k = n;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    if (k > 0 && k < n && s[k - 1] == '#')
+        s[k - 1] = '\0';
+    return s;
+}
+
+static int launch_ok(const bl_launch *l)
+{
+    return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
+}
+
+/* The median on-CPU time per op of the launch's clean measured batches,
+ * the loop overhead subtracted as for wall time; NAN when not measured. */
+static double cpu_per_op(const bl_launch *l)
+{
+    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
+    if (!v)
+        return NAN;
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_samples; i++) {
+        const bl_sample *s = &l->samples[i];
+        /* the thread's CPU time covers the whole batch, paused parts too:
+         * a batch with pauses has no CPU time per op to give */
+        if (s->stage == BL_STAGE_MEASURE && !s->invalid && s->reps > 0 && s->cpu_ns >= 0 &&
+            s->pauses == 0)
+            v[n++] = s->cpu_ns / (double)s->reps;
+    }
+    double m = n ? bl_stats_median(v, n) : NAN;
+    free(v);
+    if (isfinite(m) && isfinite(l->overhead_ns))
+        m = m > l->overhead_ns ? m - l->overhead_ns : 0;
+    return m;
+}
+
+/* The counters of a launch as Google Benchmark names them: rates per second
+ * under their name without "/s", bytes and items per second, the rest as is. */
+struct counter {
+    char name[72];
+    double value;
+};
+
+static size_t counters_of(const bl_launch *l, struct counter *out, size_t cap)
+{
+    size_t n = 0;
+    bl_rates r; /* benchlab's own rates, as its table and Go lines show them */
+    bl_launch_rates(l, &r);
+    if (isfinite(r.mb_per_s) && n < cap) {
+        snprintf(out[n].name, sizeof out[n].name, "bytes_per_second");
+        out[n++].value = r.mb_per_s * 1e6;
+    }
+    if (isfinite(r.items_per_s) && n < cap) {
+        snprintf(out[n].name, sizeof out[n].name, "items_per_second");
+        out[n++].value = r.items_per_s;
+    }
+    for (size_t i = 0; i < l->n_metrics && n < cap; i++) {
+        const bl_metric *m = &l->metrics[i];
+        size_t len = strlen(m->unit);
+        if (strcmp(m->unit, "ops/s") == 0 || strcmp(m->unit, "MB/s") == 0 ||
+            strcmp(m->unit, "items/s") == 0)
+            continue; /* benchlab's own rates: not counters */
+        int rate = len > 2 && strcmp(m->unit + len - 2, "/s") == 0 && (m->flags & BL_RATE);
+        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(rate ? len - 2 : len), m->unit);
+        out[n++].value = m->value;
+    }
+    return n;
+}
+
+static void write_common(FILE *f, const char *name, const char *run_name, const char *run_type,
+                         int family, int instance, size_t reps, int threads)
+{
+    fputs("    {\n      \"name\": ", f);
+    bl__json_string(f, name);
+    fprintf(f, ",\n      \"family_index\": %d,\n      \"per_family_instance_index\": %d,\n", family,
+            instance);
+    fputs("      \"run_name\": ", f);
+    bl__json_string(f, run_name);
+    fprintf(f, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %zu,\n", run_type, reps);
+    (void)threads;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / (double)n : NAN;
+}
+
+static double sd_of(const double *x, size_t n)
+{
+    if (n < 2)
+        return 0;
+    double m = mean_of(x, n), s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += (x[i] - m) * (x[i] - m);
+    return sqrt(s / (double)(n - 1));
+}
+
+/* Google Benchmark's four aggregates of one series. */
+static double aggregate(int which, const double *x, size_t n)
+{
+    double m = mean_of(x, n);
+    switch (which) {
+    case 0:
+        return m;
+    case 1:
+        return bl_stats_median(x, n);
+    case 2:
+        return sd_of(x, n);
+    default:
+        return m != 0 ? sd_of(x, n) / m : 0;
+    }
+}
+
+int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
+{
+    static const char *const agg_name[] = {"mean", "median", "stddev", "cv"};
+    const char *date = bl_results_get_meta(res, "date");
+    const char *host = bl_results_get_meta(res, "host");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    fputs("{\n  \"context\": {\n    \"date\": ", f);
+    bl__json_string(f, date ? date : "");
+    fputs(",\n    \"host_name\": ", f);
+    bl__json_string(f, host ? host : "");
+    fputs(",\n    \"executable\": ", f);
+    bl__json_string(f, executable ? executable : "");
+    fprintf(f, ",\n    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": 0,\n", ncpu > 0 ? ncpu : 1);
+    fputs("    \"cpu_scaling_enabled\": false,\n    \"caches\": [],\n", f);
+    fputs("    \"library_build_type\": \"release\",\n", f);
+    fputs("    \"library\": \"benchlab-gbench\",\n    \"benchlab_version\": ", f);
+    bl__json_string(f, bl_version());
+    fputs("\n  },\n  \"benchmarks\": [\n", f);
+
+    int first = 1, n_family = 0;
+    char **families = calloc(res->n_benches ? res->n_benches : 1, sizeof *families);
+    int *family_seen = calloc(res->n_benches ? res->n_benches : 1, sizeof *family_seen);
+    if (!families || !family_seen) {
+        free(families);
+        free(family_seen);
+        return -ENOMEM;
+    }
+    int err = 0;
+    for (size_t b = 0; b < res->n_benches && !err; b++) {
+        const bl_bench_result *br = &res->benches[b];
+        char *name = gb_name(br->name);
+        if (!name) {
+            err = -ENOMEM;
+            break;
+        }
+        /* the family: the name up to its first '/' */
+        size_t flen = strcspn(name, "/");
+        int fam = -1;
+        for (int i = 0; i < n_family; i++)
+            if (strlen(families[i]) == flen && strncmp(families[i], name, flen) == 0)
+                fam = i;
+        if (fam < 0) {
+            families[n_family] = strndup(name, flen);
+            fam = n_family++;
+        }
+        int inst = family_seen[fam]++;
+        size_t n_ok = 0;
+        for (size_t i = 0; i < br->n_launches; i++)
+            n_ok += launch_ok(&br->launches[i]);
+        if (n_ok == 0) {
+            /* Google Benchmark's form of a benchmark that did not run */
+            const char *msg = "no launch finished";
+            for (size_t i = 0; i < br->n_launches; i++)
+                if (br->launches[i].message)
+                    msg = br->launches[i].message;
+            fputs(first ? "" : ",\n", f);
+            first = 0;
+            write_common(f, name, name, "iteration", fam, inst, 1, 1);
+            fputs("      \"repetition_index\": 0,\n      \"threads\": 1,\n", f);
+            fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
+            bl__json_string(f, msg);
+            fputs("\n    }", f);
+            free(name);
+            continue;
+        }
+        double *rt = calloc(n_ok, sizeof *rt), *ct = calloc(n_ok, sizeof *ct);
+        struct counter(*cs)[32] = calloc(n_ok, sizeof *cs);
+        size_t *ncs = calloc(n_ok, sizeof *ncs);
+        if (!rt || !ct || !cs || !ncs) {
+            free(rt);
+            free(ct);
+            free(cs);
+            free(ncs);
+            free(name);
+            err = -ENOMEM;
+            break;
+        }
+        int threads = 1;
+        size_t k = 0;
+        for (size_t i = 0; i < br->n_launches; i++) {
+            const bl_launch *l = &br->launches[i];
+            if (!launch_ok(l))
+                continue;
+            threads = l->threads > 0 ? l->threads : 1;
+            rt[k] = l->ns_per_op;
+            ct[k] = cpu_per_op(l);
+            if (!isfinite(ct[k]))
+                ct[k] = rt[k]; /* not measured: said in "cpu_time_is_real_time" */
+            ncs[k] = counters_of(l, cs[k], 32);
+            fputs(first ? "" : ",\n", f);
+            first = 0;
+            write_common(f, name, name, "iteration", fam, inst, n_ok, threads);
+            fprintf(f, "      \"repetition_index\": %zu,\n      \"threads\": %d,\n", k, threads);
+            fprintf(f, "      \"iterations\": %llu,\n      \"real_time\": ",
+                    (unsigned long long)l->measured_reps);
+            bl__json_number(f, rt[k]);
+            fputs(",\n      \"cpu_time\": ", f);
+            bl__json_number(f, ct[k]);
+            fputs(",\n      \"time_unit\": \"ns\"", f);
+            if (!isfinite(cpu_per_op(l)))
+                fputs(",\n      \"cpu_time_is_real_time\": true", f);
+            for (size_t c = 0; c < ncs[k]; c++) {
+                fputs(",\n      ", f);
+                bl__json_string(f, cs[k][c].name);
+                fputs(": ", f);
+                bl__json_number(f, cs[k][c].value);
+            }
+            fputs("\n    }", f);
+            k++;
+        }
+        if (n_ok > 1) {
+            for (int a = 0; a < 4; a++) {
+                struct bl__buf an = {0};
+                bl__buf_printf(&an, "%s_%s", name, agg_name[a]);
+                fputs(",\n", f);
+                write_common(f, an.data ? an.data : name, name, "aggregate", fam, inst, n_ok,
+                             threads);
+                free(an.data);
+                fprintf(f, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n", threads,
+                        agg_name[a]);
+                fprintf(f, "      \"aggregate_unit\": \"%s\",\n", a == 3 ? "percentage" : "time");
+                fprintf(f, "      \"iterations\": %zu,\n      \"real_time\": ", n_ok);
+                bl__json_number(f, aggregate(a, rt, n_ok));
+                fputs(",\n      \"cpu_time\": ", f);
+                bl__json_number(f, aggregate(a, ct, n_ok));
+                fputs(",\n      \"time_unit\": \"ns\"", f);
+                /* the counters every launch has, aggregated the same way */
+                for (size_t c = 0; c < ncs[0]; c++) {
+                    double *v = calloc(n_ok, sizeof *v);
+                    size_t nv = 0;
+                    for (size_t r = 0; v && r < n_ok; r++)
+                        for (size_t q = 0; q < ncs[r]; q++)
+                            if (strcmp(cs[r][q].name, cs[0][c].name) == 0)
+                                v[nv++] = cs[r][q].value;
+                    if (v && nv == n_ok) {
+                        fputs(",\n      ", f);
+                        bl__json_string(f, cs[0][c].name);
+                        fputs(": ", f);
+                        bl__json_number(f, aggregate(a, v, nv));
+                    }
+                    free(v);
+                }
+                fputs("\n    }", f);
+            }
+        }
+        free(rt);
+        free(ct);
+        free(cs);
+        free(ncs);
+        free(name);
+    }
+    fputs("\n  ]\n}\n", f);
+    for (int i = 0; i < n_family; i++)
+        free(families[i]);
+    free(families);
+    free(family_seen);
+    if (err)
+        return err;
+    return ferror(f) ? -EIO : 0;
+}
