@@ -53,9 +53,15 @@ typedef void (*bl_bench_fn)(bl_state *st);
 
 /* ---- parameters -------------------------------------------------------- */
 
-enum bl_param_kind { BL_PARAM_INT = 1, BL_PARAM_STR = 2 };
+enum bl_param_kind {
+    BL_PARAM_INT = 1,
+    BL_PARAM_STR = 2,
+    BL_PARAM_RANGE = 3,       /* BL_RANGE: ints holds lo, hi, multiplier */
+    BL_PARAM_DENSE_RANGE = 4, /* BL_DENSE_RANGE: ints holds lo, hi, step */
+};
 
-/* One named list of values. Use BL_INTS / BL_STRS to write one. */
+/* One named list of values. Use BL_INTS / BL_STRS / BL_RANGE /
+ * BL_DENSE_RANGE to write one. */
 typedef struct bl_param {
     const char *name;
     enum bl_param_kind kind;
@@ -94,9 +100,28 @@ typedef struct bl_param {
             NULL, (enum bl_param_kind)0, 0, NULL, NULL                                             \
         }                                                                                          \
     }
+/*
+ * BL_RANGE("n", 8, 8192, 8): lo, the powers of the multiplier strictly
+ * between lo and hi, and hi (8, 64, 512, 4096, 8192), as Google Benchmark's
+ * Range() with RangeMultiplier(). BL_DENSE_RANGE("n", 0, 10, 5): lo, lo +
+ * step, ... up to hi (0, 5, 10). Integer parameters like BL_INTS; a bad
+ * range (lo > hi, multiplier < 2, step < 1, a negative lo in BL_RANGE)
+ * fails the benchmark, naming it.
+ */
+#define BL_RANGE(name, lo, hi, mult)                                                               \
+    {                                                                                              \
+        (name), BL_PARAM_RANGE, 3, (const long long[]){(lo), (hi), (mult)}, NULL                   \
+    }
+#define BL_DENSE_RANGE(name, lo, hi, step)                                                         \
+    {                                                                                              \
+        (name), BL_PARAM_DENSE_RANGE, 3, (const long long[]){(lo), (hi), (step)}, NULL             \
+    }
 #else
 /* C++ has no compound literals: the same macros build the arrays once, at
  * registration, in storage that lives as long as the program. */
+#define BL_RANGE(name, lo, hi, mult) ::bl__cxx::range((name), BL_PARAM_RANGE, (lo), (hi), (mult))
+#define BL_DENSE_RANGE(name, lo, hi, step)                                                         \
+    ::bl__cxx::range((name), BL_PARAM_DENSE_RANGE, (lo), (hi), (step))
 #define BL_INTS(name, ...) ::bl__cxx::ints((name), __VA_ARGS__)
 #define BL_STRS(name, ...) ::bl__cxx::strs((name), __VA_ARGS__)
 #define BL_PARAMS(...) ::bl__cxx::params(__VA_ARGS__)
@@ -220,8 +245,10 @@ BL_API void bl_register(const bl_bench_def *def);
 /*
  * C++ (C++17 has no designated initialisers, C++20 wants them in member
  * order): each option `.field = value` becomes the statement
- * `def.field = value;` in the registering constructor, so options keep the
- * C spelling, in any order.
+ * `def.field = value;` in the registering function, so options keep the C
+ * spelling, in any order. That function runs as the initialiser of a
+ * namespace-scope constant, which C++ orders as written within a file
+ * (constructor functions have no such order in C++).
  */
 #define BL__BENCH(id, ...)                                                                         \
     static void bl__fn_##id(bl_state *st);                                                         \
@@ -230,7 +257,7 @@ BL_API void bl_register(const bl_bench_def *def);
         while (bl_loop(st)) {                                                                      \
         }                                                                                          \
     }                                                                                              \
-    BL__NOINST __attribute__((constructor)) static void bl__reg_##id(void)                         \
+    BL__NOINST static int bl__reg_##id(void)                                                       \
     {                                                                                              \
         static bl_bench_def bl__d_;                                                                \
         bl__d_.name = #id;                                                                         \
@@ -240,7 +267,9 @@ BL_API void bl_register(const bl_bench_def *def);
         bl__d_.line = __LINE__;                                                                    \
         BL__CXX_APPLY(bl__d_, __VA_ARGS__)                                                         \
         bl_register(&bl__d_);                                                                      \
+        return 0;                                                                                  \
     }                                                                                              \
+    [[maybe_unused]] static const int bl__regv_##id = bl__reg_##id();                              \
     static void bl__fn_##id(bl_state *st)
 #define BL__CAT(a, b) BL__CAT_(a, b)
 #define BL__CAT_(a, b) a##b
@@ -488,6 +517,16 @@ template <class... T> inline bl_param strs(const char *name, T... v)
     p.kind = BL_PARAM_STR;
     p.n_values = sizeof...(v);
     p.strs = new const char *[sizeof...(v)] { static_cast<const char *>(v)... };
+    return p;
+}
+inline bl_param range(const char *name, enum bl_param_kind kind, long long lo, long long hi,
+                      long long by)
+{
+    bl_param p{};
+    p.name = name;
+    p.kind = kind;
+    p.n_values = 3;
+    p.ints = new long long[3]{lo, hi, by};
     return p;
 }
 template <class... P> inline const bl_param *params(P... p)

@@ -24,6 +24,13 @@ BenchmarkPlain
 BenchmarkComplexity_sort/n=64
 BenchmarkComplexity_sort/n=128
 BenchmarkComplexity_sort/n=256
+BenchmarkRanged/n=1/k=2
+BenchmarkRanged/n=1/k=6
+BenchmarkRanged/n=8/k=2
+BenchmarkRanged/n=8/k=6
+BenchmarkRanged/n=64/k=2
+BenchmarkRanged/n=64/k=6
+BenchmarkBadRange/n=1
 END
 diff "$tmp/want" "$tmp/out" >"$tmp/diff" || { cat "$tmp/diff"; fail "--list differs"; }
 
@@ -36,4 +43,11 @@ out_has '^BenchmarkPlain	.* ns/op'
 out_has '^BenchmarkComplexity_sort/n=256	.* ns/op'
 out_has '^# complexity: BenchmarkComplexity_sort'
 out_lacks 'FAIL\|SKIP'
+
+# ranges reach the body as their values; a bad range fails, named
+run "$suite" --time 0.02s --count 1 --filter 'Range' --no-table
+expect_status 1
+out_has '^BenchmarkRanged/n=64/k=6	.*	 *6406 nk$'
+out_has '^BenchmarkRanged/n=8/k=2	.*	 *802.0 nk$'
+err_has 'BenchmarkBadRange/n=1: BL_DENSE_RANGE("n", 1, 8, 0): the step must be at least 1'
 exit 0

@@ -73,4 +73,18 @@ BENCHLAB(complexity_sort, .complexity = BL_ON, .params = BL_PARAMS(BL_INTS("n", 
     }
 }
 
+// ranges, as Google Benchmark's Range and DenseRange; the value reaches the body
+BENCHLAB(Ranged, .params = BL_PARAMS(BL_RANGE("n", 1, 64, 8), BL_DENSE_RANGE("k", 2, 6, 4)))
+{
+    const long long n = bl_param_int(st, "n"), k = bl_param_int(st, "k");
+    while (bl_loop(st))
+        bl_do_not_optimize(n * k);
+    bl_report_metric(st, static_cast<double>(n * 100 + k), "nk");
+}
+BENCHLAB(BadRange, .params = BL_PARAMS(BL_DENSE_RANGE("n", 1, 8, 0)))
+{
+    while (bl_loop(st)) {
+    }
+}
+
 BENCHLAB_MAIN()

@@ -68,12 +68,34 @@ BENCHLAB(Plain)
     }
 }
 
+/* Ranges written out as Google Benchmark's Range and DenseRange are. */
+BENCHLAB(Ranged, .params = BL_PARAMS(BL_RANGE("n", 8, 4096, 8), BL_DENSE_RANGE("k", 0, 10, 5)))
+{
+    while (bl_loop(st)) {
+    }
+}
+BENCHLAB(Bad, .params = BL_PARAMS(BL_RANGE("n", 9, 2, 2)))
+{
+    while (bl_loop(st)) {
+    }
+}
+/* Named by a layer: as written, repeated names kept apart */
+static const int raw_data = 7;
+static const bl_bench_def raw_a = {.name = "BM_x/1", .fn = dummy, .raw_name = 1, .data = &raw_data};
+static const bl_bench_def raw_b = {
+    .name = "BM_x/1", .fn = dummy, .raw_name = 1, .threads = BL_THREADS(2, 4)};
+__attribute__((constructor)) static void register_raw(void)
+{
+    bl_register(&raw_a);
+    bl_register(&raw_b);
+}
+
 static void registry_expands_all_combinations(void **state)
 {
     (void)state;
     size_t n;
     const struct bl__instance *in = bl__registry_instances(&n);
-    assert_int_equal(n, 11);
+    assert_int_equal(n, 11 + 12 + 1 + 2);
     static const char *want[] = {"BenchmarkGrid/n=1/k=a",
                                  "BenchmarkGrid/n=1/k=b",
                                  "BenchmarkGrid/n=1/k=c",
@@ -87,11 +109,30 @@ static void registry_expands_all_combinations(void **state)
                                  "BenchmarkPlain"};
     static const int want_threads[] = {1, 1, 1, 1, 1, 1, 1, 4, 1, 4, 1};
     static const bool want_threaded[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < 11; i++) {
         assert_string_equal(in[i].name, want[i]);
         assert_int_equal(in[i].threads, want_threads[i]);
         assert_int_equal(in[i].threaded, want_threaded[i]);
     }
+    static const char *ranged[] = {
+        "BenchmarkRanged/n=8/k=0",    "BenchmarkRanged/n=8/k=5",    "BenchmarkRanged/n=8/k=10",
+        "BenchmarkRanged/n=64/k=0",   "BenchmarkRanged/n=64/k=5",   "BenchmarkRanged/n=64/k=10",
+        "BenchmarkRanged/n=512/k=0",  "BenchmarkRanged/n=512/k=5",  "BenchmarkRanged/n=512/k=10",
+        "BenchmarkRanged/n=4096/k=0", "BenchmarkRanged/n=4096/k=5", "BenchmarkRanged/n=4096/k=10"};
+    for (size_t i = 0; i < 12; i++) {
+        assert_string_equal(in[11 + i].name, ranged[i]);
+        assert_null(in[11 + i].param_error);
+        assert_int_equal(in[11 + i].params[0].kind, BL_PARAM_INT);
+    }
+    /* a bad range: one instance, failed by the worker with the reason */
+    assert_string_equal(in[23].name, "BenchmarkBad/n=9");
+    assert_non_null(in[23].param_error);
+    assert_non_null(strstr(in[23].param_error, "BL_RANGE(\"n\", 9, 2, 2): lo is above hi"));
+    assert_string_equal(in[24].name, "BenchmarkBM_x/1");
+    assert_string_equal(in[25].name, "BenchmarkBM_x/1#01");
+    assert_true(in[24].def->data == &raw_data);
+    assert_int_equal(in[25].threads, 2); /* the first count only */
+    assert_true(in[25].threaded);
     assert_non_null(bl__registry_find("BenchmarkGrid/n=2/k=b"));
     assert_null(bl__registry_find("BenchmarkGrid/n=3/k=b"));
 }

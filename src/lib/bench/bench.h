@@ -14,9 +14,11 @@
 /* One benchmark instance: a definition with one value per parameter. */
 struct bl__instance {
     const bl_bench_def *def;
-    char *name; /* "BenchmarkSort/size=1000/algo=merge" */
+    char *name;              /* "BenchmarkSort/size=1000/algo=merge" */
+    const bl_param *params;  /* def's, with ranges expanded into BL_PARAM_INT lists */
+    const char *param_error; /* a bad range: the worker fails the benchmark with this */
     size_t n_params;
-    size_t *value_index; /* per parameter of def, the chosen value */
+    size_t *value_index; /* per parameter of params, the chosen value */
     int threads;         /* threads running the body, as listed (checked by the worker) */
     bool threaded;       /* def has .threads: the name has /threads=T */
 };
@@ -35,7 +37,8 @@ const struct bl__instance *bl__registry_find(const char *name);
  */
 int bl__suite_name(char **name, char *err, size_t err_size);
 
-/* Build the display name of def with the given value indices and, when
+/* Build the display name of def with the given value indices (into def's
+ * parameters, ranges expanded) and, when
  * threaded, the "/threads=T" part. Caller frees. */
 char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,
                         int threads);

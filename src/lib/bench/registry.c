@@ -113,8 +113,77 @@ static void append_clean(struct bl__buf *b, const char *s)
     }
 }
 
-char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,
-                        int threads)
+/*
+ * The parameters of def with each BL_RANGE and BL_DENSE_RANGE written out
+ * as an integer list; def's own array when it has no range. Built once per
+ * definition, kept for the life of the program. A bad range becomes the
+ * one value lo, and *error says why (the worker fails the benchmark with
+ * it: the registry cannot refuse a definition made before main).
+ */
+static const bl_param *expand_ranges(const bl_bench_def *def, const char **error)
+{
+    char why[256];
+    *error = NULL;
+    size_t n = 0;
+    int any = 0;
+    for (; def->params && def->params[n].name; n++)
+        any |= def->params[n].kind == BL_PARAM_RANGE || def->params[n].kind == BL_PARAM_DENSE_RANGE;
+    if (!any)
+        return def->params;
+    bl_param *out = calloc(n + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t p = 0; p < n; p++) {
+        const bl_param *q = &def->params[p];
+        out[p] = *q;
+        if (q->kind != BL_PARAM_RANGE && q->kind != BL_PARAM_DENSE_RANGE)
+            continue;
+        int dense = q->kind == BL_PARAM_DENSE_RANGE;
+        long long lo = q->ints[0], hi = q->ints[1], by = q->ints[2];
+        size_t cap = 0, k = 0;
+        long long *v = NULL;
+        if (lo > hi || by < (dense ? 1 : 2) || (!dense && lo < 0)) {
+            snprintf(why, sizeof why, "%s(\"%.100s\", %lld, %lld, %lld): %s",
+                     dense ? "BL_DENSE_RANGE" : "BL_RANGE", q->name, lo, hi, by,
+                     lo > hi  ? "lo is above hi"
+                     : dense  ? "the step must be at least 1"
+                     : lo < 0 ? "lo must not be negative (list negative values with BL_INTS)"
+                              : "the multiplier must be at least 2");
+            if (!*error)
+                *error = strdup(why); /* kept by the instances, like the lists */
+            hi = lo;
+        }
+        /* lo, then (dense) every step, or the powers of `by` inside (lo, hi), then hi */
+        for (long long x = lo;;) {
+            if (bl__grow((void **)&v, &cap, k + 1, sizeof *v)) {
+                free(v);
+                return NULL;
+            }
+            if (k == 0 || x != v[k - 1])
+                v[k++] = x;
+            if (x >= hi)
+                break;
+            long long next;
+            if (dense) {
+                next = __builtin_add_overflow(x, by, &next) || next > hi ? hi : next;
+            } else {
+                /* the next power of by above x (powers start at 1) */
+                long long pw = 1;
+                while (pw <= x && !__builtin_mul_overflow(pw, by, &pw))
+                    ;
+                next = pw <= x || pw > hi ? hi : pw;
+            }
+            x = next;
+        }
+        out[p].kind = BL_PARAM_INT;
+        out[p].n_values = k;
+        out[p].ints = v;
+    }
+    return out;
+}
+
+static char *instance_name(const bl_bench_def *def, const bl_param *params,
+                           const size_t *value_index, bool threaded, int threads)
 {
     struct bl__buf b = {0};
     if (def->raw_name) {
@@ -130,8 +199,8 @@ char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool
         return NULL;
     bl__buf_puts(&b, base);
     free(base);
-    for (size_t p = 0; def->params && def->params[p].name; p++) {
-        const bl_param *par = &def->params[p];
+    for (size_t p = 0; params && params[p].name; p++) {
+        const bl_param *par = &params[p];
         bl__buf_puts(&b, "/");
         append_clean(&b, par->name);
         bl__buf_puts(&b, "=");
@@ -145,10 +214,34 @@ char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool
     return b.data;
 }
 
-static size_t count_params(const bl_bench_def *def)
+/* Frees what expand_ranges allocated for def (nothing when it returned def's own). */
+static void free_params(const bl_bench_def *def, const bl_param *params)
+{
+    if (!params || params == def->params)
+        return;
+    for (size_t p = 0; params[p].name; p++)
+        if (params[p].ints != def->params[p].ints)
+            free((void *)params[p].ints);
+    free((void *)params);
+}
+
+char *bl__instance_name(const bl_bench_def *def, const size_t *value_index, bool threaded,
+                        int threads)
+{
+    const char *error;
+    const bl_param *params = expand_ranges(def, &error);
+    if (def->params && !params)
+        return NULL;
+    char *name = instance_name(def, params, value_index, threaded, threads);
+    free_params(def, params);
+    free((void *)error);
+    return name;
+}
+
+static size_t count_params(const bl_param *params)
 {
     size_t n = 0;
-    while (def->params && def->params[n].name)
+    while (params && params[n].name)
         n++;
     return n;
 }
@@ -186,14 +279,16 @@ static char *unique_name(char *name)
     return name;
 }
 
-static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, bool threaded,
-                         int threads)
+static void add_instance(const bl_bench_def *def, const bl_param *params, const char *error,
+                         size_t np, const size_t *idx, bool threaded, int threads)
 {
     static size_t cap;
     if (bl__grow((void **)&instances, &cap, n_instances + 1, sizeof *instances))
         return;
     struct bl__instance *in = &instances[n_instances];
     in->def = def;
+    in->params = params;
+    in->param_error = error;
     in->n_params = np;
     in->value_index = calloc(np ? np : 1, sizeof *in->value_index);
     if (!in->value_index)
@@ -201,7 +296,7 @@ static void add_instance(const bl_bench_def *def, size_t np, const size_t *idx, 
     memcpy(in->value_index, idx, np * sizeof *idx);
     in->threads = threads;
     in->threaded = threaded;
-    in->name = bl__instance_name(def, idx, threaded, threads);
+    in->name = instance_name(def, params, idx, threaded, threads);
     if (!in->name)
         return;
     if (def->raw_name)
@@ -220,32 +315,37 @@ static void expand(void)
             /* named by its layer: one instance, the first thread count */
             const size_t none = 0;
             if (def->threads && def->threads[0] != BL__THREADS_END)
-                add_instance(def, 0, &none, true, def->threads[0]);
+                add_instance(def, NULL, NULL, 0, &none, true, def->threads[0]);
             else
-                add_instance(def, 0, &none, false, 1);
+                add_instance(def, NULL, NULL, 0, &none, false, 1);
             continue;
         }
-        size_t np = count_params(def);
+        /* kept for the life of the program: the instances point into it */
+        const char *error;
+        const bl_param *params = expand_ranges(def, &error);
+        if (def->params && !params)
+            continue; /* out of memory */
+        size_t np = count_params(params);
         size_t idx[64] = {0};
         if (np > 64)
             np = 64;
         int empty = 0;
         for (size_t p = 0; p < np; p++)
-            empty |= def->params[p].n_values == 0;
+            empty |= params[p].n_values == 0;
         if (empty)
             continue;
         for (;;) {
             /* the thread counts vary fastest: BenchmarkX/size=8/threads=1, .../threads=2 */
             if (def->threads)
                 for (const int *t = def->threads; *t != BL__THREADS_END; t++)
-                    add_instance(def, np, idx, true, *t);
+                    add_instance(def, params, error, np, idx, true, *t);
             else
-                add_instance(def, np, idx, false, 1);
+                add_instance(def, params, error, np, idx, false, 1);
             /* odometer: the last parameter varies fastest */
             size_t p = np;
             while (p > 0) {
                 p--;
-                if (++idx[p] < def->params[p].n_values)
+                if (++idx[p] < params[p].n_values)
                     break;
                 idx[p] = 0;
                 if (p == 0) {

@@ -781,12 +781,11 @@ int bl_thread_index(const bl_state *st)
 
 static const bl_param *find_param(bl_state *st, const char *name, size_t *index)
 {
-    if (!st->inst || !st->inst->def->params)
-        return NULL;
-    for (size_t p = 0; st->inst->def->params[p].name; p++) {
-        if (strcmp(st->inst->def->params[p].name, name) == 0) {
+    const bl_param *params = st->inst ? st->inst->params : NULL;
+    for (size_t p = 0; params && params[p].name; p++) {
+        if (strcmp(params[p].name, name) == 0) {
             *index = st->inst->value_index[p];
-            return &st->inst->def->params[p];
+            return &params[p];
         }
     }
     return NULL;

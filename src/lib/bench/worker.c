@@ -319,8 +319,8 @@ static int send_size(int fd, const struct bl__instance *inst)
     }
     const bl_param *par = NULL;
     size_t index = 0, n_int = 0;
-    for (size_t p = 0; !why && d->params && d->params[p].name; p++) {
-        const bl_param *q = &d->params[p];
+    for (size_t p = 0; !why && inst->params && inst->params[p].name; p++) {
+        const bl_param *q = &inst->params[p];
         if (d->complexity_param ? strcmp(q->name, d->complexity_param) == 0
                                 : q->kind == BL_PARAM_INT) {
             par = q;
@@ -463,6 +463,10 @@ int bl__worker_main(const struct bl__worker_args *a)
             rc = 1;
         }
         eng.profiling = !rc;
+    }
+    if (!rc && inst->param_error) {
+        bl__send(fd, "fail %s", inst->param_error);
+        rc = 1;
     }
     if (!rc && send_size(fd, inst) != 0)
         rc = 1;
