@@ -384,6 +384,32 @@ BL__NOINST static inline bool bl_loop(bl_state *st)
     return bl__loop_next(st);
 }
 
+/*
+ * Steps of n repetitions, for a body that does n operations per pass
+ * (Google Benchmark's KeepRunningBatch): call bl_set_batch_multiple(st, n)
+ * once before the loop, then `while (bl_loop_n(st, n))`. Every batch the
+ * engine plans is then a multiple of n, so a step never straddles two
+ * batches. The loop's overhead subtracted is per repetition of the plain
+ * loop, an upper bound for a step of n. Calling it after the loop started,
+ * with .setup_op, or in the allocation or counters pass fails the benchmark.
+ */
+BL_API void bl_set_batch_multiple(bl_state *st, uint64_t n);
+BL__NOINST static inline bool bl_loop_n(bl_state *st, uint64_t n)
+{
+    struct bl__state_hot *hot = (struct bl__state_hot *)(void *)st;
+    if (n <= 1)
+        return bl_loop(st);
+    if (__builtin_expect(hot->left >= n, 1)) {
+        hot->left -= n;
+        __asm__ volatile("");
+        return true;
+    }
+    if (!bl__loop_next(st)) /* a new batch, its first repetition taken */
+        return false;
+    hot->left = hot->left >= n - 1 ? hot->left - (n - 1) : 0;
+    return true;
+}
+
 /* ---- keeping the compiler honest ---------------------------------------- */
 
 /*

@@ -590,11 +590,22 @@ std::string State::name() const
     return inst_ ? inst_->name : std::string();
 }
 
-bool State::KeepRunningBatch(IterationCount)
+bool State::KeepRunningBatch(IterationCount n)
 {
-    SkipWithError("KeepRunningBatch() is not supported yet by benchlab-gbench (benchlab sizes "
-                  "its batches itself); use for (auto _ : state)");
-    return false;
+    if (n < 1) {
+        SkipWithError("KeepRunningBatch(n): n must be at least 1");
+        return false;
+    }
+    if (batch_n_ == 0) {
+        /* the first call, before any repetition: benchlab's batches become
+         * multiples of n, so that a step of n never straddles two batches */
+        batch_n_ = n;
+        bl_set_batch_multiple(st_, static_cast<uint64_t>(n));
+    } else if (batch_n_ != n) {
+        SkipWithError("KeepRunningBatch(n) with a different n in the same run is not supported");
+        return false;
+    }
+    return bl_loop_n(st_, static_cast<uint64_t>(n));
 }
 
 void State::SkipWithError(const std::string &msg)

@@ -31,6 +31,8 @@ BenchmarkRanged/n=8/k=6
 BenchmarkRanged/n=64/k=2
 BenchmarkRanged/n=64/k=6
 BenchmarkBadRange/n=1
+BenchmarkSteps
+BenchmarkStepsLate
 END
 diff "$tmp/want" "$tmp/out" >"$tmp/diff" || { cat "$tmp/diff"; fail "--list differs"; }
 
@@ -50,4 +52,11 @@ expect_status 1
 out_has '^BenchmarkRanged/n=64/k=6	.*	 *6406 nk$'
 out_has '^BenchmarkRanged/n=8/k=2	.*	 *802.0 nk$'
 err_has 'BenchmarkBadRange/n=1: BL_DENSE_RANGE("n", 1, 8, 0): the step must be at least 1'
+
+# bl_loop_n: whole steps, however the engine sizes its batches
+run "$suite" --time 0.05s --count 2 --filter 'Steps' --no-table
+expect_status 1
+[ "$(grep -c '^BenchmarkSteps	.*	 *1.000 exact	 *0 rest$' "$tmp/out")" -eq 2 ] ||
+    fail "bl_loop_n: steps do not add up to the repetitions"
+err_has 'BenchmarkStepsLate: bl_set_batch_multiple: call it before the loop starts'
 exit 0

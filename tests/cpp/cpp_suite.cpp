@@ -87,4 +87,20 @@ BENCHLAB(BadRange, .params = BL_PARAMS(BL_DENSE_RANGE("n", 1, 8, 0)))
     }
 }
 
+// steps of 7 repetitions: every batch a multiple of 7, the count exact
+BENCHLAB(Steps)
+{
+    bl_set_batch_multiple(st, 7);
+    unsigned long long steps = 0;
+    while (bl_loop_n(st, 7))
+        steps++;
+    bl_report_metric(st, steps * 7 == bl_iterations(st) ? 1.0 : 0.0, "exact");
+    bl_report_metric(st, static_cast<double>(bl_iterations(st) % 7), "rest");
+}
+BENCHLAB(StepsLate)
+{
+    while (bl_loop(st))
+        bl_set_batch_multiple(st, 7);
+}
+
 BENCHLAB_MAIN()

@@ -266,6 +266,7 @@ class State
     bl_state *st_;
     const internal::Instance *inst_;
     bool error_occurred_ = false;
+    IterationCount batch_n_ = 0; /* KeepRunningBatch's n, once called */
     int64_t complexity_n_ = 0;
     std::string label_;
     friend void internal::RunInstance(bl_state *st);

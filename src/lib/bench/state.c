@@ -590,6 +590,8 @@ static void plan_batch(struct bl__group *g)
         uint64_t reps = e->stage == STAGE_PILOT    ? (e->reps ? e->reps : 1)
                         : e->stage == STAGE_DRIVEN ? e->reps
                                                    : jittered(e, e->reps);
+        if (e->batch_multiple > 1 && reps % e->batch_multiple) /* bl_loop_n takes whole steps */
+            reps += e->batch_multiple - reps % e->batch_multiple;
         if (e->stage != STAGE_PILOT && e->overhead_fn)
             g->ovh_reps = reps;
         g->reps = reps;
@@ -739,6 +741,26 @@ void bl__run_body(bl_state *st)
 }
 
 /* ---- what a benchmark body calls ---------------------------------------- */
+
+void bl_set_batch_multiple(bl_state *st, uint64_t n)
+{
+    struct bl__engine *e = st->eng;
+    if (st->kind != ST_RUN || !e || n <= 1)
+        return;
+    if (st->started || st->total_iters) {
+        bl_fail(st, "bl_set_batch_multiple: call it before the loop starts");
+    } else if (st->per_op) {
+        bl_fail(st, "bl_set_batch_multiple: not with .setup_op or .teardown_op (each "
+                    "repetition is timed on its own)");
+    } else if (e->mode != MODE_TIME) {
+        bl_fail(st, "bl_set_batch_multiple: not supported in the allocation and counters "
+                    "passes yet");
+    } else if (e->batch_multiple > 1 && e->batch_multiple != n) {
+        bl_fail(st, "bl_set_batch_multiple: the threads asked for different multiples");
+    } else {
+        e->batch_multiple = n; /* every thread of the group plans with the same engine */
+    }
+}
 
 void bl_pause(bl_state *st)
 {

@@ -65,11 +65,12 @@ struct bl__engine {
     double budget_ns;     /* measuring budget of the worker */
     uint64_t t_begin;     /* when the first batch started */
     int stage;
-    uint64_t reps;       /* current batch size for warmup/measure (before jitter) */
-    bool macro;          /* one invocation per batch, always */
-    uint64_t given_reps; /* batch size from the tune file (no pilot ran); 0: none */
-    bool given_checked;  /* a clean warmup batch confirmed (or replaced) it */
-    double warm[64];     /* per-op times seen in warmup */
+    uint64_t reps;           /* current batch size for warmup/measure (before jitter) */
+    bool macro;              /* one invocation per batch, always */
+    uint64_t given_reps;     /* batch size from the tune file (no pilot ran); 0: none */
+    uint64_t batch_multiple; /* bl_set_batch_multiple: every batch a multiple of it; 0/1: any */
+    bool given_checked;      /* a clean warmup batch confirmed (or replaced) it */
+    double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;
     uint64_t n_measured, n_valid;
