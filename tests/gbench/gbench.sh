@@ -111,6 +111,11 @@ runs-under-benchlab)
     run "$bin/../benchlab" run "$bin/bl_map_test" --filter 'MapLookup/8$' --time 0.02s --count 1 --no-table
     expect_status 0
     out_has '^BenchmarkBM_MapLookup/8	'
+    # benchlab's own --filter takes a negative filter too, on its full names
+    run "$bin/bl_map_test" --filter -MapFixture --list
+    expect_status 0
+    [ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "--filter -MapFixture: want the 4 BM_MapLookup"
+    out_lacks MapFixture
     # a name Google Benchmark repeats: each instance keeps its own (#01)
     run "$bin/bl_options_test" --list
     expect_status 0
