@@ -516,6 +516,14 @@ BL_API int bl_thread_index(const bl_state *st);
  * Set in .global_setup, every thread of a multi-threaded benchmark sees it. */
 BL_API void bl_set_user(bl_state *st, void *user);
 BL_API void *bl_user(const bl_state *st);
+/*
+ * A label for this run of the benchmark (Google Benchmark's SetLabel): a
+ * short text such as the input's name, copied (up to 255 bytes, control
+ * characters as spaces). The last call wins; in a multi-threaded benchmark,
+ * the first thread's that set one. Shown in Google Benchmark's JSON
+ * (--format gbench-json) as "label".
+ */
+BL_API void bl_set_label(bl_state *st, const char *label);
 /* The .data of this benchmark's definition (NULL when it has none). */
 BL_API const void *bl_bench_data(const bl_state *st);
 

@@ -116,6 +116,7 @@ typedef struct bl_launch {
     double wall_s;               /* the worker's life, spawn to reap */
     int exit_code;               /* when it exited */
     int term_signal;             /* when a signal killed it, else 0 */
+    char *label;                 /* what the benchmark said of this run (bl_set_label); NULL */
 } bl_launch;
 
 typedef struct bl_bench_result {

@@ -346,6 +346,8 @@ void RunInstance(bl_state *st)
     }
     State state(st, in);
     in->family->Run(state);
+    if (!state.label_.empty())
+        bl_set_label(st, state.label_.c_str());
     if (!state.error_occurred_)
         report(st, state, in->threads);
 }

@@ -41,6 +41,7 @@ static void BM_capture(benchmark::State &state, int k, const char *word)
         state.SkipWithError("captured arguments are wrong");
     for (auto _ : state)
         benchmark::DoNotOptimize(k);
+    state.SetLabel(std::string(word) + " world");
 }
 BENCHMARK_CAPTURE(BM_capture, my_case, 42, "hello");
 

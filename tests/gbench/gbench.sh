@@ -189,7 +189,7 @@ PY
     run "$bin/bl_api_suite" --benchmark_filter='^BM_capture' --benchmark_out="$tmp/o.json" \
         --time 0.02s --count 1 --no-table
     expect_status 0
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["benchmarks"][0]["name"] == "BM_capture/my_case"' \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); b=d["benchmarks"][0]; assert b["name"] == "BM_capture/my_case" and b["label"] == "hello world"' \
         "$tmp/o.json" || fail "--benchmark_out wrote no Google Benchmark JSON"
     ;;
 unsupported-is-said)

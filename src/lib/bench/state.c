@@ -968,6 +968,15 @@ void *bl_user(const bl_state *st)
     return st->user;
 }
 
+void bl_set_label(bl_state *st, const char *label)
+{
+    /* one line on the channel: control characters become spaces */
+    size_t n = 0;
+    for (; label && label[n] && n + 1 < sizeof st->label; n++)
+        st->label[n] = (unsigned char)label[n] < 0x20 ? ' ' : label[n];
+    st->label[n] = '\0';
+}
+
 const void *bl_bench_data(const bl_state *st)
 {
     return st->inst ? st->inst->def->data : NULL;

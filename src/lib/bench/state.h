@@ -154,6 +154,7 @@ struct bl_state {
     void *user;
     double bytes_per_op;
     double items_per_op;
+    char label[256]; /* bl_set_label; "" when none */
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
     unsigned metric_flags[BL__MAX_METRICS];

@@ -272,6 +272,8 @@ static void merge_threads(struct bl__group *g, bl_state *out)
         out->bytes_per_op = g->st[i]->bytes_per_op;
     for (int i = 0; i < g->n && !(out->items_per_op > 0); i++)
         out->items_per_op = g->st[i]->items_per_op;
+    for (int i = 0; i < g->n && !out->label[0]; i++)
+        memcpy(out->label, g->st[i]->label, sizeof out->label);
     out->n_metrics = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
@@ -515,6 +517,8 @@ int bl__worker_main(const struct bl__worker_args *a)
         bl__send(fd, "bytes %.17g", res.bytes_per_op);
     if (res.items_per_op > 0)
         bl__send(fd, "items %.17g", res.items_per_op);
+    if (res.label[0])
+        bl__send(fd, "label %s", res.label);
     for (int i = 0; i < res.n_metrics; i++)
         bl__send(fd, "metric %.17g %s %u", res.metric_value[i], res.metric_unit[i],
                  res.metric_flags[i]);

@@ -312,6 +312,9 @@ static void handle_line(struct bl__worker *r, char *line)
         l->bytes_per_op = strtod(line + 6, NULL);
     } else if (strncmp(line, "items ", 6) == 0) {
         l->items_per_op = strtod(line + 6, NULL);
+    } else if (strncmp(line, "label ", 6) == 0) {
+        free(l->label);
+        l->label = bl__strdup(line + 6);
     } else if (strncmp(line, "metric ", 7) == 0) {
         char *unit = rest_after(line, 2);
         char *sp = strchr(unit, ' ');

@@ -252,6 +252,10 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             fputs(",\n      \"time_unit\": \"ns\"", f);
             if (!isfinite(cpu_per_op(l)))
                 fputs(",\n      \"cpu_time_is_real_time\": true", f);
+            if (l->label) {
+                fputs(",\n      \"label\": ", f);
+                bl__json_string(f, l->label);
+            }
             for (size_t c = 0; c < ncs[k]; c++) {
                 fputs(",\n      ", f);
                 bl__json_string(f, cs[k][c].name);

@@ -92,6 +92,7 @@ static void free_labels(bl_label *l, size_t n)
 void bl__launch_fini(bl_launch *l)
 {
     free(l->message);
+    free(l->label);
     free(l->samples);
     for (size_t i = 0; i < l->n_metrics; i++)
         free(l->metrics[i].unit);
@@ -750,11 +751,12 @@ static int copy_launch(bl_launch *dst, const bl_launch *src)
     dst->n_samples = dst->cap_samples = 0;
     dst->metrics = NULL;
     dst->n_metrics = 0;
-    dst->message = dst->out = dst->err = NULL;
+    dst->message = dst->out = dst->err = dst->label = NULL;
     dst->size.param = dst->size.user_name = NULL;
     if ((src->size.param && !(dst->size.param = bl__strdup(src->size.param))) ||
         (src->size.user_name && !(dst->size.user_name = bl__strdup(src->size.user_name))) ||
         (src->message && !(dst->message = bl__strdup(src->message))) ||
+        (src->label && !(dst->label = bl__strdup(src->label))) ||
         (src->out && !(dst->out = bl__strdup(src->out))) ||
         (src->err && !(dst->err = bl__strdup(src->err))))
         return -ENOMEM;
