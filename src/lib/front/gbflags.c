@@ -20,6 +20,21 @@
 #include "../bench/bench.h"
 #include "front.h"
 
+/*
+ * What bl__gbench_flags allocates (the rewritten argv and its strings)
+ * lives as long as the program, as argv does; kept here, where it stays
+ * reachable.
+ */
+static void **kept;
+static size_t n_kept, cap_kept;
+
+static void *keep(void *p)
+{
+    if (p && bl__grow((void **)&kept, &cap_kept, n_kept + 1, sizeof *kept) == 0)
+        kept[n_kept++] = p;
+    return p;
+}
+
 /* The name Google Benchmark prints: a raw name as written, else benchlab's. */
 static const char *gb_name(const struct bl__instance *in)
 {
@@ -103,7 +118,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         return 0;
     const char *prog = n > 0 ? in[0] : "suite";
     /* room for every argument turned into two, and the NULL */
-    char **out = calloc((size_t)n * 2 + 1, sizeof *out);
+    char **out = keep(calloc((size_t)n * 2 + 1, sizeof *out));
     if (!out) {
         fprintf(stderr, "%s: out of memory\n", prog);
         *status = 2;
@@ -119,7 +134,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
             struct bl__buf t = {0};
             bl__buf_printf(&t, "-%s", in[i]);
             if (t.data)
-                a = t.data;
+                a = keep(t.data);
         }
         if (strncmp(a, "--benchmark_", 12) != 0) {
             out[m++] = in[i];
@@ -144,7 +159,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
                 if (!(bl_parse_duration(t.data ? t.data : "") > 0))
                     why = "is not a positive number of seconds";
                 out[m++] = (char *)"--time";
-                out[m++] = t.data;
+                out[m++] = keep(t.data);
             }
         } else if (flag_is(a, len, "benchmark_repetitions")) {
             out[m++] = (char *)"--count";
@@ -181,19 +196,17 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         }
         if (why) {
             fprintf(stderr, "%s: %.*s: %s\n", prog, len + 2, a, why);
-            free(out);
             *status = 2;
             return 1;
         }
     }
     if (list) {
         *status = list_tests(prog, filter);
-        free(out);
         return 1;
     }
     if (filter) {
         out[m++] = (char *)"--filter";
-        out[m++] = translate_filter(filter);
+        out[m++] = keep(translate_filter(filter));
     }
     /* --benchmark_out=FILE writes Google Benchmark's JSON to FILE (its
      * default --benchmark_out_format); stdout then has nothing */
@@ -208,6 +221,6 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
     }
     out[m] = NULL;
     *argc = m;
-    *argv = out; /* lives as long as the program, as argv does */
+    *argv = out;
     return 0;
 }
