@@ -272,8 +272,8 @@ void build_instances()
                 d.name = in->name.c_str();
                 d.fn = &RunInstance;
                 d.overhead_fn = b->overhead_;
-                d.file = __FILE__;
-                d.line = __LINE__;
+                d.file = b->file_; /* NULL: RegisterBenchmark, written in no file of ours */
+                d.line = 0;
                 d.raw_name = 1;
                 d.data = in.get();
                 if (explicit_threads)
@@ -370,8 +370,9 @@ void TeardownInstance(bl_state *st)
     }
 }
 
-Benchmark *RegisterBenchmarkInternal(Benchmark *b)
+Benchmark *RegisterBenchmarkInternal(Benchmark *b, const char *file)
 {
+    b->file_ = file;
     families().emplace_back(b);
     return b;
 }

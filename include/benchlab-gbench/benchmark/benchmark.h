@@ -350,6 +350,7 @@ class Benchmark
     void (*setup_)(const State &) = nullptr;
     void (*teardown_)(const State &) = nullptr;
     bl_bench_fn overhead_ = &bl__gbench_overhead;
+    const char *file_ = nullptr; /* the source file that registered it */
 
   protected:
     explicit Benchmark(const char *name);
@@ -392,19 +393,23 @@ template <class Lambda> class LambdaBenchmark : public Benchmark
     Lambda lambda_;
 };
 
-Benchmark *RegisterBenchmarkInternal(Benchmark *b);
+/* file: where the registration is written (the default argument is read
+ * at the call, in the suite's source): the suite's name comes from it when
+ * the suite has a main of its own (benchlab.h, BENCHLAB_SUITE) */
+Benchmark *RegisterBenchmarkInternal(Benchmark *b, const char *file = __builtin_FILE());
 
 } // namespace internal
 
 inline internal::Benchmark *RegisterBenchmark(const char *name,
                                               internal::FunctionBenchmark::Function *fn)
 {
-    return internal::RegisterBenchmarkInternal(new internal::FunctionBenchmark(name, fn));
+    return internal::RegisterBenchmarkInternal(new internal::FunctionBenchmark(name, fn), nullptr);
 }
 template <class Lambda> internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn)
 {
     using BenchType = internal::LambdaBenchmark<typename std::decay<Lambda>::type>;
-    return internal::RegisterBenchmarkInternal(new BenchType(name, std::forward<Lambda>(fn)));
+    return internal::RegisterBenchmarkInternal(new BenchType(name, std::forward<Lambda>(fn)),
+                                               nullptr);
 }
 template <class Lambda, class... Args>
 internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn, Args &&...args)
@@ -580,6 +585,7 @@ void ClearRegisteredBenchmarks();
 #define BENCHMARK_MAIN()                                                                           \
     int main(int argc, char **argv)                                                                \
     {                                                                                              \
+        bl_register_suite("", __FILE__); /* the suite's name: this file's stem */                  \
         ::benchmark::Initialize(&argc, argv);                                                      \
         if (::benchmark::ReportUnrecognizedArguments(argc, argv))                                  \
             return 1;                                                                              \
