@@ -17,6 +17,7 @@
 
 #include "benchlab/ab.h"
 #include "benchlab/format.h"
+#include "benchlab/output.h"
 #include "benchlab/run.h"
 #include "cli.h"
 #include "front.h"
@@ -75,20 +76,16 @@ static int write_format(FILE *f, int fmt, const bl_ab_report *r, unsigned table_
                             : bl_ab_write_table(f, r, table_flags);
 }
 
-/* Write `fmt` to `path` through a temporary file renamed at the end. */
+/* Write `fmt` to `path`, whole or not at all (benchlab/output.h). */
 static int write_out_file(const char *path, int fmt, const bl_ab_report *r)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return cli_error("ab: --out %s: %s", path, strerror(errno));
-    int err = write_format(f, fmt, r, 0);
-    if (fclose(f) != 0 || err || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return cli_error("ab: --out %s: %s", path, err ? bl_strerror(err) : strerror(e));
-    }
+    bl_output *out = NULL;
+    int err = bl_output_open(path, &out);
+    if (err)
+        return cli_error("ab: --out %s: %s", path, bl_strerror(err));
+    err = bl_output_end(out, write_format(bl_output_file(out), fmt, r, 0));
+    if (err)
+        return cli_error("ab: --out %s: %s", path, bl_strerror(err));
     return 0;
 }
 
@@ -192,10 +189,12 @@ int cmd_ab(int argc, char **argv)
 
     struct front fr = {{isatty(2), 0}};
     FILE *table_to = fmt != FMT_TABLE && !out_path ? stderr : stdout;
-    unsigned flags = (strcmp(color, "always") == 0 ||
-                      (strcmp(color, "auto") == 0 && bl_terminal_colors(fileno(table_to))))
-                         ? BL_AB_COLOR
-                         : 0;
+    /* stdout is watched (bl_output_watch_stdout): its fileno is -1 */
+    unsigned flags =
+        (strcmp(color, "always") == 0 ||
+         (strcmp(color, "auto") == 0 && bl_terminal_colors(table_to == stderr ? 2 : 1)))
+            ? BL_AB_COLOR
+            : 0;
     bl_run_install_signal_handlers();
     bl_ab_observer obs = {&fr, NULL, on_start, on_bench};
     bl_ab_report *r = NULL;

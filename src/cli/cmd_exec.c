@@ -22,6 +22,7 @@
 
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
+#include "benchlab/output.h"
 #include "benchlab/results.h"
 #include "cli.h"
 #include "front.h"
@@ -868,7 +869,7 @@ enum { EX_ASCIIDOC, EX_CSV, EX_JSON, EX_MARKDOWN, EX_ORGMODE };
 
 struct export_file {
     const char *path;
-    FILE *f;
+    bl_output *out; /* open before measuring: a bad path costs no measurement */
 };
 
 static int write_export(int kind, FILE *f, const struct cli *c, const bl_exec_results *res)
@@ -905,7 +906,7 @@ int cmd_exec(int argc, char **argv)
     int to_stdout = c.format_go;
     for (int i = 0; i < 5; i++) {
         ex[i].path = c.exports[i];
-        ex[i].f = NULL;
+        ex[i].out = NULL;
     }
     if (!status)
         status = expand(&c, &e);
@@ -913,13 +914,12 @@ int cmd_exec(int argc, char **argv)
     for (int i = 0; i < 5 && !status; i++) {
         if (!ex[i].path)
             continue;
-        if (strcmp(ex[i].path, "-") == 0) {
-            ex[i].f = stdout;
+        if (strcmp(ex[i].path, "-") == 0)
             to_stdout = 1;
-        } else if (!(ex[i].f = fopen(ex[i].path, "w"))) {
+        int oerr = bl_output_open(ex[i].path, &ex[i].out);
+        if (oerr)
             status =
-                cli_error("exec: cannot write export file '%s': %s", ex[i].path, strerror(errno));
-        }
+                cli_error("exec: cannot write export file '%s': %s", ex[i].path, bl_strerror(oerr));
     }
     bl_exec_results *res = NULL;
     if (!status) {
@@ -944,9 +944,15 @@ int cmd_exec(int argc, char **argv)
             if (c.style != STYLE_NONE)
                 print_summary(to_stdout ? stderr : stdout, &c, res);
             fflush(stdout);
-            for (int i = 0; i < 5; i++)
-                if (ex[i].f && write_export(i, ex[i].f, &c, res) != 0)
-                    status = cli_error("exec: writing export '%s' failed", ex[i].path);
+            for (int i = 0; i < 5; i++) {
+                int werr = ex[i].out
+                               ? bl_output_end(ex[i].out,
+                                               write_export(i, bl_output_file(ex[i].out), &c, res))
+                               : 0;
+                ex[i].out = NULL;
+                if (werr)
+                    status = cli_error("exec: export '%s': %s", ex[i].path, bl_strerror(werr));
+            }
         }
         if (err == BL_EINTR) {
             fprintf(stderr, "benchlab: exec: interrupted; the runs measured so far are shown\n");
@@ -978,13 +984,8 @@ int cmd_exec(int argc, char **argv)
             bl_results_destroy(r);
         }
     }
-    for (int i = 0; i < 5; i++) {
-        if (!ex[i].f)
-            continue;
-        int bad = ex[i].f == stdout ? fflush(stdout) != 0 || ferror(stdout) : fclose(ex[i].f) != 0;
-        if (bad && !status)
-            status = cli_error("exec: writing export '%s' failed", ex[i].path);
-    }
+    for (int i = 0; i < 5; i++)
+        bl_output_discard(ex[i].out); /* no results: the previous file stays */
     bl_exec_results_destroy(res);
     expanded_free(&e);
     for (size_t p = 0; p < c.n_params; p++) {

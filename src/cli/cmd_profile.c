@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchlab/output.h"
 #include "benchlab/profile.h"
 #include "cli.h"
 #include "front.h"
@@ -384,15 +385,13 @@ static enum bl_profile_format output_format(const struct profile_opts *o, const 
 static int write_file(const bl_profile *p, enum bl_profile_format format, const char *path,
                       int announce)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
-    if (!f)
-        return cli_error("profile: %s: %s", path, strerror(errno));
-    int err = bl_profile_write(p, format, f);
-    if (f != stdout && fclose(f) != 0 && !err)
-        err = -errno;
+    bl_output *out = NULL;
+    int err = bl_output_open(path, &out);
+    if (!err)
+        err = bl_output_end(out, bl_profile_write(p, format, bl_output_file(out)));
     if (err)
         return cli_error("profile: %s: %s", path, bl_strerror(err));
-    if (f != stdout && announce)
+    if (strcmp(path, "-") != 0 && announce)
         fprintf(stderr, "benchlab: profile: wrote %s\n", path);
     return 0;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "benchlab/format.h"
+#include "benchlab/output.h"
 #include "benchlab/report.h"
 #include "benchlab/store.h"
 #include "cli.h"
@@ -162,36 +163,11 @@ static int load_history(struct job *j, size_t last)
 static int write_report(const char *out_path, const struct job *j, const bl_report_options *o)
 {
     int to_stdout = strcmp(out_path, "-") == 0;
-    size_t tlen = strlen(out_path) + 32;
-    char *tmp = malloc(tlen);
-    FILE *f = NULL;
-    if (to_stdout) {
-        f = stdout;
-    } else if (tmp) {
-        snprintf(tmp, tlen, "%s.tmp.%ld", out_path, (long)getpid());
-        f = fopen(tmp, "w");
-    }
-    if (!f) {
-        int e = errno;
-        free(tmp);
-        return cli_error("report: %s: %s", out_path, strerror(e));
-    }
-    int rc = bl_report_write(f, j->runs, j->n, o);
-    if (to_stdout) {
-        if (fflush(f) != 0 && !rc)
-            rc = -errno;
-    } else {
-        int bad = fflush(f) != 0 || ferror(f);
-        if (fclose(f) != 0 || bad) {
-            if (!rc)
-                rc = -EIO;
-        } else if (!rc && rename(tmp, out_path) != 0) {
-            rc = -errno;
-        }
-        if (rc)
-            unlink(tmp);
-    }
-    free(tmp);
+    bl_output *out = NULL;
+    int rc = bl_output_open(out_path, &out);
+    if (rc)
+        return cli_error("report: %s: %s", out_path, bl_strerror(rc));
+    rc = bl_output_end(out, bl_report_write(bl_output_file(out), j->runs, j->n, o));
     if (rc)
         return cli_error("report: %s: %s", to_stdout ? "stdout" : out_path, bl_strerror(rc));
     if (!to_stdout)

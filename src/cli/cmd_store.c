@@ -17,6 +17,7 @@
 
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
+#include "benchlab/output.h"
 #include "benchlab/profile.h"
 #include "benchlab/store.h"
 #include "cli.h"
@@ -516,29 +517,17 @@ static int write_results(FILE *f, const bl_results *r, const char *format)
     return ferror(f) ? -EIO : 0;
 }
 
-/* Write r to path (NULL: stdout), whole or not at all. 0 or 2 after an error. */
+/* Write r to path (NULL or "-": stdout), whole or not at all. 0 or 2 after an error. */
 static int write_out(const bl_results *r, const char *path, const char *format)
 {
-    if (!path) {
-        int rc = write_results(stdout, r, format);
-        if (fflush(stdout) != 0 && !rc)
-            rc = -EIO;
-        return rc ? cli_error("merge: writing: %s", bl_strerror(rc)) : 0;
-    }
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return cli_error("merge: --out %s: %s", path, strerror(errno));
-    int rc = write_results(f, r, format);
-    if (fclose(f) != 0 && !rc)
-        rc = -errno;
-    if (!rc && rename(tmp, path) != 0)
-        rc = -errno;
-    if (rc) {
-        unlink(tmp);
+    bl_output *out = NULL;
+    int rc = bl_output_open(path, &out);
+    if (rc)
         return cli_error("merge: --out %s: %s", path, bl_strerror(rc));
-    }
+    rc = bl_output_end(out, write_results(bl_output_file(out), r, format));
+    if (rc)
+        return cli_error("merge: %s%s: %s", path ? "--out " : "", path ? path : "stdout",
+                         bl_strerror(rc));
     return 0;
 }
 

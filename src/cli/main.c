@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "benchlab/common.h"
+#include "benchlab/output.h"
 #include "benchlab/run.h"
 #include "benchlab/store.h"
 #include "cli.h"
@@ -55,8 +56,20 @@ int cli_parse(const char *name, int argc, char **argv, struct bl__args *args)
     return argc - (int)args->n_pos;
 }
 
+/* A command's status, or 2 when what it wrote to stdout did not all arrive. */
+static int finish(int status)
+{
+    int err = bl_output_flush_stdout();
+    if (err) {
+        cli_error("stdout: %s", bl_strerror(err));
+        return 2;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    bl_output_watch_stdout();
     /* `benchlab run SUITE --save` saves through the store linked here */
     bl_run_set_saver(bl_store_run_saver);
     if (argc < 2) {
@@ -66,15 +79,15 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         bl__help_write_commands(stdout);
-        return 0;
+        return finish(0);
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("benchlab %s\n", bl_version());
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+            return finish(commands[i].fn(argc - 1, argv + 1));
     const char *near = bl__command_closest(argv[1]);
     if (near) {
         cli_error("unknown command '%s' (did you mean '%s'?)", argv[1], near);

@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "../base/base.h"
+#include "benchlab/common.h"
+#include "benchlab/output.h"
 #include "engine.h"
 
 #define MAX_REPS 1000000000000ull
@@ -200,17 +202,13 @@ int bl__tune_save(struct bl__tune *t, char *err, size_t err_size)
 {
     if (!t->path || !t->changed)
         return 0;
-    struct bl__buf tmp = {0};
-    bl__buf_printf(&tmp, "%s.tmp.%ld", t->path, (long)getpid());
-    if (!tmp.data)
-        return -ENOMEM;
-    FILE *f = fopen(tmp.data, "w");
-    if (!f) {
-        int e = -errno;
-        snprintf(err, err_size, "--tune-file %s: %s", tmp.data, strerror(errno));
-        bl__buf_fini(&tmp);
-        return e;
+    bl_output *out = NULL;
+    int rc = bl_output_open(t->path, &out);
+    if (rc) {
+        snprintf(err, err_size, "--tune-file %s: %s", t->path, bl_strerror(rc));
+        return rc;
     }
+    FILE *f = bl_output_file(out);
     char fp[BL__TUNE_NKEYS][256];
     fingerprint(fp, t->batch_ms);
     fprintf(f, "benchlab-tune 1\n"
@@ -220,21 +218,8 @@ int bl__tune_save(struct bl__tune *t, char *err, size_t err_size)
         fprintf(f, "%s: %s\n", keys[k], fp[k]);
     for (size_t i = 0; i < t->n; i++)
         fprintf(f, "%s\t%llu\n", t->entry[i].name, t->entry[i].reps);
-    int rc = 0;
-    if (fflush(f) != 0 || ferror(f)) {
-        rc = -errno ? -errno : -EIO;
-        snprintf(err, err_size, "--tune-file %s: %s", tmp.data, strerror(errno ? errno : EIO));
-    }
-    if (fclose(f) != 0 && !rc) {
-        rc = -errno;
-        snprintf(err, err_size, "--tune-file %s: %s", tmp.data, strerror(errno));
-    }
-    if (!rc && rename(tmp.data, t->path) != 0) {
-        rc = -errno;
-        snprintf(err, err_size, "--tune-file %s: %s", t->path, strerror(errno));
-    }
+    rc = bl_output_close(out);
     if (rc)
-        unlink(tmp.data);
-    bl__buf_fini(&tmp);
+        snprintf(err, err_size, "--tune-file %s: %s", t->path, bl_strerror(rc));
     return rc;
 }

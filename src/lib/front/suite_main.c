@@ -9,8 +9,8 @@
  * options on the suite's table (options.c), opens the output, runs,
  * writes and saves. Output: the Go format on stdout as launches finish (so
  * a Ctrl-C keeps what was printed), a progress line and the summary table
- * on stderr. With --out FILE the results are written to FILE.tmp and
- * renamed at the end: whole or not at all.
+ * on stderr. With --out FILE the results are written whole or not at all,
+ * and a device such as /dev/null in place (base/output.c).
  *
  * Calls: engine (the run, listing, shards), bench (the registry, the
  * worker), format (the writers), instruments (counter names).
@@ -32,6 +32,7 @@
 #include "../instruments/counters.h"
 #include "../instruments/profiler.h"
 #include "benchlab/format.h"
+#include "benchlab/output.h"
 #include "benchlab/run.h"
 #include "front.h"
 
@@ -329,8 +330,9 @@ int bl_main(int argc, char **argv)
         free(suite);
         for (size_t i = 0; i < n; i++)
             printf("%s\n", in[i].name);
-        return fflush(stdout) == 0 ? 0 : 1;
+        return bl_output_flush_stdout() == 0 ? 0 : 1;
     }
+    bl_output_watch_stdout(); /* a failed write to stdout is named (>/dev/full) */
     int status;
     if (bl__gbench_flags(&argc, &argv, &status))
         return status;
@@ -509,10 +511,11 @@ static int list_benchmarks(const char *prog, const bl_run_options *o)
     return 0;
 }
 
-/* The output: stdout, or --out's temporary file (renamed by close_output:
- * the file is whole or not there). 0, or 2 after the message. */
+/* The output: stdout, or --out (benchlab/output.h: a regular file is
+ * replaced whole or not at all, a device written in place). 0, or 2 after
+ * the message. */
 static int open_output(struct front *fr, const struct suite_args *sa, const char *prog,
-                       char **tmp_path)
+                       bl_output **output)
 {
     fr->tty = isatty(2);
     fr->progress.tty = fr->tty;
@@ -522,27 +525,20 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     fr->fmt = out_format(bl__format_for(sa->format, sa->out_path, out_formats, "go"));
     fr->profile_formats = sa->profile_list;
     fr->profile_top = sa->profile_top;
-    *tmp_path = NULL;
-    if (!sa->out_path) {
-        fr->out = stdout;
-        return 0;
-    }
-    struct bl__buf t = {0};
-    bl__buf_printf(&t, "%s.tmp.%ld", sa->out_path, (long)getpid());
-    *tmp_path = t.data;
-    fr->out = *tmp_path ? fopen(*tmp_path, "w") : NULL;
-    if (!fr->out) {
-        fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, strerror(errno));
-        free(*tmp_path);
+    int err = bl_output_open(sa->out_path, output);
+    if (err) {
+        fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, bl_strerror(err));
         return 2;
     }
+    fr->out = bl_output_file(*output);
     return 0;
 }
 
 /* The table on stderr, what the Go format adds at the end, the whole-run
- * formats, and --out's rename. Returns the exit status so far. */
+ * formats, and closing the output (every write checked). Returns the exit
+ * status so far. */
 static int write_results(struct front *fr, const struct suite_args *sa, const bl_run_options *o,
-                         const char *prog, bl_results *res, int rc, char *tmp_path)
+                         const char *prog, bl_results *res, int rc, bl_output *output)
 {
     if (sa->table && res) {
         fputc('\n', stderr);
@@ -577,13 +573,11 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
             status = 2;
         }
     }
-    if (sa->out_path) {
-        if (fflush(fr->out) != 0 || ferror(fr->out) || fclose(fr->out) != 0 ||
-            rename(tmp_path, sa->out_path) != 0) {
-            fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, strerror(errno));
-            unlink(tmp_path);
-            status = 2;
-        }
+    int cerr = bl_output_close(output);
+    if (cerr) {
+        fprintf(stderr, "%s: %s%s: %s\n", prog, sa->out_path ? "--out " : "",
+                sa->out_path ? sa->out_path : "stdout", bl_strerror(cerr));
+        status = 2;
     }
     return status;
 }
@@ -634,8 +628,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
         return 2;
     }
     struct front fr = {0};
-    char *tmp_path;
-    if (open_output(&fr, &sa, prog, &tmp_path))
+    bl_output *output = NULL;
+    if (open_output(&fr, &sa, prog, &output))
         return 2;
 
     bl_run_install_signal_handlers();
@@ -647,13 +641,10 @@ int bl_run_main(int argc, char **argv, const char *exe)
     int status;
     if (rc < 0 && rc != BL_EINTR) {
         fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
-        if (sa.out_path) {
-            fclose(fr.out);
-            unlink(tmp_path);
-        }
+        bl_output_discard(output);
         status = 2;
     } else {
-        status = write_results(&fr, &sa, &o, prog, res, rc, tmp_path);
+        status = write_results(&fr, &sa, &o, prog, res, rc, output);
         if (rc == BL_EINTR)
             fprintf(stderr, "%s: interrupted; results above are the benchmarks that finished\n",
                     prog);
@@ -666,7 +657,6 @@ int bl_run_main(int argc, char **argv, const char *exe)
                     prog, tune_err);
         status = save_results(&sa, prog, res, rc, status);
     }
-    free(tmp_path);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);

@@ -1,0 +1,206 @@
+#!/bin/sh
+# output.sh CASE BINDIR DATADIR - how every writer opens its output
+# (benchlab/output.h, docs/formats.md "Output files"): devices are written
+# in place and never replaced, regular files whole or not at all, a failed
+# write is an error that names the output and its cause.
+#
+# Runs in a private mount namespace with a tmpfs on /dev holding our own
+# null, full and zero: a regression that replaces /dev/null replaces ours,
+# not the machine's.
+set -u
+case_name=$1
+bin=$2
+data=$3
+if [ -z "${BL_PRIVATE_DEV:-}" ]; then
+    if ! unshare -m true 2>/dev/null; then
+        echo "SKIP [$case_name]: needs unshare -m (root) for a private /dev"
+        exit 77
+    fi
+    exec unshare -m env BL_PRIVATE_DEV=1 sh "$0" "$@"
+fi
+mount -t tmpfs -o mode=755 bl-private-dev /dev || exit 1
+mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 && mknod -m 666 /dev/zero c 1 5 &&
+    mknod -m 666 /dev/urandom c 1 9 || exit 1
+ln -s /proc/self/fd /dev/fd && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr
+mkdir /dev/shm && mount -t tmpfs shm /dev/shm
+
+cli="$bin/benchlab"
+suite="$bin/example_suite"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../support/e2e_lib.sh"
+is_device() { [ -c "$1" ] || fail "$1 is no longer a character device: $(ls -l "$1")"; }
+no_temps() {
+    left=$(ls -a "$1" | grep '\.tmp' || true)
+    [ -z "$left" ] || fail "temporary files left in $1: $left"
+}
+go="$data/doc-old.txt"
+one="--filter HashFNV1a/bytes=64 --count 2 --time 0.05 --no-table"
+
+case $case_name in
+devices-are-written-in-place)
+    # every writer, as root, onto /dev/null: exit 0 and /dev/null stays a device
+    run "$cli" merge "$go" -o /dev/null
+    expect_status 0
+    run "$cli" report "$go" -o /dev/null
+    expect_status 0
+    run "$suite" $one --out /dev/null
+    expect_status 0
+    run "$cli" run "$suite" $one --format json --out /dev/null
+    expect_status 0
+    run "$cli" exec -N --runs 2 true --export-json /dev/null --export-csv /dev/null \
+        --export-markdown /dev/null
+    expect_status 0
+    is_device /dev/null
+    is_device /dev/full
+    # a non-root user may write /dev/null, not create files in /dev
+    chmod 755 "$tmp"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" merge "$go" -o /dev/null
+    expect_status 0
+    is_device /dev/null
+    no_temps /dev
+    ;;
+full-device-is-an-error)
+    run "$cli" merge "$go" -o /dev/full
+    expect_status 2
+    err_has "merge: --out /dev/full: No space left on device"
+    run "$cli" report "$go" -o /dev/full
+    expect_status 2
+    err_has "report: /dev/full: No space left on device"
+    run "$suite" $one --out /dev/full
+    expect_status 2
+    err_has "\-\-out /dev/full: No space left on device"
+    run "$cli" exec -N --runs 2 true --export-json /dev/full
+    expect_status 2
+    err_has "/dev/full.*No space left on device"
+    is_device /dev/full
+    no_temps /dev
+    ;;
+stdout-full-is-an-error)
+    # the probe's command: results lost, exit 0, nothing said
+    "$suite" $one >/dev/full 2>"$tmp/err"
+    st=$?
+    expect_status 2
+    err_has "stdout: No space left on device"
+    err_lacks "Input/output error"
+    "$cli" run "$suite" $one >/dev/full 2>"$tmp/err"
+    st=$?
+    expect_status 2
+    err_has "stdout: No space left on device"
+    "$cli" exec -N --runs 2 --format go true >/dev/full 2>"$tmp/err"
+    st=$?
+    expect_status 2
+    err_has "stdout: No space left on device"
+    for args in "merge $go" "merge $go --format json" "compare $go" "report $go -o -"; do
+        "$cli" $args >/dev/full 2>"$tmp/err"
+        st=$?
+        expect_status 2
+        err_has "No space left on device"
+    done
+    ;;
+links-lead-to-their-target)
+    echo old >"$tmp/target.txt"
+    ln -s target.txt "$tmp/link.txt"
+    run "$cli" merge "$go" -o "$tmp/link.txt"
+    expect_status 0
+    [ -L "$tmp/link.txt" ] || fail "the symbolic link was replaced"
+    grep -q BenchmarkEncode "$tmp/target.txt" || fail "the link's target was not written"
+    # /dev/stdout writes to the descriptor: appended here, the link kept
+    echo first >"$tmp/stdout.txt"
+    "$cli" merge "$go" -o /dev/stdout >>"$tmp/stdout.txt" 2>"$tmp/err"
+    st=$?
+    expect_status 0
+    [ -L /dev/stdout ] || fail "/dev/stdout was replaced"
+    [ "$(head -1 "$tmp/stdout.txt")" = first ] || fail "/dev/stdout did not append"
+    grep -q BenchmarkEncode "$tmp/stdout.txt" || fail "nothing reached /dev/stdout"
+    # "-" is stdout for every writer that takes a file
+    run "$cli" merge "$go" -o -
+    expect_status 0
+    out_has BenchmarkEncode
+    run "$suite" $one --out -
+    expect_status 0
+    out_has "BenchmarkHashFNV1a"
+    [ ! -e ./- ] && [ ! -e "$tmp/-" ] || fail "a file named - was written"
+    ;;
+fifo-is-written-through)
+    mkfifo "$tmp/fifo"
+    timeout 20 cat "$tmp/fifo" >"$tmp/got" &
+    reader=$!
+    run "$cli" merge "$go" -o "$tmp/fifo"
+    expect_status 0
+    wait $reader
+    [ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
+    grep -q BenchmarkEncode "$tmp/got" || fail "nothing came through the FIFO"
+    ;;
+regular-file-keeps-mode)
+    echo old >"$tmp/out.txt"
+    chmod 640 "$tmp/out.txt"
+    run "$cli" merge "$go" -o "$tmp/out.txt"
+    expect_status 0
+    [ "$(stat -c %a "$tmp/out.txt")" = 640 ] || fail "mode $(stat -c %a "$tmp/out.txt"), want 640"
+    grep -q BenchmarkEncode "$tmp/out.txt" || fail "not replaced"
+    no_temps "$tmp"
+    ;;
+killed-writers-leave-nothing)
+    # exec's export no longer truncates the previous file at start
+    echo previous >"$tmp/e.json"
+    "$cli" exec -N --runs 200 'sleep 0.05' --export-json "$tmp/e.json" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    [ "$(cat "$tmp/e.json")" = previous ] || fail "kill -9 changed the previous export"
+    no_temps "$tmp"
+    for sig in HUP TERM XFSZ; do
+        echo previous >"$tmp/r.json"
+        "$suite" --filter 'Hash' --time 0.3 --no-table --out "$tmp/r.json" >/dev/null 2>&1 &
+        pid=$!
+        sleep 1
+        kill -s $sig $pid
+        wait $pid 2>/dev/null
+        no_temps "$tmp"
+        # SIGTERM ends a run early and keeps what finished; the others end it
+        [ "$(cat "$tmp/r.json")" = previous ] || grep -q Benchmark "$tmp/r.json" ||
+            fail "SIG$sig left a partial file: $(head -c 200 "$tmp/r.json")"
+    done
+    ;;
+stale-temporaries-are-removed)
+    echo stale >"$tmp/out.txt.tmp.999999999"
+    echo live >"$tmp/out.txt.tmp.$$"
+    echo mine >"$tmp/out.txt.tmp.notapid"
+    run "$cli" merge "$go" -o "$tmp/out.txt"
+    expect_status 0
+    [ ! -e "$tmp/out.txt.tmp.999999999" ] || fail "a dead writer's temporary file stays"
+    [ -e "$tmp/out.txt.tmp.$$" ] || fail "a live writer's temporary file was removed"
+    [ -e "$tmp/out.txt.tmp.notapid" ] || fail "a file not ours was removed"
+    ;;
+file-size-limit-is-an-error)
+    echo previous >"$tmp/big.json"
+    (ulimit -f 4 && "$cli" merge "$go" "$go" "$go" --format json -o "$tmp/big.json") >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    expect_status 2
+    err_has "File too large"
+    [ "$(cat "$tmp/big.json")" = previous ] || fail "the previous file was changed"
+    no_temps "$tmp"
+    ;;
+store-on-full-disk-says-so)
+    mkdir "$tmp/small" && mount -t tmpfs -o size=40k bl-small "$tmp/small" || fail "mount"
+    run "$cli" merge "$go" "$data/doc-new.txt" --save --store "$tmp/small/s.db"
+    expect_status 2
+    err_has "s.db.*disk is full"
+    run "$suite" $one --save --store "$tmp/small/s2.db"
+    expect_status 2
+    err_has "disk is full"
+    err_has "the results were written but not saved"
+    umount "$tmp/small"
+    ;;
+directory-is-refused)
+    run "$cli" merge "$go" -o "$tmp"
+    expect_status 2
+    err_has "merge: --out $tmp: Is a directory"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0
