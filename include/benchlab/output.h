@@ -78,6 +78,15 @@ BL_API void bl_output_watch_stdout(void);
  */
 BL_API int bl_output_flush_stdout(void);
 
+/*
+ * Text for a terminal: s with control characters (ESC, DEL, C1) and bytes
+ * that are not UTF-8 shown as \xNN (C1 as \u00NN), so that a name or
+ * message from a benchmark or a file cannot retitle, clear or write the
+ * clipboard of the terminal it is printed on. Written to out (NUL-terminated,
+ * cut at size); returns out.
+ */
+BL_API const char *bl_terminal_text(char *out, size_t size, const char *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,6 +67,8 @@ void cli_run_label(char *out, size_t size, const char *ref, const bl_store_run *
 
 static int width(const char *s)
 {
+    char safe[640];
+    s = bl_terminal_text(safe, sizeof safe, s); /* as pad() prints it */
     int w = 0;
     for (; *s; s++)
         w += ((unsigned char)*s & 0xC0) != 0x80;
@@ -75,6 +77,8 @@ static int width(const char *s)
 
 static void pad(const char *s, int w, int right)
 {
+    char safe[640]; /* stored names and tags are shown, never sent to the terminal */
+    s = bl_terminal_text(safe, sizeof safe, s);
     int n = w - width(s);
     if (right && n > 0)
         printf("%*s", n, "");

@@ -190,9 +190,54 @@ store-on-full-disk-says-so)
     err_has "s.db.*disk is full"
     run "$suite" $one --save --store "$tmp/small/s2.db"
     expect_status 2
-    err_has "disk is full"
-    err_has "the results were written but not saved"
+    err_has "s2.db.*disk is full"
     umount "$tmp/small"
+    ;;
+hostile-names-are-neutralised)
+    # names from a hostile file: OSC 52 (clipboard), a formula, HTML, bytes not UTF-8
+    esc=$(printf '\033')
+    printf 'goos: linux\n' >"$tmp/h.txt"
+    for i in 1 2 3 4 5 6; do
+        printf 'BenchmarkA\033]52;c;cHduZWQ=\007x-8 1 %d ns/op\n' "$((100 + i))"
+        printf 'Benchmark=cmd|calc!A0-8 1 %d ns/op\n' "$((200 + i))"
+        printf 'Benchmark<img/src=x/onerror=alert(1)>-8 1 %d ns/op\n' "$((300 + i))"
+        printf 'Benchmark\377bad-8 1 %d ns/op\n' "$((400 + i))"
+    done >>"$tmp/h.txt"
+    run "$cli" compare "$tmp/h.txt"
+    expect_status 0
+    out_lacks "$esc"
+    out_has 'A\\x1b]52;c;cHduZWQ=\\x07x'
+    run "$cli" compare -format csv "$tmp/h.txt"
+    out_has "^\"'=cmd|calc!A0-8\",2"
+    run "$cli" compare -format markdown "$tmp/h.txt"
+    out_lacks '[^\\]<img'
+    out_has '\\<img/src=x/onerror=alert(1)\\>'
+    run "$cli" compare -format json "$tmp/h.txt"
+    expect_status 0
+    python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$tmp/out" ||
+        fail "compare -format json is not valid UTF-8 JSON"
+    run "$cli" merge "$tmp/h.txt" --format json
+    expect_status 0
+    python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$tmp/out" ||
+        fail "merge --format json is not valid UTF-8 JSON"
+    out_has "Benchmark$(printf '\357\277\275')bad" # U+FFFD for the byte that is not UTF-8
+    # run's CSV: a metric unit becomes a column header
+    printf 'BenchmarkU-8 1 100 ns/op 5 =1+1\n' >"$tmp/u.txt"
+    run "$cli" merge "$tmp/u.txt" --format csv
+    expect_status 0
+    out_has ",\"'=1+1\"$"
+    run "$cli" merge "$tmp/h.txt" --format markdown
+    out_lacks '[^\\]<img'
+    # exec's exports: one Markdown escaper, one CSV rule
+    run "$cli" exec -N --runs 2 -n '<img/src=x/onerror=alert(1)>' true -n '=HYPERLINK("x")' true \
+        -n 'a`<img src=x onerror=alert(2)>`|b' true --export-markdown "$tmp/e.md" --export-csv "$tmp/e.csv"
+    expect_status 0
+    # hyperfine's layout: a command is a code span, where HTML is shown as text,
+    # fenced longer than any backtick run inside so that none can close it
+    grep -qF '| `<img/src=x/onerror=alert(1)>` |' "$tmp/e.md" || fail "exec markdown: not a code span"
+    grep -qF '| ``a`<img src=x onerror=alert(2)>`\|b`` |' "$tmp/e.md" ||
+        fail "exec markdown: a backtick closed the code span"
+    grep -q "^\"'=HYPERLINK(\"\"x\"\")\"," "$tmp/e.csv" || fail "exec --export-csv wrote a formula"
     ;;
 directory-is-refused)
     run "$cli" merge "$go" -o "$tmp"

@@ -107,6 +107,38 @@ size_t bl__edit_distance(const char *a, const char *b);
 /* Edit distance from `pattern` to the substring of `text` it is closest
  * to (0 when text contains it); SIZE_MAX for very long inputs. */
 size_t bl__substring_distance(const char *pattern, const char *text);
+/*
+ * The output primitives of every writer (escape.c; docs/formats.md,
+ * "Hostile bytes"). Strings may hold any byte; NULL is written as "".
+ */
+/* Length of the valid UTF-8 sequence at p (NUL-terminated), 1..4, or 0. */
+size_t bl__utf8_len(const unsigned char *p);
+/* A JSON string, quoted; controls as \n or \u00XX, invalid UTF-8 as U+FFFD. */
+void bl__json_string(FILE *f, const char *s);
+/* The shortest form that reads back to the same double; whole numbers below
+ * 1e15 without exponent; NaN and infinities as null. */
+void bl__json_number(FILE *f, double x);
+/* The shortest %g form of x that strtod reads back to x. */
+void bl__shortest_double(char *out, size_t size, double x);
+/* One CSV field: quoted as Go's encoding/csv quotes (benchstat's bytes), and
+ * a cell a spreadsheet would run as a formula (= + - @ tab CR first, and not
+ * a number such as -3.5 or +4.2%) written as text: "'=1+1" (OWASP). */
+void bl__csv_field(FILE *f, const char *s);
+int bl__csv_is_formula(const char *s);
+/* Markdown table text: markup and HTML characters backslash-escaped, line
+ * breaks as spaces, other controls as \xNN. */
+void bl__markdown_text(FILE *f, const char *s);
+/* Markdown code span for a table cell (exec's tables, as hyperfine's): the
+ * fence longer than any backtick run in s, '|' as \|, line breaks as
+ * spaces, controls as \xNN; HTML inside a code span is shown as text.
+ * Appends to b; 0 or -ENOMEM. */
+int bl__markdown_code(struct bl__buf *b, const char *s);
+/* Append s[0..n) to b for a terminal: control characters (ESC, C1, DEL) and
+ * bytes that are not UTF-8 as \xNN (C1 as \u00NN); newlines and tabs kept
+ * when keep_lines. */
+void bl__terminal_text(struct bl__buf *b, const char *s, size_t n, int keep_lines);
+/* s made safe for a terminal in b (reused; keep_lines 0); returns b's text. */
+const char *bl__terminal_safe(struct bl__buf *b, const char *s);
 
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);

@@ -11,15 +11,6 @@
 
 #include "compare_priv.h"
 
-static void md_escape(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-}
-
 static void label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b)
 {
     b->len = 0;
@@ -107,20 +98,20 @@ int bl_compare_write_markdown(bl_compare *c, FILE *f)
                 continue;
             uint32_t v = bl__key_get(c->tablep, t->key, fl);
             fprintf(f, "%s**", any ? ", " : "");
-            md_escape(f, fl->name);
+            bl__markdown_text(f, fl->name);
             fputs(":** ", f);
-            md_escape(f, c->str.s[v]);
+            bl__markdown_text(f, c->str.s[v]);
             any = 1;
         }
         if (any)
             fputs("\n\n", f);
         fputs("| ", f);
-        md_escape(f, c->str.s[t->unit]);
+        bl__markdown_text(f, c->str.s[t->unit]);
         fputs(" |", f);
         for (size_t k = 0; k < t->n_cols; k++) {
             label(c, c->colp, t->cols[k], &b);
             fputc(' ', f);
-            md_escape(f, b.data);
+            bl__markdown_text(f, b.data);
             fputs(" |", f);
             if (k > 0)
                 fputs(" vs base | p |", f);
@@ -132,7 +123,7 @@ int bl_compare_write_markdown(bl_compare *c, FILE *f)
         for (size_t r = 0; r < t->n_rows; r++) {
             label(c, c->rowp, t->rows[r], &b);
             fputs("| ", f);
-            md_escape(f, b.data);
+            bl__markdown_text(f, b.data);
             fputs(" |", f);
             for (size_t k = 0; k < t->n_cols; k++) {
                 cell_strings(c, t, r, k, center, range, delta, pv, sizeof center);
@@ -171,47 +162,13 @@ int bl_compare_write_markdown(bl_compare *c, FILE *f)
     return ferror(f) ? -EIO : 0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double x)
-{
-    if (isnan(x) || isinf(x)) {
-        fputs("null", f);
-        return;
-    }
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", x);
-    /* shortest round-trip */
-    for (int p = 1; p <= 17; p++) {
-        char t[64];
-        snprintf(t, sizeof t, "%.*g", p, x);
-        if (strtod(t, NULL) == x) {
-            snprintf(buf, sizeof buf, "%s", t);
-            break;
-        }
-    }
-    fputs(buf, f);
-}
-
 static void json_warns(FILE *f, const char **w, size_t n)
 {
     fputc('[', f);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc(',', f);
-        json_str(f, w[i]);
+        bl__json_string(f, w[i]);
     }
     fputc(']', f);
 }
@@ -221,9 +178,9 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
     struct bl__buf b = {0};
     fputs("{\"schema\":\"benchlab-compare/1\",", f);
     fputs("\"alpha\":", f);
-    json_num(f, c->opts.alpha);
+    bl__json_number(f, c->opts.alpha);
     fputs(",\"confidence\":", f);
-    json_num(f, c->opts.confidence);
+    bl__json_number(f, c->opts.confidence);
     fputs(",\"tables\":[", f);
     for (size_t ti = 0; ti < c->n_tables; ti++) {
         const struct table *t = &c->tables[ti];
@@ -236,28 +193,28 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
                 continue;
             if (any)
                 fputc(',', f);
-            json_str(f, fl->name);
+            bl__json_string(f, fl->name);
             fputc(':', f);
-            json_str(f, c->str.s[bl__key_get(c->tablep, t->key, fl)]);
+            bl__json_string(f, c->str.s[bl__key_get(c->tablep, t->key, fl)]);
             any = 1;
         }
         fputs("},\"unit\":", f);
-        json_str(f, c->str.s[t->unit]);
+        bl__json_string(f, c->str.s[t->unit]);
         fputs(",\"assume\":", f);
-        json_str(f, t->exact ? "exact" : "nothing");
+        bl__json_string(f, t->exact ? "exact" : "nothing");
         fputs(",\"columns\":[", f);
         for (size_t k = 0; k < t->n_cols; k++) {
             label(c, c->colp, t->cols[k], &b);
             if (k)
                 fputc(',', f);
-            json_str(f, b.data);
+            bl__json_string(f, b.data);
         }
         fputs("],\"rows\":[", f);
         for (size_t r = 0; r < t->n_rows; r++) {
             label(c, c->rowp, t->rows[r], &b);
             fputs(r ? ",\n{" : "\n{", f);
             fputs("\"name\":", f);
-            json_str(f, b.data);
+            bl__json_string(f, b.data);
             fputs(",\"cells\":[", f);
             for (size_t k = 0; k < t->n_cols; k++) {
                 long ci = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
@@ -271,21 +228,21 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
                 fputs("{\"n\":", f);
                 fprintf(f, "%zu", (size_t)cl->n);
                 fputs(",\"center\":", f);
-                json_num(f, cl->center);
+                bl__json_number(f, cl->center);
                 fputs(",\"lo\":", f);
-                json_num(f, cl->lo);
+                bl__json_number(f, cl->lo);
                 fputs(",\"hi\":", f);
-                json_num(f, cl->hi);
+                bl__json_number(f, cl->hi);
                 fputs(",\"warnings\":", f);
                 json_warns(f, cl->warn, cl->n_warn);
                 if (k > 0 && cl->base >= 0) {
                     double old = c->cells[cl->base].center;
                     fputs(",\"vs_base\":{\"p\":", f);
-                    json_num(f, cl->p);
+                    bl__json_number(f, cl->p);
                     fputs(",\"significant\":", f);
                     fputs(cl->p <= cl->alpha ? "true" : "false", f);
                     fputs(",\"ratio\":", f);
-                    json_num(f, old == cl->center ? 1 : old == 0 ? NAN : cl->center / old);
+                    bl__json_number(f, old == cl->center ? 1 : old == 0 ? NAN : cl->center / old);
                     fprintf(f, ",\"n_base\":%zu,\"n\":%zu,\"warnings\":", cl->n1, cl->n2);
                     json_warns(f, cl->cwarn, cl->n_cwarn);
                     fputc('}', f);
@@ -300,9 +257,9 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
             if (k)
                 fputc(',', f);
             fputs("{\"value\":", f);
-            json_num(f, s->has_summary ? s->summary : NAN);
+            bl__json_number(f, s->has_summary ? s->summary : NAN);
             fputs(",\"ratio\":", f);
-            json_num(f, s->has_ratio ? s->ratio : NAN);
+            bl__json_number(f, s->has_ratio ? s->ratio : NAN);
             fputs(",\"warnings\":", f);
             json_warns(f, s->warn, s->n_warn);
             fputc('}', f);

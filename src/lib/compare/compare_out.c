@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/csv.h"
 #include "compare_priv.h"
 
 /* ---- strings shared by the writers ---- */
@@ -175,17 +174,22 @@ static void tt_span(struct ttab *t, size_t span, const char *value, int align, c
         t->cells = nc;
         t->cap = cap;
     }
+    /* names come from input files: control characters shown, never sent to a terminal */
+    struct bl__buf safe = {0};
+    value = bl__terminal_safe(&safe, value);
     struct tcell *c = &t->cells[t->n];
     c->row = t->cur_row;
     c->col = t->cur_col;
     c->span = span;
     c->value = t->text.len;
     c->vlen = runelen(value);
-    if (bl__buf_append(&t->text, value, strlen(value) + 1)) {
+    int oom = bl__buf_append(&t->text, value, strlen(value) + 1);
+    c->margin = margin ? margin : (t->cur_col == 0 || value[0] == '\0') ? "" : " ";
+    bl__buf_fini(&safe);
+    if (oom) {
         t->oom = 1;
         return;
     }
-    c->margin = margin ? margin : (t->cur_col == 0 || value[0] == '\0') ? "" : " ";
     c->align = align;
     c->seq = t->n;
     t->n++;
@@ -597,7 +601,9 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f, int plots)
     for (size_t i = 0; i < ns.n && !rc; i++) {
         char sup[64];
         superscript(sup, sizeof sup, i + 1);
-        fprintf(f, "%s %s\n", sup, ns.list[i]);
+        struct bl__buf safe = {0};
+        fprintf(f, "%s %s\n", sup, bl__terminal_safe(&safe, ns.list[i]));
+        bl__buf_fini(&safe);
     }
     if (plots && ncols > 1 && t->n_rows && !rc)
         fputs("intervals: \xe2\x96\x80 the base column's, \xe2\x96\x84 the column's, "
@@ -631,7 +637,9 @@ static void print_headers(bl_compare *c, size_t ti, hdr_fn fn, void *ctx)
 
 static void text_hdr(void *ctx, const char *line)
 {
-    fprintf((FILE *)ctx, "%s\n", line);
+    struct bl__buf safe = {0};
+    fprintf((FILE *)ctx, "%s\n", bl__terminal_safe(&safe, line));
+    bl__buf_fini(&safe);
 }
 
 static int write_text(bl_compare *c, FILE *f, int plots)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
 #include "benchlab/stats.h"
@@ -378,8 +379,6 @@ static void summary_line(FILE *f, const bl_judgement_set *s)
         fprintf(f, ", %zu missing", s->n_missing);
 }
 
-static void md_text(FILE *f, const char *s);
-
 /* Rows of the table: benchmarks compared, or failed; new and missing ones
  * are listed after it by name. */
 static int in_table(const bl_judgement *j)
@@ -400,7 +399,7 @@ static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, co
         if (n < 12) {
             fputs(n ? ", " : "", f);
             if (markdown)
-                md_text(f, short_name(s->items[i].name));
+                bl__markdown_text(f, short_name(s->items[i].name));
             else
                 fputs(short_name(s->items[i].name), f);
         }
@@ -479,21 +478,6 @@ int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_lab
     return ferror(f) ? -EIO : 0;
 }
 
-/* Markdown table text: '|' escaped, no line breaks. */
-static void md_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else if (*s == '<')
-            fputs("&lt;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
                             const char *new_label)
 {
@@ -501,9 +485,9 @@ int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base
     fprintf(f, "### benchlab judge: %s", bad ? ":red_circle: " : ":white_check_mark: ");
     summary_line(f, s);
     fputs("\n\n", f);
-    md_text(f, new_label);
+    bl__markdown_text(f, new_label);
     fputs(" against ", f);
-    md_text(f, base_label);
+    bl__markdown_text(f, base_label);
     fprintf(f,
             ". Mann-Whitney U per benchmark, %s over %zu benchmark%s at α = %g; changes "
             "under %g%% count as unchanged.\n\n",
@@ -519,7 +503,7 @@ int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base
         struct cells c;
         fill_cells(j, &c);
         fputs("| ", f);
-        md_text(f, short_name(j->name));
+        bl__markdown_text(f, short_name(j->name));
         fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,
                 c.values);
         if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)

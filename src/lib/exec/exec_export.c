@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "../base/base.h"
-#include "../format/csv.h"
 #include "benchlab/env.h"
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
@@ -77,25 +76,6 @@ int bl_exec_write_gobench(FILE *f, const bl_exec_results *res)
     return status_of(f);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_seconds(FILE *f, double ns)
 {
     if (isfinite(ns))
@@ -112,7 +92,7 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
         int any = r->n_runs > 0;
         fputs(i ? ",\n    {\n" : "\n    {\n", f);
         fputs("      \"command\": ", f);
-        json_string(f, r->command->name);
+        bl__json_string(f, r->command->name);
         fputs(",\n      \"mean\": ", f);
         json_seconds(f, any ? r->wall.mean : NAN);
         fputs(",\n      \"stddev\": ", f);
@@ -143,9 +123,9 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
             fputs(",\n      \"parameters\": {", f);
             for (size_t p = 0; p < r->command->n_params; p++) {
                 fputs(p ? ", " : "", f);
-                json_string(f, r->command->params[p].name);
+                bl__json_string(f, r->command->params[p].name);
                 fputs(": ", f);
-                json_string(f, r->command->params[p].value);
+                bl__json_string(f, r->command->params[p].value);
             }
             fputs("}", f);
         }
@@ -154,7 +134,7 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
     fputs("\n  ]", f);
     if (res->n_shell_runs) {
         fputs(",\n  \"shell_startup\": {\"shell\": ", f);
-        json_string(f, res->shell);
+        bl__json_string(f, res->shell);
         fputs(", \"median\": ", f);
         json_seconds(f, res->shell_wall_ns);
         fprintf(f, ", \"runs\": %zu}", res->n_shell_runs);
@@ -194,8 +174,13 @@ int bl_exec_write_csv(FILE *f, const bl_exec_results *res)
         names[j] = c0->params[p].name;
     }
     fputs("command,mean,stddev,median,user,system,min,max", f);
-    for (size_t p = 0; p < n_names; p++)
-        fprintf(f, ",parameter_%s", names[p]);
+    for (size_t p = 0; p < n_names; p++) {
+        struct bl__buf h = {0};
+        bl__buf_printf(&h, "parameter_%s", names[p]);
+        fputc(',', f);
+        bl__csv_field(f, h.data);
+        bl__buf_fini(&h);
+    }
     fputc('\n', f);
     for (size_t i = 0; i < res->n_results; i++) {
         const bl_exec_result *r = &res->results[i];
@@ -276,12 +261,17 @@ int bl_exec_write_table(FILE *f, const bl_exec_results *res, const bl_exec_table
             continue;
         struct bl__buf name = {0};
         const char *q = o->markup == BL_EXEC_ORGMODE ? "=" : "`";
-        int err = bl__buf_puts(&name, q);
         const char *label = r->command->label ? r->command->label : r->command->name;
-        for (const char *s = label; !err && *s; s++)
-            err = *s == '|' ? bl__buf_puts(&name, "\\|") : bl__buf_append(&name, s, 1);
-        if (!err)
+        int err = 0;
+        if (o->markup == BL_EXEC_MARKDOWN) {
+            err = bl__markdown_code(&name, label); /* HTML in a code span is shown as text */
+        } else {
             err = bl__buf_puts(&name, q);
+            for (const char *s = label; !err && *s; s++)
+                err = *s == '|' ? bl__buf_puts(&name, "\\|") : bl__buf_append(&name, s, 1);
+            if (!err)
+                err = bl__buf_puts(&name, q);
+        }
         if (err) {
             bl__buf_fini(&name);
             return err;

@@ -13,10 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/ab.h"
 #include "benchlab/format.h"
-#include "csv.h"
-#include "json_out.h"
 #include "text.h"
 
 #define NCOL 7

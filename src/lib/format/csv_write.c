@@ -11,48 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
-#include "csv.h"
-
-static int needs_quotes(const char *s)
-{
-    if (!*s)
-        return 0;
-    if (strcmp(s, "\\.") == 0)
-        return 1;
-    for (const char *p = s; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '"' || *p == ',')
-            return 1;
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r'))
-        return 1;
-    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
-        return 1;
-    if (u[0] == 0xE2 && u[1] == 0x80 &&
-        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
-        return 1;
-    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
-        (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
-        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
-        return 1;
-    return 0;
-}
-
-void bl__csv_field(FILE *f, const char *s)
-{
-    if (!needs_quotes(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void num(FILE *f, double x)
 {
@@ -60,11 +21,7 @@ static void num(FILE *f, double x)
     if (isnan(x) || isinf(x))
         return;
     char buf[40];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
+    bl__shortest_double(buf, sizeof buf, x);
     fputs(buf, f);
 }
 

@@ -24,7 +24,6 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
-#include "json_out.h"
 
 /* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
 static char *gb_name(const char *full)

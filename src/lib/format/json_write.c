@@ -21,63 +21,8 @@
 #include "../base/base.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
-#include "json_out.h"
 
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\r':
-            fputs("\\r", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-void bl__json_string(FILE *f, const char *s)
-{
-    jstr(f, s);
-}
-
-void bl__json_number(FILE *f, double x)
-{
-    if (isnan(x) || isinf(x)) {
-        fputs("null", f);
-        return;
-    }
-    /* whole numbers as such (1000, not the shorter 1e+03): counts and
-     * sizes read as what they are */
-    if (x == floor(x) && fabs(x) < 1e15) {
-        fprintf(f, "%.0f", x);
-        return;
-    }
-    char buf[40];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    fputs(buf, f);
-}
+#define jstr bl__json_string
 
 static const char *status_name(int status)
 {

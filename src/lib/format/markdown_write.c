@@ -13,31 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/format.h"
-
-static void md(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("|\\`*_[]<>", *s))
-            fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
-    }
-}
 
 int bl_markdown_write(FILE *f, const bl_results *r)
 {
     for (size_t i = 0; i < r->n_config; i++) {
         fputs("- **", f);
-        md(f, r->config[i].key);
+        bl__markdown_text(f, r->config[i].key);
         fputs("**: ", f);
-        md(f, r->config[i].value);
+        bl__markdown_text(f, r->config[i].value);
         fputc('\n', f);
     }
     for (size_t i = 0; i < r->n_meta; i++) {
         fputs("- ", f);
-        md(f, r->meta[i].key);
+        bl__markdown_text(f, r->meta[i].key);
         fputs(": ", f);
-        md(f, r->meta[i].value);
+        bl__markdown_text(f, r->meta[i].value);
         fputc('\n', f);
     }
     if (r->n_config || r->n_meta)
@@ -76,7 +68,7 @@ int bl_markdown_write(FILE *f, const bl_results *r)
             bl_format_duration(o, sizeof o, e.overhead_ns);
         }
         fputs("| ", f);
-        md(f, b->name);
+        bl__markdown_text(f, b->name);
         fprintf(f, " | %s | ", t);
         if (have && e.ci_method != BL_CI_NONE) {
             char lo[64], hi[64];
@@ -125,9 +117,9 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
         for (int k = 0; k < n; k++) {
             fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
-            md(f, r->benches[i].name);
+            bl__markdown_text(f, r->benches[i].name);
             fputs(": ", f);
-            md(f, lines[k]);
+            bl__markdown_text(f, lines[k]);
             fputc('\n', f);
         }
     }

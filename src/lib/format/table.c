@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/base.h"
 #include "benchlab.h" /* enum bl_metric_flags */
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
@@ -42,26 +43,33 @@ void bl_format_duration(char *out, size_t size, double ns)
     }
 }
 
-/* Display width of a UTF-8 string (µ is one column). */
+/* Display width of a UTF-8 string (µ is one column), as bl__text_pad shows it. */
 int bl__text_width(const char *s)
 {
+    struct bl__buf safe = {0};
+    s = bl__terminal_safe(&safe, s);
     int w = 0;
     for (; *s; s++)
         if (((unsigned char)*s & 0xC0) != 0x80)
             w++;
+    bl__buf_fini(&safe);
     return w;
 }
 
+/* Every table cell (names, units, parameter values) comes through here:
+ * control characters are shown (\x1b), never sent to the terminal. */
 void bl__text_pad(FILE *f, const char *s, int w, int right)
 {
     int n = w - bl__text_width(s);
+    struct bl__buf safe = {0};
     if (right)
         for (int i = 0; i < n; i++)
             fputc(' ', f);
-    fputs(s, f);
+    fputs(bl__terminal_safe(&safe, s), f);
     if (!right)
         for (int i = 0; i < n; i++)
             fputc(' ', f);
+    bl__buf_fini(&safe);
 }
 
 void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
@@ -381,12 +389,16 @@ static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yello
     bl_diagnosis d;
     char lines[3][BL_DIAGNOSIS_LINE];
     int n = bl_bench_diagnose(b, &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+    struct bl__buf safe = {0};
     for (int k = 0; k < n; k++)
-        fprintf(f, "%snote%s %s: %s\n", yellow, reset, b->name, lines[k]);
+        fprintf(f, "%snote%s %s: %s\n", yellow, reset, bl__terminal_safe(&safe, b->name), lines[k]);
+    bl__buf_fini(&safe);
 }
 
 void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
 {
+    /* names and messages come from benchmarks: shown, never sent to the terminal */
+    struct bl__buf sn = {0}, sm = {0};
     const char *bold = (flags & BL_TABLE_COLOR) ? "\033[1m" : "";
     const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
     const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
@@ -433,7 +445,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             continue;
         struct row *row = &rows[n_rows++];
         const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
-        snprintf(row->cell[C_NAME], sizeof row->cell[C_NAME], "%s", name);
+        snprintf(row->cell[C_NAME], sizeof row->cell[C_NAME], "%s", bl__terminal_safe(&sn, name));
         bl_format_duration(row->cell[C_TIME], sizeof row->cell[C_TIME], e.centre);
         if (e.ci_method != BL_CI_NONE) {
             char lo[32], hi[32];
@@ -544,7 +556,9 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
             static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
             static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
             fprintf(f, "%s: per invocation (n=%zu):",
-                    strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name, m);
+                    bl__terminal_safe(&sn, strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9
+                                                                                 : b->name),
+                    m);
             for (int q = 0; q < 6; q++) {
                 char d[32];
                 bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
@@ -563,15 +577,16 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         char what[512];
         bl_format_complexity(what, sizeof what, c);
         const char *name = strncmp(c->name, "Benchmark", 9) == 0 ? c->name + 9 : c->name;
-        fprintf(f, "  %s: %s\n", name, what);
+        fprintf(f, "  %s: %s\n", bl__terminal_safe(&sn, name), bl__terminal_safe(&sm, what));
         if (c->message && c->best.curve)
-            fprintf(f, "%snote%s %s: %s\n", yellow, reset, name, c->message);
+            fprintf(f, "%snote%s %s: %s\n", yellow, reset, sn.data,
+                    bl__terminal_safe(&sm, c->message));
     }
     /* notes in plain words, one per benchmark and kind */
     const char *clash = bl_results_get_meta(r, "unit-conflicts");
     if (clash)
         fprintf(f, "%snote%s better= of a unit declared two ways, the first declaration kept: %s\n",
-                yellow, reset, clash);
+                yellow, reset, bl__terminal_safe(&sm, clash));
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_bench_result *b = &r->benches[i];
         unsigned intrinsic = 0;
@@ -597,12 +612,14 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                 }
                 if (first != j)
                     continue;
+                const char *name = bl__terminal_safe(&sn, b->name);
+                msg = bl__terminal_safe(&sm, msg);
                 if (l->skipped)
-                    fprintf(f, "SKIP %s: %s", b->name, msg);
+                    fprintf(f, "SKIP %s: %s", name, msg);
                 else if (l->disturbed && good)
-                    fprintf(f, "%snote%s %s: launch discarded: %s", yellow, reset, b->name, msg);
+                    fprintf(f, "%snote%s %s: launch discarded: %s", yellow, reset, name, msg);
                 else
-                    fprintf(f, "%sFAIL%s %s: %s", red, reset, b->name, msg);
+                    fprintf(f, "%sFAIL%s %s: %s", red, reset, name, msg);
                 if (same > 1)
                     fprintf(f, " (%zu of %zu launches)", same, b->n_launches);
                 fputc('\n', f);
@@ -616,7 +633,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                 by[k] += l->invalid_by[k];
         }
         if (intrinsic) {
-            fprintf(f, "note %s: most batches show ", b->name);
+            fprintf(f, "note %s: most batches show ", bl__terminal_safe(&sn, b->name));
             int first = 1;
             for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
                 if (intrinsic & (1u << k)) {
@@ -628,7 +645,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
         }
         if (ok && invalid * 20 > measured) {
             fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow, reset,
-                    b->name, invalid, measured);
+                    bl__terminal_safe(&sn, b->name), invalid, measured);
             int first = 1;
             for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
                 if (by[k]) {
@@ -642,16 +659,18 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
          * fewer than 10 in all are not */
         if (ok && measured - invalid < 10)
             fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
-                    yellow, reset, b->name, measured - invalid);
+                    yellow, reset, bl__terminal_safe(&sn, b->name), measured - invalid);
         if (ok && idle[i])
             fprintf(f,
                     "%snote%s %s: the body did no measurable work (less than half a cycle per "
                     "op beyond the empty loop): the compiler may have removed it; pass its "
                     "result to bl_do_not_optimize() (bl_escape() for memory it writes)\n",
-                    yellow, reset, b->name);
+                    yellow, reset, bl__terminal_safe(&sn, b->name));
         if (ok)
             diagnosis_notes(f, b, yellow, reset);
     }
     free(rows);
     free(idle);
+    bl__buf_fini(&sn);
+    bl__buf_fini(&sm);
 }

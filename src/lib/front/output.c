@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "front.h"
 
 const char *bl__format_for(const char *given, const char *path, const char *const *known,
@@ -35,7 +36,9 @@ void bl__progress_show(struct bl__progress *p, size_t index, size_t total, const
 {
     if (!p->tty)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, name);
+    struct bl__buf safe = {0}; /* names may hold parameter values: shown, never sent raw */
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, bl__terminal_safe(&safe, name));
+    bl__buf_fini(&safe);
     fflush(stderr);
     p->shown = 1;
 }

@@ -112,12 +112,17 @@ static void show_captured(const char *name, const char *what, const char *text, 
 {
     if (!total)
         return;
-    fprintf(stderr, "%s wrote %zu byte%s to %s:\n", name, total, total == 1 ? "" : "s", what);
+    struct bl__buf safe = {0}; /* a benchmark's bytes never reach the terminal raw */
+    fprintf(stderr, "%s wrote %zu byte%s to %s:\n", bl__terminal_safe(&safe, name), total,
+            total == 1 ? "" : "s", what);
     int lines = 0;
     const char *p = text ? text : "";
     while (*p && lines < 10) {
         size_t n = strcspn(p, "\n");
-        fprintf(stderr, "  | %.*s\n", (int)(n > 200 ? 200 : n), p);
+        safe.len = 0;
+        bl__buf_append(&safe, "", 0);
+        bl__terminal_text(&safe, p, n > 200 ? 200 : n, 0);
+        fprintf(stderr, "  | %s\n", safe.data ? safe.data : "");
         p += n;
         if (*p == '\n')
             p++;
@@ -125,6 +130,7 @@ static void show_captured(const char *name, const char *what, const char *text, 
     }
     if (*p || total > strlen(text ? text : ""))
         fprintf(stderr, "  | ...\n");
+    bl__buf_fini(&safe);
 }
 
 static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b,
@@ -137,9 +143,14 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
         bl_gobench_write_launch(fr->out, b, l);
         fflush(fr->out);
     }
-    if (l->status)
-        fprintf(stderr, "benchlab: %s: %s%s\n", b->name, l->message ? l->message : "failed",
+    if (l->status) {
+        struct bl__buf sn = {0}, sm = {0};
+        fprintf(stderr, "benchlab: %s: %s%s\n", bl__terminal_safe(&sn, b->name),
+                bl__terminal_safe(&sm, l->message ? l->message : "failed"),
                 l->disturbed ? " (launch discarded)" : "");
+        bl__buf_fini(&sn);
+        bl__buf_fini(&sm);
+    }
     if (b->alloc_message && b->n_launches == 1 &&
         !(fr->alloc_said && strcmp(fr->alloc_said, b->alloc_message) == 0 &&
           strstr(b->alloc_message, " is "))) {
