@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "base/base.h"
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
@@ -275,6 +276,74 @@ static void long_batches_keep_cheap_context_switches(void **state)
     bl_results_destroy(r);
 }
 
+struct seen {
+    size_t n;
+    char name[80];
+    double ns;
+    size_t n_values;
+    char last_unit[64];
+};
+
+static int on_result(void *ctx, const bl_gobench_result *r)
+{
+    struct seen *s = ctx;
+    s->n++;
+    snprintf(s->name, sizeof s->name, "%.*s", (int)(r->name_len < 60 ? r->name_len : 60), r->name);
+    s->ns = r->values[0].value;
+    s->n_values = r->n_values;
+    snprintf(s->last_unit, sizeof s->last_unit, "%s", r->values[r->n_values - 1].unit);
+    return 0;
+}
+
+static void hostile_names_units_and_config_stay_one_line_and_read_back(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    /* --pkg with newlines, a name with a no-break space and a newline, a
+     * unit that would forge a second ns/op, a 70 KB parameter value */
+    bl_results_set_config(r, "pkg", "x\nBenchmarkForged 1 999 ns/op\nmore");
+    char *big = malloc(70001);
+    memset(big, 'v', 70000);
+    big[70000] = '\0';
+    struct bl__buf name = {0};
+    bl__buf_printf(&name,
+                   "BenchmarkA/v=a\xC2\xA0"
+                   "b\nBenchmarkB 1 5 ns/op/big=%s",
+                   big);
+    bl_bench_result *b = bl_results_bench(r, name.data);
+    bl_launch *l = bl_results_add_launch(b);
+    l->ns_per_op = 0.35;
+    l->measured_reps = 1000;
+    bl_launch_set_metric(l,
+                         "y/op\xC2\xA0"
+                         "999\xC2\xA0ns/op",
+                         2);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_gobench_write(f, r);
+    fclose(f);
+    FILE *tmp = tmpfile();
+    fwrite(buf, 1, len, tmp);
+    fflush(tmp);
+    rewind(tmp);
+    struct seen seen = {0};
+    bl_gobench_handler h = {&seen, on_result, NULL, NULL, NULL};
+    char err[256] = "";
+    assert_int_equal(bl_gobench_read_fd(fileno(tmp), "t", "t", &h, err, sizeof err), 0);
+    fclose(tmp);
+    assert_int_equal(seen.n, 1); /* nothing forged */
+    assert_true(seen.ns == 0.35);
+    assert_int_equal(seen.n_values, 2); /* ns/op and the metric, no forged ns/op */
+    assert_string_equal(seen.last_unit, "y/op_999_ns/op");
+    assert_memory_equal(seen.name, "A/v=a_b_BenchmarkB_1_5_ns/op/big=vvv", 36);
+    assert_non_null(strstr(buf, "pkg: x BenchmarkForged 1 999 ns/op more\n"));
+    free(buf);
+    free(big);
+    bl__buf_fini(&name);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +356,7 @@ int main(void)
         cmocka_unit_test(finish_invalidates_and_subtracts_overhead),
         cmocka_unit_test(faults_invalidate_only_when_unusual),
         cmocka_unit_test(long_batches_keep_cheap_context_switches),
+        cmocka_unit_test(hostile_names_units_and_config_stay_one_line_and_read_back),
     };
     return cmocka_run_group_tests_name("gobench_write", tests, NULL, NULL);
 }

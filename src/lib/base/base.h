@@ -140,6 +140,15 @@ void bl__terminal_text(struct bl__buf *b, const char *s, size_t n, int keep_line
 /* s made safe for a terminal in b (reused; keep_lines 0); returns b's text. */
 const char *bl__terminal_safe(struct bl__buf *b, const char *s);
 
+/* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0; p < end. */
+size_t bl__space_len(const unsigned char *p, const unsigned char *end);
+/* One field of a Go-format line (a name, a unit): whitespace runes (U+00A0
+ * too) and control characters become '_', so the field stays one field. */
+void bl__gobench_field(FILE *f, const char *s);
+/* Text to the end of a Go-format line (a configuration value, a comment):
+ * control characters become spaces, so the line stays one line. */
+void bl__gobench_text(FILE *f, const char *s);
+
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);
 

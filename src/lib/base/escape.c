@@ -113,6 +113,26 @@ void bl__json_number(FILE *f, double x)
     fputs(buf, f);
 }
 
+size_t bl__space_len(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return (c == ' ' || (c >= '\t' && c <= '\r')) ? 1 : 0;
+    if (c == 0xC2 && p + 1 < end && (p[1] == 0x85 || p[1] == 0xA0))
+        return 2;
+    if (c == 0xE1 && p + 2 < end && p[1] == 0x9A && p[2] == 0x80)
+        return 3; /* U+1680 */
+    if (c == 0xE2 && p + 2 < end) {
+        if (p[1] == 0x80 && (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+            return 3; /* U+2000-200A, 2028, 2029, 202F */
+        if (p[1] == 0x81 && p[2] == 0x9F)
+            return 3; /* U+205F */
+    }
+    if (c == 0xE3 && p + 2 < end && p[1] == 0x80 && p[2] == 0x80)
+        return 3; /* U+3000 */
+    return 0;
+}
+
 /* Go's encoding/csv quotes a field with a comma, quote, CR or LF inside, a
  * leading Unicode space, or the field \. (fieldNeedsQuotes). */
 static int go_needs_quotes(const char *s)
@@ -121,22 +141,10 @@ static int go_needs_quotes(const char *s)
         return 0;
     if (strcmp(s, "\\.") == 0)
         return 1;
-    for (const char *p = s; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '"' || *p == ',')
-            return 1;
+    if (strpbrk(s, "\n\r\",") != NULL)
+        return 1;
     const unsigned char *u = (const unsigned char *)s;
-    if (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r'))
-        return 1;
-    if (u[0] == 0xC2 && (u[1] == 0x85 || u[1] == 0xA0))
-        return 1;
-    if (u[0] == 0xE2 && u[1] == 0x80 &&
-        (u[2] <= 0x8A || u[2] == 0xA8 || u[2] == 0xA9 || u[2] == 0xAF))
-        return 1;
-    if ((u[0] == 0xE1 && u[1] == 0x9A && u[2] == 0x80) ||
-        (u[0] == 0xE2 && u[1] == 0x81 && u[2] == 0x9F) ||
-        (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80))
-        return 1;
-    return 0;
+    return bl__space_len(u, u + strlen(s)) != 0;
 }
 
 /* A number a spreadsheet reads as one: [+-]digits[.digits][e[+-]digits][%]. */
@@ -274,4 +282,25 @@ const char *bl_terminal_text(char *out, size_t size, const char *s)
         snprintf(out, size, "%s", bl__terminal_safe(&b, s));
     bl__buf_fini(&b);
     return out;
+}
+
+void bl__gobench_field(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : ""),
+                        *end = p + strlen((const char *)p);
+    while (p < end) {
+        size_t n = bl__space_len(p, end);
+        if (n || *p < 0x20 || *p == 0x7F) {
+            fputc('_', f); /* one field: a space would end it, a newline the line */
+            p += n ? n : 1;
+        } else {
+            fputc(*p++, f);
+        }
+    }
+}
+
+void bl__gobench_text(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+        fputc(*p < 0x20 || *p == 0x7F ? ' ' : *p, f); /* never a second line */
 }

@@ -102,14 +102,19 @@ char *bl__bench_base_name(const char *id)
 }
 
 /* Parameter values must not contain whitespace (the Go format splits
- * fields on it) nor '/' (it separates name parts): we replace them with '_'. */
+ * fields on it, Unicode spaces included), control characters nor '/' (it
+ * separates name parts): we replace them with '_'. */
 static void append_clean(struct bl__buf *b, const char *s)
 {
-    for (; *s; s++) {
-        char c = *s;
-        if (isspace((unsigned char)c) || c == '/')
-            c = '_';
-        bl__buf_append(b, &c, 1);
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    while (p < end) {
+        size_t n = bl__space_len(p, end); /* U+00A0 and the other Unicode spaces too */
+        if (n || *p == '/' || *p < 0x20 || *p == 0x7F) {
+            bl__buf_append(b, "_", 1);
+            p += n ? n : 1;
+        } else {
+            bl__buf_append(b, p++, 1);
+        }
     }
 }
 

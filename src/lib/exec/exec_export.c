@@ -59,7 +59,11 @@ int bl_exec_write_gobench(FILE *f, const bl_exec_results *res)
         const bl_exec_result *r = &res->results[i];
         char name[512];
         bl_exec_go_name(r, name, sizeof name);
-        fprintf(f, "# command: %s = %s\n", name, r->command->command);
+        fputs("# command: ", f);
+        bl__gobench_field(f, name);
+        fputs(" = ", f);
+        bl__gobench_text(f, r->command->command); /* a newline must not forge a result */
+        fputc('\n', f);
         for (size_t k = 0; k < r->n_runs; k++) {
             const bl_exec_run *run = &r->runs[k];
             char w[64], u[64], s[64], m[64];

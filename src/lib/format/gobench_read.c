@@ -32,7 +32,8 @@
 #include "benchlab/format.h"
 #include "gobench_int.h"
 
-#define MAX_LINE 65536  /* bufio.MaxScanTokenSize */
+#define MAX_LINE (16 << 20) /* longer than any line benchlab writes; benchstat stops at 64 KiB */
+#define FIRST_LINE 65536
 #define BLOCK (1 << 20) /* read size */
 #define MAX_PAIRS_INIT 16
 
@@ -62,27 +63,6 @@ static const unsigned char ascii_space[128] = {
     ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
 };
 
-/* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0. */
-static size_t space_len(const unsigned char *p, const unsigned char *end)
-{
-    unsigned c = p[0];
-    if (c < 0x80)
-        return (c == ' ' || (c >= '\t' && c <= '\r')) ? 1 : 0;
-    if (c == 0xC2 && p + 1 < end && (p[1] == 0x85 || p[1] == 0xA0))
-        return 2;
-    if (c == 0xE1 && p + 2 < end && p[1] == 0x9A && p[2] == 0x80)
-        return 3; /* U+1680 */
-    if (c == 0xE2 && p + 2 < end) {
-        if (p[1] == 0x80 && (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
-            return 3; /* U+2000-200A, 2028, 2029, 202F */
-        if (p[1] == 0x81 && p[2] == 0x9F)
-            return 3; /* U+205F */
-    }
-    if (c == 0xE3 && p + 2 < end && p[1] == 0x80 && p[2] == 0x80)
-        return 3; /* U+3000 */
-    return 0;
-}
-
 /* Split the next field off [*pp, end): returns its start, sets *len and
  * advances *pp past the whitespace that follows. */
 static char *split_field(char **pp, char *end, size_t *len)
@@ -100,7 +80,7 @@ static char *split_field(char **pp, char *end, size_t *len)
                 break;
             }
             p++;
-        } else if ((sl = space_len(p, e)) != 0) {
+        } else if ((sl = bl__space_len(p, e)) != 0) {
             break;
         } else {
             p++;
@@ -114,7 +94,7 @@ static char *split_field(char **pp, char *end, size_t *len)
                 if (!ascii_space[*p])
                     break;
                 p++;
-            } else if ((sl = space_len(p, e)) != 0) {
+            } else if ((sl = bl__space_len(p, e)) != 0) {
                 p += sl;
             } else {
                 break;
@@ -484,7 +464,7 @@ static int config_line(struct reader *r, char *line, size_t n, int *handled)
         return 0;
     while (i < n) {
         unsigned long rn = decode_rune(u + i, e, &rl);
-        if (space_len(u + i, e) || rune_case(rn, 1))
+        if (bl__space_len(u + i, e) || rune_case(rn, 1))
             return 0;
         if (i > 0 && rn == ':')
             break;
@@ -659,7 +639,7 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
 {
     struct reader r = {.h = h, .path = path, .err = err, .err_size = err_size};
     int rc = 0;
-    size_t cap = BLOCK + MAX_LINE + 1;
+    size_t cap = BLOCK + FIRST_LINE + 1; /* grown for a longer line, up to MAX_LINE */
     char *buf = malloc(cap);
     if (!buf)
         return -ENOMEM;
@@ -741,6 +721,16 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
         }
         memmove(buf, p, rest);
         have = rest;
+        if (cap - 1 - have < BLOCK / 2 && cap < BLOCK + MAX_LINE + 1) {
+            size_t ncap = cap * 2 < BLOCK + MAX_LINE + 1 ? cap * 2 : BLOCK + MAX_LINE + 1;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = -ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
     }
     if (rc == BL_EFORMAT && err && !r.json)
         snprintf(err, err_size, "%s:%zu: bufio.Scanner: token too long", path, r.line);

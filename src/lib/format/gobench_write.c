@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/base.h"
 #include "benchlab/format.h"
 
 /* The value written for a time that overhead subtraction took to zero:
@@ -42,19 +43,42 @@ void bl_gobench_format_value(char *out, size_t size, double x)
     snprintf(out, size, "%.*f", prec, x);
 }
 
+/* A configuration key: one word before the colon. */
+static void key(FILE *f, const char *k)
+{
+    for (const unsigned char *p = (const unsigned char *)(k ? k : ""); *p; p++)
+        fputc(*p == ':' || *p <= ' ' || *p == 0x7F ? '_' : *p, f);
+}
+
 void bl_gobench_write_header(FILE *f, const bl_results *r)
 {
-    for (size_t i = 0; i < r->n_meta; i++)
-        fprintf(f, "# %s: %s\n", r->meta[i].key, r->meta[i].value);
-    for (size_t i = 0; i < r->n_config; i++)
-        fprintf(f, "%s: %s\n", r->config[i].key, r->config[i].value);
+    /* keys and values may come from anywhere (--pkg, merged files): one line each */
+    for (size_t i = 0; i < r->n_meta; i++) {
+        fputs("# ", f);
+        key(f, r->meta[i].key);
+        fputs(": ", f);
+        bl__gobench_text(f, r->meta[i].value);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < r->n_config; i++) {
+        key(f, r->config[i].key);
+        fputs(": ", f);
+        bl__gobench_text(f, r->config[i].value);
+        fputc('\n', f);
+    }
 }
 
 void bl_gobench_write_units(FILE *f, const bl_results *r, size_t *done)
 {
-    for (; *done < r->n_units; (*done)++)
-        fprintf(f, "Unit %s %s=%s\n", r->units[*done].unit, r->units[*done].key,
-                r->units[*done].value);
+    for (; *done < r->n_units; (*done)++) {
+        fputs("Unit ", f);
+        bl__gobench_field(f, r->units[*done].unit);
+        fputc(' ', f);
+        bl__gobench_field(f, r->units[*done].key);
+        fputc('=', f);
+        bl__gobench_field(f, r->units[*done].value);
+        fputc('\n', f);
+    }
 }
 
 void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch *l)
@@ -64,7 +88,8 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     char v[64];
     double ns = l->ns_per_op > 0 ? l->ns_per_op : ZERO_FLOOR_NS;
     bl_gobench_format_value(v, sizeof v, ns);
-    fprintf(f, "%s\t%8llu\t%10s ns/op", b->name, (unsigned long long)l->measured_reps, v);
+    bl__gobench_field(f, b->name); /* one result, one line, whatever the name holds */
+    fprintf(f, "\t%8llu\t%10s ns/op", (unsigned long long)l->measured_reps, v);
     if (!isnan(l->ref_cycles_per_op)) { /* the same time in cycles of the core (docs/engine.md) */
         bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
         fprintf(f, "\t%10s ref-cycles/op", v);
@@ -89,13 +114,15 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
                 (long long)b->allocs_per_op);
     for (int i = 0; i < b->n_counters; i++) {
         bl_gobench_format_value(v, sizeof v, b->counter_per_op[i]);
-        fprintf(f, "\t%10s %s", v, b->counter_unit[i]);
+        fprintf(f, "\t%10s ", v);
+        bl__gobench_field(f, b->counter_unit[i]);
     }
     for (size_t i = 0; i < l->n_metrics; i++) {
         if (isnan(l->metrics[i].value))
             continue;
         bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
-        fprintf(f, "\t%10s %s", v, l->metrics[i].unit);
+        fprintf(f, "\t%10s ", v); /* a unit with spaces would forge more values */
+        bl__gobench_field(f, l->metrics[i].unit);
     }
     fputc('\n', f);
 }
@@ -107,9 +134,15 @@ void bl_gobench_write_complexity(FILE *f, const bl_results *r)
         const bl_complexity_result *c = &r->complexity[i];
         char what[512];
         bl_format_complexity(what, sizeof what, c);
-        fprintf(f, "# complexity: %s: %s%s%s\n", c->name, what,
-                c->message && c->best.curve ? "; warning: " : "",
-                c->message && c->best.curve ? c->message : "");
+        fputs("# complexity: ", f);
+        bl__gobench_field(f, c->name);
+        fputs(": ", f);
+        bl__gobench_text(f, what);
+        if (c->message && c->best.curve) {
+            fputs("; warning: ", f);
+            bl__gobench_text(f, c->message);
+        }
+        fputc('\n', f);
     }
 }
 
@@ -119,8 +152,13 @@ void bl_gobench_write_notes(FILE *f, const bl_results *r)
         bl_diagnosis d;
         char lines[3][BL_DIAGNOSIS_LINE];
         int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
-        for (int k = 0; k < n; k++)
-            fprintf(f, "# note %s: %s\n", r->benches[i].name, lines[k]);
+        for (int k = 0; k < n; k++) {
+            fputs("# note ", f);
+            bl__gobench_field(f, r->benches[i].name);
+            fputs(": ", f);
+            bl__gobench_text(f, lines[k]);
+            fputc('\n', f);
+        }
     }
 }
 
