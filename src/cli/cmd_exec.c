@@ -654,8 +654,10 @@ static void on_run_start(void *ctx, size_t cmd, int k, int n, int is_warmup, dou
         return;
     p->last_ns = t;
     p->shown = 1;
+    char safe[256]; /* a command's bytes are shown, never sent to the terminal */
     fprintf(stderr, "\r\033[K%.40s: %s %d of %d, ETA %.0f s",
-            p->cmds[cmd].label ? p->cmds[cmd].label : p->cmds[cmd].name,
+            bl_terminal_text(safe, sizeof safe,
+                             p->cmds[cmd].label ? p->cmds[cmd].label : p->cmds[cmd].name),
             is_warmup ? "warm-up" : "run", k, n, ceil(eta));
     fflush(stderr);
 }
@@ -702,7 +704,8 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r, const b
                          double u)
 {
     char med[32], lo[32], hi[32], mean[32], sd[32], mad[32], mn[32], mx[32], us[48], sy[48];
-    fprintf(f, "Benchmark %zu: %s\n", index + 1, label(r));
+    char safe[1024];
+    fprintf(f, "Benchmark %zu: %s\n", index + 1, bl_terminal_text(safe, sizeof safe, label(r)));
     if (!r->n_runs) {
         fprintf(f, "  no runs measured\n");
         return;

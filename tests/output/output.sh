@@ -238,6 +238,11 @@ hostile-names-are-neutralised)
     grep -qF '| ``a`<img src=x onerror=alert(2)>`\|b`` |' "$tmp/e.md" ||
         fail "exec markdown: a backtick closed the code span"
     grep -q "^\"'=HYPERLINK(\"\"x\"\")\"," "$tmp/e.csv" || fail "exec --export-csv wrote a formula"
+    # exec's summary names the command without sending its escapes
+    run "$cli" exec -N --runs 2 -n "x${esc}]0;retitled$(printf '\007')y" true
+    expect_status 0
+    out_lacks "$esc"
+    out_has 'Benchmark 1: x\\x1b]0;retitled\\x07y'
     ;;
 directory-is-refused)
     run "$cli" merge "$go" -o "$tmp"
