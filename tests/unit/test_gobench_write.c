@@ -328,7 +328,7 @@ static void hostile_names_units_and_config_stay_one_line_and_read_back(void **st
     fflush(tmp);
     rewind(tmp);
     struct seen seen = {0};
-    bl_gobench_handler h = {&seen, on_result, NULL, NULL, NULL};
+    bl_gobench_handler h = {.ctx = &seen, .on_result = on_result};
     char err[256] = "";
     assert_int_equal(bl_gobench_read_fd(fileno(tmp), "t", "t", &h, err, sizeof err), 0);
     fclose(tmp);
