@@ -29,6 +29,21 @@ int bl__buf_vprintf(struct bl__buf *b, const char *fmt, va_list ap)
 int bl__buf_read_fd(struct bl__buf *b, int fd, size_t limit);
 void bl__buf_fini(struct bl__buf *b);
 
+/*
+ * BL__CHECK(cond): an invariant the code's comments state (never a check
+ * of input, which gets an error). When cond is false, the condition and
+ * its place go to stderr and the process aborts, in debug builds (no
+ * NDEBUG) and sanitizer builds (BENCHLAB_SANITIZE defines
+ * BENCHLAB_CHECKS); in release builds it is nothing and cond is not
+ * evaluated, so cond must have no side effect.
+ */
+#if !defined(NDEBUG) || defined(BENCHLAB_CHECKS)
+#define BL__CHECK(cond) ((cond) ? (void)0 : bl__check_failed(#cond, __FILE__, __LINE__))
+#else
+#define BL__CHECK(cond) ((void)sizeof(!(cond)))
+#endif
+_Noreturn void bl__check_failed(const char *cond, const char *file, int line);
+
 /* strdup that returns NULL for NULL. */
 char *bl__strdup(const char *s);
 /* Grow *arr (element size `elem`) so that it holds at least `need` elements. 0 or -ENOMEM. */

@@ -526,7 +526,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     return 0;
 }
 
-/* The worker's command line, as the runner (engine/runner.c) writes it. */
+/* The worker's command line, as the runner (engine/passes.c) writes it. */
 int bl__worker_main_argv(int argc, char **argv)
 {
     struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0};

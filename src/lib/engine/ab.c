@@ -15,7 +15,7 @@
  *      statistic (stats/abstat.c) turns the blocks of all pairs into a
  *      ratio, its interval and a verdict.
  * The worker side is bench/state.c (STAGE_DRIVEN); spawning, the channel
- * and the judgement of a worker's end are runner.c's.
+ * and the judgement of a worker's end are worker_proc.c's and channel.c's.
  *
  * Invariant: every comparison that ended is in the report, with a verdict
  * or a message naming the build that failed; a failure in one comparison
@@ -57,13 +57,6 @@ void bl_ab_options_init(bl_ab_options *o)
     o->metric = BL_AB_METRIC_TIME;
 }
 
-static void free_names(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 void bl_ab_report_destroy(bl_ab_report *r)
 {
     if (!r)
@@ -73,8 +66,8 @@ void bl_ab_report_destroy(bl_ab_report *r)
         free(r->benches[i].message);
     }
     free(r->benches);
-    free_names(r->only_old, r->n_only_old);
-    free_names(r->only_new, r->n_only_new);
+    bl_names_free(r->only_old, r->n_only_old);
+    bl_names_free(r->only_new, r->n_only_new);
     free(r->old_exe);
     free(r->new_exe);
     free(r->cpu_model);
@@ -104,6 +97,7 @@ struct comparison {
     const bl_ab_options *o;
     const char *name;
     const char *exe[2];
+    unsigned long long pin_mask; /* --cpu; 0: not pinned */
     struct bl__rng *rng;
     struct proc (*procs)[2]; /* [pair][OLD/NEW] */
     size_t n_pairs;
@@ -223,7 +217,8 @@ static bool start_proc(struct comparison *c, size_t pair, int side, double worke
                     reps ? (char *)"--benchlab-reps" : NULL,
                     reps_s,
                     NULL};
-    if (bl__worker_start(&p->w, c->exe[side], argv, NULL, true, &p->launch)) {
+    struct bl__spawn_env env = {c->pin_mask, -1, NULL, {NULL}};
+    if (bl__worker_start(&p->w, c->exe[side], argv, &env, true, &p->launch)) {
         proc_failed(c, p, side);
         return false;
     }
@@ -487,11 +482,16 @@ static void analyse(struct comparison *c)
     free(per);
 }
 
-static void compare_one(const bl_ab_options *o, const char *name, const char *old_exe,
-                        const char *new_exe, struct bl__rng *rng, bl_ab_bench *out, int *stop)
+static void compare_one(const bl_ab_options *o, unsigned long long pin_mask, const char *name,
+                        struct bl__rng *rng, bl_ab_bench *out, int *stop)
 {
     uint64_t t_begin = bl__now_ns();
-    struct comparison c = {.o = o, .name = name, .exe = {old_exe, new_exe}, .rng = rng, .out = out};
+    struct comparison c = {.o = o,
+                           .name = name,
+                           .exe = {o->old_exe, o->new_exe},
+                           .pin_mask = pin_mask,
+                           .rng = rng,
+                           .out = out};
     c.n_pairs = (size_t)(o->pairs > 0 ? o->pairs : 1);
     c.procs = calloc(c.n_pairs, sizeof *c.procs);
     out->verdict = BL_AB_ERROR;
@@ -605,16 +605,10 @@ static void fill_header(bl_ab_report *r, const bl_ab_options *o)
     r->confidence = o->confidence;
     r->time_s = o->time_s;
     r->pairs = o->pairs;
-    bl_env_finding env[16];
-    size_t n = bl_env_check(env, 16, 0);
-    struct bl__buf w = {0};
-    for (size_t i = 0; i < n; i++)
-        if (env[i].level == BL_ENV_WARN)
-            bl__buf_printf(&w, "%s%s: %s", w.len ? "; " : "", env[i].check, env[i].value);
-    r->env_warnings = w.data;
+    r->env_warnings = bl__env_warnings();
 }
 
-static int check_options(bl_ab_options *o, char *err, size_t errsize)
+static int check_options(bl_ab_options *o, unsigned long long *pin_mask, char *err, size_t errsize)
 {
     if (!o->old_exe || !o->new_exe) {
         snprintf(err, errsize, "name two builds: OLD and NEW");
@@ -648,7 +642,7 @@ static int check_options(bl_ab_options *o, char *err, size_t errsize)
             return e;
         }
     }
-    return bl__run_set_pinning(o->cpus, err, errsize);
+    return bl__cpus_mask(o->cpus, pin_mask, err, errsize);
 }
 
 int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report **report,
@@ -656,14 +650,15 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
 {
     *report = NULL;
     bl_ab_options o = *opts;
-    int rc = check_options(&o, err, errsize);
+    unsigned long long pin_mask = 0;
+    int rc = check_options(&o, &pin_mask, err, errsize);
     if (rc)
         return rc;
     char **names[2] = {NULL, NULL};
     long n[2];
     for (int s = 0; s < 2; s++) {
-        n[s] =
-            bl__list_matching(s == OLD ? o.old_exe : o.new_exe, o.filter, &names[s], err, errsize);
+        n[s] = bl__list_suite(s == OLD ? o.old_exe : o.new_exe, o.filter, pin_mask, &names[s], NULL,
+                              err, errsize);
         if (n[s] < 0) {
             if (s == NEW)
                 bl_names_free(names[OLD], (size_t)n[OLD]);
@@ -711,7 +706,7 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
         bl_ab_bench *b = &r->benches[r->n_benches];
         memset(b, 0, sizeof *b);
         b->name = bl__strdup(name);
-        compare_one(&o, name, o.old_exe, o.new_exe, &rng, b, &stop);
+        compare_one(&o, pin_mask, name, &rng, b, &stop);
         if (stop) {
             free(b->name);
             free(b->message);

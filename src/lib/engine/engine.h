@@ -1,5 +1,6 @@
 /* engine.h - runner internals shared by the suite's command line
- * (bench/main.c), the run (runner.c) and the A/B runner (ab.c). */
+ * (front/), the run (run.c, passes.c, plan.c), worker processes
+ * (worker_proc.c, channel.c) and the A/B runner (ab.c). */
 #ifndef BENCHLAB_ENGINE_ENGINE_H
 #define BENCHLAB_ENGINE_ENGINE_H
 #include <stdbool.h>
@@ -9,6 +10,7 @@
 
 #include "../base/base.h"
 #include "benchlab/results.h"
+#include "benchlab/run.h"
 
 /* The compiler and flags `exe` was built with (buildinfo.c): "" when
  * unknown. */
@@ -27,11 +29,16 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count);
  */
 long bl__list_matching(const char *exe, const char *filter, char ***names, char *err,
                        size_t err_size);
-/* The same, and the suite's name in *suite (caller frees; NULL when the
- * suite has none to give): bl__suite_name() of this program, or what the
- * suite exe answers. BL_EUSAGE with a message when its name is refused. */
-long bl__list_suite(const char *exe, const char *filter, char ***names, char **suite, char *err,
-                    size_t err_size);
+/* The same, and the suite's name in *suite (NULL: not asked; caller
+ * frees; NULL when the suite has none to give): bl__suite_name() of this
+ * program, or what the suite exe answers. BL_EUSAGE with a message when
+ * its name is refused. The listing process is pinned to `pin_mask` (0:
+ * not pinned), as the run's workers are. */
+long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***names,
+                    char **suite, char *err, size_t err_size);
+/* After "no benchmark matches --filter F": the names of exe closest to F
+ * (up to three) appended to msg, or why none is close (plan.c). */
+void bl__plan_closest(const char *exe, const char *filter, char *msg, size_t size);
 
 /* What the allocation pass sends ("alloc ..."). */
 struct bl__alloc_out {
@@ -73,13 +80,14 @@ struct bl__worker {
 /* What a worker's environment gets besides the runner's: a library to
  * preload (a memfd or a path) and variables for it. */
 struct bl__spawn_env {
-    int preload_fd;           /* -1: none */
-    const char *preload_path; /* NULL: none */
-    const char *set[8];       /* "NAME=VALUE", NULL-terminated */
+    unsigned long long pin_mask; /* CPUs to pin the worker to (bit c: CPU c); 0: not pinned */
+    int preload_fd;              /* -1: none */
+    const char *preload_path;    /* NULL: none */
+    const char *set[8];          /* "NAME=VALUE", NULL-terminated */
 };
 
 /*
- * Start `exe` with `argv` as a worker (see runner.c) that fills `launch`,
+ * Start `exe` with `argv` as a worker (see worker_proc.c) that fills `launch`,
  * its environment extended by `env` (NULL: none). With `driven`, it also
  * gets a command pipe on BL__COMMAND_FD. 0, or a negative error (then no
  * process exists and `launch` says why).
@@ -107,11 +115,74 @@ int bl__worker_command(struct bl__worker *w, const char *command);
  * which is their subreaper while a worker runs (PR_SET_CHILD_SUBREAPER).
  */
 void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double timeout_s);
-/* Pin the workers started from now on to the CPUs of `cpus` (NULL: no
- * pinning). 0, or BL_EUSAGE with a message naming the list. */
-int bl__run_set_pinning(const char *cpus, char *err, size_t err_size);
+/* The CPU mask of --cpu `cpus` in *mask (NULL: 0, no pinning). 0, or
+ * BL_EUSAGE with a message naming the list (a CPU not available here). */
+int bl__cpus_mask(const char *cpus, unsigned long long *mask, char *err, size_t err_size);
+/* Fork and exec `exe` with `argv` as bl__worker_start does, without the
+ * bookkeeping of a launch (listing). 0 or a negative error. */
+int bl__spawn(const char *exe, char *const argv[], const struct bl__spawn_env *env, bool driven,
+              struct bl__worker *w);
+/* 0, or -EMFILE when the open-file limit is too low for a worker; its message. */
+int bl__open_files_check(void);
+void bl__open_files_message(char *err, size_t err_size);
+/* Replace the launch's message. */
+void bl__launch_message(bl_launch *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The channel (channel.c): parse `n` bytes the worker sent into w and its launch. */
+void bl__channel_feed(struct bl__worker *w, const char *p, size_t n);
+/* Append output to *dst, kept up to a cap; *total counts all of it. */
+void bl__capture(char **dst, size_t *total, const char *p, size_t n);
+
+/* ---- launches and passes (passes.c) ---------------------------------------- */
+
+/* What every launch of a run shares. */
+struct bl__launcher {
+    const char *exe;
+    const bl_run_options *o;     /* time, batch, timeout, counters, profile options */
+    unsigned long long pin_mask; /* --cpu; 0: not pinned */
+};
+
+/* What a launch does besides timing: one pass at most; all zero for timing. */
+struct bl__pass {
+    struct bl__alloc_out *alloc; /* the allocation pass */
+    const char *counters;        /* the counters pass, with this list */
+    char **counters_line;        /* receives its "counters" message */
+    int profile;                 /* the profile pass: enum bl__profile_mode */
+    const char *profile_raw;     /* its raw file */
+    int preload_fd;              /* the sampler: a memfd, */
+    const char *preload_path;    /* or a file */
+};
+
+/* How a launch ended, for the plan. */
+enum {
+    BL__LAUNCH_OK,        /* a value, or an instrument pass that ran */
+    BL__LAUNCH_BROKEN,    /* the benchmark ended it (crash, time limit, early exit, bl_fail,
+                             bl_skip, not a suite): launching it again would do the same */
+    BL__LAUNCH_DISTURBED, /* every measured batch was disturbed: the machine's noise */
+};
+
+/* Run one launch of `name` to its end; fills `l`. `pass` NULL: timing.
+ * `reps`: the batch size the tune file knows (the worker skips its
+ * pilot), or 0. Returns a BL__LAUNCH_ value. */
+int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned long long seed,
+                   bl_launch *l, const struct bl__pass *pass, unsigned long long reps);
+/* The allocation, counters and profile passes of benchmark b (passes.c). */
+void bl__pass_alloc(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);
+void bl__pass_counters(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);
+void bl__pass_profile(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b,
+                      const struct bl__pass *proto, const char *raw);
+/* A raw file name for `name` in `dir`, unique among those in *used. */
+char *bl__pass_profile_raw_path(const char *dir, const char *name, char ***used, size_t *n_used);
+/* Prepare the profile pass into *proto (mode, directory, sampler); a
+ * suite the sampler cannot reach is not an error: `refused` says why. */
+int bl__pass_profile_setup(const bl_run_options *o, const char *exe, bl_results *res,
+                           struct bl__pass *proto, char *dir, size_t dir_size, char *refused,
+                           size_t refused_size, char *errbuf, size_t errsize);
 /* SIGINT or SIGTERM arrived since bl_run_install_signal_handlers. */
 bool bl__run_interrupted(void);
+
+/* The warnings of bl_env_check as one line "check: value; ...", or NULL
+ * when there are none (caller frees; env.c). */
+char *bl__env_warnings(void);
 
 /* ---- the tune file (tune.c) ---------------------------------------------- */
 
@@ -146,5 +217,41 @@ int bl__tune_set(struct bl__tune *t, const char *name, unsigned long long reps);
 /* Write the table back (a temporary file renamed over it) when it changed. */
 int bl__tune_save(struct bl__tune *t, char *err, size_t err_size);
 void bl__tune_fini(struct bl__tune *t);
+
+/* ---- the plan (plan.c) ----------------------------------------------------- */
+
+/* The benchmarks of a run and what is owed to each. */
+struct bl__plan {
+    char **names;
+    size_t n;
+    struct bl__plan_entry {
+        bool stop;    /* broken: not launched again */
+        int owed;     /* replacement launches owed for disturbed ones */
+        int replaced; /* replacements granted so far */
+    } * entry;
+    const char *tune_file; /* --tune; NULL: none */
+    struct bl__tune tune;
+    size_t tune_known, tune_new, tune_stale;
+};
+
+/*
+ * The plan of run `o`: the matching, sharded instances (a shard may hold
+ * none), and the tune file loaded. *suite gets the suite's name (caller
+ * frees). 0, or a negative error with a message in `err` (p and *suite
+ * are then empty): BL_ENOTFOUND when nothing matches.
+ */
+int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long long pin_mask,
+                  char **suite, char *err, size_t err_size);
+/* Whether benchmark i gets a launch in this round. */
+bool bl__plan_wants(const struct bl__plan *p, size_t i, bool replacement);
+/* The repetitions the tune file knows for benchmark i; 0 when none. */
+unsigned long long bl__plan_reps(const struct bl__plan *p, size_t i);
+/* After launch l of benchmark i: what it tuned... */
+void bl__plan_tuned(struct bl__plan *p, size_t i, const bl_launch *l);
+/* ... and how it ended (a BL__LAUNCH_ value). */
+void bl__plan_ended(struct bl__plan *p, size_t i, int how, bool replacement);
+/* At the end of the run: the tune file's summary in res, the file saved. */
+void bl__plan_finish(struct bl__plan *p, bl_results *res);
+void bl__plan_fini(struct bl__plan *p);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "../base/base.h"
 #include "benchlab/env.h"
+#include "engine.h"
 
 static int read_line(const char *path, char *buf, size_t n)
 {
@@ -300,4 +301,15 @@ const char *bl_env_fingerprint(void)
             h = (h ^ *p) * 1099511628211ull;
     snprintf(fp, sizeof fp, "%016llx", (unsigned long long)h);
     return fp;
+}
+
+char *bl__env_warnings(void)
+{
+    bl_env_finding env[16];
+    size_t n = bl_env_check(env, 16, 0);
+    struct bl__buf w = {0};
+    for (size_t i = 0; i < n; i++)
+        if (env[i].level == BL_ENV_WARN)
+            bl__buf_printf(&w, "%s%s: %s", w.len ? "; " : "", env[i].check, env[i].value);
+    return w.data;
 }

@@ -1,6 +1,6 @@
 /*
  * exec.c - the parent side of `benchlab exec`: runs whole commands and
- * measures them from outside, as the runner (engine/runner.c) watches a
+ * measures them from outside, as the runner (engine/worker_proc.c) watches a
  * worker. Called by the CLI (cmd_exec.c); calls posix_spawn, wait4 and
  * the statistics (stats/).
  *
