@@ -75,6 +75,20 @@ void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos);
 void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to);
 void bl__strindex_fini(struct bl__strindex *x);
 
+/* A u64 -> u64 hash map (umap.c), for keys that are ids or hashes; key
+ * UINT64_MAX is reserved. Zero-initialise; free with bl__umap_fini. */
+struct bl__umap {
+    uint64_t *keys, *vals;
+    size_t n, n_slots;
+};
+/* 1 and *v set if k is in the map, else 0. */
+int bl__umap_get(const struct bl__umap *m, uint64_t k, uint64_t *v);
+/* Set k to v. 0 or -ENOMEM. */
+int bl__umap_put(struct bl__umap *m, uint64_t k, uint64_t v);
+void bl__umap_fini(struct bl__umap *m);
+/* A bijective mix of the bits of x (the map's slot hash). */
+uint64_t bl__mix64(uint64_t x);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t bl__now_ns(void);
 /* The calling thread's CPU time in nanoseconds. */

@@ -1,6 +1,7 @@
 /*
- * compare_priv.h - the compare engine's state, shared by compare.c (which
- * fills it), compare_out.c (which formats it) and compare_in.c (inputs).
+ * compare_priv.h - the compare engine's state, shared by tables.c, proj.c,
+ * sort.c and finish.c (which fill it), compare_out.c (which formats it)
+ * and compare_in.c (inputs).
  */
 #ifndef BENCHLAB_COMPARE_COMPARE_PRIV_H
 #define BENCHLAB_COMPARE_COMPARE_PRIV_H
@@ -8,12 +9,6 @@
 #include <pthread.h>
 
 #include "compare_int.h"
-
-struct umap {
-    uint64_t *keys, *vals;
-    size_t n, n_slots;
-};
-int bl__umap_get(const struct umap *m, uint64_t k, uint64_t *v);
 
 enum { FK_GROUP, FK_FULLNAME, FK_NAME, FK_SUB, FK_CONFIG, FK_UNIT };
 
@@ -23,13 +18,13 @@ struct field {
     int order;
     long idx;  /* position in key vectors; -1 for the .config group */
     int track; /* records observation order (top-level "first" fields) */
-    struct umap obs;
+    struct bl__umap obs;
     char **fixed;
     size_t n_fixed;
-    struct umap fixed_map;
+    struct bl__umap fixed_map;
     struct field **subs; /* .config group: its keys, in creation order */
     size_t n_subs;
-    struct umap seen; /* config key string id -> index in subs */
+    struct bl__umap seen; /* config key string id -> index in subs */
 };
 
 struct proj {
@@ -162,7 +157,7 @@ struct bl_compare {
     size_t n_memo_slots;
     struct cell *cells;
     size_t n_cells, cap_cells;
-    struct umap cellmap;
+    struct bl__umap cellmap;
     struct unitinfo *units;
     size_t cap_units;
     struct ucache ucache[UCACHE];
@@ -179,6 +174,45 @@ struct bl_compare {
     pthread_mutex_t warn_mu;
     bl_gobench_handler handler;
 };
+
+/* proj.c: projections (benchproc) and the filter. */
+/* A benchmark name cut into its base and its "/key=value" and "-procs" parts. */
+struct name_parts {
+    size_t base_len;
+    size_t n;
+    struct {
+        size_t off, len;
+    } part[64];
+    int overflow;
+};
+void bl__name_parse(const char *s, size_t n, struct name_parts *np);
+struct field *bl__field_new(struct proj *p, const char *name, int kind, int order);
+int bl__proj_add_top(struct proj *p, struct field *f);
+void bl__proj_free(struct proj *p);
+/* The flattened fields (config group expanded): the sort and header order. */
+int bl__proj_flatten(struct proj *p);
+/* Make p->row hold every field. 0 or -ENOMEM. */
+int bl__row_reserve(struct proj *p);
+/* Fill p->row from result r (all but .unit). */
+int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
+                      const struct name_parts *np);
+/* Intern p->row as a key (its id, or -ENOMEM); records observation orders. */
+long bl__proj_intern(struct proj *p);
+/* makeProjection for each parsed element (p NULL: -ignore, exclusions
+ * only); errors are benchstat's. */
+int bl__build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size_t n, const char *q,
+                   char *err, size_t err_size);
+/* Evaluate filter n on r with the given unit (NULL: the whole result; .unit
+ * terms then count as "depends" and set *dep). */
+int bl__filter_eval(const bl_compare *c, const struct bl__fnode *n, const bl_gobench_result *r,
+                    const struct name_parts *np, const char *unit, const char *orig_unit, int *dep);
+int bl__filter_uses_unit(const struct bl__fnode *n);
+/* Whether r passes the fixed-order projections ("/size@(1k 4k)"). */
+int bl__fixed_ok(const bl_compare *c, const bl_gobench_result *r, const struct name_parts *np);
+/* sort.c: sort keys of projection p in benchstat's order. */
+void bl__sort_keys(const bl_compare *c, const struct proj *p, uint32_t *keys, size_t n);
+/* tables.c: project the memoised results into cells (before finishing). */
+int bl__flush_memos(bl_compare *c);
 
 long bl__cell_find(const bl_compare *c, uint32_t table, uint32_t row, uint32_t col);
 const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key);
