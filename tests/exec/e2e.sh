@@ -187,7 +187,7 @@ go-format)
         fail "result line fields"
     err_has '^Benchmark 1: my cmd'
     # benchlab compare reads it, when that command exists (not under the
-    # sanitizers for now: compare.c's proj_populate passes memset a NULL row)
+    # sanitizers for now: proj.c's bl__proj_populate passes memset a NULL row)
     if [ -z "${ASAN_OPTIONS:-}" ] && "$cli" compare --help >/dev/null 2>&1; then
         "$cli" compare "$tmp/out" >"$tmp/cmp" 2>&1 || fail "compare failed: $(cat "$tmp/cmp")"
         grep -q 'Exec/cmd=my_cmd' "$tmp/cmp" || fail "compare lacks the benchmark"
