@@ -48,9 +48,7 @@ static void no_formula_cells(const char *s, size_t n)
         bool quoted = s[i] == '"';
         const char *c = s + i + quoted;
         size_t left = n - i - quoted;
-        if (left && (c[0] == '=' || c[0] == '+' || c[0] == '@' ||
-                     (c[0] == '-' && left > 1 && !(c[1] >= '0' && c[1] <= '9') && c[1] != '.' &&
-                      c[1] != ',' && c[1] != '\n' && c[1] != '"' && strncmp(c + 1, "inf", 3) != 0)))
+        if (left && fuzz_formula_cell(c, left))
             FUZZ_PROP(false, "compare-csv-formula", FUZZ_PENDING_REL,
                       "a CSV cell starts with '%c' (formula injection)", c[0]);
         /* to the next cell */

@@ -138,4 +138,21 @@ static inline bool fuzz_valid_utf8(const char *str, size_t n)
     return true;
 }
 
+/* A CSV cell (its text, quotes removed, c[0..n) or up to the next
+ * delimiter) that a spreadsheet takes for a formula (OWASP: = + - @ tab CR
+ * first). Numbers with a sign ("-1.5", "+0.00%") are data, not formulas. */
+static inline bool fuzz_formula_cell(const char *c, size_t n)
+{
+    if (n == 0)
+        return false;
+    if (c[0] == '=' || c[0] == '@' || c[0] == '\t' || c[0] == '\r')
+        return true;
+    if (c[0] != '+' && c[0] != '-')
+        return false;
+    if (n == 1 || c[1] == ',' || c[1] == '\n' || c[1] == '"')
+        return false; /* a lone sign: "-" for no value */
+    return !((c[1] >= '0' && c[1] <= '9') || c[1] == '.' || strncmp(c + 1, "inf", 3) == 0 ||
+             strncmp(c + 1, "nan", 3) == 0 || strncmp(c + 1, "\xe2\x88\x9e", 3) == 0);
+}
+
 #endif

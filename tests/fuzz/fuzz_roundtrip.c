@@ -253,10 +253,7 @@ static long check_csv_text(const char *s, size_t n)
             const char *c = s + start + quoted;
             size_t clen = i - start - 2 * quoted;
             if (clen > 0) {
-                bool formula =
-                    c[0] == '=' || c[0] == '+' || c[0] == '@' || c[0] == '\t' || c[0] == '\r' ||
-                    (c[0] == '-' && clen > 1 && !(c[1] >= '0' && c[1] <= '9') && c[1] != '.' &&
-                     strncmp(c + 1, "inf", 3) != 0 && strncmp(c + 1, "nan", 3) != 0);
+                bool formula = fuzz_formula_cell(c, clen);
                 FUZZ_PROP(!formula, "csv-formula", FUZZ_PENDING_REL,
                           "a CSV cell starts with '%c' (formula injection)", c[0]);
             }
