@@ -25,7 +25,6 @@
 /* Known bugs, fixed by other changes of issue 18 (docs/fuzzing.md). The
  * word before ':' is the group that BENCHLAB_FUZZ_PENDING names. */
 #define FUZZ_PENDING_REL "rel: issue 18 items 4 and 6, hostile bytes in writers"
-#define FUZZ_PENDING_SCALE "scale: issue 18 item 5, records skipped silently"
 
 /* Whether BENCHLAB_FUZZ_PENDING (a comma-separated list of groups, or
  * "all") turns the pending property on. */
