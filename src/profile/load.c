@@ -224,7 +224,7 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
         struct bl_raw_sample rec;
         memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
-        if (rec.n_words < 3 || (size_t)(end - at) < rec.n_words * 8u)
+        if (rec.n_words < 3 || (size_t)(end - at) < (size_t)rec.n_words * 8u)
             return BL_EFORMAT;
         if (rec.n_words > nm->cap_words) {
             uint64_t *w = realloc(nm->words, rec.n_words * sizeof *w);
@@ -234,8 +234,8 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
             nm->cap_words = rec.n_words;
         }
         uint64_t *w = nm->words;
-        memcpy(w, at, rec.n_words * 8);
-        at += rec.n_words * 8;
+        memcpy(w, at, (size_t)rec.n_words * 8);
+        at += (size_t)rec.n_words * 8;
         /* w: pc, sp, n_scan, scanned stack words, then the chain's return addresses */
         uint64_t n_scan = w[2];
         if (n_scan > rec.n_words - 3)

@@ -1,6 +1,10 @@
 /* fuzz_compare.c - libFuzzer target: the whole compare pipeline. The
  * input's first line is a -filter query, its second a -row projection;
- * the rest is read twice (as two files) and written as text and CSV. */
+ * the rest is read twice (as two files) and written as text, CSV, Markdown
+ * and JSON. The JSON must be valid UTF-8 that parses; no output may carry a
+ * raw control byte (terminal injection) and no CSV cell may start with a
+ * formula character (fuzz_props.h; these are pending issue 18 items 4, 6). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +14,8 @@
 
 #include "benchlab/compare.h"
 #include "benchlab/format.h"
+#include "format/json.h"
+#include "fuzz_props.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,10 +29,88 @@ static char *take_line(const uint8_t **p, size_t *n)
     return s;
 }
 
+static void no_controls(const char *what, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) {
+            FUZZ_PROP(false, what, FUZZ_PENDING_REL, "raw control byte 0x%02x in the output", ch);
+            return;
+        }
+    }
+}
+
+/* Every cell of the CSV (quoted or not) against formula injection. */
+static void no_formula_cells(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        bool quoted = s[i] == '"';
+        const char *c = s + i + quoted;
+        size_t left = n - i - quoted;
+        if (left && fuzz_formula_cell(c, left))
+            FUZZ_PROP(false, "compare-csv-formula", NULL,
+                      "a CSV cell starts with '%c' (formula injection)", c[0]);
+        /* to the next cell */
+        i += quoted;
+        while (i < n) {
+            if (quoted && s[i] == '"') {
+                if (i + 1 < n && s[i + 1] == '"') {
+                    i += 2;
+                    continue;
+                }
+                quoted = false;
+            } else if (!quoted && (s[i] == ',' || s[i] == '\n')) {
+                break;
+            }
+            i++;
+        }
+        i++;
+    }
+}
+
+static void check_outputs(bl_compare *c)
+{
+    char *buf = NULL, *csv = NULL;
+    size_t len = 0, csv_len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    bl_compare_write_text(c, f);
+    bl_compare_write_markdown(c, f);
+    fclose(f);
+    no_controls("compare-text-control", buf, len);
+    free(buf);
+    FILE *g = open_memstream(&csv, &csv_len);
+    if (g) {
+        bl_compare_write_csv(c, g, g);
+        fclose(g);
+        no_controls("compare-csv-control", csv, csv_len);
+        no_formula_cells(csv, csv_len);
+        free(csv);
+    }
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    bl_compare_write_json(c, f);
+    fclose(f);
+    FUZZ_PROP(fuzz_valid_utf8(buf, len), "compare-json-invalid-utf8", NULL,
+              "compare -format json wrote invalid UTF-8");
+    struct bl__json *doc = NULL;
+    char err[256];
+    FUZZ_PROP(len == 0 || bl__json_parse(buf, len, &doc, err, sizeof err) == 0,
+              "compare-json-unparsable", NULL, "compare -format json does not parse: %s", err);
+    if (doc)
+        bl__json_free(doc);
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (256u << 10))
         return 0;
+    fuzz_begin(data, size);
     const uint8_t *p = data;
     size_t n = size;
     char *filter = take_line(&p, &n), *row = take_line(&p, &n);
@@ -63,10 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[1024];
     if (sink && bl_compare_create(&o, &c, err, sizeof err) == 0) {
         if (bl_compare_read_inputs(c, args, 2, err, sizeof err) == 0 && bl_compare_finish(c) == 0) {
-            bl_compare_write_text(c, sink);
-            bl_compare_write_csv(c, sink, sink);
-            bl_compare_write_markdown(c, sink);
-            bl_compare_write_json(c, sink);
+            check_outputs(c);
             bl_compare_gate(c, 0, BL_CORRECTION_BH, sink);
         }
         bl_compare_destroy(c);

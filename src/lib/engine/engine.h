@@ -212,7 +212,9 @@ int bl__tune_load(struct bl__tune *t, const char *path, double batch_ms, char *e
                   size_t err_size);
 /* The repetitions known for benchmark `name`; 0 when none. */
 unsigned long long bl__tune_get(const struct bl__tune *t, const char *name);
-/* Remember `reps` (1..1e12) for `name` (copied). 0, -EINVAL or -ENOMEM. */
+/* Remember `reps` (1..1e12) for `name` (copied). 0, -EINVAL (reps out of
+ * range, or a name the file cannot hold: empty, starting with '#', with a
+ * tab, CR or newline, or over 4000 bytes) or -ENOMEM. */
 int bl__tune_set(struct bl__tune *t, const char *name, unsigned long long reps);
 /* Write the table back (a temporary file renamed over it) when it changed. */
 int bl__tune_save(struct bl__tune *t, char *err, size_t err_size);

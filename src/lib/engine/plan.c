@@ -348,9 +348,11 @@ void bl__plan_tuned(struct bl__plan *p, size_t i, const bl_launch *l)
      * the others and for the next run */
     const char *name = p->names[i];
     if (p->tune_file && l->tuned_reps && (!bl__tune_get(&p->tune, name) || l->tune_stale)) {
-        p->tune_new += !bl__tune_get(&p->tune, name);
-        p->tune_stale += l->tune_stale;
-        bl__tune_set(&p->tune, name, l->tuned_reps);
+        bool known = bl__tune_get(&p->tune, name) != 0;
+        if (bl__tune_set(&p->tune, name, l->tuned_reps) == 0) { /* a name the file can hold */
+            p->tune_new += !known;
+            p->tune_stale += l->tune_stale;
+        }
     }
 }
 

@@ -88,6 +88,11 @@ int bl__tune_set(struct bl__tune *t, const char *name, unsigned long long reps)
 {
     if (reps == 0 || reps > MAX_REPS)
         return -EINVAL;
+    /* a name the file cannot hold as one "name<TAB>reps" line that reads
+     * back (the reader's lines are shorter than 4096 bytes, '#' starts a
+     * comment) is not remembered: that benchmark is tuned every run */
+    if (!name[0] || name[0] == '#' || strpbrk(name, "\t\n\r") || strlen(name) > 4000)
+        return -EINVAL;
     t->changed = true;
     return add(t, name, reps);
 }

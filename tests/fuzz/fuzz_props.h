@@ -1,0 +1,157 @@
+/* fuzz_props.h - properties checked by the fuzz targets.
+ *
+ * FUZZ_PROP(cond, kind, pending, fmt, ...) checks one property. When it
+ * fails:
+ *   - with BENCHLAB_FUZZ_TALLY=DIR in the environment, the failure is counted
+ *     (a line "KIND" appended to DIR/tally) and the first 3 inputs of each
+ *     kind are saved as DIR/KIND-N; the run goes on (bench long runs);
+ *   - else, when `pending` is not NULL (a known bug that another change
+ *     fixes, named by its group and issue item) and BENCHLAB_FUZZ_PENDING
+ *     does not name its group, it is ignored: the ctests stay green until
+ *     that fix lands;
+ *   - else the message goes to stderr and the target aborts (libFuzzer
+ *     saves the input as a crash).
+ * A target calls fuzz_begin(data, size) first so that inputs can be saved. */
+#ifndef BENCHLAB_FUZZ_PROPS_H
+#define BENCHLAB_FUZZ_PROPS_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Known bugs, fixed by other changes of issue 18 (docs/fuzzing.md). The
+ * word before ':' is the group that BENCHLAB_FUZZ_PENDING names. */
+#define FUZZ_PENDING_REL "rel: issue 18 items 4 and 6, hostile bytes in writers"
+
+/* Whether BENCHLAB_FUZZ_PENDING (a comma-separated list of groups, or
+ * "all") turns the pending property on. */
+static inline bool fuzz_pending_on(const char *pending)
+{
+    const char *env = getenv("BENCHLAB_FUZZ_PENDING");
+    if (!env || !*env)
+        return false;
+    if (strcmp(env, "all") == 0)
+        return true;
+    size_t len = strcspn(pending, ":");
+    for (const char *p = env; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, pending, len) == 0)
+            return true;
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
+static const uint8_t *fuzz_input;
+static size_t fuzz_input_size;
+
+static inline void fuzz_begin(const uint8_t *data, size_t size)
+{
+    fuzz_input = data;
+    fuzz_input_size = size;
+}
+
+static void fuzz_fail(const char *kind, const char *pending, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fuzz_fail(const char *kind, const char *pending, const char *fmt, ...)
+{
+    const char *tally = getenv("BENCHLAB_FUZZ_TALLY");
+    if (tally && *tally) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tally", tally);
+        FILE *t = fopen(path, "a");
+        if (t) {
+            fprintf(t, "%s\n", kind);
+            fclose(t);
+        }
+        for (int i = 1; i <= 3; i++) {
+            snprintf(path, sizeof path, "%s/%s-%d", tally, kind, i);
+            FILE *f = fopen(path, "wx");
+            if (!f)
+                continue;
+            fwrite(fuzz_input, 1, fuzz_input_size, f);
+            fclose(f);
+            break;
+        }
+        return;
+    }
+    if (pending && !fuzz_pending_on(pending))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "property %s failed%s%s%s: ", kind, pending ? " (known: " : "",
+            pending ? pending : "", pending ? ")" : "");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+#define FUZZ_PROP(cond, kind, pending, ...)                                                        \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            fuzz_fail(kind, pending, __VA_ARGS__);                                                 \
+    } while (0)
+
+/* Well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
+static inline bool fuzz_valid_utf8(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len;
+        unsigned min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            len = 2;
+            min = 0x80;
+            c &= 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            len = 3;
+            min = 0x800;
+            c &= 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            len = 4;
+            min = 0x10000;
+            c &= 0x07;
+        } else
+            return false;
+        if (i + len > n)
+            return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return false;
+            c = (c << 6) | (s[i + k] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+/* A CSV cell (its text, quotes removed, c[0..n) or up to the next
+ * delimiter) that a spreadsheet takes for a formula (OWASP: = + - @ tab CR
+ * first). Numbers with a sign ("-1.5", "+0.00%") are data, not formulas. */
+static inline bool fuzz_formula_cell(const char *c, size_t n)
+{
+    if (n == 0)
+        return false;
+    if (c[0] == '=' || c[0] == '@' || c[0] == '\t' || c[0] == '\r')
+        return true;
+    if (c[0] != '+' && c[0] != '-')
+        return false;
+    if (n == 1 || c[1] == ',' || c[1] == '\n' || c[1] == '"')
+        return false; /* a lone sign: "-" for no value */
+    return !((c[1] >= '0' && c[1] <= '9') || c[1] == '.' || strncmp(c + 1, "inf", 3) == 0 ||
+             strncmp(c + 1, "nan", 3) == 0 || strncmp(c + 1, "\xe2\x88\x9e", 3) == 0);
+}
+
+#endif
