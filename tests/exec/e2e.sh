@@ -12,20 +12,7 @@ cli="$bin/benchlab"
 log="$tmp/log"
 cd "$tmp" || exit 1
 
-. "$here/../support/e2e_lib.sh"
-# the lib's fail, with the commands' log
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    echo "--- log"; cat "$log" 2>/dev/null
-    exit 1
-}
-log_lines() { if [ -f "$log" ]; then wc -l <"$log" | tr -d ' '; else echo 0; fi; }
-log_is() { # the log's lines joined by spaces
-    got=$(tr '\n' ' ' <"$log" 2>/dev/null)
-    [ "$got" = "$1" ] || fail "log is '$got', want '$1'"
-}
+. "$here/exec_lib.sh"
 
 case $case_name in
 shell-runs-and-subtracts)

@@ -14,19 +14,7 @@ cli="$bin/benchlab"
 log="$tmp/log"
 cd "$tmp" || exit 1
 
-. "$here/../support/e2e_lib.sh"
-fail() {
-    echo "FAIL [$case_name]: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null
-    echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    echo "--- log"; cat "$log" 2>/dev/null
-    exit 1
-}
-log_lines() { if [ -f "$log" ]; then wc -l <"$log" | tr -d ' '; else echo 0; fi; }
-log_is() {
-    got=$(tr '\n' ' ' <"$log" 2>/dev/null)
-    [ "$got" = "$1" ] || fail "log is '$got', want '$1'"
-}
+. "$here/exec_lib.sh"
 # A shell whose empty run (`SHELL -c ''`, the start-up measurement) sleeps
 # 0.2 s: every command then takes less than the shell's start-up, and its
 # times after the subtraction are 0, whatever the load.

@@ -74,6 +74,9 @@ int bl__strindex_add_n(struct bl__strindex *x, const char *key, size_t len, size
 void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos);
 void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to);
 void bl__strindex_fini(struct bl__strindex *x);
+/* "a\0b" in a new string, a key of two parts for an index (unit metadata
+ * by unit and key); its length without the final NUL in *len. NULL: no memory. */
+char *bl__strindex_pair(const char *a, const char *b, size_t *len);
 
 /* A u64 -> u64 hash map (umap.c), for keys that are ids or hashes; key
  * UINT64_MAX is reserved. Zero-initialise; free with bl__umap_fini. */

@@ -127,3 +127,15 @@ void bl__strindex_fini(struct bl__strindex *x)
     free(x->slots);
     memset(x, 0, sizeof *x);
 }
+
+char *bl__strindex_pair(const char *a, const char *b, size_t *len)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *p = malloc(la + lb + 2);
+    if (p) {
+        memcpy(p, a, la + 1);
+        memcpy(p + la + 1, b, lb + 1);
+    }
+    *len = la + 1 + lb;
+    return p;
+}

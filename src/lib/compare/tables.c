@@ -450,18 +450,6 @@ int bl__flush_memos(bl_compare *c)
 
 /* Unit metadata is found by (unit, key) through a hash index of
  * "unit\0key" pairs: n Unit lines are O(n), not O(n^2). */
-static char *umeta_pair(const char *unit, const char *key, size_t *len)
-{
-    size_t lu = strlen(unit), lk = strlen(key);
-    char *p = malloc(lu + lk + 2);
-    if (p) {
-        memcpy(p, unit, lu + 1);
-        memcpy(p + lu + 1, key, lk + 1);
-    }
-    *len = lu + 1 + lk;
-    return p;
-}
-
 static const char *umeta_key(const void *arr, size_t i)
 {
     return ((const struct umeta *)arr)[i].pair;
@@ -471,7 +459,7 @@ static const char *umeta_key(const void *arr, size_t i)
 static long find_umeta(const bl_compare *c, const char *unit, const char *key)
 {
     size_t len;
-    char *p = umeta_pair(unit, key, &len);
+    char *p = bl__strindex_pair(unit, key, &len);
     if (!p)
         return -2;
     long at = bl__strindex_find(&c->umeta_index, p, len, umeta_key, c->umeta);
@@ -508,7 +496,7 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
     u->unit = strdup(tidy);
     u->key = strdup(key);
     u->value = strdup(value);
-    u->pair = umeta_pair(tidy, key, &len);
+    u->pair = bl__strindex_pair(tidy, key, &len);
     if (!u->unit || !u->key || !u->value || !u->pair ||
         bl__strindex_add_n(&c->umeta_index, u->pair, len, c->n_umeta)) {
         free(u->unit);

@@ -342,19 +342,6 @@ static const char *pair_key(const void *arr, size_t i)
     return ((char *const *)arr)[i];
 }
 
-/* "unit\0key" in a new string; its length in *len. */
-static char *make_pair(const char *unit, const char *key, size_t *len)
-{
-    size_t lu = strlen(unit), lk = strlen(key);
-    char *p = malloc(lu + lk + 2);
-    if (p) {
-        memcpy(p, unit, lu + 1);
-        memcpy(p + lu + 1, key, lk + 1);
-    }
-    *len = lu + 1 + lk;
-    return p;
-}
-
 /* The index of unit metadata, up to date; NULL: scan. */
 static struct bl__results_index *unit_index(bl_results *r)
 {
@@ -371,7 +358,7 @@ static struct bl__results_index *unit_index(bl_results *r)
         size_t len;
         char *p = NULL;
         if (bl__grow((void **)&ix->pairs, &ix->cap_pairs, ix->n_units + 1, sizeof *ix->pairs) ||
-            !(p = make_pair(r->units[ix->n_units].unit, r->units[ix->n_units].key, &len)) ||
+            !(p = bl__strindex_pair(r->units[ix->n_units].unit, r->units[ix->n_units].key, &len)) ||
             bl__strindex_add_n(&ix->units, p, len, ix->n_units)) {
             free(p);
             index_free(r);
@@ -388,7 +375,7 @@ int bl_results_set_unit_meta(bl_results *r, const char *unit, const char *key, c
     long at = -1;
     if (ix) {
         size_t len;
-        char *p = make_pair(unit, key, &len);
+        char *p = bl__strindex_pair(unit, key, &len);
         if (!p)
             return -ENOMEM;
         at = bl__strindex_find(&ix->units, p, len, pair_key, ix->pairs);
