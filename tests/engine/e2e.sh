@@ -156,7 +156,9 @@ go-format-is-valid)
     grep -q '^cpu: ' "$tmp/out" || fail "no cpu"
     grep -q '^pkg: fixture_measure$' "$tmp/out" || fail "no pkg"
     grep -q '^# date: ' "$tmp/out" || fail "no date comment"
-    bad=$(grep -v -E '^(# [a-z][a-z0-9-]*: .*|[a-z][a-z0-9-]*: .*|Benchmark[^[:space:]]+	 *[0-9]+	 *[0-9.]+ ns/op(	 *[-0-9.e+]+ [^[:space:]]+)*)$' "$tmp/out")
+    # ('# note NAME: ...' is a diagnosis, such as drift, that a noisy
+    # machine may or may not give: benchstat ignores comments)
+    bad=$(grep -v -E '^(# [a-z][a-z0-9-]*: .*|# note [^[:space:]]+: .*|[a-z][a-z0-9-]*: .*|Benchmark[^[:space:]]+	 *[0-9]+	 *[0-9.]+ ns/op(	 *[-0-9.e+]+ [^[:space:]]+)*)$' "$tmp/out")
     [ -z "$bad" ] || fail "lines not in the Go format: $bad"
     # no -N GOMAXPROCS suffix, no zero ns/op (benchstat would split its table)
     out_lacks '^Benchmark[^[:space:]]*-[0-9][0-9]*	'

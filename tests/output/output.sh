@@ -12,11 +12,23 @@ case_name=$1
 bin=$2
 data=$3
 if [ -z "${BL_PRIVATE_DEV:-}" ]; then
-    if ! unshare -m true 2>/dev/null; then
-        echo "SKIP [$case_name]: needs unshare -m (root) for a private /dev"
+    if unshare -m true 2>/dev/null; then
+        exec unshare -m env BL_PRIVATE_DEV=private sh "$0" "$@"
+    fi
+    # In a chroot "/" is no mount point, so unshare cannot make it private
+    # (EINVAL); we then make the mount holding /dev private ourselves below.
+    if unshare -m --propagation unchanged true 2>/dev/null; then
+        exec unshare -m --propagation unchanged env BL_PRIVATE_DEV=unchanged sh "$0" "$@"
+    fi
+    echo "SKIP [$case_name]: needs unshare -m (root) for a private /dev"
+    exit 77
+fi
+if [ "$BL_PRIVATE_DEV" = unchanged ]; then
+    # Without this our tmpfs on /dev would propagate to the caller's /dev.
+    if ! mountpoint -q /dev || ! mount --make-rprivate /dev; then
+        echo "SKIP [$case_name]: /dev is no mount point that can be made private here"
         exit 77
     fi
-    exec unshare -m env BL_PRIVATE_DEV=1 sh "$0" "$@"
 fi
 mount -t tmpfs -o mode=755 bl-private-dev /dev || exit 1
 mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/full c 1 7 && mknod -m 666 /dev/zero c 1 5 &&
@@ -54,8 +66,10 @@ devices-are-written-in-place)
     is_device /dev/null
     is_device /dev/full
     # a non-root user may write /dev/null, not create files in /dev
+    # (the input is copied: the checkout may be under a home nobody cannot read)
     chmod 755 "$tmp"
-    run setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" merge "$go" -o /dev/null
+    cp "$go" "$tmp/in.txt" && chmod 644 "$tmp/in.txt"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" merge "$tmp/in.txt" -o /dev/null
     expect_status 0
     is_device /dev/null
     no_temps /dev
