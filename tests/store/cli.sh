@@ -150,8 +150,11 @@ unreachable-server-refused-before-measuring)
 out-and-profile-dir-refused-before-measuring)
     [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # no store involved
     mkdir adir
+    # a link's own directory exists; the writer writes where it leads
+    ln -s nodir/r.json link.json
     for bad in "--out nodir/r.json|--out nodir/r.json: the directory nodir does not exist" \
         "--out adir|--out adir: is a directory" \
+        "--out link.json|--out link.json: the directory nodir does not exist" \
         "--profile --profile-dir nodir/p|--profile-dir nodir/p: the directory nodir does not exist" \
         "--profile --profile-dir res.txt|--profile-dir res.txt: exists and is not a directory"; do
         args=${bad%%|*}

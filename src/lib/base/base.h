@@ -140,6 +140,13 @@ size_t bl__edit_distance(const char *a, const char *b);
  * to (0 when text contains it); SIZE_MAX for very long inputs. */
 size_t bl__substring_distance(const char *pattern, const char *text);
 /*
+ * What bl_output_open() would write for `path`: the file its symbolic links
+ * lead to (caller frees), or NULL for stdout, a descriptor alias such as
+ * /dev/stdout, or a path that cannot be resolved (the writer reports it).
+ */
+char *bl__output_target(const char *path);
+
+/*
  * The output primitives of every writer (escape.c; docs/formats.md,
  * "Hostile bytes"). Strings may hold any byte; NULL is written as "".
  */

@@ -285,6 +285,16 @@ static int open_temp(bl_output *o, const struct stat *st, int allow_unnamed)
     return err;
 }
 
+char *bl__output_target(const char *path)
+{
+    char *target = NULL;
+    struct stat st;
+    int alias = -1;
+    if (!path || strcmp(path, "-") == 0 || resolve(path, &target, &st, &alias) != 0)
+        return NULL;
+    return target;
+}
+
 /* Also used by the unit tests with allow_unnamed = 0, for the named fallback. */
 int bl__output_open(const char *path, int allow_unnamed, bl_output **out);
 

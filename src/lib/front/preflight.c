@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/base.h"
 #include "front.h"
 
 /* "DIR" of "DIR/NAME", "." of "NAME", "/" of "/NAME". */
@@ -75,9 +77,12 @@ int bl__preflight_out(const char *path, char *why, size_t why_size)
         snprintf(why, why_size, "--out %s: %s", path, strerror(e));
         return -e;
     }
-    /* a regular file is written beside it and renamed over it */
+    /* a regular file is written beside it and renamed over it; beside the
+     * file a symbolic link leads to, as bl_output_open() writes that */
+    char *target = bl__output_target(path);
     char dir[PATH_MAX];
-    dir_of(path, dir, sizeof dir);
+    dir_of(target ? target : path, dir, sizeof dir);
+    free(target);
     return dir_writable("--out", path, dir, why, why_size);
 }
 
