@@ -53,6 +53,20 @@ daemons-do-not-outlive-the-run)
     [ "$(wc -l <"$FORK_PIDS")" -eq 2 ] || fail "want a daemon per launch: $(cat "$FORK_PIDS")"
     none_survive
     ;;
+daemons-of-live-workers-are-kept)
+    # ab holds many workers at once: the end of one kills its own strays,
+    # not the daemon another still uses; none outlives the run
+    : >"$FORK_PIDS"
+    export FORK_LOST="$tmp/lost"
+    : >"$FORK_LOST"
+    # (the verdict, exit 0 or 1 on this loaded machine, is not the point)
+    run "$bin/benchlab" ab "$suite" "$suite" --time 0.3s --timeout 30s --filter ServerKept
+    [ "$st" -le 1 ] || fail "exit status $st"
+    out_has '^BenchmarkServerKept '
+    [ "$(wc -l <"$FORK_PIDS")" -ge 2 ] || fail "want a daemon per worker: $(cat "$FORK_PIDS")"
+    [ ! -s "$FORK_LOST" ] || fail "a live worker lost its daemon: $(cat "$FORK_LOST")"
+    none_survive
+    ;;
 complete-results-kept-when-exit-hangs)
     # results sent, then exit() never returns: killed at the time limit,
     # the launch kept

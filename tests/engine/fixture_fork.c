@@ -2,12 +2,14 @@
  * fixture_fork.c - benchmarks that fork, for the runner's process
  * clean-up (tests/engine/fork.sh): a child that keeps the worker's pipes
  * open, a daemon that leaves the worker's session, and a worker that sends
- * its results and then never exits. Each process the benchmarks leave
+ * its results and then never exits, and a daemon a worker needs until its
+ * end (ServerKept). Each process the benchmarks leave
  * behind appends its pid to the file named by $FORK_PIDS, so that the test
  * can check that none outlives the run.
  */
 #include <benchlab.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -87,6 +89,64 @@ BENCHLAB(Daemon)
         waitpid(mid, NULL, 0);
         wait_noted(p);
     }
+    spin(st);
+}
+
+/* A daemon a worker needs until its end: started by global_setup, checked
+ * by global_cleanup, which appends "lost PID" to $FORK_LOST when it is gone.
+ * Under `benchlab ab` many workers live at once; the end of one must not
+ * kill what another still uses. */
+static pid_t server;
+
+static void start_server(bl_state *st)
+{
+    (void)st;
+    int p[2];
+    if (pipe(p) != 0)
+        abort();
+    pid_t mid = fork();
+    if (mid == 0) {
+        setsid();
+        if (fork() == 0) {
+            int null = open("/dev/null", O_RDWR);
+            for (int fd = 0; fd < 3; fd++)
+                dup2(null, fd);
+            pid_t me = getpid();
+            close(p[0]);
+            note_pid(dup(p[1])); /* closes the copy it is given */
+            if (write(p[1], &me, sizeof me) != (ssize_t)sizeof me)
+                _exit(1);
+            sleep(120);
+            _exit(0);
+        }
+        _exit(0);
+    }
+    waitpid(mid, NULL, 0);
+    close(p[1]);
+    char x;
+    pid_t pid = 0;
+    if (read(p[0], &x, 1) != 1 || read(p[0], &pid, sizeof pid) != (ssize_t)sizeof pid)
+        abort();
+    close(p[0]);
+    server = pid;
+}
+
+static void check_server(bl_state *st)
+{
+    (void)st;
+    usleep(300000); /* let the other workers of an ab run end first */
+    const char *path = getenv("FORK_LOST");
+    if (server > 0 && kill(server, 0) != 0 && path) {
+        FILE *f = fopen(path, "a");
+        if (f) {
+            fprintf(f, "lost %d\n", (int)server);
+            fclose(f);
+        }
+    }
+}
+
+BENCHLAB(ServerKept, .global_setup = start_server, .global_cleanup = check_server)
+{
     spin(st);
 }
 

@@ -292,11 +292,18 @@ int bl__cpus_mask(const char *cpus, unsigned long long *mask, char *errbuf, size
  * when a worker ends, its group is killed, then every child of the runner
  * that started after the worker and is not a live worker, until none is
  * left (killing a child reparents its own children to us).
+ *
+ * A reparented orphan does not say whose it was. While other workers live
+ * (ab holds several at once), one may be the daemon a live worker still
+ * uses, so the clean-up waits: it runs when the last live worker ends,
+ * from the start of the earliest worker that ended in the meantime.
  */
 #define MAX_LIVE 64
 static pid_t live[MAX_LIVE];
 static int n_live;
 static int n_held, subreaper_was; /* subreaper_was: -1 not changed by us */
+/* The start of the earliest worker whose strays wait for the last to end (0: none). */
+static unsigned long long strays_since;
 
 /* The runner is a subreaper while it holds a worker (from before its fork
  * to after its strays are killed); the previous setting comes back after. */
@@ -401,11 +408,14 @@ static int kill_strays_once(unsigned long long since)
 
 static void kill_strays(const struct bl__worker *w)
 {
-    if (!w->start_ticks)
-        return;
+    if (w->start_ticks && (!strays_since || w->start_ticks < strays_since))
+        strays_since = w->start_ticks;
+    if (n_live > 0 || !strays_since)
+        return; /* another worker lives: the strays may be its own */
     /* each round reparents the next generation to us; a fork bomb is cut off */
-    for (int round = 0; round < 100 && kill_strays_once(w->start_ticks) > 0; round++) {
+    for (int round = 0; round < 100 && kill_strays_once(strays_since) > 0; round++) {
     }
+    strays_since = 0;
 }
 
 /* How long a worker that sent "done" may take to exit before it is killed
