@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "benchlab/common.h"
+#include "benchlab/stats.h" /* enum bl_correction */
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,21 +85,6 @@ BL_API int bl_compare_write_json(bl_compare *cmp, FILE *out);
  * them. Call after bl_compare_finish. 0, -ENOMEM or -EIO.
  */
 BL_API int bl_compare_write_notes(bl_compare *cmp, FILE *out);
-
-enum bl_correction {
-    BL_CORRECTION_NONE,
-    BL_CORRECTION_HOLM, /* family-wise error rate, Holm-Bonferroni step-down */
-    BL_CORRECTION_BH,   /* false discovery rate, Benjamini-Hochberg step-up */
-};
-
-/*
- * Which of the hypotheses with p-values p[0..n) to reject at level alpha
- * under `correction`: reject[i] = 1 or 0. Holm-Bonferroni (step-down)
- * controls the family-wise error rate, Benjamini-Hochberg (step-up) the
- * false discovery rate; NONE is p <= alpha. NaN counts as 1. 0 or -ENOMEM.
- */
-BL_API int bl_multiple_reject(const double *p, size_t n, double alpha,
-                              enum bl_correction correction, unsigned char *reject);
 
 /*
  * The CI gate: count the comparisons that are significantly worse than the

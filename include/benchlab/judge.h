@@ -28,8 +28,8 @@
 #include <stdio.h>
 
 #include "benchlab/common.h"
-#include "benchlab/compare.h" /* enum bl_correction */
 #include "benchlab/results.h"
+#include "benchlab/stats.h" /* enum bl_correction */
 
 #ifdef __cplusplus
 extern "C" {

@@ -185,6 +185,25 @@ BL_API double bl_bstat_geomean(const double *xs, size_t n);
 BL_API double bl_bstat_norm_cdf(double x, double mu, double sigma);
 BL_API double bl_bstat_norm_inv_cdf(double p, double mu, double sigma);
 
+/* ---- multiple comparisons (correction.c) -------------------------------------
+ * Used by compare's gate (bl_compare_gate), judge (bl_judge) and the
+ * report's comparisons with the baseline. */
+
+enum bl_correction {
+    BL_CORRECTION_NONE,
+    BL_CORRECTION_HOLM, /* family-wise error rate, Holm-Bonferroni step-down */
+    BL_CORRECTION_BH,   /* false discovery rate, Benjamini-Hochberg step-up */
+};
+
+/*
+ * Which of the hypotheses with p-values p[0..n) to reject at level alpha
+ * under `correction`: reject[i] = 1 or 0. Holm-Bonferroni (step-down)
+ * controls the family-wise error rate, Benjamini-Hochberg (step-up) the
+ * false discovery rate; NONE is p <= alpha. NaN counts as 1. 0 or -ENOMEM.
+ */
+BL_API int bl_multiple_reject(const double *p, size_t n, double alpha,
+                              enum bl_correction correction, unsigned char *reject);
+
 /* ---- asymptotic complexity (complexity.c) -----------------------------------
  * Google Benchmark's method: for each curve g, the coefficient c of
  * t(n) = c g(n) by least squares through the origin, c = sum t g / sum g^2,

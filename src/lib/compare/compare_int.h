@@ -1,8 +1,8 @@
 /*
  * compare_int.h - internals of the compare engine shared by its files:
- * tables.c, proj.c, sort.c, finish.c (grouping, statistics),
- * compare_out.c (text, CSV, Markdown, JSON), query.c (projection and
- * filter syntax), units.c (tidying, scaling, Go number formatting).
+ * tables.c, proj.c, sort.c, finish.c (grouping, statistics), the
+ * writers (write_*.c, gate.c), query.c (projection and filter syntax),
+ * units.c (tidying, scaling, Go number formatting).
  */
 #ifndef BENCHLAB_COMPARE_COMPARE_INT_H
 #define BENCHLAB_COMPARE_COMPARE_INT_H

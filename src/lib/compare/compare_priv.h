@@ -1,7 +1,7 @@
 /*
  * compare_priv.h - the compare engine's state, shared by tables.c, proj.c,
- * sort.c and finish.c (which fill it), compare_out.c (which formats it)
- * and compare_in.c (inputs).
+ * sort.c and finish.c (which fill it), the writers (which format it) and
+ * compare_in.c (inputs).
  */
 #ifndef BENCHLAB_COMPARE_COMPARE_PRIV_H
 #define BENCHLAB_COMPARE_COMPARE_PRIV_H
@@ -217,10 +217,29 @@ int bl__flush_memos(bl_compare *c);
 long bl__cell_find(const bl_compare *c, uint32_t table, uint32_t row, uint32_t col);
 const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key);
 const bl_gobench_handler *bl__compare_handler(bl_compare *c);
-/* compare_extra.c: the better direction of a unit (Unit metadata, then
- * "/s" rates are higher-is-better). */
+/* gate.c: the better direction of a unit (Unit metadata, then "/s" rates
+ * are higher-is-better). */
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
 int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
+/* cell_strings.c: what the writers show (strings only; each writer escapes
+ * them for its destination). Benchstat's strings of a cell, with Go's
+ * number formatting: its interval as "±" range ("∞", "?", "0%", "5%"), its
+ * change against the base cell's center `old` ("~" when not significant,
+ * "+1.23%"), "p=0.002 n=10" (or "n=10+12"), and a geomean ratio's change.
+ * Each writes at most `size` bytes. */
+void bl__cell_range_str(const struct cell *cl, char *out, size_t size);
+void bl__cell_delta_str(const struct cell *cl, double old, char *out, size_t size);
+void bl__cell_pval_str(const struct cell *cl, char *out, size_t size);
+void bl__ratio_str(double ratio, char *out, size_t size);
+/* Key.StringValues: key's non-empty values in projection p joined by
+ * spaces, in b (reused). */
+void bl__key_label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b);
+/* The cell of table t at row r, column k, or NULL. */
+const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_t r, size_t k);
+/* Table ti's key header lines ("goos: linux"), each passed to fn: every
+ * field for the first table, then those that changed. */
+typedef void (*bl__header_fn)(void *ctx, const char *line);
+void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx);
 /* compare_in.c: read the inputs in order, detecting each one's format. */
 int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
                          char *err, size_t err_size);

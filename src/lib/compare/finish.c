@@ -1,7 +1,7 @@
 /*
  * finish.c - bl_compare_finish(): sorts tables, rows and columns and
  * computes every cell's summary, its comparison with the baseline column
- * and the geomean row, so that the writers (compare_out.c) only format.
+ * and the geomean row, so that the writers (write_*.c) only format.
  * Cells are summarised and compared on two threads when there are enough.
  */
 #include <errno.h>

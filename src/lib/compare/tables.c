@@ -17,7 +17,7 @@
  *
  * bl_compare_finish() (finish.c) sorts tables, rows and columns (sort.c)
  * and computes every cell's summary, comparison and the geomean row; the
- * writers (compare_out.c) only format.
+ * writers (write_*.c) only format.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "../base/base.h"
-#include "benchlab/compare.h"
 #include "benchlab/judge.h"
+#include "benchlab/stats.h"
 #include "report_int.h"
 
 #define MIN_LAUNCHES_FOR_LAUNCH_TEST 5

@@ -1,5 +1,6 @@
-/* test_compare_gate.c - the multiple-comparison corrections of the CI gate,
- * against hand-computed decisions. */
+/* test_correction.c - the multiple-comparison corrections (stats/correction.c)
+ * behind compare's gate, judge and the report, against hand-computed
+ * decisions. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -10,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "benchlab/compare.h"
+#include "benchlab/stats.h"
 
 static void expect(const double *p, size_t n, double alpha, enum bl_correction c, const char *want)
 {
@@ -88,5 +89,5 @@ int main(void)
         cmocka_unit_test(holm_is_bonferroni_for_one_test_and_empty_is_fine),
         cmocka_unit_test(many_null_tests_rarely_trip_holm),
     };
-    return cmocka_run_group_tests_name("compare_gate", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("correction", tests, NULL, NULL);
 }

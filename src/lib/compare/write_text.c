@@ -1,9 +1,10 @@
 /*
- * compare_out.c - the writers of the compare engine: benchstat's text
- * tables (a port of its texttab layout rules: spans, shrink columns,
- * right-aligned margins, widths in runes) and CSV (encoding/csv quoting,
- * spreadsheet cell names for warnings), plus Markdown, JSON and the CI
- * gate. Everything here formats what bl_compare_finish() computed.
+ * write_text.c - benchstat's text tables (`benchlab compare`'s default
+ * output): a port of its texttab layout rules (spans, shrink columns,
+ * right-aligned margins, widths in runes), footnotes for warnings, and
+ * benchlab's optional interval plots (-plots). Everything shown comes from
+ * an input file: it goes through the terminal form (bl__terminal_safe), so
+ * no name can send a control sequence to the terminal.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,8 +13,6 @@
 #include <string.h>
 
 #include "compare_priv.h"
-
-/* ---- strings shared by the writers ---- */
 
 static size_t runelen(const char *s)
 {
@@ -41,89 +40,6 @@ static void superscript(char *out, size_t size, size_t i)
         o += l;
         out[o] = '\0';
     }
-}
-
-static void range_str(const struct cell *cl, char *out, size_t size)
-{
-    if (isinf(cl->lo) || isinf(cl->hi)) {
-        snprintf(out, size, "\xe2\x88\x9e");
-        return;
-    }
-#define SIGN(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
-    int cs = SIGN(cl->center);
-    if (cs != SIGN(cl->lo) || cs != SIGN(cl->hi)) {
-        snprintf(out, size, "?");
-        return;
-    }
-#undef SIGN
-    if (cl->center == 0) {
-        snprintf(out, size, "0%%");
-        return;
-    }
-    double v = fmax(cl->hi / cl->center - 1, 1 - cl->lo / cl->center);
-    char num[400];
-    bl__go_fmt_f(num, sizeof num, 0, 100 * v, 0);
-    snprintf(out, size, "%s%%", num);
-}
-
-static void delta_str(const struct cell *cl, double old, char *out, size_t size)
-{
-    double nw = cl->center;
-    if (cl->p > cl->alpha) {
-        snprintf(out, size, "~");
-    } else if (old == nw) {
-        snprintf(out, size, "0.00%%");
-    } else if (old == 0) {
-        snprintf(out, size, "?");
-    } else {
-        char num[400];
-        bl__go_fmt_f(num, sizeof num, 2, ((nw / old) - 1.0) * 100.0, 1);
-        snprintf(out, size, "%s%%", num);
-    }
-}
-
-static void pval_str(const struct cell *cl, char *out, size_t size)
-{
-    char p[420] = "";
-    if (cl->p != 0) {
-        char num[400];
-        bl__go_fmt_f(num, sizeof num, 3, cl->p, 0);
-        snprintf(p, sizeof p, "p=%s ", num);
-    }
-    if (cl->n1 == cl->n2)
-        snprintf(out, size, "%sn=%zu", p, cl->n1);
-    else
-        snprintf(out, size, "%sn=%zu+%zu", p, cl->n1, cl->n2);
-}
-
-static void ratio_str(double ratio, char *out, size_t size)
-{
-    char num[400];
-    bl__go_fmt_f(num, sizeof num, 2, (ratio - 1) * 100, 1);
-    snprintf(out, size, "%s%%", num);
-}
-
-/* Key.StringValues: the non-empty values joined by spaces. */
-static void key_label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b)
-{
-    b->len = 0;
-    bl__buf_append(b, "", 0);
-    int first = 1;
-    for (size_t i = 0; i < p->n_flat; i++) {
-        uint32_t v = bl__key_get(p, key, p->flat[i]);
-        if (v == 0)
-            continue;
-        if (!first)
-            bl__buf_append(b, " ", 1);
-        bl__buf_append(b, c->str.s[v], c->str.len[v]);
-        first = 0;
-    }
-}
-
-static const struct cell *cell_at(const bl_compare *c, const struct table *t, size_t r, size_t k)
-{
-    long i = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
-    return i < 0 ? NULL : &c->cells[i];
 }
 
 /* ---- texttab ---- */
@@ -532,38 +448,38 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f, int plots)
     }
     for (size_t r = 0; r < t->n_rows; r++) {
         tt_row(&o);
-        key_label(c, c->rowp, t->rows[r], &lab);
+        bl__key_label(c, c->rowp, t->rows[r], &lab);
         tt_cell(&o, lab.data ? lab.data : "", AL_LEFT, NULL);
         size_t nce = 0;
         for (size_t k = 0; k < ncols; k++) {
-            const struct cell *cl = cell_at(c, t, r, k);
+            const struct cell *cl = bl__cell_at(c, t, r, k);
             if (cl)
                 centers[nce++] = cl->center;
         }
         struct bl__scaler sc;
         bl__common_scale(centers, nce, t->binary, &sc);
         for (size_t k = 0; k < ncols; k++) {
-            const struct cell *cl = cell_at(c, t, r, k);
+            const struct cell *cl = bl__cell_at(c, t, r, k);
             if (!cl)
                 continue;
             tt_col(&o, start_col(k));
             bl__scaler_format(&sc, cl->center, buf, sizeof buf);
             tt_cell(&o, buf, AL_RIGHT, NULL);
-            range_str(cl, rs, sizeof rs);
+            bl__cell_range_str(cl, rs, sizeof rs);
             tt_cell(&o, rs, AL_RIGHT, " \xc2\xb1 ");
             warn_cell(&o, &ns, cl->warn, cl->n_warn, NULL, 0);
             if (k > 0 && cl->base >= 0) {
-                delta_str(cl, c->cells[cl->base].center, buf, sizeof buf);
+                bl__cell_delta_str(cl, c->cells[cl->base].center, buf, sizeof buf);
                 tt_cell(&o, buf, AL_RIGHT, NULL);
                 char pv[128], par[140];
-                pval_str(cl, pv, sizeof pv);
+                bl__cell_pval_str(cl, pv, sizeof pv);
                 snprintf(par, sizeof par, "(%s)", pv);
                 tt_cell(&o, par, AL_LEFT, NULL);
                 warn_cell(&o, &ns, cl->cwarn, cl->n_cwarn, NULL, 0);
             }
         }
         for (size_t k = 1; plots && k < ncols; k++) {
-            const struct cell *cl = cell_at(c, t, r, k);
+            const struct cell *cl = bl__cell_at(c, t, r, k);
             char plot[PLOT_CELLS * 3 + 1] = "";
             if (cl && cl->base >= 0)
                 plot_str(&c->cells[cl->base], cl, plot, sizeof plot);
@@ -587,7 +503,7 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f, int plots)
             if (k > 0) {
                 tt_col(&o, start_col(k) + 3);
                 if (s->has_ratio) {
-                    ratio_str(s->ratio, buf, sizeof buf);
+                    bl__ratio_str(s->ratio, buf, sizeof buf);
                     tt_cell(&o, buf, AL_RIGHT, NULL);
                 } else {
                     tt_cell(&o, "?", AL_LEFT, NULL);
@@ -615,26 +531,6 @@ static int table_text(bl_compare *c, const struct table *t, FILE *f, int plots)
     return rc;
 }
 
-/* Table-key header lines: every field for the first table, then changes. */
-typedef void (*hdr_fn)(void *ctx, const char *line);
-
-static void print_headers(bl_compare *c, size_t ti, hdr_fn fn, void *ctx)
-{
-    const struct proj *p = c->tablep;
-    for (size_t i = 0; i < p->n_flat; i++) {
-        const struct field *fl = p->flat[i];
-        if (fl->kind == FK_UNIT)
-            continue;
-        uint32_t v = bl__key_get(p, c->tables[ti].key, fl);
-        if (ti == 0 || v != bl__key_get(p, c->tables[ti - 1].key, fl)) {
-            struct bl__buf b = {0};
-            bl__buf_printf(&b, "%s: %s", fl->name, c->str.s[v]);
-            fn(ctx, b.data ? b.data : "");
-            bl__buf_fini(&b);
-        }
-    }
-}
-
 static void text_hdr(void *ctx, const char *line)
 {
     struct bl__buf safe = {0};
@@ -647,7 +543,7 @@ static int write_text(bl_compare *c, FILE *f, int plots)
     for (size_t i = 0; i < c->n_tables; i++) {
         if (i > 0)
             fputc('\n', f);
-        print_headers(c, i, text_hdr, f);
+        bl__table_headers(c, i, text_hdr, f);
         int rc = table_text(c, &c->tables[i], f, plots);
         if (rc)
             return rc;
@@ -663,166 +559,4 @@ int bl_compare_write_text(bl_compare *c, FILE *f)
 int bl_compare_write_text_plots(bl_compare *c, FILE *f)
 {
     return write_text(c, f, 1);
-}
-
-/* ---- CSV ---- */
-
-struct csvrec {
-    char **f;
-    size_t n, cap;
-};
-
-static void rec_add(struct csvrec *r, const char *s)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        char **nf = realloc(r->f, cap * sizeof *nf);
-        if (!nf)
-            return;
-        r->f = nf;
-        r->cap = cap;
-    }
-    r->f[r->n++] = strdup(s);
-}
-
-static void rec_clear_to(struct csvrec *r, size_t col)
-{
-    while (r->n < col)
-        rec_add(r, "");
-}
-
-static void rec_emit(struct csvrec *r, FILE *f)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        if (i)
-            fputc(',', f);
-        bl__csv_field(f, r->f[i] ? r->f[i] : "");
-    }
-    fputc('\n', f);
-    for (size_t i = 0; i < r->n; i++)
-        free(r->f[i]);
-    r->n = 0;
-}
-
-static size_t csv_start(size_t exp)
-{
-    return exp == 0 ? 1 : 1 + 2 + (exp - 1) * 4;
-}
-
-static void csv_warn(FILE *w, const struct csvrec *r, size_t rowno, const char **msgs, size_t n)
-{
-    char name[16];
-    size_t pos = sizeof name - 1;
-    name[pos] = '\0';
-    for (size_t x = r->n; x > 0; x /= 26)
-        name[--pos] = (char)('A' + x % 26);
-    if (pos == sizeof name - 1)
-        name[--pos] = 'A';
-    for (size_t i = 0; i < n; i++)
-        fprintf(w, "%s%zu: %s\n", name + pos, rowno, msgs[i]);
-}
-
-static size_t table_csv(bl_compare *c, const struct table *t, FILE *f, FILE *w, size_t start)
-{
-    struct csvrec r = {0};
-    size_t count = 0, ncols = t->n_cols;
-    char buf[600];
-    const struct proj *cp = c->colp;
-    for (size_t lv = 0; lv < cp->n_flat; lv++) {
-        for (size_t k = 0; k < ncols; k++) {
-            rec_clear_to(&r, csv_start(k));
-            rec_add(&r, c->str.s[bl__key_get(cp, t->cols[k], cp->flat[lv])]);
-        }
-        rec_clear_to(&r, csv_start(ncols));
-        rec_emit(&r, f);
-        count++;
-    }
-    for (size_t k = 0; k < ncols; k++) {
-        rec_clear_to(&r, csv_start(k));
-        rec_add(&r, c->str.s[t->unit]);
-        rec_add(&r, "CI");
-        if (k > 0) {
-            rec_add(&r, "vs base");
-            rec_add(&r, "P");
-        }
-    }
-    rec_emit(&r, f);
-    count++;
-    struct bl__buf lab = {0};
-    for (size_t row = 0; row < t->n_rows; row++) {
-        key_label(c, c->rowp, t->rows[row], &lab);
-        rec_add(&r, lab.data ? lab.data : "");
-        for (size_t k = 0; k < ncols; k++) {
-            const struct cell *cl = cell_at(c, t, row, k);
-            if (!cl)
-                continue;
-            rec_clear_to(&r, csv_start(k));
-            csv_warn(w, &r, start + count, cl->warn, cl->n_warn);
-            bl__go_fmt_g(buf, sizeof buf, cl->center);
-            rec_add(&r, buf);
-            range_str(cl, buf, sizeof buf);
-            rec_add(&r, buf);
-            if (k > 0 && cl->base >= 0) {
-                csv_warn(w, &r, start + count, cl->cwarn, cl->n_cwarn);
-                delta_str(cl, c->cells[cl->base].center, buf, sizeof buf);
-                rec_add(&r, buf);
-                pval_str(cl, buf, sizeof buf);
-                rec_add(&r, buf);
-            }
-        }
-        rec_emit(&r, f);
-        count++;
-    }
-    bl__buf_fini(&lab);
-    rec_add(&r, "geomean");
-    for (size_t k = 0; k < ncols; k++) {
-        const struct colsum *s = &t->sum[k];
-        rec_clear_to(&r, csv_start(k));
-        csv_warn(w, &r, start + count, s->warn, s->n_warn);
-        if (s->has_summary) {
-            bl__go_fmt_g(buf, sizeof buf, s->summary);
-            rec_add(&r, buf);
-        }
-        if (k > 0) {
-            rec_clear_to(&r, csv_start(k) + 2);
-            if (s->has_ratio)
-                ratio_str(s->ratio, buf, sizeof buf);
-            else
-                snprintf(buf, sizeof buf, "?");
-            rec_add(&r, buf);
-        }
-    }
-    rec_clear_to(&r, csv_start(ncols));
-    rec_emit(&r, f);
-    count++;
-    free(r.f);
-    return count;
-}
-
-struct csvhdr {
-    FILE *f;
-    size_t *row;
-};
-
-static void csv_hdr(void *ctx, const char *line)
-{
-    struct csvhdr *h = ctx;
-    struct csvrec r = {0};
-    rec_add(&r, line);
-    rec_emit(&r, h->f);
-    free(r.f);
-    (*h->row)++;
-}
-
-int bl_compare_write_csv(bl_compare *c, FILE *f, FILE *warn)
-{
-    size_t row = 1;
-    struct csvhdr h = {f, &row};
-    for (size_t i = 0; i < c->n_tables; i++) {
-        if (i > 0)
-            csv_hdr(&h, "");
-        print_headers(c, i, csv_hdr, &h);
-        row += table_csv(c, &c->tables[i], f, warn, row);
-    }
-    return ferror(f) ? -EIO : 0;
 }

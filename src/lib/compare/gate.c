@@ -1,0 +1,106 @@
+/*
+ * gate.c - the CI gate of `benchlab compare` (-gate): every comparison of
+ * every table with its base column is one hypothesis; after the
+ * multiple-comparison correction (bl_multiple_reject, stats/correction.c)
+ * a comparison that is significant and worse than the threshold, in the
+ * unit's better direction, is a regression, described on the report
+ * stream.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_priv.h"
+
+struct cmpref {
+    size_t table, row, col;
+    const struct cell *cell;
+    double p;
+    int reject;
+};
+
+int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
+{
+    const char *b = bl__unit_meta(c, unit, "better");
+    if (b && strcmp(b, "higher") == 0)
+        return 1;
+    if (b && strcmp(b, "lower") == 0)
+        return 0;
+    size_t n = strlen(unit);
+    return strcmp(unit, "B/s") == 0 || strcmp(unit, "MB/s") == 0 ||
+           (n >= 2 && strcmp(unit + n - 2, "/s") == 0);
+}
+
+int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr, FILE *report)
+{
+    size_t n = 0, cap = 0;
+    struct cmpref *refs = NULL;
+    for (size_t ti = 0; ti < c->n_tables; ti++) {
+        const struct table *t = &c->tables[ti];
+        for (size_t r = 0; r < t->n_rows; r++)
+            for (size_t k = 1; k < t->n_cols; k++) {
+                long ci = bl__cell_find(c, t->key, t->rows[r], t->cols[k]);
+                if (ci < 0 || c->cells[ci].base < 0)
+                    continue;
+                if (bl__grow((void **)&refs, &cap, n + 1, sizeof *refs)) {
+                    free(refs);
+                    return -ENOMEM;
+                }
+                refs[n].table = ti;
+                refs[n].row = r;
+                refs[n].col = k;
+                refs[n].cell = &c->cells[ci];
+                refs[n].p = c->cells[ci].p;
+                refs[n].reject = 0;
+                n++;
+            }
+    }
+    double *ps = malloc((n ? n : 1) * sizeof *ps);
+    unsigned char *rej = malloc(n ? n : 1);
+    if (!ps || !rej) {
+        free(ps);
+        free(rej);
+        free(refs);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        ps[i] = refs[i].p;
+    int rc = bl_multiple_reject(ps, n, c->opts.alpha, corr, rej);
+    for (size_t i = 0; i < n; i++)
+        refs[i].reject = rc == 0 && rej[i];
+    free(ps);
+    free(rej);
+    int count = 0;
+    struct bl__buf row = {0}, col = {0};
+    static const char *const cname[] = {"none", "holm", "bh"};
+    for (size_t i = 0; i < n; i++) {
+        const struct cmpref *x = &refs[i];
+        if (!x->reject)
+            continue;
+        const struct table *t = &c->tables[x->table];
+        double old = c->cells[x->cell->base].center, nw = x->cell->center;
+        if (old == 0 || old == nw)
+            continue;
+        double pct = (nw / old - 1) * 100;
+        int higher = bl__unit_higher_is_better(c, c->str.s[t->unit]);
+        double worse = higher ? -pct : pct;
+        if (!(worse > threshold_pct))
+            continue;
+        count++;
+        if (report) {
+            bl__key_label(c, c->rowp, t->rows[x->row], &row);
+            bl__key_label(c, c->colp, t->cols[x->col], &col);
+            fprintf(report,
+                    "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu "
+                    "comparisons, threshold %g%%)\n",
+                    row.data, c->str.s[t->unit], pct, col.data, x->p, cname[corr], n,
+                    threshold_pct);
+        }
+    }
+    bl__buf_fini(&row);
+    bl__buf_fini(&col);
+    free(refs);
+    return count;
+}

@@ -1,0 +1,227 @@
+/*
+ * judge_write.c - judge's verdicts (results/judge.c) as a text table for
+ * a terminal or CI log and as a Markdown table for a pull request
+ * (`benchlab judge`; docs/store.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "benchlab/format.h"
+#include "benchlab/judge.h"
+
+static const char *short_name(const char *name)
+{
+    return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
+}
+
+static const char *correction_name(enum bl_correction c)
+{
+    return c == BL_CORRECTION_HOLM ? "Holm-corrected"
+           : c == BL_CORRECTION_BH ? "Benjamini-Hochberg-corrected"
+                                   : "uncorrected";
+}
+
+struct cells {
+    char base[32], new_[32], change[32], ci[48], p[16], values[40];
+};
+
+static void fill_cells(const bl_judgement *j, struct cells *c)
+{
+    memset(c, 0, sizeof *c);
+    bl_format_duration(c->base, sizeof c->base, j->base_ns);
+    bl_format_duration(c->new_, sizeof c->new_, j->new_ns);
+    if (!isnan(j->ratio))
+        snprintf(c->change, sizeof c->change, "%+.1f%%", (j->ratio - 1) * 100);
+    else
+        snprintf(c->change, sizeof c->change, "-");
+    if (!isnan(j->ratio_lo))
+        snprintf(c->ci, sizeof c->ci, "[%+.1f%%, %+.1f%%]", (j->ratio_lo - 1) * 100,
+                 (j->ratio_hi - 1) * 100);
+    else
+        snprintf(c->ci, sizeof c->ci, isnan(j->ratio) ? "-" : "(too few values)");
+    if (!isnan(j->p))
+        snprintf(c->p, sizeof c->p, j->p < 0.001 ? "<0.001" : "%.3f", j->p);
+    else
+        snprintf(c->p, sizeof c->p, "-");
+    if (j->n_base || j->n_new)
+        snprintf(c->values, sizeof c->values, "%zu/%zu %s", j->n_base, j->n_new,
+                 j->launch_level ? "launches" : "batches");
+    else
+        snprintf(c->values, sizeof c->values, "-");
+}
+
+/* Display width of a UTF-8 string. */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void cell(FILE *f, const char *s, int w, int right, const char *sep)
+{
+    int pad = w - width(s);
+    if (right)
+        fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+    fputs(s, f);
+    if (!right)
+        fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+    fputs(sep, f);
+}
+
+static void summary_line(FILE *f, const bl_judgement_set *s)
+{
+    fprintf(f, "%zu slower, %zu faster, %zu unchanged", s->n_slower, s->n_faster, s->n_unchanged);
+    if (s->n_failed)
+        fprintf(f, ", %zu failed", s->n_failed);
+    if (s->n_new)
+        fprintf(f, ", %zu new", s->n_new);
+    if (s->n_missing)
+        fprintf(f, ", %zu missing", s->n_missing);
+}
+
+/* Rows of the table: benchmarks compared, or failed; new and missing ones
+ * are listed after it by name. */
+static int in_table(const bl_judgement *j)
+{
+    return j->verdict != BL_VERDICT_NEW && j->verdict != BL_VERDICT_MISSING;
+}
+
+/* "new: A, B, C and 4 more" for the benchmarks of verdict v. */
+static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, const char *what,
+                       int markdown)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->items[i].verdict != v)
+            continue;
+        if (n == 0)
+            fprintf(f, markdown ? "\n_%s:_ " : "%s: ", what);
+        if (n < 12) {
+            fputs(n ? ", " : "", f);
+            if (markdown)
+                bl__markdown_text(f, short_name(s->items[i].name));
+            else
+                fputs(short_name(s->items[i].name), f);
+        }
+        n++;
+    }
+    if (n > 12)
+        fprintf(f, " and %zu more", n - 12);
+    if (n)
+        fputc('\n', f);
+}
+
+static int uses_batches(const bl_judgement_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if ((s->items[i].n_base || s->items[i].n_new) && !s->items[i].launch_level)
+            return 1;
+    return 0;
+}
+
+int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
+                        const char *new_label)
+{
+    fprintf(f, "judging %s against %s\n", new_label, base_label);
+    fprintf(f,
+            "Mann-Whitney U per benchmark, %s over %zu benchmark%s at alpha %g; "
+            "changes under %g%% count as unchanged\n\n",
+            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
+            s->opts.alpha, s->opts.threshold_pct);
+    static const char *const head[] = {"benchmark", "base", "new",    "change",
+                                       "95% CI",    "p",    "values", "verdict"};
+    int w[8];
+    for (int c = 0; c < 8; c++)
+        w[c] = width(head[c]);
+    for (size_t i = 0; i < s->n; i++) {
+        if (!in_table(&s->items[i]))
+            continue;
+        struct cells c;
+        fill_cells(&s->items[i], &c);
+        const char *v[8] = {
+            short_name(s->items[i].name),        c.base, c.new_, c.change, c.ci, c.p, c.values,
+            bl_verdict_name(s->items[i].verdict)};
+        for (int k = 0; k < 8; k++)
+            if (width(v[k]) > w[k])
+                w[k] = width(v[k]);
+    }
+    for (int k = 0; k < 8; k++)
+        cell(f, head[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+    for (size_t i = 0; i < s->n; i++) {
+        const bl_judgement *j = &s->items[i];
+        if (!in_table(j))
+            continue;
+        struct cells c;
+        fill_cells(j, &c);
+        char verdict[32];
+        snprintf(verdict, sizeof verdict, "%s", bl_verdict_name(j->verdict));
+        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+            for (char *q = verdict; *q; q++)
+                *q = (char)(*q - 'a' + 'A'); /* easy to find in a CI log */
+        const char *v[8] = {
+            short_name(j->name), c.base, c.new_, c.change, c.ci, c.p, c.values, verdict};
+        for (int k = 0; k < 8; k++)
+            cell(f, v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+    }
+    if (uses_batches(s))
+        fprintf(f,
+                "\nbatches: fewer than %zu launches a side, so the batches of each launch were "
+                "pooled;\nthey share one process's memory layout: use --count %zu or more for "
+                "launch-level verdicts\n",
+                s->opts.min_launches, s->opts.min_launches);
+    fputc('\n', f);
+    list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 0);
+    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 0);
+    summary_line(f, s);
+    fprintf(f, ": %s\n",
+            s->n_slower || s->n_failed ? "REGRESSION" : "no regression past the threshold");
+    return ferror(f) ? -EIO : 0;
+}
+
+int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
+                            const char *new_label)
+{
+    int bad = s->n_slower || s->n_failed;
+    fprintf(f, "### benchlab judge: %s", bad ? ":red_circle: " : ":white_check_mark: ");
+    summary_line(f, s);
+    fputs("\n\n", f);
+    bl__markdown_text(f, new_label);
+    fputs(" against ", f);
+    bl__markdown_text(f, base_label);
+    fprintf(f,
+            ". Mann-Whitney U per benchmark, %s over %zu benchmark%s at α = %g; changes "
+            "under %g%% count as unchanged.\n\n",
+            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
+            s->opts.alpha, s->opts.threshold_pct);
+    fputs("| benchmark | base | new | change | 95% CI | p | values | verdict |\n"
+          "|:--|--:|--:|--:|:-:|--:|--:|:--|\n",
+          f);
+    for (size_t i = 0; i < s->n; i++) {
+        const bl_judgement *j = &s->items[i];
+        if (!in_table(j))
+            continue;
+        struct cells c;
+        fill_cells(j, &c);
+        fputs("| ", f);
+        bl__markdown_text(f, short_name(j->name));
+        fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,
+                c.values);
+        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+            fprintf(f, "**%s** |\n", bl_verdict_name(j->verdict));
+        else
+            fprintf(f, "%s |\n", bl_verdict_name(j->verdict));
+    }
+    if (uses_batches(s))
+        fprintf(f,
+                "\n_batches: fewer than %zu launches a side, so each launch's batches were "
+                "pooled; they share one process's memory layout (use `--count %zu` or more)._\n",
+                s->opts.min_launches, s->opts.min_launches);
+    list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 1);
+    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 1);
+    return ferror(f) ? -EIO : 0;
+}
