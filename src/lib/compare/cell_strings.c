@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 void bl__cell_range_str(const struct cell *cl, char *out, size_t size)
 {

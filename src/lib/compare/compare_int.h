@@ -1,12 +1,17 @@
 /*
- * compare_int.h - internals of the compare engine shared by its files:
- * tables.c, proj.c, sort.c, finish.c (grouping, statistics), the
- * writers (write_*.c, gate.c), query.c (projection and filter syntax),
- * units.c (tidying, scaling, Go number formatting).
+ * compare_int.h - the compare module's one internal header, for its files
+ * only (and the unit tests of units.c):
+ *   - interned strings, units.c (tidying, scaling, Go number formatting)
+ *     and query.c (projection and filter syntax): what needs no engine;
+ *   - the engine's state (struct bl_compare, projections, cells, tables),
+ *     filled by tables.c, proj.c, sort.c and finish.c, read by the inputs
+ *     (compare_in.c, json_in.c) and formatted by the writers (write_*.c,
+ *     gate.c, with the shared strings of cell_strings.c).
  */
 #ifndef BENCHLAB_COMPARE_COMPARE_INT_H
 #define BENCHLAB_COMPARE_COMPARE_INT_H
 
+#include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,5 +81,240 @@ int bl__parse_filter(const char *q, struct bl__fnode **out, char *err, size_t er
 void bl__fnode_free(struct bl__fnode *n);
 /* "syntax error: MSG\n\tQUERY\n\t   ^" */
 void bl__syntax_error(char *err, size_t size, const char *q, int off, const char *msg);
+
+/* ---- the engine's state ---- */
+enum { FK_GROUP, FK_FULLNAME, FK_NAME, FK_SUB, FK_CONFIG, FK_UNIT };
+
+struct field {
+    char *name; /* ".fullname", "/size", "goos", ".unit", or a .config key */
+    int kind;
+    int order;
+    long idx;  /* position in key vectors; -1 for the .config group */
+    int track; /* records observation order (top-level "first" fields) */
+    struct bl__umap obs;
+    char **fixed;
+    size_t n_fixed;
+    struct bl__umap fixed_map;
+    struct field **subs; /* .config group: its keys, in creation order */
+    size_t n_subs;
+    struct bl__umap seen; /* config key string id -> index in subs */
+};
+
+struct proj {
+    struct field **top;
+    size_t n_top;
+    struct field **flat;
+    size_t n_flat;
+    size_t n_fields;
+    struct field *unit_field;
+    uint32_t *row; /* scratch row, cap_row wide */
+    size_t cap_row;
+    /* interned keys: string ids, trailing "" trimmed */
+    size_t *key_off;
+    uint32_t *key_len;
+    size_t n_keys, cap_keys;
+    uint32_t *pool;
+    size_t n_pool, cap_pool;
+    uint32_t *key_slots;
+    size_t n_key_slots;
+};
+uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f);
+
+struct cell {
+    /* hot while reading: the first cache line */
+    double *vals;
+    uint32_t n, cap;
+    uint32_t res0; /* the first residue key, kept inline */
+    uint32_t table, row, col;
+    uint32_t *res; /* distinct residue keys (res[0] == res0) */
+    size_t n_res;
+    /* after finish */
+    double center, lo, hi;
+    const char **warn; /* sample and summary warnings */
+    size_t n_warn;
+    long base;           /* baseline cell, or -1 */
+    unsigned char exact; /* the table's unit has assume=exact */
+    double p, alpha;
+    size_t n1, n2;
+    const char **cwarn; /* comparison warnings */
+    size_t n_cwarn;
+};
+
+struct colsum {
+    int has_summary, has_ratio;
+    double summary, ratio;
+    const char **warn;
+    size_t n_warn;
+};
+
+struct table {
+    uint32_t key;  /* table projection key (with unit) */
+    uint32_t unit; /* string id */
+    uint32_t *rows, *cols;
+    size_t n_rows, cap_rows, n_cols, cap_cols;
+    int exact, binary;
+    struct colsum *sum; /* per column */
+};
+
+enum { PASS_UNKNOWN, PASS_NONE, PASS_ALL, PASS_UNIT };
+#define MEMO_UNITS 8
+
+struct memo {
+    /* hot: what every line of this benchmark touches, first */
+    uint64_t hash;
+    unsigned long gen;
+    size_t name_len;
+    uint32_t n_pat;
+    int pass;
+    /* Fast path: a line whose units (after tidying) are pat[], as the first
+     * passing line's were, appends its values to pv[] with no filtering,
+     * projection or cell lookup; bl_compare_finish hands the arrays to
+     * pat_cell[] (adopting them, no copy). Keeping the append point in
+     * the memo saves a cache miss per value on large inputs. */
+    uint32_t pat[MEMO_UNITS];     /* unit ids after tidying */
+    uint32_t pat_raw[MEMO_UNITS]; /* ... and as written */
+    unsigned pat_ok;              /* bit i: value i passes the filter */
+    uint32_t pn[MEMO_UNITS], pcap[MEMO_UNITS];
+    double *pv[MEMO_UNITS];
+    char *name;
+    /* cold */
+    int projected;
+    uint32_t row_key, col_key, res_key;
+    uint32_t *tbl_row;
+    size_t tbl_n;
+    struct {
+        uint32_t unit, cell;
+    } uc[MEMO_UNITS];
+    size_t n_uc;
+    uint32_t pat_cell[MEMO_UNITS];
+};
+
+struct unitinfo {
+    int known;
+    double factor;
+    uint32_t tidy_id;
+};
+
+#define UCACHE 16
+struct ucache {
+    const char *s;
+    size_t len;
+    uint32_t id;
+};
+
+struct umeta {
+    char *unit, *key, *value;
+    char *pair; /* "unit\0key", for umeta_index */
+};
+
+struct bl_compare {
+    bl_compare_options opts;
+    struct bl__strtab str;
+    struct bl__fnode *filter;
+    int filter_has_unit;
+    struct proj *tablep, *rowp, *colp, *resp;
+    int have_config, have_fullname;
+    char **excl; /* "/key" sub-name keys excluded from .fullname */
+    size_t n_excl;
+    int excl_name, excl_procs;
+    char **config_excl; /* file keys excluded from .config */
+    size_t n_config_excl;
+    struct field **fixed_filters;
+    size_t n_fixed_filters;
+    struct memo **memos;
+    size_t n_memos, cap_memos;
+    struct memo_slot {
+        uint64_t hash;
+        struct memo *m; /* NULL: empty */
+    } * memo_slots;
+    size_t n_memo_slots;
+    struct cell *cells;
+    size_t n_cells, cap_cells;
+    struct bl__umap cellmap;
+    struct unitinfo *units;
+    size_t cap_units;
+    struct ucache ucache[UCACHE];
+    size_t n_ucache, ucache_next;
+    struct umeta *umeta;
+    size_t n_umeta, cap_umeta;
+    struct bl__strindex umeta_index; /* "unit\0key" -> position in umeta */
+    struct table *tables;
+    size_t n_tables;
+    int finished;
+    struct bl__buf tmp;
+    char **warn_strs; /* every warning text, once; guarded by warn_mu */
+    size_t n_warn_strs;
+    pthread_mutex_t warn_mu;
+    bl_gobench_handler handler;
+};
+
+/* proj.c: projections (benchproc) and the filter. */
+/* A benchmark name cut into its base and its "/key=value" and "-procs" parts. */
+struct name_parts {
+    size_t base_len;
+    size_t n;
+    struct {
+        size_t off, len;
+    } part[64];
+    int overflow;
+};
+void bl__name_parse(const char *s, size_t n, struct name_parts *np);
+struct field *bl__field_new(struct proj *p, const char *name, int kind, int order);
+int bl__proj_add_top(struct proj *p, struct field *f);
+void bl__proj_free(struct proj *p);
+/* The flattened fields (config group expanded): the sort and header order. */
+int bl__proj_flatten(struct proj *p);
+/* Make p->row hold every field. 0 or -ENOMEM. */
+int bl__row_reserve(struct proj *p);
+/* Fill p->row from result r (all but .unit). */
+int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
+                      const struct name_parts *np);
+/* Intern p->row as a key (its id, or -ENOMEM); records observation orders. */
+long bl__proj_intern(struct proj *p);
+/* makeProjection for each parsed element (p NULL: -ignore, exclusions
+ * only); errors are benchstat's. */
+int bl__build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size_t n, const char *q,
+                   char *err, size_t err_size);
+/* Evaluate filter n on r with the given unit (NULL: the whole result; .unit
+ * terms then count as "depends" and set *dep). */
+int bl__filter_eval(const bl_compare *c, const struct bl__fnode *n, const bl_gobench_result *r,
+                    const struct name_parts *np, const char *unit, const char *orig_unit, int *dep);
+int bl__filter_uses_unit(const struct bl__fnode *n);
+/* Whether r passes the fixed-order projections ("/size@(1k 4k)"). */
+int bl__fixed_ok(const bl_compare *c, const bl_gobench_result *r, const struct name_parts *np);
+/* sort.c: sort keys of projection p in benchstat's order. */
+void bl__sort_keys(const bl_compare *c, const struct proj *p, uint32_t *keys, size_t n);
+/* tables.c: project the memoised results into cells (before finishing). */
+int bl__flush_memos(bl_compare *c);
+
+long bl__cell_find(const bl_compare *c, uint32_t table, uint32_t row, uint32_t col);
+const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key);
+const bl_gobench_handler *bl__compare_handler(bl_compare *c);
+/* gate.c: the better direction of a unit (Unit metadata, then "/s" rates
+ * are higher-is-better). */
+int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
+int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
+/* cell_strings.c: what the writers show (strings only; each writer escapes
+ * them for its destination). Benchstat's strings of a cell, with Go's
+ * number formatting: its interval as "±" range ("∞", "?", "0%", "5%"), its
+ * change against the base cell's center `old` ("~" when not significant,
+ * "+1.23%"), "p=0.002 n=10" (or "n=10+12"), and a geomean ratio's change.
+ * Each writes at most `size` bytes. */
+void bl__cell_range_str(const struct cell *cl, char *out, size_t size);
+void bl__cell_delta_str(const struct cell *cl, double old, char *out, size_t size);
+void bl__cell_pval_str(const struct cell *cl, char *out, size_t size);
+void bl__ratio_str(double ratio, char *out, size_t size);
+/* Key.StringValues: key's non-empty values in projection p joined by
+ * spaces, in b (reused). */
+void bl__key_label(const bl_compare *c, const struct proj *p, uint32_t key, struct bl__buf *b);
+/* The cell of table t at row r, column k, or NULL. */
+const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_t r, size_t k);
+/* Table ti's key header lines ("goos: linux"), each passed to fn: every
+ * field for the first table, then those that changed. */
+typedef void (*bl__header_fn)(void *ctx, const char *line);
+void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx);
+/* compare_in.c: read the inputs in order, detecting each one's format. */
+int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
+                         char *err, size_t err_size);
 
 #endif /* BENCHLAB_COMPARE_COMPARE_INT_H */

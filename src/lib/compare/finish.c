@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "benchlab/stats.h"
-#include "compare_priv.h"
+#include "compare_int.h"
 
 static const char *keep_str(bl_compare *c, const char *s)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 struct cmpref {
     size_t table, row, col;

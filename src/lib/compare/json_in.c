@@ -26,7 +26,7 @@
 #include "../base/base.h"
 #include "../format/gobench_int.h"
 #include "../format/json.h"
-#include "compare_priv.h"
+#include "compare_int.h"
 
 int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const char *path,
                           const char *label, const bl_gobench_handler *h, char *err,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 static int num_parse(const char *s, double *out)
 {

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "benchlab/stats.h"
-#include "compare_priv.h"
+#include "compare_int.h"
 
 /* ---- units ---- */
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 struct csvrec {
     char **f;

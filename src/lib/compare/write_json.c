@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 static void json_warns(FILE *f, const char **w, size_t n)
 {

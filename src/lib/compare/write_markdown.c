@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 /* The strings the text table shows, for one cell. */
 static void cell_strings(const bl_compare *c, const struct table *t, size_t r, size_t k,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_priv.h"
+#include "compare_int.h"
 
 static int cmp_u32(const void *a, const void *b)
 {
