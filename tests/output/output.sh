@@ -223,6 +223,31 @@ hostile-names-are-neutralised)
     out_has 'A\\x1b]52;c;cHduZWQ=\\x07x'
     run "$cli" compare -format csv "$tmp/h.txt"
     out_has "^\"'=cmd|calc!A0-8\",2"
+    # CSV goes to terminals too: its cells show control bytes as text
+    out_lacks "$esc"
+    out_has '^A\\x1b]52;c;cHduZWQ=\\x07x-8,'
+    out_has '^\\xffbad-8,'
+    # ... and so do the gate's regressions, the notes and CSV's warnings on stderr
+    sed 's/ \([0-9]*\) ns\/op/ 9\1 ns\/op/' "$tmp/h.txt" >"$tmp/h2.txt"
+    run "$cli" compare --fail-on-regression=5 "$tmp/h.txt" "$tmp/h2.txt"
+    expect_status 1
+    err_lacks "$esc"
+    err_has '^benchlab: regression: A\\x1b]52;c;cHduZWQ=\\x07x-8 sec/op'
+    printf 'pkg: p\033]0;retitled\007\n' >"$tmp/n1.txt"
+    printf 'pkg: q\n' >"$tmp/n2.txt"
+    : >"$tmp/w.txt"
+    for i in 1 2 3 4 5 6; do
+        printf 'BenchmarkS 1 %d ns/op\n' "$((10 + i))" | tee -a "$tmp/n1.txt" >>"$tmp/n2.txt"
+        printf 'k\033]0;t\007x: %d\nBenchmarkS 1 %d ns/op\n' "$i" "$((10 + i))" >>"$tmp/w.txt"
+    done
+    run "$cli" compare "$tmp/n1.txt" "$tmp/n2.txt"
+    expect_status 0
+    err_lacks "$esc"
+    err_has 'differ only in pkg ("p\\x1b]0;retitled\\x07" and "q")'
+    run "$cli" compare -format csv -table '' "$tmp/w.txt"
+    expect_status 0
+    err_lacks "$esc"
+    err_has '^B3: benchmarks vary in k\\x1b]0;t\\x07x$'
     run "$cli" compare -format markdown "$tmp/h.txt"
     out_lacks '[^\\]<img'
     out_has '\\<img/src=x/onerror=alert(1)\\>'

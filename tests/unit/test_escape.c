@@ -85,6 +85,23 @@ static void csv_field_neutralises_formulas_but_not_numbers(void **state)
     assert_string_equal(written(bl__csv_field, "plain"), "plain");
 }
 
+static void csv_field_shows_control_bytes_as_a_terminal_does(void **state)
+{
+    (void)state;
+    /* OSC 52 (clipboard), BEL, DEL, a C1 CSI and a byte that is not UTF-8 */
+    assert_string_equal(written(bl__csv_field, "X/p=\x1b]52;c;aGk=\x07\x7f\xC2\x9b\xff"),
+                        "X/p=\\x1b]52;c;aGk=\\x07\\x7f\\u009b\\xff");
+    /* a carriage return is shown; a tab or newline inside a cell is data */
+    assert_string_equal(written(bl__csv_field, "a\rb"), "a\\x0db");
+    assert_string_equal(written(bl__csv_field, "a\tb"), "a\tb");
+    assert_string_equal(written(bl__csv_field, "a\nb"), "\"a\nb\"");
+    /* the formula rule sees the shown text: a leading CR is no longer one */
+    assert_string_equal(written(bl__csv_field, "\r=1"), "\\x0d=1");
+    assert_string_equal(written(bl__csv_field, "=1\x1b"), "\"'=1\\x1b\"");
+    /* valid UTF-8 passes: µ, NBSP */
+    assert_string_equal(written(bl__csv_field, "\xC2\xB5s\xC2\xA0x"), "\xC2\xB5s\xC2\xA0x");
+}
+
 static void markdown_text_escapes_html_and_markup(void **state)
 {
     (void)state;
@@ -118,6 +135,7 @@ int main(void)
         cmocka_unit_test(json_string_replaces_invalid_utf8_and_escapes_controls),
         cmocka_unit_test(json_number_is_shortest_round_trip),
         cmocka_unit_test(csv_field_neutralises_formulas_but_not_numbers),
+        cmocka_unit_test(csv_field_shows_control_bytes_as_a_terminal_does),
         cmocka_unit_test(markdown_text_escapes_html_and_markup),
         cmocka_unit_test(terminal_text_shows_control_bytes),
     };

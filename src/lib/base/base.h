@@ -161,7 +161,9 @@ void bl__json_number(FILE *f, double x);
 void bl__shortest_double(char *out, size_t size, double x);
 /* One CSV field: quoted as Go's encoding/csv quotes (benchstat's bytes), and
  * a cell a spreadsheet would run as a formula (= + - @ tab CR first, and not
- * a number such as -3.5 or +4.2%) written as text: "'=1+1" (OWASP). */
+ * a number such as -3.5 or +4.2%) written as text: "'=1+1" (OWASP). Control
+ * characters but tab and newline, C1 controls and bytes that are not UTF-8
+ * are written in their terminal form (\x1b, \u009b, \xff; bl__terminal_text). */
 void bl__csv_field(FILE *f, const char *s);
 int bl__csv_is_formula(const char *s);
 /* Markdown table text: markup and HTML characters backslash-escaped, line

@@ -177,12 +177,39 @@ int bl__csv_is_formula(const char *s)
     return strchr("=+-@\t\r", s[0]) && s[0] && !is_number(s);
 }
 
+/* Whether s holds a byte the terminal form changes: a control character
+ * other than tab and newline, DEL, a C1 control or a byte that is not UTF-8. */
+static int csv_needs_terminal_form(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F)
+            return 1;
+        if (*p >= 0x80) {
+            size_t n = bl__utf8_len(p);
+            if (n == 0 || (n == 2 && p[0] == 0xC2 && p[1] < 0xA0))
+                return 1;
+            p += n - 1;
+        }
+    }
+    return 0;
+}
+
 void bl__csv_field(FILE *f, const char *s)
 {
     s = s ? s : "";
+    /* CSV goes to terminals too (compare -format csv on stdout): control
+     * bytes are shown as a terminal shows them, \x1b, never sent raw; a
+     * newline or tab inside a quoted cell is data and stays */
+    struct bl__buf safe = {0};
+    if (csv_needs_terminal_form(s)) {
+        bl__buf_append(&safe, "", 0);
+        bl__terminal_text(&safe, s, strlen(s), 1);
+        s = safe.data ? safe.data : "";
+    }
     int formula = bl__csv_is_formula(s);
     if (!formula && !go_needs_quotes(s)) {
         fputs(s, f);
+        bl__buf_fini(&safe);
         return;
     }
     fputc('"', f);
@@ -194,6 +221,7 @@ void bl__csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+    bl__buf_fini(&safe);
 }
 
 void bl__markdown_text(FILE *f, const char *s)

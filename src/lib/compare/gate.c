@@ -73,7 +73,7 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
     free(ps);
     free(rej);
     int count = 0;
-    struct bl__buf row = {0}, col = {0};
+    struct bl__buf row = {0}, col = {0}, lab = {0};
     static const char *const cname[] = {"none", "holm", "bh"};
     for (size_t i = 0; i < n; i++) {
         const struct cmpref *x = &refs[i];
@@ -90,17 +90,21 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
             continue;
         count++;
         if (report) {
-            bl__key_label(c, c->rowp, t->rows[x->row], &row);
-            bl__key_label(c, c->colp, t->cols[x->col], &col);
+            /* names and units come from input files: shown, never sent to a terminal */
+            bl__key_label(c, c->rowp, t->rows[x->row], &lab);
+            bl__terminal_safe(&row, lab.data);
+            bl__key_label(c, c->colp, t->cols[x->col], &lab);
+            bl__terminal_safe(&col, lab.data);
             fprintf(report,
                     "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu "
                     "comparisons, threshold %g%%)\n",
-                    row.data, c->str.s[t->unit], pct, col.data, x->p, cname[corr], n,
-                    threshold_pct);
+                    row.data, bl__terminal_safe(&lab, c->str.s[t->unit]), pct, col.data, x->p,
+                    cname[corr], n, threshold_pct);
         }
     }
     bl__buf_fini(&row);
     bl__buf_fini(&col);
+    bl__buf_fini(&lab);
     free(refs);
     return count;
 }

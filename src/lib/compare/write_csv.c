@@ -1,8 +1,9 @@
 /*
  * write_csv.c - the comparison tables as CSV (`compare -format csv`), as
  * benchstat writes them: encoding/csv quoting (bl__csv_field, which also
- * neutralises formula cells), the same columns as the text table, and
- * warnings on `warn` named by their spreadsheet cell ("B3: ...").
+ * neutralises formula cells and shows control bytes as \x1b), the same
+ * columns as the text table, and warnings on `warn` named by their
+ * spreadsheet cell ("B3: ...").
  */
 #include <errno.h>
 #include <math.h>
@@ -63,8 +64,11 @@ static void csv_warn(FILE *w, const struct csvrec *r, size_t rowno, const char *
         name[--pos] = (char)('A' + x % 26);
     if (pos == sizeof name - 1)
         name[--pos] = 'A';
+    /* a warning may name a key of an input file: for stderr, in the terminal form */
+    struct bl__buf safe = {0};
     for (size_t i = 0; i < n; i++)
-        fprintf(w, "%s%zu: %s\n", name + pos, rowno, msgs[i]);
+        fprintf(w, "%s%zu: %s\n", name + pos, rowno, bl__terminal_safe(&safe, msgs[i]));
+    bl__buf_fini(&safe);
 }
 
 static size_t table_csv(bl_compare *c, const struct table *t, FILE *f, FILE *w, size_t start)

@@ -62,19 +62,32 @@ static const struct field *only_config_difference(const bl_compare *c, const str
     return diff;
 }
 
+/* Keys, values and labels come from input files: for stderr, a terminal,
+ * they are written in the terminal form (\x1b), never raw. */
+static void put_text(FILE *out, const char *s)
+{
+    struct bl__buf safe = {0};
+    fputs(bl__terminal_safe(&safe, s), out);
+    bl__buf_fini(&safe);
+}
+
 static void put_quoted(FILE *out, const bl_compare *c, uint32_t v)
 {
-    if (v)
-        fprintf(out, "\"%s\"", c->str.s[v]);
-    else
+    if (v) {
+        fputc('"', out);
+        put_text(out, c->str.s[v]);
+        fputc('"', out);
+    } else {
         fputs("none", out);
+    }
 }
 
 static void put_columns(FILE *out, const bl_compare *c, const struct table *t, struct bl__buf *b)
 {
     for (size_t k = 0; k < t->n_cols; k++) {
         bl__key_label(c, c->colp, t->cols[k], b);
-        fprintf(out, "%s%s", k ? ", " : "", b->data ? b->data : "");
+        fputs(k ? ", " : "", out);
+        put_text(out, b->data);
     }
 }
 
@@ -137,14 +150,15 @@ int bl_compare_write_notes(bl_compare *c, FILE *out)
             put_columns(out, c, ta, &b);
             fputs(" and ", out);
             put_columns(out, c, tb, &b);
-            fprintf(out, " differ only in %s (", f->name);
+            fputs(" differ only in ", out);
+            put_text(out, f->name);
+            fputs(" (", out);
             put_quoted(out, c, va);
             fputs(" and ", out);
             put_quoted(out, c, vb);
-            fprintf(out,
-                    "), so they are in separate tables and not compared; -ignore %s compares "
-                    "them\n",
-                    f->name);
+            fputs("), so they are in separate tables and not compared; -ignore ", out);
+            put_text(out, f->name);
+            fputs(" compares them\n", out);
         }
     }
     for (size_t i = 0; i < nt; i++) {
