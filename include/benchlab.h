@@ -177,6 +177,25 @@ typedef struct bl_param {
  *   .data            a pointer of the definition's own, read back in the body
  *                    and the hooks with bl_bench_data(st)
  *
+ * The plan of this benchmark, where it differs from the run's options
+ * (each as Google Benchmark's per-benchmark setting of the same meaning):
+ *
+ *   .iterations      N: a fixed count. Every launch is one measurement of
+ *                    exactly N repetitions (per thread), after one overhead
+ *                    batch of N: no pilot, no warmup (unless .warmup_s), no
+ *                    jitter, and the loop runs N times in all, so
+ *                    bl_iterations() is N after it (Iterations(n))
+ *   .time_s          this benchmark's budget in seconds, split over its
+ *                    launches; overrides --time (MinTime(s))
+ *   .warmup_s        every launch warms up for at least this many seconds
+ *                    before benchlab's own steady-state rule may end the
+ *                    warmup; not charged to the budget (MinWarmUpTime(s))
+ *   .count           this benchmark's launches; overrides --count
+ *                    (Repetitions(n))
+ *   .manual_time     1: the time of a batch is the sum of what the body
+ *                    reports with bl_set_iteration_time(), not the clock;
+ *                    no overhead is subtracted (UseManualTime())
+ *
  * With setup_op or teardown_op the engine times each repetition on its own
  * (two clock reads per repetition, subtracted by the overhead stage), so use
  * them for operations of a microsecond or more.
@@ -200,6 +219,11 @@ typedef struct bl_bench_def {
     const char *complexity_curve_name;
     int raw_name;
     const void *data;
+    long long iterations; /* 0: benchlab sizes its batches */
+    double time_s;        /* 0: --time */
+    double warmup_s;      /* 0: benchlab's warmup rule alone */
+    int count;            /* 0: --count */
+    int manual_time;
     int bl__end;
 } bl_bench_def;
 
@@ -496,6 +520,22 @@ enum bl_metric_flags {
 BL_API void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned flags);
 /* Repetitions run so far by the loop, all stages included. */
 BL_API uint64_t bl_iterations(const bl_state *st);
+/*
+ * The repetitions the loop runs in all in this worker (per thread), when
+ * known: with .iterations, N from the start (before the loop too); else
+ * once the loop has ended, bl_iterations(). 0 while unknown: benchlab
+ * sizes its batches as it goes (Google Benchmark's max_iterations).
+ */
+BL_API uint64_t bl_max_iterations(const bl_state *st);
+/*
+ * With .manual_time: the time of the repetition that is running, in
+ * seconds, as the body measured it (a GPU's timer, a remote clock, a
+ * part of the repetition); a batch's time is the sum over its
+ * repetitions (Google Benchmark's SetIterationTime). A batch in which the
+ * body reported nothing, a negative or non-finite time, or a call without
+ * .manual_time fails the benchmark, naming it.
+ */
+BL_API void bl_set_iteration_time(bl_state *st, double seconds);
 
 /* Skip this benchmark with a reason (for example, missing hardware). The
  * loop then returns false at once. The result is reported as skipped. */

@@ -59,6 +59,10 @@ typedef struct bl_run_options {
     /* --shard K/N: run only the benchmarks whose full name bl_shard_of()
      * puts in shard K (1-based) of N, after the filter; 0: all. */
     int shard_index, shard_count;
+    /* a fixed count: each launch is one measurement of exactly this many
+     * repetitions per thread (a benchmark's .iterations wins); 0: benchlab
+     * sizes its batches (docs/engine.md, "Fixed iterations") */
+    unsigned long long iterations;
 } bl_run_options;
 
 /*

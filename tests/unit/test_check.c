@@ -52,7 +52,8 @@ static void a_broken_check_aborts_and_names_itself(void **state)
     assert_non_null(strstr(buf, "test_check.c:"));
 }
 
-/* A disturbed launch is replaced at most twice; a broken one stops its benchmark. */
+/* A disturbed launch is replaced at most twice; a broken one stops its
+ * benchmark; each benchmark has its own count of regular rounds. */
 static void plan_replaces_disturbed_and_stops_broken(void **state)
 {
     (void)state;
@@ -60,22 +61,30 @@ static void plan_replaces_disturbed_and_stops_broken(void **state)
     memset(&p, 0, sizeof p);
     struct bl__plan_entry e[2];
     memset(e, 0, sizeof e);
+    e[0].count = 6;
+    e[1].count = 2; /* a definition's own .count */
     p.entry = e;
     p.n = 2;
-    assert_true(bl__plan_wants(&p, 0, false));
-    assert_false(bl__plan_wants(&p, 0, true)); /* nothing owed yet */
+    assert_int_equal(bl__plan_max_count(&p), 6);
+    assert_int_equal(bl__plan_total(&p), 8);
+    assert_true(bl__plan_wants(&p, 0, 0));
+    assert_true(bl__plan_wants(&p, 0, 5));
+    assert_false(bl__plan_wants(&p, 0, 6)); /* a replacement, and nothing owed yet */
+    assert_true(bl__plan_wants(&p, 1, 1));
+    assert_false(bl__plan_wants(&p, 1, 2)); /* its own 2 rounds are done */
     for (int k = 0; k < 3; k++) {
         bl__plan_ended(&p, 0, BL__LAUNCH_DISTURBED, false);
     }
     assert_int_equal(e[0].owed, 2);
     assert_int_equal(e[0].replaced, 2);
+    assert_true(bl__plan_wants(&p, 0, 6));
     bl__plan_ended(&p, 0, BL__LAUNCH_OK, true);
     bl__plan_ended(&p, 0, BL__LAUNCH_OK, true);
-    assert_false(bl__plan_wants(&p, 0, true));
-    assert_true(bl__plan_wants(&p, 0, false));
+    assert_false(bl__plan_wants(&p, 0, 7));
+    assert_true(bl__plan_wants(&p, 0, 0));
     bl__plan_ended(&p, 1, BL__LAUNCH_BROKEN, false);
-    assert_false(bl__plan_wants(&p, 1, false));
-    assert_false(bl__plan_wants(&p, 1, true));
+    assert_false(bl__plan_wants(&p, 1, 0));
+    assert_false(bl__plan_wants(&p, 1, 2));
 }
 
 int main(void)

@@ -11,6 +11,9 @@
 #include "benchlab.h"
 #include "benchlab/run.h"
 
+/* The most launches a definition's .count may ask for (as --count). */
+#define BL__MAX_COUNT 100000
+
 /* One benchmark instance: a definition with one value per parameter. */
 struct bl__instance {
     const bl_bench_def *def;
@@ -57,6 +60,7 @@ struct bl__worker_args {
     int cmd_fd;              /* driven mode (benchlab ab): commands on this fd; -1: none */
     int profile;             /* the profile pass (enum bl__profile_mode): timing, profiled */
     unsigned long long reps; /* repetitions per batch from the tune file: no pilot; 0: pilot */
+    unsigned long long iterations; /* --iterations: a fixed count, unless .iterations; 0: none */
 };
 int bl__worker_main(const struct bl__worker_args *args);
 /* Worker entry from the command line the runner gives a worker:

@@ -317,6 +317,11 @@ static void record(struct bl__engine *e, const struct batch *b)
                          (unsigned long long)fresh);
             }
         }
+        bool min_done = (double)(now - e->warm_begin) >= e->warmup_min_ns;
+        if (e->n_warm == 64 && !min_done) { /* a long .warmup_s: keep the recent half */
+            memmove(e->warm, e->warm + 32, 32 * sizeof *e->warm);
+            e->n_warm = 32;
+        }
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
         /* a driven worker that was given its size (ab's later pairs) needs
@@ -330,7 +335,11 @@ static void record(struct bl__engine *e, const struct batch *b)
             double prev = median_of(e->warm + e->n_warm - 2 * w, w);
             steady = last >= 0.98 * prev;
         }
-        if (steady || (double)(now - e->warm_begin) >= 0.25 * e->budget_ns || e->n_warm >= 64) {
+        if (min_done &&
+            (steady || (double)(now - e->warm_begin) >= e->warmup_min_ns + 0.25 * e->budget_ns ||
+             e->n_warm >= 64)) {
+            /* the warm-up .warmup_s asked for is not charged to the budget */
+            e->t_begin += (uint64_t)e->warmup_min_ns;
             double recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
                                       e->n_warm < w ? e->n_warm : w);
             e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
@@ -338,7 +347,7 @@ static void record(struct bl__engine *e, const struct batch *b)
             if (e->cmd_fd >= 0) {
                 e->stage = STAGE_DRIVEN;
                 bl__send(e->fd, "ready %llu %.6g", (unsigned long long)e->reps, recent);
-            } else if (!e->macro) {
+            } else if (!e->macro && !e->fixed_reps) {
                 bl__send(e->fd, "tune %llu", (unsigned long long)e->reps); /* for --tune-file */
             }
         }
@@ -352,8 +361,10 @@ static void record(struct bl__engine *e, const struct batch *b)
         e->n_measured++;
         if (clean(e, b))
             e->n_valid++;
-        if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
-            (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
+        if (e->fixed_reps) /* .iterations: one measurement of exactly that many */
+            e->stage = STAGE_DONE;
+        else if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
+                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
             e->stage = STAGE_DONE;
         break;
     default:
@@ -418,6 +429,13 @@ static void combine(const struct bl__group *g, bool overhead, struct batch *out)
         out->acc.majflt += a->majflt;
     }
     out->acc.cpu_ns = out->ns > gap ? out->ns - gap : 0;
+    if (g->eng->manual && !overhead) { /* the threads' mean, as Google Benchmark */
+        uint64_t sum = 0;
+        for (int i = 0; i < g->n; i++)
+            sum += g->st[i]->batch_ns;
+        out->ns = sum / (uint64_t)g->n;
+        out->pauses = 0;
+    }
 }
 
 /* This thread's part of the overhead batch: the empty loop, same size. */
@@ -458,6 +476,8 @@ static void open_batch(bl_state *st, uint64_t reps)
     st->pauses = 0;
     st->paused = false;
     st->in_batch = true;
+    st->manual_ns = 0;
+    st->manual_calls = 0;
     memset(&st->acc, 0, sizeof st->acc);
     if (st->per_op) {
         call_op_hook(st, st->inst->def->setup_op);
@@ -589,17 +609,23 @@ static void plan_batch(struct bl__group *g)
     } else {
         uint64_t reps = e->stage == STAGE_PILOT    ? (e->reps ? e->reps : 1)
                         : e->stage == STAGE_DRIVEN ? e->reps
+                        : e->fixed_reps            ? e->fixed_reps
                                                    : jittered(e, e->reps);
         if (e->batch_multiple > 1 && reps % e->batch_multiple) /* bl_loop_n takes whole steps */
             reps += e->batch_multiple - reps % e->batch_multiple;
-        if (e->stage != STAGE_PILOT && e->overhead_fn)
+        /* manual time: the body's own times, no loop of ours in them */
+        if (e->stage != STAGE_PILOT && e->overhead_fn && !e->manual)
             g->ovh_reps = reps;
         g->reps = reps;
         /* the reference right before the batch (and its overhead batch) */
         bool measured = e->stage == STAGE_MEASURE || e->stage == STAGE_DRIVEN;
-        e->ref_before = measured ? bl__ref_measure(e) : 0;
-        if (!e->t_begin)
+        /* not beside manual time: the body's time is not the core's cycles */
+        e->ref_before = measured && !e->manual ? bl__ref_measure(e) : 0;
+        if (!e->t_begin) {
             e->t_begin = bl__now_ns();
+            if (e->stage == STAGE_WARMUP && e->warmup_min_ns > 0)
+                e->warm_begin = e->t_begin; /* .warmup_s counts from its first batch */
+        }
     }
     g->batch_open = true;
 }
@@ -679,6 +705,23 @@ static bool group_next(bl_state *st)
     return true;
 }
 
+/* .manual_time: the batch's time is the sum the body reported, its
+ * pauses nothing to subtract; a batch without any report fails. */
+static void manual_batch_end(bl_state *st)
+{
+    uint64_t reps = st->per_op ? st->ops_done : st->batch_reps;
+    if (reps && !st->manual_calls && !st->status) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "manual time: a batch of %llu repetitions reported no time "
+                 "(bl_set_iteration_time, SetIterationTime)",
+                 (unsigned long long)reps);
+        bl_fail(st, msg);
+    }
+    st->batch_ns = (uint64_t)llround(st->manual_ns);
+    st->pauses = 0;
+}
+
 /* A repetition ended: stop the clock. In a per-op batch with repetitions
  * left, run the hooks and restart the clock (returns true); otherwise this
  * thread's part of the batch is over. */
@@ -707,6 +750,8 @@ static bool end_rep(bl_state *st)
     }
     if (count && st->eng->mode == MODE_COUNTERS)
         bl__hw_stop(&st->hw, st->hw_vals, &st->hw_scaled);
+    if (st->eng->manual && st->eng->mode == MODE_TIME)
+        manual_batch_end(st);
     st->in_batch = false;
     st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
     return false;
@@ -936,6 +981,34 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
 uint64_t bl_iterations(const bl_state *st)
 {
     return st->total_iters;
+}
+
+uint64_t bl_max_iterations(const bl_state *st)
+{
+    const struct bl__engine *e = st->eng;
+    if (st->kind == ST_RUN && e && e->fixed_reps && e->mode == MODE_TIME &&
+        !(e->warmup_min_ns > 0)) {
+        uint64_t m = e->batch_multiple; /* bl_loop_n's steps round the batch up */
+        return m > 1 && e->fixed_reps % m ? e->fixed_reps + m - e->fixed_reps % m : e->fixed_reps;
+    }
+    return st->finished ? st->total_iters : 0;
+}
+
+void bl_set_iteration_time(bl_state *st, double seconds)
+{
+    if (st->kind != ST_RUN)
+        return;
+    char msg[200];
+    if (!st->inst->def->manual_time) {
+        bl_fail(st, "bl_set_iteration_time: the benchmark has no .manual_time (UseManualTime)");
+    } else if (!(seconds >= 0) || !isfinite(seconds)) {
+        snprintf(msg, sizeof msg, "bl_set_iteration_time: %g is not a time in seconds (0 or more)",
+                 seconds);
+        bl_fail(st, msg);
+    } else if (st->in_batch) {
+        st->manual_ns += seconds * 1e9;
+        st->manual_calls++;
+    }
 }
 
 static void set_status(bl_state *st, int status, const char *msg)

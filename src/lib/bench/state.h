@@ -70,6 +70,9 @@ struct bl__engine {
     uint64_t given_reps;     /* batch size from the tune file (no pilot ran); 0: none */
     uint64_t batch_multiple; /* bl_set_batch_multiple: every batch a multiple of it; 0/1: any */
     bool given_checked;      /* a clean warmup batch confirmed (or replaced) it */
+    uint64_t fixed_reps;     /* .iterations: one measured batch of exactly this many; 0: none */
+    double warmup_min_ns;    /* .warmup_s: the warmup lasts at least this long */
+    bool manual;             /* .manual_time: batch time is what bl_set_iteration_time said */
     double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;
@@ -150,6 +153,9 @@ struct bl_state {
     uint32_t ovh_pauses;
     struct bl__acc ovh_acc;
     uint64_t total_iters;
+    /* .manual_time: what bl_set_iteration_time reported in the current batch */
+    double manual_ns;
+    uint64_t manual_calls;
     /* what the benchmark told us */
     void *user;
     double bytes_per_op;

@@ -413,6 +413,37 @@ int bl__worker_main(const struct bl__worker_args *a)
         eng.reps = a->reps;
         eng.given_reps = a->reps;
     }
+    const bl_bench_def *def = inst->def;
+    char plan_err[200] = "";
+    if (def->iterations < 0 || def->iterations > 1000000000000ll)
+        snprintf(plan_err, sizeof plan_err, ".iterations = %lld: a count from 1 to 10^12 (0: none)",
+                 def->iterations);
+    else if (!(def->time_s >= 0) || !isfinite(def->time_s))
+        snprintf(plan_err, sizeof plan_err, ".time_s = %g: seconds, more than 0 (0: --time)",
+                 def->time_s);
+    else if (!(def->warmup_s >= 0) || !isfinite(def->warmup_s))
+        snprintf(plan_err, sizeof plan_err, ".warmup_s = %g: seconds, 0 or more", def->warmup_s);
+    else if (def->count < 0 || def->count > BL__MAX_COUNT)
+        snprintf(plan_err, sizeof plan_err, ".count = %d: launches, 1 to %d (0: --count)",
+                 def->count, BL__MAX_COUNT);
+    eng.manual = def->manual_time != 0;
+    eng.warmup_min_ns = def->warmup_s * 1e9;
+    long long fixed = def->iterations;
+    if (fixed == 0 && a->iterations > 0 && a->iterations <= 1000000000000ull)
+        fixed = (long long)a->iterations; /* --iterations; the definition's own wins */
+    if (fixed > 0 && a->cmd_fd < 0) {
+        /* one measurement of exactly N: no pilot, and a warmup only when asked */
+        eng.fixed_reps = (uint64_t)fixed;
+        eng.reps = eng.fixed_reps;
+        eng.given_reps = 0; /* the tune file's size does not apply */
+        eng.stage = def->warmup_s > 0 ? STAGE_WARMUP : STAGE_MEASURE;
+        eng.warm_begin = bl__now_ns();
+    } else if (fixed > 0) {
+        /* driven (benchlab ab), which sizes the batches: N is where it starts */
+        eng.stage = STAGE_WARMUP;
+        eng.warm_begin = bl__now_ns();
+        eng.reps = eng.given_reps = (uint64_t)fixed;
+    }
     eng.overhead_fn = inst->def->overhead_fn;
     bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
 
@@ -468,6 +499,10 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     if (!rc && inst->param_error) {
         bl__send(fd, "fail %s", inst->param_error);
+        rc = 1;
+    }
+    if (!rc && plan_err[0]) {
+        bl__send(fd, "fail %s", plan_err);
         rc = 1;
     }
     if (!rc && send_size(fd, inst) != 0)
@@ -529,7 +564,7 @@ int bl__worker_main(const struct bl__worker_args *a)
 /* The worker's command line, as the runner (engine/passes.c) writes it. */
 int bl__worker_main_argv(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -541,6 +576,8 @@ int bl__worker_main_argv(int argc, char **argv)
             a.seed = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--benchlab-reps") == 0)
             a.reps = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--benchlab-iterations") == 0)
+            a.iterations = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--benchlab-mode") == 0)
             a.alloc = strcmp(argv[i + 1], "alloc") == 0;
         else if (strcmp(argv[i], "--benchlab-counters") == 0)

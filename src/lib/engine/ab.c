@@ -658,7 +658,7 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
     long n[2];
     for (int s = 0; s < 2; s++) {
         n[s] = bl__list_suite(s == OLD ? o.old_exe : o.new_exe, o.filter, pin_mask, &names[s], NULL,
-                              err, errsize);
+                              NULL, err, errsize);
         if (n[s] < 0) {
             if (s == NEW)
                 bl_names_free(names[OLD], (size_t)n[OLD]);

@@ -29,13 +29,22 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count);
  */
 long bl__list_matching(const char *exe, const char *filter, char ***names, char *err,
                        size_t err_size);
+/* What a benchmark's definition sets for its own plan (.count, .time_s;
+ * 0: the run's), as a suite lists it to its runner: after the name's
+ * line, a line "\tcount=N time=S" when the runner asks with
+ * `--benchlab-list ... settings` (docs/engine.md, "The worker channel"). */
+struct bl__bench_opts {
+    int count;
+    double time_s;
+};
 /* The same, and the suite's name in *suite (NULL: not asked; caller
  * frees; NULL when the suite has none to give): bl__suite_name() of this
  * program, or what the suite exe answers. BL_EUSAGE with a message when
  * its name is refused. The listing process is pinned to `pin_mask` (0:
- * not pinned), as the run's workers are. */
+ * not pinned), as the run's workers are. With `opts` not NULL, *opts gets
+ * each name's settings, in the same order (caller frees). */
 long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***names,
-                    char **suite, char *err, size_t err_size);
+                    char **suite, struct bl__bench_opts **opts, char *err, size_t err_size);
 /* After "no benchmark matches --filter F": the names of exe closest to F
  * (up to three) appended to msg, or why none is close (plan.c). */
 void bl__plan_closest(const char *exe, const char *filter, char *msg, size_t size);
@@ -162,9 +171,11 @@ enum {
 
 /* Run one launch of `name` to its end; fills `l`. `pass` NULL: timing.
  * `reps`: the batch size the tune file knows (the worker skips its
- * pilot), or 0. Returns a BL__LAUNCH_ value. */
+ * pilot), or 0. `budget_s`: the worker's budget, 0 for the run's --time
+ * split over --count. Returns a BL__LAUNCH_ value. */
 int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned long long seed,
-                   bl_launch *l, const struct bl__pass *pass, unsigned long long reps);
+                   bl_launch *l, const struct bl__pass *pass, unsigned long long reps,
+                   double budget_s);
 /* The allocation, counters and profile passes of benchmark b (passes.c). */
 void bl__pass_alloc(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);
 void bl__pass_counters(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);
@@ -227,9 +238,11 @@ struct bl__plan {
     char **names;
     size_t n;
     struct bl__plan_entry {
-        bool stop;    /* broken: not launched again */
-        int owed;     /* replacement launches owed for disturbed ones */
-        int replaced; /* replacements granted so far */
+        bool stop;     /* broken: not launched again */
+        int owed;      /* replacement launches owed for disturbed ones */
+        int replaced;  /* replacements granted so far */
+        int count;     /* its launches: .count, else --count */
+        double time_s; /* its budget: .time_s, else --time */
     } * entry;
     const char *tune_file; /* --tune; NULL: none */
     struct bl__tune tune;
@@ -244,8 +257,12 @@ struct bl__plan {
  */
 int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long long pin_mask,
                   char **suite, char *err, size_t err_size);
-/* Whether benchmark i gets a launch in this round. */
-bool bl__plan_wants(const struct bl__plan *p, size_t i, bool replacement);
+/* Whether benchmark i gets a launch in this round (a replacement once
+ * its own count of rounds is done). */
+bool bl__plan_wants(const struct bl__plan *p, size_t i, int round);
+/* The most launches any benchmark of the plan has, and all of them. */
+int bl__plan_max_count(const struct bl__plan *p);
+size_t bl__plan_total(const struct bl__plan *p);
 /* The repetitions the tune file knows for benchmark i; 0 when none. */
 unsigned long long bl__plan_reps(const struct bl__plan *p, size_t i);
 /* After launch l of benchmark i: what it tuned... */

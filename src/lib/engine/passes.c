@@ -40,7 +40,8 @@
 #include "engine.h"
 
 int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned long long seed,
-                   bl_launch *l, const struct bl__pass *pass, unsigned long long reps)
+                   bl_launch *l, const struct bl__pass *pass, unsigned long long reps,
+                   double budget_s)
 {
     static const struct bl__pass timing = {NULL, NULL, NULL, 0, NULL, -1, NULL};
     const char *exe = la->exe;
@@ -52,7 +53,8 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
     char **counters_line = pass->counters_line;
     char time_s[32], batch[32], seed_s[32], fd_s[8], reps_s[32];
     /* the benchmark's budget is split evenly across its launches */
-    snprintf(time_s, sizeof time_s, "%.9g", o->time_s / (o->count > 0 ? o->count : 1));
+    snprintf(time_s, sizeof time_s, "%.9g",
+             budget_s > 0 ? budget_s : o->time_s / (o->count > 0 ? o->count : 1));
     snprintf(batch, sizeof batch, "%.17g", o->batch_ms);
     snprintf(seed_s, sizeof seed_s, "%llu", seed);
     snprintf(fd_s, sizeof fd_s, "%d", BL__CHANNEL_FD);
@@ -62,6 +64,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
                     time_s,       (char *)"--benchlab-batch",
                     batch,        (char *)"--benchlab-seed",
                     seed_s,       NULL,
+                    NULL,         NULL,
                     NULL,         NULL,
                     NULL,         NULL};
     struct bl__spawn_env env = {la->pin_mask, -1, NULL, {NULL}};
@@ -101,6 +104,14 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
         snprintf(reps_s, sizeof reps_s, "%llu", reps);
         argv[k] = (char *)"--benchlab-reps";
         argv[k + 1] = reps_s;
+    }
+    /* --iterations: the timing launches' fixed count */
+    char iter_s[32];
+    if (o->iterations && !alloc && !counters) {
+        int k = argv[13] ? 15 : argv[11] ? 13 : 11;
+        snprintf(iter_s, sizeof iter_s, "%llu", o->iterations);
+        argv[k] = (char *)"--benchlab-iterations";
+        argv[k + 1] = iter_s;
     }
     struct bl__worker w;
     if (bl__worker_start(&w, exe, argv, &env, false, l))
@@ -150,7 +161,7 @@ void bl__pass_alloc(const struct bl__launcher *la, unsigned long long seed, bl_b
     struct bl__alloc_out a;
     memset(&a, 0, sizeof a);
     struct bl__pass pass = {&a, NULL, NULL, 0, NULL, -1, NULL};
-    bl__launch_run(la, b->name, seed, &tmp, &pass, 0);
+    bl__launch_run(la, b->name, seed, &tmp, &pass, 0, 0);
     free(b->alloc_message);
     b->alloc_message = NULL;
     struct bl__buf msg = {0};
@@ -192,7 +203,7 @@ void bl__pass_counters(const struct bl__launcher *la, unsigned long long seed, b
     char *line = NULL;
     struct bl__pass pass = {NULL, la->o->counters[0] ? la->o->counters : "", &line, 0, NULL, -1,
                             NULL};
-    bl__launch_run(la, b->name, seed, &tmp, &pass, 0);
+    bl__launch_run(la, b->name, seed, &tmp, &pass, 0, 0);
     unsigned long long k = 0, d = 0;
     int scaled = 0, used = 0;
     if (tmp.status || tmp.skipped || !line ||
@@ -239,7 +250,7 @@ void bl__pass_profile(const struct bl__launcher *la, unsigned long long seed, bl
     struct bl__pass pass = *proto;
     pass.profile_raw = raw;
     unlink(raw); /* never a stale file from an earlier run */
-    bl__launch_run(la, b->name, seed, &tmp, &pass, 0);
+    bl__launch_run(la, b->name, seed, &tmp, &pass, 0, 0);
     free(b->profile_message);
     b->profile_message = NULL;
     struct bl__buf msg = {0};

@@ -48,22 +48,50 @@ void bl_names_free(char **names, size_t n)
     free(names);
 }
 
-static long list_self(char ***names)
+static long list_self(char ***names, struct bl__bench_opts **opts)
 {
     size_t n;
     const struct bl__instance *in = bl__registry_instances(&n);
     char **v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return -ENOMEM;
+    if (opts && !(*opts = calloc(n ? n : 1, sizeof **opts))) {
+        free(v);
+        return -ENOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         v[i] = bl__strdup(in[i].name);
         if (!v[i]) {
             bl_names_free(v, i);
+            if (opts) {
+                free(*opts);
+                *opts = NULL;
+            }
             return -ENOMEM;
         }
+        if (opts)
+            (*opts)[i] = (struct bl__bench_opts){
+                in[i].def->count <= BL__MAX_COUNT ? in[i].def->count : 0, in[i].def->time_s};
     }
     *names = v;
     return (long)n;
+}
+
+/* "\tcount=N time=S" after a name: its settings (unknown keys are left
+ * for a later version; a bad value is the run's default). */
+static void parse_settings(const char *line, struct bl__bench_opts *o)
+{
+    for (const char *p = line; *p; p++) {
+        if (p != line && p[-1] != ' ')
+            continue;
+        if (strncmp(p, "count=", 6) == 0) {
+            long c = strtol(p + 6, NULL, 10);
+            o->count = c > 0 && c <= BL__MAX_COUNT ? (int)c : 0;
+        } else if (strncmp(p, "time=", 5) == 0) {
+            double t = strtod(p + 5, NULL);
+            o->time_s = t > 0 && isfinite(t) ? t : 0;
+        }
+    }
 }
 
 /*
@@ -74,9 +102,14 @@ static long list_self(char ***names)
  * ignores the extra argument. With suite NULL the name is not asked for.
  */
 static long list_exe(const char *exe, unsigned long long pin_mask, char ***names, char **suite,
-                     char *why, size_t why_size)
+                     struct bl__bench_opts **opts, char *why, size_t why_size)
 {
-    char *argv[] = {(char *)exe, (char *)"--benchlab-list", suite ? (char *)"suite" : NULL, NULL};
+    /* "settings": each name's .count and .time_s on a line of its own
+     * after it (a suite from before them ignores the word) */
+    char *argv[] = {(char *)exe, (char *)"--benchlab-list", suite ? (char *)"suite" : NULL, NULL,
+                    NULL};
+    if (opts)
+        argv[suite ? 3 : 2] = (char *)"settings";
     struct bl__worker w;
     struct bl__spawn_env env = {pin_mask, -1, NULL, {NULL}};
     int err = bl__spawn(exe, argv, &env, false, &w);
@@ -120,25 +153,37 @@ static long list_exe(const char *exe, unsigned long long pin_mask, char ***names
         bl__buf_fini(&out);
         return -ENOMEM;
     }
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, cap_o = 0;
     char **v = NULL;
+    struct bl__bench_opts *ov = NULL;
     char *save = NULL;
     for (char *line = strtok_r(body, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (bl__grow((void **)&v, &cap, n + 1, sizeof *v) || !(v[n] = bl__strdup(line))) {
-            bl_names_free(v, n);
+        if (line[0] == '\t') { /* the settings of the name before (never a name: "Benchmark...") */
+            if (ov && n > 0)
+                parse_settings(line + 1, &ov[n - 1]);
+            continue;
+        }
+        if (bl__grow((void **)&v, &cap, n + 1, sizeof *v) || !(v[n] = bl__strdup(line)) ||
+            (opts && bl__grow((void **)&ov, &cap_o, n + 1, sizeof *ov))) {
+            bl_names_free(v, v && v[n] ? n + 1 : n);
+            free(ov);
             bl__buf_fini(&out);
             return -ENOMEM;
         }
+        if (opts)
+            ov[n] = (struct bl__bench_opts){0, 0};
         n++;
     }
     bl__buf_fini(&out);
     *names = v ? v : calloc(1, sizeof *v);
+    if (opts)
+        *opts = ov ? ov : calloc(1, sizeof *ov);
     return (long)n;
 }
 
 long bl_list(const char *exe, char ***names)
 {
-    return exe ? list_exe(exe, 0, names, NULL, NULL, 0) : list_self(names);
+    return exe ? list_exe(exe, 0, names, NULL, NULL, NULL, 0) : list_self(names, NULL);
 }
 
 int bl_shard_of(const char *name, int n_shards)
@@ -165,14 +210,16 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count)
 
 long bl__list_matching(const char *exe, const char *filter, char ***out, char *err, size_t err_size)
 {
-    return bl__list_suite(exe, filter, 0, out, NULL, err, err_size);
+    return bl__list_suite(exe, filter, 0, out, NULL, NULL, err, err_size);
 }
 
 long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***out,
-                    char **suite, char *err, size_t err_size)
+                    char **suite, struct bl__bench_opts **opts, char *err, size_t err_size)
 {
     if (suite)
         *suite = NULL;
+    if (opts)
+        *opts = NULL;
     regex_t re;
     /* "-REGEX" keeps the names that do not match, as Google Benchmark's
      * --benchmark_filter does */
@@ -192,7 +239,7 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
     char **names = NULL;
     long n;
     if (!exe) {
-        n = list_self(&names);
+        n = list_self(&names, opts);
         if (n >= 0 && suite) {
             int serr = bl__suite_name(suite, err, err_size);
             if (serr) {
@@ -201,11 +248,15 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
             }
         }
     } else {
-        n = list_exe(exe, pin_mask, &names, suite, err, err_size);
+        n = list_exe(exe, pin_mask, &names, suite, opts, err, err_size);
     }
     if (n < 0 && suite) {
         free(*suite);
         *suite = NULL;
+    }
+    if (n < 0 && opts) {
+        free(*opts);
+        *opts = NULL;
     }
     if (n == BL_EUSAGE) {
         if (filter)
@@ -228,10 +279,13 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
     }
     size_t kept = 0;
     for (long i = 0; i < n; i++) {
-        if (!filter || (regexec(&re, names[i], 0, NULL, 0) == 0) != negative)
+        if (!filter || (regexec(&re, names[i], 0, NULL, 0) == 0) != negative) {
+            if (opts)
+                (*opts)[kept] = (*opts)[i];
             names[kept++] = names[i];
-        else
+        } else {
             free(names[i]);
+        }
     }
     if (filter)
         regfree(&re);
@@ -293,7 +347,8 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
                   char **suite, char *errbuf, size_t errsize)
 {
     memset(p, 0, sizeof *p);
-    long n = bl__list_suite(o->exe, o->filter, pin_mask, &p->names, suite, errbuf, errsize);
+    struct bl__bench_opts *opts = NULL;
+    long n = bl__list_suite(o->exe, o->filter, pin_mask, &p->names, suite, &opts, errbuf, errsize);
     if (n < 0) {
         p->names = NULL;
         return (int)n;
@@ -311,8 +366,18 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
     }
     /* a shard may hold none of them: an empty run, not an error, so that a
      * CI matrix wider than the suite still passes */
-    if (!err)
-        p->n = bl__shard_keep(p->names, p->n, o->shard_index, o->shard_count);
+    if (!err && o->shard_count > 1) {
+        size_t kept = 0;
+        for (size_t i = 0; i < p->n; i++) {
+            if (bl_shard_of(p->names[i], o->shard_count) == o->shard_index - 1) {
+                opts[kept] = opts[i];
+                p->names[kept++] = p->names[i];
+            } else {
+                free(p->names[i]);
+            }
+        }
+        p->n = kept;
+    }
     /* a tune file that is not one, or is malformed, stops the run before
      * anything is measured (and is never overwritten) */
     if (!err && o->tune_file) {
@@ -322,6 +387,13 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
     }
     if (!err && !(p->entry = calloc(p->n ? p->n : 1, sizeof *p->entry)))
         err = -ENOMEM;
+    /* a definition's own count and budget (.count, .time_s) win over the
+     * run's, as Google Benchmark's Repetitions() and MinTime() do */
+    for (size_t i = 0; !err && i < p->n; i++) {
+        p->entry[i].count = opts[i].count > 0 ? opts[i].count : o->count;
+        p->entry[i].time_s = opts[i].time_s > 0 ? opts[i].time_s : o->time_s;
+    }
+    free(opts);
     for (size_t i = 0; !err && p->tune_file && i < p->n; i++)
         p->tune_known += bl__tune_get(&p->tune, p->names[i]) != 0;
     if (err) {
@@ -332,9 +404,27 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
     return err;
 }
 
-bool bl__plan_wants(const struct bl__plan *p, size_t i, bool replacement)
+bool bl__plan_wants(const struct bl__plan *p, size_t i, int round)
 {
+    bool replacement = round >= p->entry[i].count;
     return !p->entry[i].stop && !(replacement && p->entry[i].owed == 0);
+}
+
+int bl__plan_max_count(const struct bl__plan *p)
+{
+    int m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->entry[i].count > m)
+            m = p->entry[i].count;
+    return m;
+}
+
+size_t bl__plan_total(const struct bl__plan *p)
+{
+    size_t t = 0;
+    for (size_t i = 0; i < p->n; i++)
+        t += (size_t)p->entry[i].count;
+    return t;
 }
 
 unsigned long long bl__plan_reps(const struct bl__plan *p, size_t i)

@@ -237,7 +237,7 @@ static bool run_bench(struct run *r, size_t i, int round)
 {
     const bl_run_observer *obs = r->obs;
     const char *name = r->plan.names[i];
-    bool replacement = round >= r->o.count;
+    bool replacement = round >= r->plan.entry[i].count;
     if (obs && obs->on_start)
         obs->on_start(obs->ctx, name, r->index < r->total ? r->index : r->total - 1, r->total);
     r->index++;
@@ -253,8 +253,9 @@ static bool run_bench(struct run *r, size_t i, int round)
         r->rc = -ENOMEM;
         return false;
     }
+    const struct bl__plan_entry *pe = &r->plan.entry[i];
     int how = bl__launch_run(&r->la, name, bl__rng_next(&r->rng) | 1, l, NULL,
-                             bl__plan_reps(&r->plan, i));
+                             bl__plan_reps(&r->plan, i), pe->time_s / pe->count);
     /* the launch is in the results whatever happened to its worker */
     BL__CHECK(b->n_launches > 0 && l == &b->launches[b->n_launches - 1]);
     bl__plan_tuned(&r->plan, i, l);
@@ -300,13 +301,13 @@ static void run_rounds(struct run *r)
     for (int round = 0; !bl__run_interrupted() && r->rc >= 0; round++) {
         bool any = false;
         for (size_t i = 0; i < r->plan.n && !bl__run_interrupted(); i++) {
-            if (!bl__plan_wants(&r->plan, i, round >= r->o.count))
+            if (!bl__plan_wants(&r->plan, i, round))
                 continue;
             any = true;
             if (!run_bench(r, i, round))
                 break;
         }
-        if (!any && round >= r->o.count)
+        if (!any && round >= bl__plan_max_count(&r->plan))
             break;
     }
 }
@@ -332,7 +333,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         if (r->plan.tune.note)
             bl_results_set_meta(r->res, "tune-note", r->plan.tune.note);
         bl__rng_seed(&r->rng, r->o.seed ? r->o.seed : bl__now_ns() ^ (uint64_t)getpid());
-        r->total = r->plan.n * (size_t)r->o.count;
+        r->total = bl__plan_total(&r->plan);
         err = run_instruments(r, errbuf, errsize);
     }
     if (!err) {

@@ -102,6 +102,7 @@ enum bl__optid {
     BL__ID_LIST,
     BL__ID_TIME,
     BL__ID_COUNT,
+    BL__ID_ITERATIONS,
     BL__ID_TIMEOUT,
     BL__ID_BATCH,
     BL__ID_ALLOC,

@@ -72,6 +72,10 @@ static const struct bl__opt suite_opts[] = {
      BL__ID_TIME},
     {"count", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 100000, "6",
      "launches (worker processes) per benchmark, interleaved, one result line each", BL__ID_COUNT},
+    {"iterations", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 1e12, NULL,
+     "a fixed count: each launch is one measurement of exactly N repetitions (no pilot, no "
+     "warmup); a benchmark's own .iterations wins",
+     BL__ID_ITERATIONS},
     {"timeout", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "60s",
      "kill a worker that runs longer", BL__ID_TIMEOUT},
     {"batch", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1ms",

@@ -329,9 +329,12 @@ int bl_main(int argc, char **argv)
         const struct bl__instance *in = bl__registry_instances(&n);
         /* a runner that asks (benchlab run SUITE) gets our name on the header */
         char *suite = NULL, why[512];
-        int serr = argc >= 3 && strcmp(argv[2], "suite") == 0
-                       ? bl__suite_name(&suite, why, sizeof why)
-                       : 0;
+        bool ask_suite = false, ask_settings = false;
+        for (int i = 2; i < argc; i++) {
+            ask_suite |= strcmp(argv[i], "suite") == 0;
+            ask_settings |= strcmp(argv[i], "settings") == 0;
+        }
+        int serr = ask_suite ? bl__suite_name(&suite, why, sizeof why) : 0;
         if (serr)
             printf("benchlab-list 1 error=%s\n", why);
         else if (suite)
@@ -339,8 +342,14 @@ int bl_main(int argc, char **argv)
         else
             printf("benchlab-list 1\n");
         free(suite);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             printf("%s\n", in[i].name);
+            /* a definition's own plan (.count, .time_s), for the runner */
+            const bl_bench_def *d = in[i].def;
+            if (ask_settings && (d->count > 0 || d->time_s > 0))
+                printf("\tcount=%d time=%.17g\n", d->count > 0 ? d->count : 0,
+                       d->time_s > 0 ? d->time_s : 0.0);
+        }
         return bl_output_flush_stdout() == 0 ? 0 : 1;
     }
     bl_output_watch_stdout(); /* a failed write to stdout is named (>/dev/full) */
@@ -391,6 +400,9 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
             break;
         case BL__ID_COUNT:
             o->count = (int)h->num;
+            break;
+        case BL__ID_ITERATIONS:
+            o->iterations = (unsigned long long)h->num;
             break;
         case BL__ID_ALLOC:
             o->alloc = 1;
