@@ -149,11 +149,6 @@ std::string instance_name(const Benchmark &b, const std::vector<int64_t> &args, 
 /* What the family asks for that benchlab cannot honour yet; NULL: nothing. */
 const char *unsupported(const Benchmark &b)
 {
-    if (b.iterations_ != 0)
-        return "Iterations(n): a fixed iteration count is not supported (benchlab sizes its "
-               "batches itself)";
-    if (b.use_manual_time_)
-        return "UseManualTime() and SetIterationTime() are not supported yet";
     if (b.complexity_ != oNone)
         return "Complexity() is not supported yet for Google Benchmark suites (benchlab's "
                "--complexity needs a size parameter)";
@@ -278,6 +273,12 @@ void build_instances()
                 d.data = in.get();
                 if (explicit_threads)
                     d.threads = in->thread_list;
+                /* the family's own plan, on benchlab's per-benchmark fields */
+                d.iterations = static_cast<long long>(b->iterations_);
+                d.time_s = b->min_time_;
+                d.warmup_s = b->min_warmup_time_;
+                d.count = b->repetitions_;
+                d.manual_time = b->use_manual_time_;
                 if (b->setup_)
                     d.global_setup = &SetupInstance;
                 if (b->teardown_)
@@ -303,9 +304,11 @@ std::vector<std::string> proc_cmdline()
 /* benchlab's own run options (bl_run_main), so that Initialize takes them
  * off argv as Google Benchmark takes its own flags: those with a value */
 const char *const with_value[] = {
-    "filter",      "time",      "count", "timeout", "batch",       "seed",           "out",
-    "format",      "pkg",       "color", "cpu",     "profile-dir", "profile-format", "profile-hz",
-    "profile-top", "tune-file", "store", "run-id",  "tag",         "shard"};
+    "filter",      "time",      "count",       "iterations",     "timeout",
+    "batch",       "seed",      "out",         "format",         "pkg",
+    "color",       "cpu",       "profile-dir", "profile-format", "profile-hz",
+    "profile-top", "tune-file", "store",       "run-id",         "tag",
+    "shard"};
 const char *const switches[] = {"list", "alloc",   "complexity", "no-table", "no-plots", "help",
                                 "h",    "version", "counters",   "profile",  "save"};
 
@@ -573,8 +576,18 @@ Benchmark *Benchmark::ThreadPerCpu()
 /* ---- State ---- */
 
 State::State(bl_state *st, const internal::Instance *inst)
-    : max_iterations(std::numeric_limits<IterationCount>::max()), st_(st), inst_(inst)
+    : max_iterations(st), st_(st), inst_(inst)
 {
+}
+
+internal::MaxIterations::operator IterationCount() const
+{
+    uint64_t n = bl_max_iterations(st_);
+    if (n == 0)
+        bl_fail(st_, "state.max_iterations read before the loop ended: benchlab sizes its batches "
+                     "as it goes, so the count is known only after the loop, or from the start "
+                     "with Iterations(n)");
+    return static_cast<IterationCount>(n);
 }
 
 int64_t State::range(std::size_t pos) const
@@ -623,9 +636,11 @@ void State::SkipWithMessage(const std::string &msg)
     bl_skip(st_, msg.c_str());
 }
 
-void State::SetIterationTime(double)
+void State::SetIterationTime(double seconds)
 {
-    SkipWithError("SetIterationTime() (manual time) is not supported yet by benchlab-gbench");
+    /* Google Benchmark keeps it only for UseManualTime(): so do we */
+    if (inst_ && inst_->family->use_manual_time_)
+        bl_set_iteration_time(st_, seconds);
 }
 
 /* ---- ranges, time unit, context ---- */

@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -106,6 +107,38 @@ template <class A, class B> static void BM_pair(benchmark::State &state)
 BENCHMARK_TEMPLATE2(BM_pair, int, double);
 BENCHMARK_TEMPLATE(BM_pair, char, long)->ThreadRange(1, 2);
 
+// Iterations(n): max_iterations is n before the loop, the loop runs n times
+static void BM_fixed_iterations(benchmark::State &state)
+{
+    if (state.max_iterations != 100)
+        state.SkipWithError("max_iterations is not 100 before the loop");
+    int64_t n = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(++n);
+    if (n != 100 || state.iterations() != 100 || state.max_iterations != 100)
+        state.SkipWithError("the loop did not run 100 times");
+    state.counters["loop_reps"] = static_cast<double>(n);
+}
+BENCHMARK(BM_fixed_iterations)->Iterations(100);
+
+// UseManualTime(): the time is what the body says (1 ms a repetition)
+static void BM_manual(benchmark::State &state)
+{
+    for (auto _ : state) {
+        benchmark::ClobberMemory();
+        state.SetIterationTime(0.001);
+    }
+}
+BENCHMARK(BM_manual)->UseManualTime();
+
+// a plan of its own: its budget, warm-up and launches
+static void BM_own_plan(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::ClobberMemory();
+}
+BENCHMARK(BM_own_plan)->MinTime(0.3)->MinWarmUpTime(0.01)->Repetitions(3);
+
 static void DISABLED_BM_never(benchmark::State &state)
 {
     state.SkipWithError("a DISABLED_ benchmark ran");
@@ -127,6 +160,15 @@ int main(int argc, char **argv)
         for (auto _ : state)
             benchmark::ClobberMemory();
     })->Arg(7);
+    // reads max_iterations before its loop: known under Google Benchmark,
+    // not under benchlab's adaptive plan (gbench.sh sets the variable)
+    if (std::getenv("API_SUITE_EARLY_MAX_ITERATIONS"))
+        benchmark::RegisterBenchmark("max_iterations_early", [](benchmark::State &state) {
+            std::vector<char> buffer(static_cast<size_t>(state.max_iterations));
+            size_t i = 0;
+            for (auto _ : state)
+                benchmark::DoNotOptimize(buffer[i++]);
+        });
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;

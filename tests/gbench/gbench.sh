@@ -191,19 +191,55 @@ PY
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); b=d["benchmarks"][0]; assert b["name"] == "BM_capture/my_case" and b["label"] == "hello world"' \
         "$tmp/o.json" || fail "--benchmark_out wrote no Google Benchmark JSON"
     ;;
-unsupported-is-said)
-    run "$bin/bl_options_test" --benchmark_filter=BM_explicit_iteration_count --time 0.02s --count 1 --no-table
-    expect_status 1
-    err_has 'Iterations(n)'
-    # max_iterations has no value known before the loop under benchlab: a
-    # suite that asserts on it (basic_test's BM_RangedFor) fails, named
+iterations-manual-time-and-plans)
+    # Iterations(n): options_test asserts max_iterations == 42 before its
+    # loop and iterations() == 42 after it, and that it runs once a process
+    run "$bin/bl_options_test" --benchmark_filter=BM_explicit_iteration_count --time 0.02s --count 2 --no-table
+    expect_status 0
+    [ "$(grep -c '^BenchmarkBM_explicit_iteration_count/iterations:42	 *42	' "$tmp/out")" -eq 2 ] ||
+        fail "want 2 launches of exactly 42 iterations"
+    # max_iterations after the loop is the count run (basic_test's BM_RangedFor asserts it)
     run "$bin/bl_basic_test" --benchmark_filter=BM_RangedFor --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^BenchmarkBM_RangedFor	'
+    # read before an adaptive loop, it fails the benchmark, named
+    run env API_SUITE_EARLY_MAX_ITERATIONS=1 "$bin/bl_api_suite" --benchmark_filter=max_iterations_early \
+        --time 0.02s --count 1 --no-table
     expect_status 1
-    err_has 'BenchmarkBM_RangedFor: crashed'
-    err_has 'max_iterations'
-    run "$bin/bl_map_test" --benchmark_min_time=100x
-    expect_status 2
-    err_has 'benchmark_min_time: the Nx form'
+    err_has 'Benchmarkmax_iterations_early: state.max_iterations read before the loop ended'
+    run "$bin/bl_api_suite" --benchmark_filter='^(BM_fixed_iterations|BM_manual|BM_own_plan)' \
+        --time 0.02s --count 2 --no-table
+    expect_status 0
+    [ "$(grep -c '^BenchmarkBM_fixed_iterations/iterations:100	 *100	.*	 *100.0 loop_reps$' "$tmp/out")" -eq 2 ] ||
+        fail "Iterations(100): want 2 launches of 100"
+    # UseManualTime: SetIterationTime(0.001) each repetition is 1 ms/op, whatever the clock says
+    ns=$(awk '$1 == "BenchmarkBM_manual/manual_time" { print $3; exit }' "$tmp/out")
+    check "$ns" 'x >= 999999 && x <= 1000001' "UseManualTime: 1 ms per repetition"
+    # Repetitions(3) wins over --count 2 (and MinTime, MinWarmUpTime are taken)
+    [ "$(grep -c '^BenchmarkBM_own_plan/min_time:0.300/min_warmup_time:0.010/repeats:3	' "$tmp/out")" -eq 3 ] ||
+        fail "Repetitions(3): want 3 launches"
+    # benchmark_test's BM_ManualTiming sleeps and reports the time it slept
+    run "$bin/bl_benchmark_test" --benchmark_filter='BM_ManualTiming/1/manual_time' --time 0.05s --count 1 --no-table
+    expect_status 0
+    out_has '^BenchmarkBM_ManualTiming/1/manual_time	'
+    # --benchmark_min_time=Nx: exactly N iterations a launch
+    run "$bin/bl_map_test" --benchmark_min_time=100x --benchmark_filter='BM_MapLookup/8$' --count 2 --no-table
+    expect_status 0
+    [ "$(grep -c '^BenchmarkBM_MapLookup/8	 *100	' "$tmp/out")" -eq 2 ] || fail "100x: want 2 launches of 100"
+    for bad in x 0x 1.5x -3x 12ax; do
+        run "$bin/bl_map_test" --benchmark_min_time=$bad
+        expect_status 2
+        err_has 'benchmark_min_time: the Nx form needs a whole number of iterations'
+    done
+    # and the time forms: plain seconds and Ns
+    for t in 0.02 0.02s; do
+        run "$bin/bl_map_test" --benchmark_min_time=$t --benchmark_filter='BM_MapLookup/8$' \
+            --benchmark_repetitions=1 --no-table
+        expect_status 0
+        out_has '^# time-budget-s: 0.02$'
+    done
+    ;;
+unsupported-is-said)
     run "$bin/bl_map_test" --benchmark_format=csv
     expect_status 2
     err_has 'benchmark_format: console and json are supported'

@@ -127,6 +127,23 @@ namespace internal
 {
 class Benchmark;
 struct Instance;
+/*
+ * State::max_iterations: the repetitions this worker's loop runs in all,
+ * read when used (bl_max_iterations): with Iterations(n), n from the start;
+ * otherwise known once the loop has ended (benchlab sizes its batches as it
+ * goes). Read while unknown, it fails the benchmark, naming it, and is 0.
+ */
+class MaxIterations
+{
+  public:
+    explicit MaxIterations(bl_state *st) : st_(st)
+    {
+    }
+    operator IterationCount() const;
+
+  private:
+    bl_state *st_;
+};
 void RunInstance(bl_state *st);
 void SetupInstance(bl_state *st);
 void TeardownInstance(bl_state *st);
@@ -258,8 +275,8 @@ class State
     std::string name() const;
 
     UserCounters counters;
-    /* benchlab sizes its batches itself: there is no fixed maximum */
-    const IterationCount max_iterations;
+    /* an IterationCount where it is read (internal::MaxIterations) */
+    const internal::MaxIterations max_iterations;
 
   private:
     State(bl_state *st, const internal::Instance *inst);

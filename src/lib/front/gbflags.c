@@ -11,6 +11,7 @@
  * accepted and have no effect; flags whose meaning benchlab cannot honour
  * are refused with a message naming them (docs/from-google-benchmark.md).
  */
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,8 +152,18 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
             if (!v || !*v) {
                 why = "needs a value such as 0.5s";
             } else if (v[vl - 1] == 'x') {
-                why = "the Nx form (a fixed iteration count) is not supported: benchlab sizes "
-                      "its batches itself; give a time such as 0.5s";
+                /* Google Benchmark's iteration form: exactly N iterations */
+                char *end;
+                errno = 0;
+                unsigned long long iters = strtoull(v, &end, 10);
+                if (v[0] < '0' || v[0] > '9' || end != v + vl - 1 || errno || iters < 1 ||
+                    iters > 1000000000000ull)
+                    why = "the Nx form needs a whole number of iterations from 1 to 10^12, "
+                          "such as 100x";
+                struct bl__buf t = {0};
+                bl__buf_printf(&t, "%llu", iters);
+                out[m++] = (char *)"--iterations";
+                out[m++] = keep(t.data);
             } else {
                 struct bl__buf t = {0};
                 bl__buf_printf(&t, "%s%s", v, v[vl - 1] == 's' ? "" : "s");
