@@ -118,7 +118,8 @@ damaged-store-is-refused)
     # before it measures, exec's save says so after, and the file is as it was
     [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0 # SQLite files
     for i in 1 2 3; do
-        "$suite" $quick --count 2 --store s.db >/dev/null 2>&1 || fail "save $i"
+        "$suite" $quick --count 2 --store s.db >/dev/null 2>"$tmp/save.err" ||
+            fail "save $i: exit $?: $(cat "$tmp/save.err")"
     done
     n=$(sqlite3 s.db 'PRAGMA page_count')
     [ "$n" -ge 6 ] || fail "a store of $n pages is too small to damage one in the middle"
