@@ -4,6 +4,10 @@
 # up to hours, before the readers were made linear; they take about a
 # second now), under `timeout 60`. Not a timed assertion on a fast path:
 # the limit is 30x or more what the linear code needs on a loaded machine.
+# go-keys also runs compare on N/4 and N keys and compares their peak
+# memory (counted by the kernel, not timed): linear is about 4x (2.6x
+# measured), quadratic 16x (each table key carried every key seen so far:
+# 126 MB at 5k keys, about 2 GB at 20k).
 set -u
 case_name=$1
 bin=$2
@@ -26,6 +30,36 @@ expect_status 0
 want=$(case $case_name in go-keys) echo "$n" ;; units) echo 3 ;; *) echo $((3 * n)) ;; esac)
 got=$(grep -c ' ns/op' "$tmp/merged.txt")
 [ "$got" -eq "$want" ] || fail "$got results merged, want $want"
+# peak_kb OUT CMD...: run CMD with stdout in OUT; its peak RSS (KiB) in $kb, status in $st
+peak_kb() {
+    out=$1
+    shift
+    kb=$(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    st = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, st)' "$out" "$@")
+    st=${kb#* }
+    kb=${kb% *}
+}
+if [ "$case_name" = go-keys ]; then
+    # compare makes one table per configuration: n of them, each 7 lines
+    python3 "$gen" go-keys $((n / 4)) "$tmp/small" || fail "gen.py failed"
+    peak_kb "$tmp/small.out" timeout 60 "$bin/benchlab" compare "$tmp/small"
+    [ "$st" -eq 0 ] || fail "compare of $((n / 4)) keys: exit status $st"
+    small_kb=$kb
+    peak_kb "$tmp/cmp.out" timeout 60 "$bin/benchlab" compare "$tmp/in"
+    [ "$st" -ne 124 ] || fail "compare of $n keys took more than 60 s: a quadratic path"
+    [ "$st" -eq 0 ] || fail "compare of $n keys: exit status $st"
+    [ "$(grep -c '^Keys ' "$tmp/cmp.out")" -eq "$n" ] || fail "compare did not make $n tables"
+    # the first table names every key, each later one only the key it adds
+    [ "$(grep -c '^key[0-9]*: ' "$tmp/cmp.out")" -eq $((2 * n - 1)) ] ||
+        fail "compare's table headers are not the $((2 * n - 1)) expected"
+    grep -qx "key$((n - 1)): value$((n - 1))" "$tmp/cmp.out" || fail "the last key's header is missing"
+    ratio=$(awk -v a="$kb" -v b="$small_kb" 'BEGIN { printf "%.2f", a / b }')
+    check "$ratio" "x + 0 < 8" \
+        "peak memory of compare on $n keys ($kb KiB) over $((n / 4)) keys ($small_kb KiB)"
+fi
 if [ "$case_name" = units ]; then
     # compare reads Unit metadata through its own index
     run timeout 60 "$bin/benchlab" compare "$tmp/in"

@@ -80,10 +80,9 @@ void bl__key_label(const bl_compare *c, const struct proj *p, uint32_t key, stru
     b->len = 0;
     bl__buf_append(b, "", 0);
     int first = 1;
-    for (size_t i = 0; i < p->n_flat; i++) {
-        uint32_t v = bl__key_get(p, key, p->flat[i]);
-        if (v == 0)
-            continue;
+    size_t pos = 0;
+    for (const struct field *f; (f = bl__key_diff(p, key, BL__KEY_EMPTY, &pos)); pos++) {
+        uint32_t v = bl__key_get(p, key, f);
         if (!first)
             bl__buf_append(b, " ", 1);
         bl__buf_append(b, c->str.s[v], c->str.len[v]);
@@ -100,16 +99,19 @@ const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_
 void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx)
 {
     const struct proj *p = c->tablep;
-    for (size_t i = 0; i < p->n_flat; i++) {
-        const struct field *fl = p->flat[i];
+    /* after the first table, only the fields that differ from the previous
+     * table's: found through the keys, not by walking every field */
+    size_t pos = 0;
+    for (const struct field *fl;
+         (fl = ti == 0 ? (pos < p->n_flat ? p->flat[pos] : NULL)
+                       : bl__key_diff(p, c->tables[ti].key, c->tables[ti - 1].key, &pos));
+         pos++) {
         if (fl->kind == FK_UNIT)
             continue;
         uint32_t v = bl__key_get(p, c->tables[ti].key, fl);
-        if (ti == 0 || v != bl__key_get(p, c->tables[ti - 1].key, fl)) {
-            struct bl__buf b = {0};
-            bl__buf_printf(&b, "%s: %s", fl->name, c->str.s[v]);
-            fn(ctx, b.data ? b.data : "");
-            bl__buf_fini(&b);
-        }
+        struct bl__buf b = {0};
+        bl__buf_printf(&b, "%s: %s", fl->name, c->str.s[v]);
+        fn(ctx, b.data ? b.data : "");
+        bl__buf_fini(&b);
     }
 }

@@ -10,6 +10,12 @@
  * cores this overlaps the two halves of the work; the order of everything
  * (results, messages, fatal errors) is exactly the sequential order.
  * Memory stays bounded: at most MAX_BLOCKS blocks are in flight.
+ *
+ * The configuration travels as its changes: the whole of it when a
+ * result first needs it (an input's first result, a JSON document), then
+ * one record per "key: value" line (the Go reader's on_config). A file
+ * whose configuration grows before every result is then linear, not
+ * quadratic, in its size.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +35,7 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
 #define BLOCK_SIZE (256u << 10)
 #define MAX_BLOCKS 16
 
-enum { REC_RESULT = 1, REC_CONFIG, REC_UNIT, REC_ERROR, REC_FATAL, REC_INPUT };
+enum { REC_RESULT = 1, REC_CONFIG, REC_CSET, REC_GEN, REC_UNIT, REC_ERROR, REC_FATAL, REC_INPUT };
 
 struct block {
     struct block *next;
@@ -47,6 +53,8 @@ struct pipe {
     /* producer side */
     struct block *cur;
     unsigned long sent_gen;
+    int synced;  /* the consumer has the configuration: send its changes */
+    int changed; /* changes sent since the last generation */
     int oom;
     /* the inputs */
     const char **paths, **labels;
@@ -174,13 +182,53 @@ static int send_config(struct pipe *p, const bl_gobench_result *r)
     return 0;
 }
 
+/* A new generation explained by the changes sent since the last one. */
+static int send_gen(struct pipe *p, const bl_gobench_result *r)
+{
+    char *w = rec_begin(p, REC_GEN, sizeof(uint64_t));
+    if (!w)
+        return -ENOMEM;
+    uint64_t gen = r->config_gen;
+    memcpy(w, &gen, sizeof gen);
+    p->sent_gen = r->config_gen;
+    return 0;
+}
+
+/* One "key: value" line (value NULL: the key is deleted). Before the
+ * consumer has the whole configuration, nothing: the next result sends it. */
+static void prod_config(void *ctx, const char *key, const char *value)
+{
+    struct pipe *p = ctx;
+    if (!p->synced)
+        return;
+    size_t kl = strlen(key), vl = value ? strlen(value) : 0;
+    char *w = rec_begin(p, REC_CSET, sizeof(uint32_t) + str_size(kl) + str_size(vl));
+    if (!w) {
+        p->synced = 0; /* p->oom is set; the next result resends it all */
+        return;
+    }
+    uint32_t has = value != NULL;
+    memcpy(w, &has, sizeof has);
+    w = put_str(w + sizeof has, key, kl);
+    put_str(w, value ? value : "", vl);
+    p->changed = 1;
+}
+
 static int prod_result(void *ctx, const bl_gobench_result *r)
 {
     struct pipe *p = ctx;
     if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
         return -ECANCELED;
-    if (r->config_gen != p->sent_gen && send_config(p, r))
+    if (p->oom)
         return -ENOMEM;
+    if (r->config_gen != p->sent_gen) {
+        /* the Go reader changes the generation exactly when it tells a
+         * change; a reader that does not tell (JSON) sends it whole */
+        if (p->synced && p->changed ? send_gen(p, r) : send_config(p, r))
+            return -ENOMEM;
+        p->synced = 1;
+        p->changed = 0;
+    }
     size_t body = sizeof(uint64_t) * 2 + sizeof(uint32_t) + str_size(r->name_len);
     for (size_t i = 0; i < r->n_values; i++)
         body += sizeof(double) + str_size(r->values[i].unit_len);
@@ -287,13 +335,14 @@ static int sniff_and_read(struct pipe *p, int fd, const char *path, const char *
 static void *producer(void *arg)
 {
     struct pipe *p = arg;
-    bl_gobench_handler h = {p, prod_result, prod_unit, prod_meta, prod_error, NULL};
+    bl_gobench_handler h = {p, prod_result, prod_unit, prod_meta, prod_error, prod_config};
     char err[1024];
     for (size_t i = 0; i < p->n && !p->oom; i++) {
         int fd = 0, rc = 0;
         int is_stdin = strcmp(p->paths[i], "-") == 0;
         err[0] = '\0';
         p->sent_gen = 0;
+        p->synced = p->changed = 0;
         if (send_marker(p, REC_INPUT, (uint32_t)i, 0, NULL))
             break;
         if (!is_stdin) {
@@ -333,7 +382,7 @@ static void *producer(void *arg)
 
 /* Replay one block into the engine. Returns 0, 1 at a fatal record, or an error. */
 static int replay(bl_compare *c, struct pipe *p, const struct block *b, bl_label **cfg,
-                  size_t *n_cfg, size_t *cap_cfg, unsigned long *gen, const char **path, char *err,
+                  size_t *cap_cfg, unsigned long *gen, const char **path, char *err,
                   size_t err_size, int *fatal)
 {
     const bl_gobench_handler *h = bl__compare_handler(c);
@@ -371,7 +420,21 @@ static int replay(bl_compare *c, struct pipe *p, const struct block *b, bl_label
                 (*cfg)[i].key = (char *)get_str(&q, NULL);
                 (*cfg)[i].value = (char *)get_str(&q, NULL);
             }
-            *n_cfg = n;
+            *gen = (unsigned long)g;
+            rc = bl__compare_config_reset(c, *cfg, n);
+            break;
+        }
+        case REC_CSET: {
+            uint32_t has;
+            memcpy(&has, q, sizeof has);
+            q += sizeof has;
+            const char *key = get_str(&q, NULL), *value = get_str(&q, NULL);
+            rc = bl__compare_config_set(c, key, has ? value : NULL);
+            break;
+        }
+        case REC_GEN: {
+            uint64_t g;
+            memcpy(&g, q, 8);
             *gen = (unsigned long)g;
             break;
         }
@@ -401,8 +464,8 @@ static int replay(bl_compare *c, struct pipe *p, const struct block *b, bl_label
             res.iters = (long long)iters;
             res.values = vals;
             res.n_values = nv;
-            res.config = *cfg;
-            res.n_config = *n_cfg;
+            res.config = NULL; /* the engine follows it: bl__compare_config_* */
+            res.n_config = 0;
             res.config_gen = *gen;
             res.path = *path;
             res.line = (size_t)line;
@@ -459,13 +522,10 @@ int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels,
         return -EAGAIN;
     }
     bl_label *cfg = NULL;
-    size_t n_cfg = 0, cap_cfg = 0;
+    size_t cap_cfg = 0;
     unsigned long gen = 0;
     const char *path = n ? paths[0] : "-";
     int rc = 0, fatal = 0;
-    /* A config record's strings live in its block: keep the block that
-     * holds the current configuration until a newer one replaces it. */
-    struct block *cfg_block = NULL;
     for (;;) {
         pthread_mutex_lock(&p.mu);
         while (!p.head && p.n)
@@ -479,20 +539,10 @@ int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels,
         pthread_mutex_unlock(&p.mu);
         if (!b)
             break;
-        unsigned long before = gen;
-        int r = replay(c, &p, b, &cfg, &n_cfg, &cap_cfg, &gen, &path, err, err_size, &fatal);
-        int holds_cfg = gen != before;
+        int r = replay(c, &p, b, &cfg, &cap_cfg, &gen, &path, err, err_size, &fatal);
         pthread_mutex_lock(&p.mu);
-        if (holds_cfg) {
-            if (cfg_block) {
-                cfg_block->next = p.free_list;
-                p.free_list = cfg_block;
-            }
-            cfg_block = b;
-        } else {
-            b->next = p.free_list;
-            p.free_list = b;
-        }
+        b->next = p.free_list;
+        p.free_list = b;
         if (r)
             p.stop = 1;
         pthread_cond_broadcast(&p.cv);
@@ -515,7 +565,6 @@ int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels,
         p.free_list = b->next;
         free(b);
     }
-    free(cfg_block);
     free(p.cur);
     free(cfg);
     pthread_mutex_destroy(&p.mu);

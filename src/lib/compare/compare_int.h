@@ -4,7 +4,7 @@
  *   - interned strings, units.c (tidying, scaling, Go number formatting)
  *     and query.c (projection and filter syntax): what needs no engine;
  *   - the engine's state (struct bl_compare, projections, cells, tables),
- *     filled by tables.c, proj.c, sort.c and finish.c, read by the inputs
+ *     filled by tables.c, proj.c, cfgmap.c, sort.c and finish.c, read by the inputs
  *     (compare_in.c, json_in.c) and formatted by the writers (write_*.c,
  *     gate.c, with the shared strings of cell_strings.c).
  */
@@ -35,6 +35,8 @@ int bl__strtab_init(struct bl__strtab *t);
 void bl__strtab_fini(struct bl__strtab *t);
 /* The id of s[0..n), added if new; -1 on ENOMEM. */
 long bl__strtab_intern(struct bl__strtab *t, const char *s, size_t n);
+/* The id of s[0..n), or -1 when it is not in the table. */
+long bl__strtab_find(const struct bl__strtab *t, const char *s, size_t n);
 
 /* ---- units.c ---- */
 /* benchunit.Tidy: *factor and the tidied unit in out (size >= strlen(unit)+1+8). */
@@ -85,40 +87,74 @@ void bl__syntax_error(char *err, size_t size, const char *q, int off, const char
 /* ---- the engine's state ---- */
 enum { FK_GROUP, FK_FULLNAME, FK_NAME, FK_SUB, FK_CONFIG, FK_UNIT };
 
+/* cfgmap.c: configurations interned (hash-consed persistent maps from a
+ * .config key's ordinal to a string id; map 0 is the empty map). */
+struct bl__cfgnode {
+    uint32_t kids[16]; /* level 0: string ids; above: nodes */
+    uint32_t level;
+};
+struct bl__cfgmaps {
+    struct bl__cfgnode *nodes;
+    size_t n, cap;
+    uint32_t *slots; /* node ids; 0 = empty */
+    size_t n_slots;
+};
+int bl__cfgmaps_init(struct bl__cfgmaps *m);
+void bl__cfgmaps_fini(struct bl__cfgmaps *m);
+/* The value of ordinal ord in map (0: unset). */
+uint32_t bl__cfgmap_get(const struct bl__cfgmaps *m, uint32_t map, uint32_t ord);
+/* map with ord set to val (0 unsets): the new map's id, or -ENOMEM. */
+long bl__cfgmap_set(struct bl__cfgmaps *m, uint32_t map, uint32_t ord, uint32_t val);
+/* The smallest ordinal >= from at which maps a and b differ, or -1. */
+long bl__cfgmap_diff(const struct bl__cfgmaps *m, uint32_t a, uint32_t b, uint32_t from);
+
 struct field {
     char *name; /* ".fullname", "/size", "goos", ".unit", or a .config key */
     int kind;
     int order;
-    long idx;  /* position in key vectors; -1 for the .config group */
-    int track; /* records observation order (top-level "first" fields) */
+    long idx;     /* position in key vectors; -1 for the .config group and its keys */
+    long sub;     /* a .config key: its ordinal (its index in the group's subs); else -1 */
+    uint32_t kid; /* FK_CONFIG: the key's string id */
+    int track;    /* records observation order (top-level "first" fields) */
     struct bl__umap obs;
     char **fixed;
     size_t n_fixed;
     struct bl__umap fixed_map;
     struct field **subs; /* .config group: its keys, in creation order */
     size_t n_subs;
-    struct bl__umap seen; /* config key string id -> index in subs */
 };
 
+/*
+ * A projection's keys are interned: a key is the vector of the string ids
+ * of its fields but the .config group's keys (n_fields wide), then the id
+ * of its .config map (struct bl__cfgmaps; 0 when the projection has no
+ * .config group). However many keys the configuration has, a key is a few
+ * words.
+ */
 struct proj {
     struct field **top;
     size_t n_top;
     struct field **flat;
     size_t n_flat;
+    size_t *flat_at; /* per top field: the flat position of its first field */
     size_t n_fields;
     struct field *unit_field;
-    uint32_t *row; /* scratch row, cap_row wide */
+    const struct bl__cfgmaps *maps; /* the compare's */
+    uint32_t *row;                  /* scratch row, cap_row wide */
     size_t cap_row;
-    /* interned keys: string ids, trailing "" trimmed */
-    size_t *key_off;
-    uint32_t *key_len;
-    size_t n_keys, cap_keys;
-    uint32_t *pool;
-    size_t n_pool, cap_pool;
+    uint32_t row_cfg; /* scratch: the .config map */
+    uint32_t *pool;   /* key k at k * (n_fields + 1) */
+    size_t n_keys, cap_pool;
     uint32_t *key_slots;
     size_t n_key_slots;
 };
 uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f);
+/* The empty key (every field ""), for bl__key_diff. */
+#define BL__KEY_EMPTY UINT32_MAX
+/* The first field at flat position *pos or after in which keys a and b of p
+ * differ (after bl__proj_flatten); *pos is set to its position. NULL when
+ * none does. O(log n) however many .config keys there are. */
+const struct field *bl__key_diff(const struct proj *p, uint32_t a, uint32_t b, size_t *pos);
 
 struct cell {
     /* hot while reading: the first cache line */
@@ -182,6 +218,7 @@ struct memo {
     uint32_t row_key, col_key, res_key;
     uint32_t *tbl_row;
     size_t tbl_n;
+    uint32_t tbl_cfg;
     struct {
         uint32_t unit, cell;
     } uc[MEMO_UNITS];
@@ -231,6 +268,18 @@ struct bl_compare {
     struct cell *cells;
     size_t n_cells, cap_cells;
     struct bl__umap cellmap;
+    /* The configuration in effect, followed through its changes (tables.c):
+     * .file's value, then the other keys in the reader's order. */
+    uint32_t cfg_file_key, cfg_file;
+    uint32_t *cfg_key, *cfg_val;
+    size_t n_cfg, cap_cfg;
+    struct bl__umap cfg_pos;  /* key id -> position + 1; 0: not set */
+    struct bl__umap cfg_info; /* key id -> ordinal + 1 in .config, or CFG_EXCLUDED */
+    uint32_t *cfg_pending;    /* keys changed since the map was last brought up to date */
+    size_t n_cfg_pending, cap_cfg_pending;
+    uint32_t cfg_map; /* the .config map, as of the last bl__cfg_sync */
+    size_t n_cfg_ord;
+    struct bl__cfgmaps maps;
     struct unitinfo *units;
     size_t cap_units;
     struct ucache ucache[UCACHE];
@@ -266,6 +315,14 @@ void bl__proj_free(struct proj *p);
 int bl__proj_flatten(struct proj *p);
 /* Make p->row hold every field. 0 or -ENOMEM. */
 int bl__row_reserve(struct proj *p);
+/* tables.c: the configuration in effect. The value of key id k ("" when unset). */
+uint32_t bl__cfg_value(const bl_compare *c, uint32_t k);
+/* The value of the configuration key named key ("" when unset). */
+const char *bl__cfg_lookup(const bl_compare *c, const char *key);
+/* Bring c->cfg_map up to date, creating the .config fields of keys new to it. */
+int bl__cfg_sync(bl_compare *c);
+/* A .config key new to the group: its field in every .config group. */
+int bl__proj_add_sub(struct proj *p, const char *name, uint32_t kid, size_t ord);
 /* Fill p->row from result r (all but .unit). */
 int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
                       const struct name_parts *np);
@@ -294,6 +351,10 @@ const bl_gobench_handler *bl__compare_handler(bl_compare *c);
  * are higher-is-better). */
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
 int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
+/* The configuration in effect: one key set (value NULL: deleted), or the
+ * whole of it (config[0] is .file). Results carry only its generation. */
+int bl__compare_config_set(bl_compare *c, const char *key, const char *value);
+int bl__compare_config_reset(bl_compare *c, const bl_label *config, size_t n);
 /* cell_strings.c: what the writers show (strings only; each writer escapes
  * them for its destination). Benchstat's strings of a cell, with Go's
  * number formatting: its interval as "±" range ("∞", "?", "0%", "5%"), its

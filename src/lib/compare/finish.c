@@ -43,29 +43,47 @@ static int add_warn(bl_compare *c, const char ***arr, size_t *n, const char *msg
     return 0;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int summarize_cell(bl_compare *c, struct cell *cl, int exact)
 {
     bl_bstat_sort(cl->vals, cl->n);
     char msg[512], a[64], b[64];
     /* residue warning first: it is the sample's */
     if (cl->n_res > 1) {
-        struct bl__buf w = {0};
-        bl__buf_puts(&w, "benchmarks vary in ");
-        int first = 1;
-        for (size_t i = 0; i < c->resp->n_flat; i++) {
-            const struct field *f = c->resp->flat[i];
-            uint32_t base = bl__key_get(c->resp, cl->res[0], f);
-            for (size_t k = 1; k < cl->n_res; k++) {
-                if (bl__key_get(c->resp, cl->res[k], f) != base) {
-                    if (!first)
-                        bl__buf_puts(&w, ", ");
-                    bl__buf_puts(&w, f->name);
-                    first = 0;
+        /* The fields in which not all residues agree: those in which two
+         * consecutive ones differ (found through the keys' differences,
+         * not field by field: there may be as many fields as inputs). */
+        size_t *at = NULL, n_at = 0, cap_at = 0;
+        int rc = 0;
+        for (size_t k = 1; k < cl->n_res && !rc; k++) {
+            size_t pos = 0;
+            while (bl__key_diff(c->resp, cl->res[k - 1], cl->res[k], &pos)) {
+                if (bl__grow((void **)&at, &cap_at, n_at + 1, sizeof *at)) {
+                    rc = -ENOMEM;
                     break;
                 }
+                at[n_at++] = pos++;
             }
         }
-        int rc = w.data ? add_warn(c, &cl->warn, &cl->n_warn, w.data) : -ENOMEM;
+        if (!rc)
+            qsort(at, n_at, sizeof *at, cmp_size);
+        struct bl__buf w = {0};
+        bl__buf_puts(&w, "benchmarks vary in ");
+        for (size_t i = 0; i < n_at && !rc; i++) {
+            if (i > 0 && at[i] == at[i - 1])
+                continue;
+            if (i > 0)
+                bl__buf_puts(&w, ", ");
+            bl__buf_puts(&w, c->resp->flat[at[i]]->name);
+        }
+        free(at);
+        if (!rc)
+            rc = w.data ? add_warn(c, &cl->warn, &cl->n_warn, w.data) : -ENOMEM;
         bl__buf_fini(&w);
         if (rc)
             return rc;

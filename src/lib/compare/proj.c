@@ -4,9 +4,9 @@
  * is projected into a key of each, and whether it passes -filter and the
  * fixed orders ("/size@(1k 4k)").
  *
- * Keys are interned: a key is the vector of string ids of its fields, and
- * a key's observation order is recorded when it is first interned, as
- * benchstat records it.
+ * Keys are interned: a key is the vector of string ids of its fields and
+ * the id of its .config map (cfgmap.c), and a key's observation order is
+ * recorded when it is first interned, as benchstat records it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +25,7 @@ struct field *bl__field_new(struct proj *p, const char *name, int kind, int orde
     f->kind = kind;
     f->order = order;
     f->idx = kind == FK_GROUP ? -1 : (long)p->n_fields++;
+    f->sub = -1;
     f->track = kind != FK_GROUP && order == ORD_FIRST;
     if (!f->name) {
         free(f);
@@ -45,7 +46,6 @@ static void field_free(struct field *f)
         field_free(f->subs[i]);
     free(f->subs);
     bl__umap_fini(&f->obs);
-    bl__umap_fini(&f->seen);
     bl__umap_fini(&f->fixed_map);
     free(f);
 }
@@ -72,9 +72,8 @@ void bl__proj_free(struct proj *p)
         field_free(p->top[i]);
     free(p->top);
     free(p->flat);
+    free(p->flat_at);
     free(p->row);
-    free(p->key_off);
-    free(p->key_len);
     free(p->pool);
     free(p->key_slots);
     free(p);
@@ -84,15 +83,18 @@ void bl__proj_free(struct proj *p)
 int bl__proj_flatten(struct proj *p)
 {
     free(p->flat);
+    free(p->flat_at);
     p->n_flat = 0;
     size_t n = 0;
     for (size_t i = 0; i < p->n_top; i++)
         n += p->top[i]->kind == FK_GROUP ? p->top[i]->n_subs : 1;
     p->flat = malloc((n ? n : 1) * sizeof *p->flat);
-    if (!p->flat)
+    p->flat_at = malloc((p->n_top ? p->n_top : 1) * sizeof *p->flat_at);
+    if (!p->flat || !p->flat_at)
         return -ENOMEM;
     for (size_t i = 0; i < p->n_top; i++) {
         struct field *f = p->top[i];
+        p->flat_at[i] = p->n_flat;
         if (f->kind == FK_GROUP)
             for (size_t j = 0; j < f->n_subs; j++)
                 p->flat[p->n_flat++] = f->subs[j];
@@ -102,18 +104,54 @@ int bl__proj_flatten(struct proj *p)
     return 0;
 }
 
+static const uint32_t *key_at(const struct proj *p, uint32_t key)
+{
+    return p->pool + (size_t)key * (p->n_fields + 1);
+}
+
 uint32_t bl__key_get(const struct proj *p, uint32_t key, const struct field *f)
 {
-    if (f->idx < 0 || (uint32_t)f->idx >= p->key_len[key])
+    if (key == BL__KEY_EMPTY)
         return 0;
-    return p->pool[p->key_off[key] + (size_t)f->idx];
+    if (f->sub >= 0)
+        return bl__cfgmap_get(p->maps, key_at(p, key)[p->n_fields], (uint32_t)f->sub);
+    if (f->idx < 0)
+        return 0;
+    return key_at(p, key)[f->idx];
+}
+
+const struct field *bl__key_diff(const struct proj *p, uint32_t a, uint32_t b, size_t *pos)
+{
+    if (a == b)
+        return NULL;
+    for (size_t i = 0; i < p->n_top; i++) {
+        const struct field *f = p->top[i];
+        size_t at = p->flat_at[i];
+        if (f->kind != FK_GROUP) {
+            if (at >= *pos && bl__key_get(p, a, f) != bl__key_get(p, b, f)) {
+                *pos = at;
+                return f;
+            }
+            continue;
+        }
+        if (at + f->n_subs <= *pos)
+            continue;
+        uint32_t ma = a == BL__KEY_EMPTY ? 0 : key_at(p, a)[p->n_fields];
+        uint32_t mb = b == BL__KEY_EMPTY ? 0 : key_at(p, b)[p->n_fields];
+        long d = bl__cfgmap_diff(p->maps, ma, mb, (uint32_t)(*pos > at ? *pos - at : 0));
+        if (d >= 0 && (size_t)d < f->n_subs) {
+            *pos = at + (size_t)d;
+            return f->subs[d];
+        }
+    }
+    return NULL;
 }
 
 int bl__row_reserve(struct proj *p)
 {
     /* always allocated, even for a projection of no fields: the row is
      * passed to memcpy/memcmp/memset, which must not get NULL even for 0 bytes */
-    if (p->row && p->cap_row >= p->n_fields)
+    if (p->row && p->cap_row > p->n_fields) /* and one for the .config map */
         return 0;
     size_t cap = p->n_fields + 8;
     uint32_t *r = realloc(p->row, cap * sizeof *r);
@@ -125,29 +163,30 @@ int bl__row_reserve(struct proj *p)
     return 0;
 }
 
-/* Intern p->row[0..n_fields) as a key; record observation orders of new keys. */
+/* Intern p->row[0..n_fields) and p->row_cfg as a key; record observation
+ * orders of new keys. */
 long bl__proj_intern(struct proj *p)
 {
-    size_t n = p->n_fields;
-    while (n > 0 && p->row[n - 1] == 0)
-        n--;
-    uint64_t h = bl__hash_bytes(p->row, n * sizeof(uint32_t));
+    size_t w = p->n_fields + 1;
+    p->row[p->n_fields] = p->row_cfg; /* cap_row > n_fields: see bl__row_reserve */
+    uint64_t h = bl__hash_bytes(p->row, w * sizeof(uint32_t));
     if (p->n_key_slots) {
         size_t j = (size_t)h & (p->n_key_slots - 1);
         while (p->key_slots[j]) {
             uint32_t k = p->key_slots[j] - 1;
-            if (p->key_len[k] == n &&
-                (n == 0 || memcmp(p->pool + p->key_off[k], p->row, n * sizeof(uint32_t)) == 0))
+            if (memcmp(key_at(p, k), p->row, w * sizeof(uint32_t)) == 0)
                 return k;
             j = (j + 1) & (p->n_key_slots - 1);
         }
     }
+    if (p->n_keys >= UINT32_MAX - 1)
+        return -ENOMEM;
     /* New key: update observation orders of the top-level fields. */
     for (size_t i = 0; i < p->n_top; i++) {
         struct field *f = p->top[i];
         if (!f->track)
             continue;
-        uint32_t v = (size_t)f->idx < n ? p->row[f->idx] : 0;
+        uint32_t v = p->row[f->idx];
         uint64_t dummy;
         if (!bl__umap_get(&f->obs, v, &dummy) && bl__umap_put(&f->obs, v, f->obs.n))
             return -ENOMEM;
@@ -158,7 +197,7 @@ long bl__proj_intern(struct proj *p)
         if (!slots)
             return -ENOMEM;
         for (size_t k = 0; k < p->n_keys; k++) {
-            uint64_t hk = bl__hash_bytes(p->pool + p->key_off[k], p->key_len[k] * sizeof(uint32_t));
+            uint64_t hk = bl__hash_bytes(key_at(p, (uint32_t)k), w * sizeof(uint32_t));
             size_t j = (size_t)hk & (ns - 1);
             while (slots[j])
                 j = (j + 1) & (ns - 1);
@@ -168,26 +207,43 @@ long bl__proj_intern(struct proj *p)
         p->key_slots = slots;
         p->n_key_slots = ns;
     }
-    if (bl__grow((void **)&p->key_off, &p->cap_keys, p->n_keys + 1, sizeof *p->key_off))
+    if (bl__grow((void **)&p->pool, &p->cap_pool, (p->n_keys + 1) * w, sizeof *p->pool))
         return -ENOMEM;
-    size_t cap2 = p->cap_keys;
-    uint32_t *kl = realloc(p->key_len, cap2 * sizeof *kl);
-    if (!kl)
-        return -ENOMEM;
-    p->key_len = kl;
-    if (bl__grow((void **)&p->pool, &p->cap_pool, p->n_pool + n + 1, sizeof *p->pool))
-        return -ENOMEM;
-    if (n)
-        memcpy(p->pool + p->n_pool, p->row, n * sizeof(uint32_t));
     uint32_t k = (uint32_t)p->n_keys++;
-    p->key_off[k] = p->n_pool;
-    p->key_len[k] = (uint32_t)n;
-    p->n_pool += n;
+    memcpy(p->pool + (size_t)k * w, p->row, w * sizeof(uint32_t));
     size_t j = (size_t)h & (p->n_key_slots - 1);
     while (p->key_slots[j])
         j = (j + 1) & (p->n_key_slots - 1);
     p->key_slots[j] = k + 1;
     return k;
+}
+
+/* A .config key new to the group: its field in every .config group of p. */
+int bl__proj_add_sub(struct proj *p, const char *name, uint32_t kid, size_t ord)
+{
+    for (size_t i = 0; i < p->n_top; i++) {
+        struct field *g = p->top[i];
+        if (g->kind != FK_GROUP)
+            continue;
+        struct field *sf = calloc(1, sizeof *sf);
+        if (!sf || !(sf->name = strdup(name))) {
+            free(sf);
+            return -ENOMEM;
+        }
+        sf->kind = FK_CONFIG;
+        sf->order = ORD_FIRST; /* benchstat never records orders of .config keys */
+        sf->idx = -1;
+        sf->sub = (long)ord;
+        sf->kid = kid;
+        struct field **ns = realloc(g->subs, (g->n_subs + 1) * sizeof *ns);
+        if (!ns) {
+            field_free(sf);
+            return -ENOMEM;
+        }
+        g->subs = ns;
+        g->subs[g->n_subs++] = sf;
+    }
+    return 0;
 }
 
 /* ---- names ---- */
@@ -244,14 +300,6 @@ static const char *name_sub(const char *s, const struct name_parts *np, const ch
     return NULL;
 }
 
-static const char *config_lookup(const bl_gobench_result *r, const char *key)
-{
-    for (size_t i = 0; i < r->n_config; i++)
-        if (strcmp(r->config[i].key, key) == 0)
-            return r->config[i].value;
-    return NULL;
-}
-
 /* .fullname with the parser's exclusions applied, into buf. */
 static size_t fullname_excluded(const bl_compare *c, const bl_gobench_result *r,
                                 const struct name_parts *np, struct bl__buf *buf)
@@ -284,14 +332,6 @@ static size_t fullname_excluded(const bl_compare *c, const bl_gobench_result *r,
     return buf->len;
 }
 
-static int is_config_excluded(const bl_compare *c, const char *key)
-{
-    for (size_t i = 0; i < c->n_config_excl; i++)
-        if (strcmp(c->config_excl[i], key) == 0)
-            return 1;
-    return 0;
-}
-
 static long intern(bl_compare *c, const char *s, size_t n)
 {
     return bl__strtab_intern(&c->str, s, n);
@@ -304,45 +344,13 @@ int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
     if (bl__row_reserve(p))
         return -ENOMEM;
     memset(p->row, 0, p->cap_row * sizeof *p->row);
+    p->row_cfg = 0;
     for (size_t i = 0; i < p->n_top; i++) {
         struct field *f = p->top[i];
         long id = 0;
         switch (f->kind) {
         case FK_GROUP:
-            for (size_t k = 0; k < r->n_config; k++) {
-                if (k == 0 && strcmp(r->config[0].key, ".file") == 0)
-                    continue; /* .file is not a file key */
-                long kid = intern(c, r->config[k].key, strlen(r->config[k].key));
-                if (kid < 0)
-                    return -ENOMEM;
-                uint64_t sub;
-                struct field *sf;
-                if (bl__umap_get(&f->seen, (uint64_t)kid, &sub)) {
-                    sf = f->subs[sub];
-                } else {
-                    if (is_config_excluded(c, r->config[k].key))
-                        continue;
-                    sf = bl__field_new(p, r->config[k].key, FK_CONFIG, ORD_FIRST);
-                    if (!sf)
-                        return -ENOMEM;
-                    sf->track = 0; /* benchstat never records orders of .config keys */
-                    struct field **ns = realloc(f->subs, (f->n_subs + 1) * sizeof *ns);
-                    if (ns)
-                        f->subs = ns;
-                    if (!ns || bl__umap_put(&f->seen, (uint64_t)kid, f->n_subs)) {
-                        field_free(sf);
-                        return -ENOMEM;
-                    }
-                    f->subs = ns;
-                    f->subs[f->n_subs++] = sf;
-                    if (bl__row_reserve(p))
-                        return -ENOMEM;
-                }
-                id = intern(c, r->config[k].value, strlen(r->config[k].value));
-                if (id < 0)
-                    return -ENOMEM;
-                p->row[sf->idx] = (uint32_t)id;
-            }
+            p->row_cfg = c->cfg_map; /* bl__cfg_sync made it current */
             continue;
         case FK_FULLNAME:
             fullname_excluded(c, r, np, &c->tmp);
@@ -357,11 +365,9 @@ int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
             id = v ? intern(c, v, len) : 0;
             break;
         }
-        case FK_CONFIG: {
-            const char *v = config_lookup(r, f->name);
-            id = v ? intern(c, v, strlen(v)) : 0;
+        case FK_CONFIG:
+            id = bl__cfg_value(c, f->kid);
             break;
-        }
         case FK_UNIT:
             continue;
         }
@@ -429,8 +435,8 @@ int bl__filter_eval(const bl_compare *c, const struct bl__fnode *n, const bl_gob
         const char *v = name_sub(r->name, np, k, &len);
         return match_str(n, v ? v : "", len);
     }
-    const char *v = config_lookup(r, k);
-    return match_str(n, v ? v : "", v ? strlen(v) : 0);
+    const char *v = bl__cfg_lookup(c, k);
+    return match_str(n, v, strlen(v));
 }
 
 int bl__filter_uses_unit(const struct bl__fnode *n)
@@ -461,9 +467,7 @@ int bl__fixed_ok(const bl_compare *c, const bl_gobench_result *r, const struct n
             if (!v)
                 v = "";
         } else {
-            v = config_lookup(r, f->name);
-            if (!v)
-                v = "";
+            v = c->str.s[bl__cfg_value(c, f->kid)];
             len = strlen(v);
         }
         int ok = 0;
@@ -537,6 +541,14 @@ int bl__build_proj(bl_compare *c, struct proj *p, struct bl__pfield *pf, size_t 
         struct field *f = bl__field_new(p, e->key, kind, e->order);
         if (!f)
             return -ENOMEM;
+        if (kind == FK_CONFIG) {
+            long kid = intern(c, e->key, strlen(e->key));
+            if (kid < 0) {
+                field_free(f);
+                return -ENOMEM;
+            }
+            f->kid = (uint32_t)kid;
+        }
         if (e->order == ORD_FIXED) {
             f->fixed = e->fixed;
             f->n_fixed = e->n_fixed;

@@ -81,19 +81,18 @@ struct sortctx {
     const struct proj *p;
 };
 
+/* By the first field (in flat order) in which a and b differ. */
 static int key_less(const bl_compare *c, const struct proj *p, uint32_t a, uint32_t b)
 {
-    for (size_t i = 0; i < p->n_flat; i++) {
-        const struct field *f = p->flat[i];
-        uint32_t va = bl__key_get(p, a, f), vb = bl__key_get(p, b, f);
-        if (va != vb) {
-            int r = field_cmp(c, f, va, vb);
-            if (r)
-                return r < 0;
-            return str_less_go(c, va, vb);
-        }
-    }
-    return 0;
+    size_t pos = 0;
+    const struct field *f = bl__key_diff(p, a, b, &pos);
+    if (!f)
+        return 0;
+    uint32_t va = bl__key_get(p, a, f), vb = bl__key_get(p, b, f);
+    int r = field_cmp(c, f, va, vb);
+    if (r)
+        return r < 0;
+    return str_less_go(c, va, vb);
 }
 
 static int key_qsort_cmp(const void *x, const void *y, void *arg)

@@ -168,6 +168,184 @@ static int cell_add(struct cell *cl, double v, uint32_t residue)
     return 0;
 }
 
+/* ---- the configuration in effect ----
+ *
+ * The readers tell each change of the configuration (bl__compare_config_set)
+ * or, for a new input, the whole of it (bl__compare_config_reset); results
+ * carry only its generation. A change is O(1) here; the .config map
+ * (cfgmap.c) is brought up to date with the keys changed since, when a
+ * result is next projected. A configuration that changes before every
+ * result therefore costs O(log n) per change, not O(its width). */
+
+#define CFG_EXCLUDED UINT64_MAX - 1
+
+uint32_t bl__cfg_value(const bl_compare *c, uint32_t k)
+{
+    if (k == c->cfg_file_key)
+        return c->cfg_file;
+    uint64_t at;
+    if (!bl__umap_get(&c->cfg_pos, k, &at) || !at)
+        return 0;
+    return c->cfg_val[at - 1];
+}
+
+const char *bl__cfg_lookup(const bl_compare *c, const char *key)
+{
+    long k = bl__strtab_find(&c->str, key, strlen(key));
+    return k < 0 ? "" : c->str.s[bl__cfg_value(c, (uint32_t)k)];
+}
+
+static int cfg_pending_add(bl_compare *c, uint32_t k)
+{
+    if (bl__grow((void **)&c->cfg_pending, &c->cap_cfg_pending, c->n_cfg_pending + 1,
+                 sizeof *c->cfg_pending))
+        return -ENOMEM;
+    c->cfg_pending[c->n_cfg_pending++] = k;
+    return 0;
+}
+
+/* Set key k to v (v 0 with del: delete it, swapping the last key into its
+ * place as the readers do, so that positions stay the reader's). */
+static int cfg_set(bl_compare *c, uint32_t k, uint32_t v, int del)
+{
+    uint64_t at = 0;
+    bl__umap_get(&c->cfg_pos, k, &at);
+    if (del) {
+        if (!at)
+            return 0;
+        size_t i = at - 1, last = c->n_cfg - 1;
+        if (i != last) {
+            c->cfg_key[i] = c->cfg_key[last];
+            c->cfg_val[i] = c->cfg_val[last];
+            if (bl__umap_put(&c->cfg_pos, c->cfg_key[i], i + 1))
+                return -ENOMEM;
+        }
+        c->n_cfg--;
+        if (bl__umap_put(&c->cfg_pos, k, 0))
+            return -ENOMEM;
+        return cfg_pending_add(c, k);
+    }
+    if (at) {
+        c->cfg_val[at - 1] = v; /* a key given twice (JSON): the last value, the first place */
+        return cfg_pending_add(c, k);
+    }
+    size_t cap = c->cap_cfg;
+    if (bl__grow((void **)&c->cfg_key, &cap, c->n_cfg + 1, sizeof *c->cfg_key) ||
+        bl__grow((void **)&c->cfg_val, &c->cap_cfg, c->n_cfg + 1, sizeof *c->cfg_val))
+        return -ENOMEM;
+    c->cfg_key[c->n_cfg] = k;
+    c->cfg_val[c->n_cfg] = v;
+    c->n_cfg++;
+    if (bl__umap_put(&c->cfg_pos, k, c->n_cfg))
+        return -ENOMEM;
+    return cfg_pending_add(c, k);
+}
+
+int bl__compare_config_set(bl_compare *c, const char *key, const char *value)
+{
+    long k = intern(c, key, strlen(key));
+    long v = value ? intern(c, value, strlen(value)) : 0;
+    if (k < 0 || v < 0)
+        return -ENOMEM;
+    return cfg_set(c, (uint32_t)k, (uint32_t)v, !value);
+}
+
+int bl__compare_config_reset(bl_compare *c, const bl_label *config, size_t n)
+{
+    while (c->n_cfg) {
+        uint32_t k = c->cfg_key[c->n_cfg - 1];
+        c->n_cfg--;
+        if (bl__umap_put(&c->cfg_pos, k, 0) || cfg_pending_add(c, k))
+            return -ENOMEM;
+    }
+    c->cfg_file = 0;
+    for (size_t i = 0; i < n; i++) {
+        long k = intern(c, config[i].key, strlen(config[i].key));
+        long v = intern(c, config[i].value, strlen(config[i].value));
+        if (k < 0 || v < 0)
+            return -ENOMEM;
+        if (i == 0 && (uint32_t)k == c->cfg_file_key) {
+            c->cfg_file = (uint32_t)v; /* .file: not a file key */
+            continue;
+        }
+        if (cfg_set(c, (uint32_t)k, (uint32_t)v, 0))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int is_config_excluded(const bl_compare *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_config_excl; i++)
+        if (strcmp(c->config_excl[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+int bl__cfg_sync(bl_compare *c)
+{
+    if (!c->n_cfg_pending)
+        return 0;
+    /* Keys new to the group, in the order of the configuration (as benchstat
+     * meets them walking it): (position, key) pairs, sorted. */
+    uint64_t *fresh = NULL;
+    size_t n_fresh = 0, cap_fresh = 0;
+    int rc = 0;
+    for (size_t i = 0; i < c->n_cfg_pending && !rc; i++) {
+        uint32_t k = c->cfg_pending[i];
+        uint64_t info, at = 0;
+        if (bl__umap_get(&c->cfg_info, k, &info))
+            continue; /* known: a group key, or excluded */
+        bl__umap_get(&c->cfg_pos, k, &at);
+        if (!at)
+            continue;
+        if (is_config_excluded(c, c->str.s[k])) {
+            rc = bl__umap_put(&c->cfg_info, k, CFG_EXCLUDED);
+            continue;
+        }
+        if (bl__grow((void **)&fresh, &cap_fresh, n_fresh + 1, 2 * sizeof *fresh)) {
+            rc = -ENOMEM;
+            break;
+        }
+        fresh[2 * n_fresh] = at;
+        fresh[2 * n_fresh + 1] = k;
+        n_fresh++;
+        /* mark it now so that a key pending twice is added once */
+        rc = bl__umap_put(&c->cfg_info, k, CFG_EXCLUDED);
+    }
+    if (!rc && n_fresh)
+        qsort(fresh, n_fresh, 2 * sizeof *fresh, cmp_pos);
+    struct proj *ps[4] = {c->tablep, c->rowp, c->colp, c->resp};
+    for (size_t i = 0; i < n_fresh && !rc; i++) {
+        uint32_t k = (uint32_t)fresh[2 * i + 1];
+        size_t ord = c->n_cfg_ord++;
+        rc = bl__umap_put(&c->cfg_info, k, ord + 1);
+        for (int j = 0; j < 4 && !rc; j++)
+            rc = bl__proj_add_sub(ps[j], c->str.s[k], k, ord);
+    }
+    free(fresh);
+    for (size_t i = 0; i < c->n_cfg_pending && !rc; i++) {
+        uint32_t k = c->cfg_pending[i];
+        uint64_t info;
+        if (!bl__umap_get(&c->cfg_info, k, &info) || info == CFG_EXCLUDED)
+            continue;
+        long m = bl__cfgmap_set(&c->maps, c->cfg_map, (uint32_t)(info - 1), bl__cfg_value(c, k));
+        if (m < 0)
+            rc = -ENOMEM;
+        else
+            c->cfg_map = (uint32_t)m;
+    }
+    if (!rc)
+        c->n_cfg_pending = 0;
+    return rc;
+}
+
 /* ---- memo: (config generation, name) -> projections ---- */
 
 static struct memo *memo_find(bl_compare *c, const bl_gobench_result *r, uint64_t *hash)
@@ -231,7 +409,9 @@ static int memo_project(bl_compare *c, struct memo *m, const bl_gobench_result *
                         const struct name_parts *np)
 {
     /* table (without unit), row, col, residue: the order benchstat projects in */
-    int err = bl__proj_populate(c, c->tablep, r, np);
+    int err = bl__cfg_sync(c);
+    if (!err)
+        err = bl__proj_populate(c, c->tablep, r, np);
     if (err)
         return err;
     m->tbl_n = c->tablep->n_fields;
@@ -239,6 +419,7 @@ static int memo_project(bl_compare *c, struct memo *m, const bl_gobench_result *
     if (!m->tbl_row)
         return -ENOMEM;
     memcpy(m->tbl_row, c->tablep->row, m->tbl_n * sizeof(uint32_t));
+    m->tbl_cfg = c->tablep->row_cfg;
     long k;
     if ((err = bl__proj_populate(c, c->rowp, r, np)) || (k = bl__proj_intern(c->rowp)) < 0)
         return err ? err : -ENOMEM;
@@ -261,6 +442,7 @@ static long table_key(bl_compare *c, struct memo *m, uint32_t unit_id)
     memset(p->row, 0, p->cap_row * sizeof *p->row);
     memcpy(p->row, m->tbl_row,
            (m->tbl_n < p->n_fields ? m->tbl_n : p->n_fields) * sizeof(uint32_t));
+    p->row_cfg = m->tbl_cfg;
     p->row[p->unit_field->idx] = unit_id;
     return bl__proj_intern(p);
 }
@@ -589,10 +771,14 @@ int bl_compare_create(const bl_compare_options *opts, bl_compare **out, char *er
     c->rowp = calloc(1, sizeof *c->rowp);
     c->colp = calloc(1, sizeof *c->colp);
     c->resp = calloc(1, sizeof *c->resp);
-    if (!c->tablep || !c->rowp || !c->colp || !c->resp) {
+    long file_key = intern(c, ".file", 5);
+    if (!c->tablep || !c->rowp || !c->colp || !c->resp || file_key < 0 ||
+        bl__cfgmaps_init(&c->maps)) {
         rc = -ENOMEM;
         goto fail;
     }
+    c->cfg_file_key = (uint32_t)file_key;
+    c->tablep->maps = c->rowp->maps = c->colp->maps = c->resp->maps = &c->maps;
     /* All four parse before any is built: exclusions are global, and the
      * first error in argument order is the one reported. */
     struct proj *ps[4] = {c->tablep, c->rowp, c->colp, NULL};
@@ -688,6 +874,12 @@ void bl_compare_destroy(bl_compare *c)
     free(c->umeta);
     bl__strindex_fini(&c->umeta_index);
     free(c->units);
+    free(c->cfg_key);
+    free(c->cfg_val);
+    free(c->cfg_pending);
+    bl__umap_fini(&c->cfg_pos);
+    bl__umap_fini(&c->cfg_info);
+    bl__cfgmaps_fini(&c->maps);
     bl__buf_fini(&c->tmp);
     for (size_t i = 0; i < c->n_warn_strs; i++)
         free(c->warn_strs[i]);

@@ -69,6 +69,21 @@ static int strtab_rehash(struct bl__strtab *t, size_t n_slots)
     return 0;
 }
 
+long bl__strtab_find(const struct bl__strtab *t, const char *s, size_t n)
+{
+    if (!t->n_slots)
+        return -1;
+    uint64_t h = bl__hash_bytes(s, n);
+    size_t j = (size_t)h & (t->n_slots - 1);
+    while (t->slots[j]) {
+        size_t id = t->slots[j] - 1;
+        if (t->hash[id] == h && t->len[id] == n && memcmp(t->s[id], s, n) == 0)
+            return (long)id;
+        j = (j + 1) & (t->n_slots - 1);
+    }
+    return -1;
+}
+
 long bl__strtab_intern(struct bl__strtab *t, const char *s, size_t n)
 {
     uint64_t h = bl__hash_bytes(s, n);

@@ -42,22 +42,13 @@ static const struct field *only_config_difference(const bl_compare *c, const str
 {
     const struct proj *p = c->tablep;
     const struct field *diff = NULL;
-    for (size_t i = 0; i < p->n_top; i++) {
-        const struct field *f = p->top[i];
+    size_t pos = 0;
+    for (const struct field *f; (f = bl__key_diff(p, a->key, b->key, &pos)); pos++) {
         if (f == p->unit_field)
             continue;
-        if (f->kind != FK_GROUP) {
-            if (bl__key_get(p, a->key, f) != bl__key_get(p, b->key, f))
-                return NULL;
-            continue;
-        }
-        for (size_t j = 0; j < f->n_subs; j++) {
-            if (bl__key_get(p, a->key, f->subs[j]) == bl__key_get(p, b->key, f->subs[j]))
-                continue;
-            if (diff)
-                return NULL;
-            diff = f->subs[j];
-        }
+        if (f->sub < 0 || diff)
+            return NULL;
+        diff = f;
     }
     return diff;
 }
