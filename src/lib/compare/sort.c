@@ -81,8 +81,9 @@ struct sortctx {
     const struct proj *p;
 };
 
-/* By the first field (in flat order) in which a and b differ. */
-static int key_less(const bl_compare *c, const struct proj *p, uint32_t a, uint32_t b)
+/* By the first field (in flat order) in which a and b differ: -1, 0 or 1.
+ * One search for it per comparison (field_cmp is antisymmetric). */
+static int key_cmp(const bl_compare *c, const struct proj *p, uint32_t a, uint32_t b)
 {
     size_t pos = 0;
     const struct field *f = bl__key_diff(p, a, b, &pos);
@@ -91,19 +92,16 @@ static int key_less(const bl_compare *c, const struct proj *p, uint32_t a, uint3
     uint32_t va = bl__key_get(p, a, f), vb = bl__key_get(p, b, f);
     int r = field_cmp(c, f, va, vb);
     if (r)
-        return r < 0;
-    return str_less_go(c, va, vb);
+        return r < 0 ? -1 : 1;
+    if (str_less_go(c, va, vb))
+        return -1;
+    return str_less_go(c, vb, va);
 }
 
 static int key_qsort_cmp(const void *x, const void *y, void *arg)
 {
     const struct sortctx *s = arg;
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    if (key_less(s->c, s->p, a, b))
-        return -1;
-    if (key_less(s->c, s->p, b, a))
-        return 1;
-    return 0;
+    return key_cmp(s->c, s->p, *(const uint32_t *)x, *(const uint32_t *)y);
 }
 
 void bl__sort_keys(const bl_compare *c, const struct proj *p, uint32_t *keys, size_t n)
