@@ -339,8 +339,8 @@ void RunInstance(bl_state *st)
     in->family->Run(state);
     if (!state.label_.empty())
         bl_set_label(st, state.label_.c_str());
-    if (state.complexity_n_ > 0)
-        bl_set_complexity_n(st, state.complexity_n_);
+    if (state.complexity_n_ > 0 && in->family->complexity_ != oNone)
+        bl_set_complexity_n(st, state.complexity_n_); /* the n of the family's fit */
     if (!state.error_occurred_)
         report(st, state);
 }
