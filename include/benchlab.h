@@ -143,6 +143,23 @@ typedef struct bl_param {
 /* ---- registration ------------------------------------------------------- */
 
 /*
+ * A statistic of the benchmark's own over its launches (Google Benchmark's
+ * ComputeStatistics), beside the mean, median, stddev and cv: fn receives
+ * one value per successful launch (the time per op in ns, the CPU time per
+ * op, or a metric) and returns the statistic; `data` is passed along.
+ * Computed by the suite's own runner when a benchmark has two launches or
+ * more (--count), and shown as NAME_<name> in Google Benchmark's outputs
+ * and after benchlab's table. `percentage`: the value is a fraction, shown
+ * as a percentage (like cv), not a time. A list ends with {0} (a NULL name).
+ */
+typedef struct bl_statistic {
+    const char *name;
+    double (*fn)(const double *values, size_t n, const void *data);
+    const void *data;
+    int percentage;
+} bl_statistic;
+
+/*
  * A benchmark definition. Written by BENCHLAB(); every field but name, fn
  * and overhead_fn is optional and set with designated initialisers:
  *
@@ -162,12 +179,20 @@ typedef struct bl_param {
  *   .complexity_param the integer parameter that is n (default: the only one)
  *   .complexity_curve double (*)(double n): a curve of your own, fitted too;
  *                    .complexity_curve_name shows it ("n^1.5")
+ *   .complexity_group instances with the same group are fitted together, their
+ *                    n set by the body with bl_set_complexity_n() (Google
+ *                    Benchmark's SetComplexityN); for benchmarks whose size is
+ *                    no parameter, such as those with .raw_name. Written like
+ *                    the name ("BM_Sort" is shown "BenchmarkBM_Sort")
  *   .threads         BL_THREADS(1, 2, 4): run the body in T threads at once,
  *                    each with its own state and loop, batches started together
  *                    behind a barrier and timed from the common start to the
  *                    last thread's finish. ns/op is per op of one thread (wall
  *                    time / repetitions per thread); throughput (ops/s, MB/s,
  *                    items/s) counts every thread's operations.
+ *
+ *   .statistics      (const bl_statistic[]){{"max", my_max}, {0}}: statistics
+ *                    of your own over the launches (bl_statistic, above)
  *
  *   .raw_name        1: the name is used exactly as written after "Benchmark"
  *                    (no upper-casing), with nothing appended: no parameters
@@ -217,6 +242,8 @@ typedef struct bl_bench_def {
     const char *complexity_param;
     double (*complexity_curve)(double n);
     const char *complexity_curve_name;
+    const char *complexity_group;
+    const bl_statistic *statistics; /* ends with {0}; NULL: none */
     int raw_name;
     const void *data;
     long long iterations; /* 0: benchlab sizes its batches */
@@ -356,6 +383,15 @@ BL_API void bl_register(const bl_bench_def *def);
  * benchmarks ran, 1 some failed, 2 bad usage, 130 interrupted.
  */
 BL_API int bl_main(int argc, char **argv);
+
+/*
+ * How many arguments from argv[i] on make one of bl_main's own options
+ * (the suite's: "--time 2s" is 2, "--time=2s", "-list" or "--save" is 1),
+ * or 0 when argv[i] is none of them. For a layer that takes its own flags
+ * off argv before bl_main sees it (Google Benchmark's Initialize): it reads
+ * bl_main's option table, so the two never disagree. 0 <= i < argc.
+ */
+BL_API int bl_main_option_args(int argc, char **argv, int i);
 
 /*
  * The suite's name: the pkg: line of its results, which `benchlab compare`
@@ -508,6 +544,14 @@ enum bl_metric_flags {
      * known. The unit must end in "/s" ("hits/s"); higher is better unless
      * BL_LOWER_IS_BETTER says otherwise. */
     BL_RATE = 4,
+    /* with BL_RATE: written as 1 / the rate, in ns per unit (Google
+     * Benchmark's kInvert on a rate, which its outputs get in seconds); the
+     * unit must start with "ns/" ("ns/hit"), and lower is better unless
+     * BL_HIGHER_IS_BETTER says so */
+    BL_INVERT = 8,
+    /* display only: shown with prefixes of 1024 where a format has them
+     * (Google Benchmark's console, Counter::kIs1024) */
+    BL_ONEK_1024 = 16,
 };
 /*
  * bl_report_metric with flags: which direction is better, recorded in the
@@ -518,6 +562,30 @@ enum bl_metric_flags {
  * the benchmark with a message naming the unit.
  */
 BL_API void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned flags);
+/* Flags of bl_report_counter: Google Benchmark's benchmark::Counter flags. */
+enum bl_counter_flags {
+    BL_COUNTER_RATE = 1,                /* kIsRate: divided by the time: NAME/s */
+    BL_COUNTER_AVG_THREADS = 2,         /* kAvgThreads: the mean over threads, not the sum */
+    BL_COUNTER_ITERATION_INVARIANT = 4, /* kIsIterationInvariant: value x iterations */
+    BL_COUNTER_AVG_ITERATIONS = 8,      /* kAvgIterations: value / iterations */
+    BL_COUNTER_INVERT = 16,             /* kInvert: 1 / value, last (after the rate) */
+    BL_COUNTER_1024 = 32,               /* Counter::kIs1024: display only (BL_ONEK_1024) */
+};
+/*
+ * A counter as Google Benchmark's state.counters[name] = Counter(value,
+ * flags): `value` is this thread's total over the repetitions run so far
+ * (bl_iterations), so call it after the loop. The threads' values are
+ * summed (the mean with BL_COUNTER_AVG_THREADS); BL_COUNTER_RATE divides
+ * by the measured time (unit "NAME/s"; with BL_COUNTER_INVERT the time
+ * per NAME, unit "ns/NAME", which Google Benchmark's outputs show in
+ * seconds); without a rate BL_COUNTER_INVERT gives 1 / value
+ * (0 for 0) under the unit NAME. Whitespace in NAME becomes '_'. What
+ * Google Benchmark leaves undefined (BL_COUNTER_AVG_ITERATIONS with
+ * BL_COUNTER_ITERATION_INVARIANT), unknown flags, or a call before the
+ * loop ran fail the benchmark, naming the counter. Reporting a name twice
+ * keeps the last value.
+ */
+BL_API void bl_report_counter(bl_state *st, const char *name, double value, unsigned flags);
 /* Repetitions run so far by the loop, all stages included. */
 BL_API uint64_t bl_iterations(const bl_state *st);
 /*
@@ -564,6 +632,15 @@ BL_API void *bl_user(const bl_state *st);
  * (--format gbench-json) as "label".
  */
 BL_API void bl_set_label(bl_state *st, const char *label);
+/*
+ * The size n of this instance for the complexity fit (.complexity), when it
+ * is not the value of a parameter (Google Benchmark's SetComplexityN): call
+ * it anywhere in the body; the last call wins (in a multi-threaded
+ * benchmark, thread 0's, else the first thread's that called it). It
+ * replaces the parameter's value as n. n must be 1 or more; a benchmark
+ * with .complexity_group and no parameter that is n fails without it.
+ */
+BL_API void bl_set_complexity_n(bl_state *st, long long n);
 /* The .data of this benchmark's definition (NULL when it has none). */
 BL_API const void *bl_bench_data(const bl_state *st);
 

@@ -162,6 +162,17 @@ BL_API int bl_csv_write(FILE *f, const bl_results *results);
  * Returns 0, -ENOMEM or -EIO.
  */
 BL_API int bl_gbench_json_write(FILE *f, const bl_results *results, const char *executable);
+/*
+ * Google Benchmark's console table (Benchmark, Time, CPU, Iterations,
+ * UserCounters...) and its CSV (name, iterations, real_time, cpu_time,
+ * time_unit, bytes_per_second, items_per_second, label, error_occurred,
+ * error_message, then one quoted column per user counter), with the rows
+ * of bl_gbench_json_write: a launch is a repetition, then the aggregates,
+ * the definition's own statistics, and a complexity fit's BigO and RMS.
+ * Times in ns. Returns 0, -ENOMEM or -EIO.
+ */
+BL_API int bl_gbench_console_write(FILE *f, const bl_results *results);
+BL_API int bl_gbench_csv_write(FILE *f, const bl_results *results);
 /* Markdown: configuration, then one table row per benchmark. */
 BL_API int bl_markdown_write(FILE *f, const bl_results *results);
 

@@ -74,6 +74,8 @@ typedef struct bl_size {
     int complexity;  /* enum bl_complexity asked by the registration; NONE: only --complexity */
     double user_g;   /* the registration's own curve at n; NAN without one */
     char *user_name; /* how that curve is shown ("n^1.5"); NULL without one */
+    char *group;     /* the fit's group when the registration names it (.complexity_group,
+                        "BenchmarkBM_Sort"); NULL: the name without "/PARAM=N" */
 } bl_size;
 
 /* One worker process. */
@@ -139,6 +141,11 @@ typedef struct bl_bench_result {
     /* The profile pass (--profile): a raw profile of the measured batches. */
     char *profile_raw;     /* its path; NULL when nothing was recorded */
     char *profile_message; /* what went wrong (the raw file may still hold samples); NULL */
+    /* The definition's own statistics over launches (.statistics of
+     * benchlab.h), set by the suite's runner, which has the functions:
+     * borrowed for the life of the program; NULL otherwise (results read
+     * back from a file, benchlab run). */
+    const struct bl_statistic *statistics;
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */
@@ -164,8 +171,10 @@ typedef struct bl_complexity_result {
     char *user_name;   /* the benchmark's own curve, when it has one */
     double worst_miss; /* the best curve's largest |t - c g(n)| / t, larger half of the sizes */
     double worst_n;    /* ... and the size where it is */
-    bool good;     /* best.rms <= BL_COMPLEXITY_GOOD_RMS, worst_miss <= BL_COMPLEXITY_GOOD_MISS */
-    char *message; /* why nothing was fitted, or the warning; NULL when fine */
+    bool good;       /* best.rms <= BL_COMPLEXITY_GOOD_RMS, worst_miss <= BL_COMPLEXITY_GOOD_MISS */
+    char *message;   /* why nothing was fitted, or the warning; NULL when fine */
+    size_t *benches; /* the fitted benchmarks, indexes into results->benches in run order
+                        (n_points of them) */
 } bl_complexity_result;
 
 /* A fit is good when its normalised RMS is at most this and it misses none

@@ -32,6 +32,8 @@ struct Instance {
     std::vector<int64_t> args;
     int threads;
     std::string name;
+    std::string complexity_group; /* the name without its arguments (Google Benchmark's BigO) */
+    std::vector<bl_statistic> statistics; /* the family's ComputeStatistics, then {NULL} */
     int thread_list[2];
     bl_bench_def def;
 };
@@ -146,35 +148,74 @@ std::string instance_name(const Benchmark &b, const std::vector<int64_t> &args, 
     return s;
 }
 
-/* What the family asks for that benchlab cannot honour yet; NULL: nothing. */
-const char *unsupported(const Benchmark &b)
+/* Google Benchmark's curves as benchlab's (enum bl_complexity). */
+int complexity_of(BigO o)
 {
-    if (b.complexity_ != oNone)
-        return "Complexity() is not supported yet for Google Benchmark suites (benchlab's "
-               "--complexity needs a size parameter)";
-    if (b.custom_statistics_)
-        return "ComputeStatistics() with a statistic of your own is not supported";
-    return nullptr;
+    switch (o) {
+    case o1:
+        return BL_O1;
+    case oN:
+        return BL_ON;
+    case oNSquared:
+        return BL_ON2;
+    case oNCubed:
+        return BL_ON3;
+    case oLogN:
+        return BL_OLOGN;
+    case oNLogN:
+        return BL_ONLOGN;
+    case oAuto:
+        return BL_COMPLEXITY_AUTO;
+    case oLambda:
+        return BL_OUSER;
+    default:
+        return BL_COMPLEXITY_NONE;
+    }
 }
 
-/* A counter name as a benchlab unit: no whitespace. */
-std::string unit_of(const std::string &name, const char *suffix)
+/* The lambda of Complexity(BigOFunc *) of the instance this worker runs
+ * (one per worker process), behind benchlab's double (*)(double) curve. */
+std::atomic<BigOFunc *> worker_lambda{nullptr};
+double lambda_curve(double n)
 {
-    std::string u = name.empty() ? std::string("counter") : name;
-    for (auto &c : u)
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            c = '_';
-    return u + suffix;
+    BigOFunc *f = worker_lambda.load();
+    return f ? f(static_cast<IterationCount>(n)) : NAN;
+}
+
+/* A ComputeStatistics function behind benchlab's bl_statistic: data is the
+ * family's Benchmark::Statistic. */
+double run_statistic(const double *values, size_t n, const void *data)
+{
+    auto *s = static_cast<const Benchmark::Statistic *>(data);
+    return s->fn(std::vector<double>(values, values + n));
+}
+
+/* Google Benchmark's counter flags as benchlab's (enum bl_counter_flags). */
+unsigned counter_flags(const Counter &c)
+{
+    int f = c.flags;
+    unsigned out = 0;
+    if (f & Counter::kIsRate)
+        out |= BL_COUNTER_RATE;
+    if (f & Counter::kAvgThreads)
+        out |= BL_COUNTER_AVG_THREADS;
+    if (f & Counter::kIsIterationInvariant)
+        out |= BL_COUNTER_ITERATION_INVARIANT;
+    if (f & Counter::kAvgIterations)
+        out |= BL_COUNTER_AVG_ITERATIONS;
+    if (f & Counter::kInvert)
+        out |= BL_COUNTER_INVERT;
+    if (c.oneK == Counter::kIs1024)
+        out |= BL_COUNTER_1024;
+    return out;
 }
 
 /*
- * Hand the State's figures to benchlab. benchlab averages a metric over the
- * threads of a benchmark and multiplies a rate by the thread count, where
- * Google Benchmark sums the threads' counters; the conversions below give
- * Google Benchmark's figures under that rule. iters is this thread's
- * repetitions, all stages included, as State::iterations() said to the body.
+ * Hand the State's figures to benchlab: bytes and items processed as
+ * benchlab's MB/s and items/s, every other counter through
+ * bl_report_counter, which applies Google Benchmark's flags.
  */
-void report(bl_state *st, const State &state, int threads)
+void report(bl_state *st, const State &state)
 {
     double iters = static_cast<double>(bl_iterations(st));
     if (iters <= 0)
@@ -182,51 +223,15 @@ void report(bl_state *st, const State &state, int threads)
     for (const auto &kv : state.counters) {
         const std::string &name = kv.first;
         const Counter &c = kv.second;
-        double v = c.value;
-        int f = c.flags;
-        bool rate = f & Counter::kIsRate;
-        bool invert = f & Counter::kInvert;
-        bool avg_threads = f & Counter::kAvgThreads;
-        if (name == "bytes_per_second" && f == Counter::kIsRate) {
-            bl_set_bytes_per_op(st, v / iters);
+        if (name == "bytes_per_second" && c.flags == Counter::kIsRate) {
+            bl_set_bytes_per_op(st, c.value / iters);
             continue;
         }
-        if (name == "items_per_second" && f == Counter::kIsRate) {
-            bl_set_items_per_op(st, v / iters);
+        if (name == "items_per_second" && c.flags == Counter::kIsRate) {
+            bl_set_items_per_op(st, c.value / iters);
             continue;
         }
-        if (rate && invert) {
-            bl_fail(st, ("counter '" + name +
-                         "': kInvert on a rate is not supported yet by benchlab-gbench")
-                            .c_str());
-            return;
-        }
-        if ((f & Counter::kAvgIterations) && (f & Counter::kIsIterationInvariant)) {
-            bl_fail(st, ("counter '" + name +
-                         "': kAvgIterations with kIsIterationInvariant is not supported")
-                            .c_str());
-            return;
-        }
-        if (rate) {
-            /* per op of this thread; benchlab writes value x threads / s per op */
-            double per_op = (f & Counter::kIsIterationInvariant) ? v
-                            : (f & Counter::kAvgIterations)      ? v / iters / iters
-                                                                 : v / iters;
-            if (avg_threads)
-                per_op /= threads;
-            bl_report_metric_ex(st, per_op, unit_of(name, "/s").c_str(), BL_RATE);
-            continue;
-        }
-        double x = v;
-        if (f & Counter::kIsIterationInvariant)
-            x *= iters;
-        if (f & Counter::kAvgIterations)
-            x /= iters;
-        else if (!avg_threads)
-            x *= threads; /* the threads' sum, from benchlab's mean over threads */
-        if (invert)
-            x = x != 0 ? 1.0 / x : 0;
-        bl_report_metric_ex(st, x, unit_of(name, "").c_str(), 0);
+        bl_report_counter(st, name.c_str(), c.value, counter_flags(c));
     }
 }
 
@@ -283,6 +288,25 @@ void build_instances()
                     d.global_setup = &SetupInstance;
                 if (b->teardown_)
                     d.global_cleanup = &TeardownInstance;
+                if (!b->statistics_.empty()) {
+                    /* computed over the launches by the suite's own runner */
+                    for (const auto &stat : b->statistics_)
+                        in->statistics.push_back(
+                            {stat.name.c_str(), &run_statistic, &stat, stat.unit == kPercentage});
+                    in->statistics.push_back(bl_statistic{});
+                    d.statistics = in->statistics.data();
+                }
+                if (b->complexity_ != oNone) {
+                    /* fitted over the family's instances by the n each sets
+                     * (SetComplexityN), as Google Benchmark's BigO and RMS */
+                    in->complexity_group = instance_name(*b, {}, t);
+                    d.complexity = complexity_of(b->complexity_);
+                    d.complexity_group = in->complexity_group.c_str();
+                    if (b->complexity_ == oLambda) {
+                        d.complexity_curve = &lambda_curve;
+                        d.complexity_curve_name = "f(N)";
+                    }
+                }
                 bl_register(&in->def);
                 instances().push_back(std::move(in));
             }
@@ -301,39 +325,6 @@ std::vector<std::string> proc_cmdline()
     return a;
 }
 
-/* benchlab's own run options (bl_run_main), so that Initialize takes them
- * off argv as Google Benchmark takes its own flags: those with a value */
-const char *const with_value[] = {
-    "filter",      "time",      "count",       "iterations",     "timeout",
-    "batch",       "seed",      "out",         "format",         "pkg",
-    "color",       "cpu",       "profile-dir", "profile-format", "profile-hz",
-    "profile-top", "tune-file", "store",       "run-id",         "tag",
-    "shard"};
-const char *const switches[] = {"list", "alloc",   "complexity", "no-table", "no-plots", "help",
-                                "h",    "version", "counters",   "profile",  "save"};
-
-/* How many arguments from argv[i] are benchlab's (0: not ours). */
-int benchlab_option(int argc, char **argv, int i)
-{
-    const char *a = argv[i];
-    if (a[0] != '-')
-        return 0;
-    a += a[1] == '-' ? 2 : 1;
-    for (const char *n : with_value) {
-        size_t l = std::strlen(n);
-        if (std::strncmp(a, n, l) == 0 && a[l] == '=')
-            return 1;
-        if (std::strcmp(a, n) == 0)
-            return i + 1 < argc ? 2 : 1;
-    }
-    for (const char *n : switches) {
-        size_t l = std::strlen(n);
-        if (std::strncmp(a, n, l) == 0 && (a[l] == '\0' || a[l] == '='))
-            return 1;
-    }
-    return 0;
-}
-
 } // namespace
 
 void RunInstance(bl_state *st)
@@ -343,16 +334,15 @@ void RunInstance(bl_state *st)
         bl_fail(st, "benchlab-gbench: an instance without its data");
         return;
     }
-    if (const char *why = unsupported(*in->family)) {
-        bl_fail(st, why);
-        return;
-    }
+    worker_lambda = in->family->complexity_lambda_;
     State state(st, in);
     in->family->Run(state);
     if (!state.label_.empty())
         bl_set_label(st, state.label_.c_str());
+    if (state.complexity_n_ > 0 && in->family->complexity_ != oNone)
+        bl_set_complexity_n(st, state.complexity_n_); /* the n of the family's fit */
     if (!state.error_occurred_)
-        report(st, state, in->threads);
+        report(st, state);
 }
 
 void SetupInstance(bl_state *st)
@@ -538,9 +528,10 @@ Benchmark *Benchmark::Complexity(BigOFunc *complexity)
     complexity_ = oLambda;
     return this;
 }
-Benchmark *Benchmark::ComputeStatistics(const std::string &, StatisticsFunc *, StatisticUnit)
+Benchmark *Benchmark::ComputeStatistics(const std::string &name, StatisticsFunc *statistics,
+                                        StatisticUnit unit)
 {
-    custom_statistics_ = true;
+    statistics_.push_back({name, statistics, unit});
     return this;
 }
 Benchmark *Benchmark::Threads(int t)
@@ -704,7 +695,7 @@ void Initialize(int *argc, char **argv, void (*)())
         if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0)
             ours = 1;
         else
-            ours = internal::benchlab_option(*argc, argv, i);
+            ours = bl_main_option_args(*argc, argv, i); /* bl_main's own table */
         if (ours) {
             i += ours;
             continue;

@@ -572,6 +572,61 @@ metric-units-and-rates)
     out_has '^Unit clash better=higher$'
     err_has 'declared two ways, the first declaration kept: clash (BenchmarkClashB)'
     ;;
+counter-flags-in-c)
+    # bl_report_counter: Google Benchmark's Counter flags in the C API, two threads
+    run "$metrics" $fast --filter '^BenchmarkCounters/threads=2$'
+    expect_status 0
+    b=BenchmarkCounters/threads=2
+    check "$(metric $b summed)" 'x == 2' "summed over 2 threads"
+    check "$(metric $b averaged)" 'x == 1' "kAvgThreads"
+    check "$(metric $b per_iter)" 'x == 6' "kAvgIterations"
+    check "$(metric $b half)" 'x == 0.5' "kInvert"
+    check "$(metric $b kibi)" 'x == 1' "kIs1024 changes no value"
+    # kIsIterationInvariant with kAvgThreads: 2 per op, a total of 2 x iterations
+    line=$(grep "^$b	" "$tmp/out" | head -n 1)
+    iters=$(echo "$line" | cut -f2 | tr -d ' ')
+    [ -n "$iters" ] || fail "no result line for $b"
+    # a rate: 3 per op of each thread, per second, all threads counted;
+    # inverted: 1 / that rate, in ns per hit
+    check "$(metric $b hits/s)" "(x / (2 * 3e9 / $(nsop $b)) - 1)^2 < 1e-4" "kIsRate"
+    check "$(metric $b ns/hits_inv)" "(x * (2 * 3 / $(nsop $b)) - 1)^2 < 1e-4" "kIsRate|kInvert"
+    out_has '^Unit ns/hits_inv better=lower$'
+    out_has '^Unit hits/s better=higher$'
+    run "$metrics" $fast --filter '^BenchmarkCounter(BeforeLoop|Undefined)$'
+    expect_status 1
+    err_has "BenchmarkCounterBeforeLoop: bl_report_counter: counter 'early': call it after the loop"
+    err_has "BenchmarkCounterUndefined: bl_report_counter: counter 'both': BL_COUNTER_AVG_ITERATIONS with BL_COUNTER_ITERATION_INVARIANT is not defined"
+    ;;
+complexity-body-n-groups-statistics)
+    # bl_set_complexity_n: the body says n (here k x 1000), not the parameter
+    run "$cplx" $fast --filter '^BenchmarkBodyN/'
+    expect_status 0
+    err_has '^  BodyN: O(n) in k (3 sizes, 1000 to 4000): '
+    # .complexity_group: raw-named instances fitted together
+    run "$cplx" $fast --filter '^BenchmarkFam_' --format json
+    expect_status 0
+    out_has '{"name":"BenchmarkFam","param":"n","asked":"auto","points":\[{"n":1000,'
+    # a group whose body never says n fails, naming the call
+    run "$cplx" $fast --filter '^BenchmarkLost$'
+    expect_status 1
+    err_has 'BenchmarkLost: .complexity with .complexity_group: the body never called bl_set_complexity_n()'
+    # .statistics: computed over the launches after the table, and in
+    # Google Benchmark's JSON as an aggregate
+    run "$cplx" $fast --count 3 --filter '^BenchmarkWithMax$'
+    expect_status 0
+    err_has '^  BenchmarkWithMax  max  [0-9.]* [nµ]s  (3 launches)$'
+    run "$cplx" $fast --count 3 --filter '^BenchmarkWithMax$' --format gbench-json
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "the statistic of its own is not Google Benchmark's aggregate"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+its = [b["real_time"] for b in rows if b["run_type"] == "iteration"]
+mx = [b for b in rows if b["name"] == "WithMax_max"]
+assert len(its) == 3 and len(mx) == 1 and mx[0]["real_time"] == max(its), rows
+PY
+    run "$cplx" $fast --count 1 --filter '^BenchmarkWithMax$'
+    err_has 'BenchmarkWithMax: statistics of its own need 2 launches or more (--count), has 1'
+    ;;
 metric-direction-gates-compare)
     FIXTURE_SCORE=100 FIXTURE_MISSES=10 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/old.txt" 2>/dev/null
     FIXTURE_SCORE=80 FIXTURE_MISSES=10 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/low.txt" 2>/dev/null

@@ -81,4 +81,47 @@ BENCHLAB(StringN, .params = BL_PARAMS(BL_STRS("size", "big")), .complexity = BL_
     steps(st, 10);
 }
 
+/* the size is set by the body (bl_set_complexity_n), not a parameter's
+ * value: k = 1, 2, 4 thousand steps, n said as k x 1000 */
+BENCHLAB(BodyN, .params = BL_PARAMS(BL_INTS("k", 1, 2, 4)), .complexity = BL_ON)
+{
+    long long n = bl_param_int(st, "k") * 1000;
+    steps(st, n);
+    bl_set_complexity_n(st, n);
+}
+
+/* instances named by the layer above (.raw_name), grouped by
+ * .complexity_group: Google Benchmark's families */
+#define GROUPED(id, n)                                                                             \
+    BENCHLAB(id, .raw_name = 1, .complexity = BL_COMPLEXITY_AUTO, .complexity_group = "Fam")       \
+    {                                                                                              \
+        steps(st, n);                                                                              \
+        bl_set_complexity_n(st, n);                                                                \
+    }
+GROUPED(Fam_1000, 1000)
+GROUPED(Fam_2000, 2000)
+GROUPED(Fam_4000, 4000)
+
+/* a group without n: the body never says it */
+BENCHLAB(Lost, .raw_name = 1, .complexity = BL_ON, .complexity_group = "Lost")
+{
+    steps(st, 10);
+}
+
+static double max_of(const double *v, size_t n, const void *data)
+{
+    (void)data;
+    double m = v[0];
+    for (size_t i = 1; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+/* a statistic of its own over the launches */
+BENCHLAB(WithMax,
+         .statistics = (const bl_statistic[]){{"max", max_of, NULL, 0}, {NULL, NULL, NULL, 0}})
+{
+    steps(st, 100);
+}
+
 BENCHLAB_MAIN()

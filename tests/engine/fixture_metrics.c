@@ -49,6 +49,34 @@ BENCHLAB(HitsThreads, .threads = BL_THREADS(2))
     bl_report_metric_ex(st, 3, "hits/s", BL_RATE);
 }
 
+/* Google Benchmark's counter flags through the C API (bl_report_counter):
+ * totals over the repetitions run, as state.counters holds them */
+BENCHLAB(Counters, .threads = BL_THREADS(2))
+{
+    work(st);
+    double n = (double)bl_iterations(st);
+    bl_report_counter(st, "summed", 1, 0);
+    bl_report_counter(st, "averaged", 1, BL_COUNTER_AVG_THREADS);
+    bl_report_counter(st, "per_iter", 6 * n, BL_COUNTER_AVG_ITERATIONS);
+    bl_report_counter(st, "invariant", 2, BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_THREADS);
+    bl_report_counter(st, "hits", 3 * n, BL_COUNTER_RATE);
+    bl_report_counter(st, "hits inv", 3 * n, BL_COUNTER_RATE | BL_COUNTER_INVERT);
+    bl_report_counter(st, "half", 2, BL_COUNTER_INVERT | BL_COUNTER_AVG_THREADS);
+    bl_report_counter(st, "kibi", 1, BL_COUNTER_1024 | BL_COUNTER_AVG_THREADS);
+}
+
+BENCHLAB(CounterBeforeLoop)
+{
+    bl_report_counter(st, "early", 1, 0);
+    work(st);
+}
+
+BENCHLAB(CounterUndefined)
+{
+    work(st);
+    bl_report_counter(st, "both", 1, BL_COUNTER_AVG_ITERATIONS | BL_COUNTER_ITERATION_INVARIANT);
+}
+
 BENCHLAB(BothWays)
 {
     work(st);

@@ -4,6 +4,7 @@
 // callbacks must come out as gbench.sh checks. Written for benchlab's tests.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,65 @@ static void BM_counters(benchmark::State &state)
     state.SetBytesProcessed(static_cast<int64_t>(n) * 1000);
 }
 BENCHMARK(BM_counters);
+
+// n dependent steps per op; n is the size of the complexity fits (SetComplexityN)
+static void steps(benchmark::State &state, int64_t n)
+{
+    uint64_t x = 1;
+    for (auto _ : state) {
+        for (int64_t i = 0; i < n; i++)
+            x = x * 6364136223846793005u + 1442695040888963407u;
+        benchmark::DoNotOptimize(x);
+    }
+    state.SetComplexityN(n);
+}
+// kInvert on a rate: seconds per unit, after the rate (2 per op here)
+static void BM_inverted_rate(benchmark::State &state)
+{
+    steps(state, 64);
+    state.counters["sec_per_2"] =
+        benchmark::Counter(2 * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_inverted_rate);
+
+static void BM_linear(benchmark::State &state)
+{
+    steps(state, state.range(0));
+}
+BENCHMARK(BM_linear)->RangeMultiplier(2)->Range(256, 1024)->Complexity(benchmark::oN);
+BENCHMARK(BM_linear)->Name("BM_auto")->Arg(256)->Arg(512)->Arg(1024)->Complexity();
+BENCHMARK(BM_linear)
+    ->Name("BM_lambda")
+    ->Arg(256)
+    ->Arg(1024)
+    ->Complexity([](benchmark::IterationCount n) { return static_cast<double>(n) * 2; });
+
+// statistics of its own, over the repetitions (benchlab's launches)
+static double max_of(const std::vector<double> &v)
+{
+    double m = v[0];
+    for (double x : v)
+        m = x > m ? x : m;
+    return m;
+}
+static double min_over_max(const std::vector<double> &v)
+{
+    double lo = v[0], hi = v[0];
+    for (double x : v) {
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    return hi > 0 ? lo / hi : 0;
+}
+static void BM_stats(benchmark::State &state)
+{
+    steps(state, 64);
+    state.counters["plain"] = 3;
+}
+BENCHMARK(BM_stats)
+    ->ComputeStatistics("max", max_of)
+    ->ComputeStatistics("ratio", min_over_max, benchmark::kPercentage);
 
 static void BM_thread_counters(benchmark::State &state)
 {

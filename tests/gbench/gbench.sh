@@ -239,13 +239,120 @@ iterations-manual-time-and-plans)
         out_has '^# time-budget-s: 0.02$'
     done
     ;;
+complexity-statistics-and-formats)
+    # Complexity(oN | oAuto | lambda) with SetComplexityN, ComputeStatistics
+    # and kInvert on a rate, in Google Benchmark's JSON
+    f='^BM_(linear|auto|lambda|stats|inverted_rate)(/|$)'
+    run "$bin/bl_api_suite" --benchmark_filter="$f" --benchmark_format=json --time 0.05s --count 2 --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "BigO, RMS, statistics or kInvert wrong in Google Benchmark JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+by = {}
+for i, b in enumerate(rows):
+    by.setdefault(b["name"], []).append((i, b))
+def one(name):
+    assert name in by, (name, sorted(by))
+    return by[name][0]
+# the fit's rows follow the last instance of the family, as Google Benchmark writes them
+for fam, curve in (("BM_linear", "N"), ("BM_lambda", "f(N)")):
+    i, big = one(fam + "_BigO")
+    j, rms = one(fam + "_RMS")
+    last = max(k for n, v in by.items() if n.startswith(fam + "/") for k, _ in v)
+    assert i == last + 1 and j == i + 1, (fam, i, j, last)
+    assert big["run_name"] == fam and big["run_type"] == "aggregate", big
+    assert big["aggregate_name"] == "BigO" and big["big_o"] == curve, big
+    assert big["real_coefficient"] > 0 and big["cpu_coefficient"] > 0 and big["time_unit"] == "ns", big
+    assert rms["aggregate_name"] == "RMS" and rms["aggregate_unit"] == "percentage", rms
+    assert rms["rms"] >= 0, rms
+_, auto = one("BM_auto_BigO")
+assert auto["big_o"] in ("(1)", "N", "N^2", "N^3", "lgN", "NlgN"), auto
+# statistics of its own: computed over the launches, after the four aggregates
+its = [b for b in rows if b["name"] == "BM_stats" and b["run_type"] == "iteration"]
+assert len(its) == 2, its
+i, mx = one("BM_stats_max")
+assert rows[i - 1]["name"] == "BM_stats_cv", rows[i - 1]["name"]
+assert mx["aggregate_name"] == "max" and mx["aggregate_unit"] == "time", mx
+assert mx["real_time"] == max(b["real_time"] for b in its), mx
+assert mx["cpu_time"] == max(b["cpu_time"] for b in its) and mx["plain"] == 3, mx
+_, ratio = one("BM_stats_ratio")
+rt = [b["real_time"] for b in its]
+assert ratio["aggregate_unit"] == "percentage", ratio
+assert abs(ratio["real_time"] - min(rt) / max(rt)) < 1e-12, ratio
+# kInvert on a rate: 1 / (2 per op / time per op), in seconds
+for b in by["BM_inverted_rate"]:
+    b = b[1]
+    assert abs(b["sec_per_2"] * 2e9 / b["real_time"] - 1) < 1e-9, b
+PY
+    # the console: Google Benchmark's columns
+    run "$bin/bl_api_suite" --benchmark_filter="$f" --benchmark_format=console --time 0.05s --count 2 --no-table
+    expect_status 0
+    out_has '^----*$'
+    out_has '^Benchmark  *Time  *CPU  *Iterations UserCounters\.\.\.$'
+    out_has '^BM_linear/256  *[0-9.]* ns  *[0-9.]* ns  *[0-9]*$'
+    out_has '^BM_linear/256_cv  *[0-9.]* %  *[0-9.]* %  *2$'
+    out_has '^BM_linear_BigO  *[0-9.]* N  *[0-9.]* N  *$'
+    out_has '^BM_linear_RMS  *[0-9]* %  *[0-9]* %  *$'
+    out_has '^BM_lambda_BigO  *[0-9.]* f(N)  *[0-9.]* f(N) *$'
+    out_has '^BM_stats_max  *[0-9.]* ns  *[0-9.]* ns  *2 plain=3$'
+    out_has '^BM_stats_ratio  *[0-9.]* %  *[0-9.]* %  *2 plain=100.00%$'
+    out_has '^BM_inverted_rate  *[0-9.]* ns  *[0-9.]* ns  *[0-9]* sec_per_2=[0-9.]*ns$'
+    # CSV: Google Benchmark's columns, a quoted column per user counter
+    run "$bin/bl_api_suite" --benchmark_filter="$f" --benchmark_format=csv --time 0.05s --count 2 --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "Google Benchmark CSV is wrong"
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == ('name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,'
+                    'label,error_occurred,error_message,"plain","sec_per_2"'), lines[0]
+rows = {r["name"]: r for r in csv.DictReader(lines)}
+assert rows["BM_linear_BigO"]["time_unit"] == "N" and rows["BM_linear_BigO"]["iterations"] == "", rows["BM_linear_BigO"]
+assert rows["BM_linear_RMS"]["time_unit"] == "", rows["BM_linear_RMS"]
+assert rows["BM_stats_max"]["plain"] == "3" and rows["BM_stats_max"]["iterations"] == "2"
+assert rows["BM_linear/256"]["time_unit"] == "ns" and int(rows["BM_linear/256"]["iterations"]) > 0
+assert float(rows["BM_inverted_rate"]["sec_per_2"]) > 0
+PY
+    # --benchmark_out_format=csv writes it to the file
+    run "$bin/bl_api_suite" --benchmark_filter='^BM_stats$' --benchmark_out="$tmp/o.csv" \
+        --benchmark_out_format=csv --time 0.02s --count 1 --no-table
+    expect_status 0
+    head -1 "$tmp/o.csv" | grep -q '^name,iterations,real_time,cpu_time,time_unit,' || fail "--benchmark_out_format=csv"
+    grep -q '^"BM_stats",[0-9]' "$tmp/o.csv" || fail "--benchmark_out_format=csv: no BM_stats row"
+    # benchlab's own outputs: the fit in the table and the Go format, the
+    # statistics after the table
+    run "$bin/bl_api_suite" --benchmark_filter="$f" --time 0.05s --count 2
+    expect_status 0
+    err_has '^  BM_linear: O(n) in n (3 sizes, 256 to 1024): '
+    err_has '^  BM_lambda: O(f(N)) in n (2 sizes, 256 to 1024): '
+    out_has '^# complexity: BenchmarkBM_linear: O(n) in n '
+    err_has '^  BenchmarkBM_stats  max  [0-9.]* ns  (2 launches)$'
+    err_has '^  BenchmarkBM_stats  ratio  [0-9.]*%  (2 launches)$'
+    ;;
+perf-counters-without-hardware)
+    # --benchmark_perf_counters becomes benchlab's --counters; this machine
+    # (a VM) has no PMU: said once, no counter columns, the run goes on
+    run "$bin/bl_map_test" --benchmark_filter='BM_MapLookup/8$' --benchmark_perf_counters=CYCLES,instructions,PERF_COUNT_HW_BRANCH_MISSES \
+        --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^BenchmarkBM_MapLookup/8	.* ns/op	'
+    if grep -q 'no hardware performance counters' "$tmp/err"; then
+        out_lacks '[0-9] cycles/op'
+        out_lacks 'instructions/op'
+    else
+        # a machine with a PMU measures them
+        out_has 'instructions/op'
+    fi
+    run "$bin/bl_map_test" --benchmark_perf_counters=UOPS_ISSUED
+    expect_status 2
+    err_has "benchmark_perf_counters: 'UOPS_ISSUED' is not one of the counters benchlab measures"
+    ;;
 unsupported-is-said)
-    run "$bin/bl_map_test" --benchmark_format=csv
+    run "$bin/bl_map_test" --benchmark_format=tabular
     expect_status 2
-    err_has 'benchmark_format: console and json are supported'
-    run "$bin/bl_map_test" --benchmark_out=x.csv --benchmark_out_format=csv
+    err_has 'benchmark_format: is console, json or csv'
+    run "$bin/bl_map_test" --benchmark_out=x.txt --benchmark_out_format=xml
     expect_status 2
-    err_has 'benchmark_out_format: only json'
+    err_has 'benchmark_out_format: is json, console or csv'
     ;;
 bad-flags-are-named)
     run "$bin/bl_map_test" --benchmark_bogus=1

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "base/base.h"
+#include "benchlab.h"
 #include "front/front.h"
 
 /* A command of our own, so the tests do not depend on a real table's entries. */
@@ -364,6 +365,43 @@ static void edit_distances(void **state)
     assert_null(bl__closest("zzz", cmds, 3));
 }
 
+/* bl_main_option_args (Google Benchmark's Initialize) reads the suite's own
+ * table: every option there is taken with its value, and nothing else. */
+static void main_option_args_follow_the_suite_table(void **state)
+{
+    (void)state;
+    const struct bl__command *suite = bl__command_find("suite");
+    assert_non_null(suite);
+    for (size_t i = 0; i < suite->n_opts; i++) {
+        const struct bl__opt *o = &suite->opts[i];
+        if (!o->name)
+            continue;
+        char opt[64], eq[80], dash[64];
+        snprintf(opt, sizeof opt, "--%s", o->name);
+        snprintf(eq, sizeof eq, "--%s=1", o->name);
+        snprintf(dash, sizeof dash, "-%s", o->name);
+        char *argv[] = {(char *)"suite", opt, (char *)"1", eq, dash, (char *)"1", NULL};
+        int want = o->arg == BL__ARG_NONE || (o->flags & BL__OPT_OPTIONAL) ? 1 : 2;
+        assert_int_equal(bl_main_option_args(6, argv, 1), want);
+        assert_int_equal(bl_main_option_args(6, argv, 3), 1);
+        assert_int_equal(bl_main_option_args(6, argv, 4), want);
+        /* a value option last on the command line: itself only */
+        assert_int_equal(bl_main_option_args(2, argv, 1), 1);
+    }
+    char *other[] = {(char *)"suite",
+                     (char *)"--benchmark_filter=x",
+                     (char *)"--times",
+                     (char *)"-h",
+                     (char *)"x",
+                     (char *)"--tim",
+                     NULL};
+    assert_int_equal(bl_main_option_args(6, other, 1), 0);
+    assert_int_equal(bl_main_option_args(6, other, 2), 0);
+    assert_int_equal(bl_main_option_args(6, other, 3), 1);
+    assert_int_equal(bl_main_option_args(6, other, 4), 0);
+    assert_int_equal(bl_main_option_args(6, other, 5), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +420,7 @@ int main(void)
         cmocka_unit_test(short_only_and_optional_short_values),
         cmocka_unit_test(help_of_every_command_lists_its_options),
         cmocka_unit_test(edit_distances),
+        cmocka_unit_test(main_option_args_follow_the_suite_table),
     };
     return cmocka_run_group_tests_name("front", tests, NULL, NULL);
 }

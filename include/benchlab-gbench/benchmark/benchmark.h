@@ -363,7 +363,12 @@ class Benchmark
     bool measure_process_cpu_time_ = false, use_real_time_ = false, use_manual_time_ = false;
     BigO complexity_ = oNone;
     BigOFunc *complexity_lambda_ = nullptr;
-    bool custom_statistics_ = false;
+    struct Statistic {
+        std::string name;
+        StatisticsFunc *fn;
+        StatisticUnit unit;
+    };
+    std::vector<Statistic> statistics_; /* ComputeStatistics, in the order given */
     void (*setup_)(const State &) = nullptr;
     void (*teardown_)(const State &) = nullptr;
     bl_bench_fn overhead_ = &bl__gbench_overhead;

@@ -941,7 +941,8 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
     if (!isfinite(value))
         snprintf(msg, sizeof msg, "bl_report_metric: unit %.64s: the value %g is not a number",
                  unit, value);
-    else if (flags & ~(unsigned)(BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER | BL_RATE))
+    else if (flags & ~(unsigned)(BL_LOWER_IS_BETTER | BL_HIGHER_IS_BETTER | BL_RATE | BL_INVERT |
+                                 BL_ONEK_1024))
         snprintf(msg, sizeof msg, "bl_report_metric_ex: unit %.64s: unknown flags 0x%x", unit,
                  flags);
     else if ((flags & BL_LOWER_IS_BETTER) && (flags & BL_HIGHER_IS_BETTER))
@@ -949,7 +950,13 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
                  "bl_report_metric_ex: unit %.64s: both BL_LOWER_IS_BETTER and "
                  "BL_HIGHER_IS_BETTER",
                  unit);
-    else if ((flags & BL_RATE) && (len < 3 || strcmp(unit + len - 2, "/s") != 0))
+    else if ((flags & BL_INVERT) && (!(flags & BL_RATE) || len < 4 || strncmp(unit, "ns/", 3) != 0))
+        snprintf(msg, sizeof msg,
+                 "bl_report_metric_ex: unit %.64s: BL_INVERT is for a rate (BL_RATE), written in "
+                 "ns per unit: its unit must start with ns/",
+                 unit);
+    else if ((flags & BL_RATE) && !(flags & BL_INVERT) &&
+             (len < 3 || strcmp(unit + len - 2, "/s") != 0))
         snprintf(msg, sizeof msg,
                  "bl_report_metric_ex: unit %.64s: a rate (BL_RATE) is per second, its unit "
                  "must end in /s",
@@ -960,7 +967,9 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
         bl_fail(st, msg);
         return;
     }
-    if ((flags & BL_RATE) && !(flags & BL_LOWER_IS_BETTER))
+    if ((flags & BL_RATE) && (flags & BL_INVERT) && !(flags & BL_HIGHER_IS_BETTER))
+        flags |= BL_LOWER_IS_BETTER; /* ns per unit */
+    else if ((flags & BL_RATE) && !(flags & BL_LOWER_IS_BETTER))
         flags |= BL_HIGHER_IS_BETTER;
     for (int i = 0; i < st->n_metrics; i++) {
         if (strcmp(st->metric_unit[i], unit) == 0) {
@@ -976,6 +985,73 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
     snprintf(st->metric_unit[st->n_metrics], sizeof st->metric_unit[0], "%s", unit);
     st->metric_flags[st->n_metrics] = flags;
     st->metric_value[st->n_metrics++] = value;
+}
+
+/*
+ * Google Benchmark's counter rules under benchlab's: benchlab averages a
+ * metric over a benchmark's threads and multiplies a rate by the thread
+ * count, where Google Benchmark sums the threads' counters; the conversions
+ * below give Google Benchmark's figures under benchlab's rule.
+ */
+void bl_report_counter(bl_state *st, const char *name, double value, unsigned flags)
+{
+    char msg[200], unit[64];
+    const unsigned known = BL_COUNTER_RATE | BL_COUNTER_AVG_THREADS |
+                           BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_ITERATIONS |
+                           BL_COUNTER_INVERT | BL_COUNTER_1024;
+    const char *nm = name && *name ? name : "counter";
+    double iters = (double)st->total_iters;
+    int threads = st->n_threads > 0 ? st->n_threads : 1;
+    msg[0] = '\0';
+    if (flags & ~known)
+        snprintf(msg, sizeof msg, "bl_report_counter: counter '%.64s': unknown flags 0x%x", nm,
+                 flags);
+    else if ((flags & BL_COUNTER_AVG_ITERATIONS) && (flags & BL_COUNTER_ITERATION_INVARIANT))
+        snprintf(msg, sizeof msg,
+                 "bl_report_counter: counter '%.64s': BL_COUNTER_AVG_ITERATIONS with "
+                 "BL_COUNTER_ITERATION_INVARIANT is not defined",
+                 nm);
+    else if (!(iters > 0))
+        snprintf(msg, sizeof msg,
+                 "bl_report_counter: counter '%.64s': call it after the loop (no repetition "
+                 "ran yet)",
+                 nm);
+    if (msg[0]) {
+        bl_fail(st, msg);
+        return;
+    }
+    bool rate = flags & BL_COUNTER_RATE, invert = flags & BL_COUNTER_INVERT;
+    unsigned mflags = flags & BL_COUNTER_1024 ? BL_ONEK_1024 : 0;
+    int w = snprintf(unit, sizeof unit, "%s%s%s", rate && invert ? "ns/" : "", nm,
+                     rate && !invert ? "/s" : "");
+    if (w < 0 || (size_t)w >= sizeof unit) {
+        snprintf(msg, sizeof msg, "bl_report_counter: counter '%.64s': the name is too long", nm);
+        bl_fail(st, msg);
+        return;
+    }
+    for (char *c = unit; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+            *c = '_';
+    if (rate) {
+        /* per op of this thread; benchlab writes value x threads / s per op */
+        double per_op = flags & BL_COUNTER_ITERATION_INVARIANT ? value
+                        : flags & BL_COUNTER_AVG_ITERATIONS    ? value / iters / iters
+                                                               : value / iters;
+        if (flags & BL_COUNTER_AVG_THREADS)
+            per_op /= threads;
+        bl_report_metric_ex(st, per_op, unit, BL_RATE | (invert ? BL_INVERT : 0) | mflags);
+        return;
+    }
+    double x = value;
+    if (flags & BL_COUNTER_ITERATION_INVARIANT)
+        x *= iters;
+    if (flags & BL_COUNTER_AVG_ITERATIONS)
+        x /= iters;
+    else if (!(flags & BL_COUNTER_AVG_THREADS))
+        x *= threads; /* the threads' sum, from benchlab's mean over threads */
+    if (invert)
+        x = x != 0 ? 1.0 / x : 0;
+    bl_report_metric_ex(st, x, unit, mflags);
 }
 
 uint64_t bl_iterations(const bl_state *st)
@@ -1048,6 +1124,17 @@ void bl_set_label(bl_state *st, const char *label)
     for (; label && label[n] && n + 1 < sizeof st->label; n++)
         st->label[n] = (unsigned char)label[n] < 0x20 ? ' ' : label[n];
     st->label[n] = '\0';
+}
+
+void bl_set_complexity_n(bl_state *st, long long n)
+{
+    if (n < 1) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "bl_set_complexity_n: n = %lld: a size is 1 or more", n);
+        bl_fail(st, msg);
+        return;
+    }
+    st->complexity_n = n;
 }
 
 const void *bl_bench_data(const bl_state *st)

@@ -160,7 +160,8 @@ struct bl_state {
     void *user;
     double bytes_per_op;
     double items_per_op;
-    char label[256]; /* bl_set_label; "" when none */
+    char label[256];        /* bl_set_label; "" when none */
+    long long complexity_n; /* bl_set_complexity_n; 0 when not called */
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
     unsigned metric_flags[BL__MAX_METRICS];

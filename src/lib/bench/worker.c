@@ -6,7 +6,9 @@
  * so a message is whole or absent; documented in docs/formats.md):
  *   hello 1 PID
  *   threads T                             (a multi-threaded benchmark's count)
- *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits)
+ *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits; again
+ *                                          after the body when it called bl_set_complexity_n)
+ *   cgroup NAME                           (.complexity_group: the fit's group, by name)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS
  *   bytes VALUE
@@ -274,6 +276,8 @@ static void merge_threads(struct bl__group *g, bl_state *out)
         out->items_per_op = g->st[i]->items_per_op;
     for (int i = 0; i < g->n && !out->label[0]; i++)
         memcpy(out->label, g->st[i]->label, sizeof out->label);
+    for (int i = 0; i < g->n && !out->complexity_n; i++)
+        out->complexity_n = g->st[i]->complexity_n;
     out->n_metrics = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
@@ -299,18 +303,69 @@ static void merge_threads(struct bl__group *g, bl_state *out)
     }
 }
 
+static int complexity_mode(const bl_bench_def *d)
+{
+    return d->complexity ? d->complexity : d->complexity_curve ? BL_OUSER : BL_COMPLEXITY_NONE;
+}
+
+/* "complexity MODE N G PARAM [CURVE]" for n, then "cgroup NAME" when the
+ * definition groups its instances itself (.complexity_group). */
+static void send_complexity(int fd, const struct bl__instance *inst, const char *param, long long n)
+{
+    const bl_bench_def *d = inst->def;
+    double g = d->complexity_curve ? d->complexity_curve((double)n) : NAN;
+    char name[128];
+    snprintf(name, sizeof name, "%s", param);
+    for (char *c = name; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '/' || *c == '\n' || *c == '\r')
+            *c = '_'; /* as in the instance's name */
+    char curve[128] = "";
+    if (d->complexity_curve)
+        snprintf(curve, sizeof curve, "%s",
+                 d->complexity_curve_name ? d->complexity_curve_name : "f(n)");
+    one_line(curve);
+    bl__send(fd, "complexity %d %lld %.17g %s %s", complexity_mode(d), n, g, name, curve);
+    if (d->complexity_group) {
+        char group[512];
+        snprintf(group, sizeof group, "Benchmark%s", d->complexity_group);
+        if (!d->raw_name && group[9] >= 'a' && group[9] <= 'z')
+            group[9] = (char)(group[9] - 'a' + 'A'); /* as the registry names it */
+        one_line(group);
+        bl__send(fd, "cgroup %s", group);
+    }
+}
+
+/* The parameter that is n (NULL: none), and how many could be. */
+static const bl_param *size_param(const struct bl__instance *inst, size_t *index, size_t *n_int)
+{
+    const bl_bench_def *d = inst->def;
+    const bl_param *par = NULL;
+    *n_int = 0;
+    for (size_t p = 0; inst->params && inst->params[p].name; p++) {
+        const bl_param *q = &inst->params[p];
+        if (d->complexity_param ? strcmp(q->name, d->complexity_param) == 0
+                                : q->kind == BL_PARAM_INT) {
+            par = q;
+            *index = p;
+            (*n_int)++;
+        }
+    }
+    return par;
+}
+
 /*
  * What the runner needs to fit the complexity of this benchmark: which
  * integer parameter is n, its value here and the registration's own curve
  * at n ("complexity MODE N G PARAM [CURVE NAME]"). Nothing when the
- * benchmark has no parameter that can be n and asked for no fit. A
- * registration that asks for a fit it cannot have fails, naming why.
- * Returns 0, or -1 after sending the failure.
+ * benchmark has no parameter that can be n and asked for no fit, or when
+ * the body says n (.complexity_group: send_body_size). A registration that
+ * asks for a fit it cannot have fails, naming why. Returns 0, or -1 after
+ * sending the failure.
  */
 static int send_size(int fd, const struct bl__instance *inst)
 {
     const bl_bench_def *d = inst->def;
-    int mode = d->complexity ? d->complexity : d->complexity_curve ? BL_OUSER : BL_COMPLEXITY_NONE;
+    int mode = complexity_mode(d);
     const char *why = NULL;
     char msg[300];
     if (mode < BL_COMPLEXITY_NONE || mode > BL_OUSER) {
@@ -319,30 +374,21 @@ static int send_size(int fd, const struct bl__instance *inst)
     } else if (mode == BL_OUSER && !d->complexity_curve) {
         why = ".complexity = BL_OUSER needs .complexity_curve";
     }
-    const bl_param *par = NULL;
     size_t index = 0, n_int = 0;
-    for (size_t p = 0; !why && inst->params && inst->params[p].name; p++) {
-        const bl_param *q = &inst->params[p];
-        if (d->complexity_param ? strcmp(q->name, d->complexity_param) == 0
-                                : q->kind == BL_PARAM_INT) {
-            par = q;
-            index = p;
-            n_int++;
-        }
-    }
+    const bl_param *par = why ? NULL : size_param(inst, &index, &n_int);
     if (why) {
     } else if (d->complexity_param && !par) {
         snprintf(msg, sizeof msg, ".complexity_param: no parameter named \"%.200s\"",
                  d->complexity_param);
         why = msg;
-    } else if (d->complexity_param && par->kind != BL_PARAM_INT) {
+    } else if (d->complexity_param && par->kind != BL_PARAM_INT && !d->complexity_group) {
         snprintf(msg, sizeof msg,
                  ".complexity_param: \"%.200s\" is not an integer parameter (BL_INTS)",
                  d->complexity_param);
         why = msg;
-    } else if (n_int != 1) {
-        if (mode == BL_COMPLEXITY_NONE)
-            return 0; /* nothing asked, and no parameter to call n */
+    } else if (n_int != 1 || par->kind != BL_PARAM_INT) {
+        if (mode == BL_COMPLEXITY_NONE || d->complexity_group)
+            return 0; /* nothing asked, or n comes from bl_set_complexity_n */
         snprintf(msg, sizeof msg,
                  ".complexity: which parameter is n? This benchmark has %zu integer "
                  "parameters: name one with .complexity_param",
@@ -353,19 +399,31 @@ static int send_size(int fd, const struct bl__instance *inst)
         bl__send(fd, "fail %s", why);
         return -1;
     }
-    long long n = par->ints[inst->value_index[index]];
-    double g = d->complexity_curve ? d->complexity_curve((double)n) : NAN;
-    char name[128];
-    snprintf(name, sizeof name, "%s", par->name);
-    for (char *c = name; *c; c++)
-        if (*c == ' ' || *c == '\t' || *c == '/' || *c == '\n' || *c == '\r')
-            *c = '_'; /* as in the instance's name */
-    char curve[128] = "";
-    if (d->complexity_curve)
-        snprintf(curve, sizeof curve, "%s",
-                 d->complexity_curve_name ? d->complexity_curve_name : "f(n)");
-    one_line(curve);
-    bl__send(fd, "complexity %d %lld %.17g %s %s", mode, n, g, name, curve);
+    send_complexity(fd, inst, par->name, par->ints[inst->value_index[index]]);
+    return 0;
+}
+
+/*
+ * The n the body set with bl_set_complexity_n, which replaces the
+ * parameter's value. A definition that groups its instances itself and
+ * has no parameter for n needs it. Returns 0, or -1 after the failure.
+ */
+static int send_body_size(int fd, const struct bl__instance *inst, long long n)
+{
+    const bl_bench_def *d = inst->def;
+    size_t index = 0, n_int = 0;
+    const bl_param *par = size_param(inst, &index, &n_int);
+    if (n > 0) {
+        send_complexity(fd, inst, par && n_int == 1 ? par->name : "n", n);
+        return 0;
+    }
+    if (complexity_mode(d) != BL_COMPLEXITY_NONE && d->complexity_group &&
+        (n_int != 1 || par->kind != BL_PARAM_INT)) {
+        bl__send(fd, "fail .complexity with .complexity_group: the body never called "
+                     "bl_set_complexity_n() (Google Benchmark: state.SetComplexityN()), so "
+                     "this instance has no size to fit");
+        return -1;
+    }
     return 0;
 }
 
@@ -557,6 +615,8 @@ int bl__worker_main(const struct bl__worker_args *a)
     for (int i = 0; i < res.n_metrics; i++)
         bl__send(fd, "metric %.17g %s %u", res.metric_value[i], res.metric_unit[i],
                  res.metric_flags[i]);
+    if (send_body_size(fd, inst, res.complexity_n) != 0)
+        return 1;
     bl__send(fd, "done %llu", (unsigned long long)res.total_iters);
     return 0;
 }

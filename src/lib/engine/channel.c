@@ -108,6 +108,9 @@ static void handle_line(struct bl__worker *r, char *line)
         } else if (!r->proto_error[0]) {
             snprintf(r->proto_error, sizeof r->proto_error, "bad complexity line: %.100s", line);
         }
+    } else if (strncmp(line, "cgroup ", 7) == 0) {
+        free(l->size.group);
+        l->size.group = bl__strdup(line + 7);
     } else if (strncmp(line, "threads ", 8) == 0) {
         int t = atoi(line + 8);
         l->threads = t > 0 ? t : 0;

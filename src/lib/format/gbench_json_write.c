@@ -24,6 +24,7 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
+#include "gbench_int.h"
 
 /* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
 static char *gb_name(const char *full)
@@ -97,7 +98,14 @@ static size_t counters_of(const bl_launch *l, struct counter *out, size_t cap)
             strcmp(m->unit, "items/s") == 0)
             continue; /* benchlab's own rates: not counters */
         int rate = len > 2 && strcmp(m->unit + len - 2, "/s") == 0 && (m->flags & BL_RATE);
-        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(rate ? len - 2 : len), m->unit);
+        /* kInvert on a rate: benchlab's ns per unit, Google Benchmark's seconds */
+        int inverted = (m->flags & BL_INVERT) && strncmp(m->unit, "ns/", 3) == 0;
+        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(rate ? len - 2 : len),
+                 m->unit + (inverted ? 3 : 0));
+        if (inverted) {
+            out[n++].value = m->value * 1e-9;
+            continue;
+        }
         out[n++].value = m->value;
     }
     return n;
@@ -213,6 +221,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             bl__json_string(f, msg);
             fputs("\n    }", f);
             free(name);
+            err = bl__gbench_json_extras(f, res, b, fam, inst); /* a fit may end here */
             continue;
         }
         double *rt = calloc(n_ok, sizeof *rt), *ct = calloc(n_ok, sizeof *ct);
@@ -304,6 +313,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
         free(cs);
         free(ncs);
         free(name);
+        err = bl__gbench_json_extras(f, res, b, fam, inst); /* statistics, BigO, RMS */
     }
     fputs("\n  ]\n}\n", f);
     for (int i = 0; i < n_family; i++)

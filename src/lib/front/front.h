@@ -302,4 +302,10 @@ double bl__parse_duration(const char *s);
  */
 int bl__gbench_flags(int *argc, char ***argv, int *status);
 
+/* The definitions' own statistics (.statistics, statistics.c): attach each
+ * definition's list to its results (this process's registry), and write
+ * them after the table. */
+void bl__statistics_attach(bl_results *res);
+void bl__statistics_write(FILE *f, const bl_results *res);
+
 #endif /* BENCHLAB_FRONT_H */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../base/base.h"
 #include "../bench/bench.h"
@@ -108,6 +109,77 @@ static int flag_is(const char *arg, int len, const char *name)
     return (size_t)len == strlen(name) && strncmp(arg + 2, name, (size_t)len) == 0;
 }
 
+/* --benchmark_format's and --benchmark_out_format's value as benchlab's
+ * --format; NULL when it is none of Google Benchmark's. */
+static const char *gb_format(const char *v)
+{
+    if (!v)
+        return NULL;
+    if (strcmp(v, "json") == 0)
+        return "gbench-json";
+    if (strcmp(v, "csv") == 0)
+        return "gbench-csv";
+    if (strcmp(v, "console") == 0)
+        return "gbench-console";
+    return NULL;
+}
+
+/*
+ * Google Benchmark's --benchmark_perf_counters list (libpfm names: CYCLES,
+ * INSTRUCTIONS, BRANCHES, BRANCH-MISSES, CACHE-REFERENCES, CACHE-MISSES, in
+ * any case, '_' for '-', with or without PERF_COUNT_HW_) as benchlab's
+ * --counters list; the caller frees. NULL with *why for a name benchlab's
+ * counters do not have (raw PMU events among them).
+ */
+static char *perf_counters(const char *list, char *why, size_t size)
+{
+    static const struct {
+        const char *gb, *ours;
+    } names[] = {
+        {"cycles", "cycles"},
+        {"cpu-cycles", "cycles"},
+        {"instructions", "instructions"},
+        {"branches", "branches"},
+        {"branch-instructions", "branches"},
+        {"branch-misses", "branch-misses"},
+        {"cache-references", "cache-references"},
+        {"cache-misses", "cache-misses"},
+    };
+    struct bl__buf out = {0};
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        size_t k = 0;
+        const char *q = p;
+        if (n > 14 && strncasecmp(q, "PERF_COUNT_HW_", 14) == 0)
+            q += 14;
+        for (; q < p + n && k + 1 < sizeof name; q++)
+            name[k++] = *q == '_' ? '-' : (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
+        name[k] = '\0';
+        const char *ours = NULL;
+        for (size_t i = 0; i < sizeof names / sizeof *names && !ours; i++)
+            if (strcmp(name, names[i].gb) == 0)
+                ours = names[i].ours;
+        if (!ours) {
+            snprintf(why, size,
+                     "'%.*s' is not one of the counters benchlab measures (CYCLES, "
+                     "INSTRUCTIONS, BRANCHES, BRANCH-MISSES, CACHE-REFERENCES, CACHE-MISSES)",
+                     (int)(n > 100 ? 100 : n), p);
+            free(out.data);
+            return NULL;
+        }
+        if (!out.data || !strstr(out.data, ours)) /* GB counts a repeated name once */
+            bl__buf_printf(&out, "%s%s", out.data ? "," : "", ours);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    if (!out.data)
+        snprintf(why, size, "no counter named in '%s'", list);
+    return out.data;
+}
+
 int bl__gbench_flags(int *argc, char ***argv, int *status)
 {
     int n = *argc;
@@ -126,7 +198,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         return 1;
     }
     int m = 0, list = 0;
-    const char *filter = NULL, *format = NULL, *out_path = NULL;
+    const char *filter = NULL, *format = NULL, *out_path = NULL, *out_format = NULL;
     out[m++] = in[0];
     for (int i = 1; i < n; i++) {
         const char *a = in[i], *v;
@@ -176,21 +248,33 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
             out[m++] = (char *)"--count";
             out[m++] = (char *)(v ? v : "");
         } else if (flag_is(a, len, "benchmark_format")) {
-            if (v && strcmp(v, "json") == 0)
-                format = "gbench-json";
-            else if (!v || strcmp(v, "console") != 0)
-                why = "console and json are supported (Google Benchmark's CSV is not written; "
-                      "benchlab's --format csv is)";
+            format = gb_format(v);
+            if (!format)
+                why = "is console, json or csv";
         } else if (flag_is(a, len, "benchmark_out_format")) {
-            if (!v || strcmp(v, "json") != 0)
-                why = "only json is supported for --benchmark_out (benchlab's --format "
-                      "go|json|csv|markdown work with --out)";
+            out_format = gb_format(v);
+            if (!out_format)
+                why = "is json, console or csv";
         } else if (flag_is(a, len, "benchmark_out")) {
             if (!v || !*v)
                 why = "needs a file name";
             out_path = v;
         } else if (flag_is(a, len, "benchmark_perf_counters")) {
-            why = "is not supported: use benchlab's --counters LIST";
+            char msg[300];
+            char *clist = v && *v ? perf_counters(v, msg, sizeof msg) : NULL;
+            if (!v || !*v) {
+                why = "needs a list such as CYCLES,INSTRUCTIONS";
+            } else if (!clist) {
+                fprintf(stderr, "%s: --benchmark_perf_counters: %s\n", prog, msg);
+                *status = 2;
+                return 1;
+            } else {
+                /* --counters takes its value only as --counters=LIST */
+                struct bl__buf t = {0};
+                bl__buf_printf(&t, "--counters=%s", clist);
+                free(clist);
+                out[m++] = keep(t.data);
+            }
         } else if (flag_is(a, len, "benchmark_time_unit") ||
                    flag_is(a, len, "benchmark_counters_tabular") ||
                    flag_is(a, len, "benchmark_color") ||
@@ -220,11 +304,12 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         out[m++] = keep(translate_filter(filter));
     }
     /* --benchmark_out=FILE writes Google Benchmark's JSON to FILE (its
-     * default --benchmark_out_format); stdout then has nothing */
+     * default --benchmark_out_format), or its CSV or console table; stdout
+     * then has nothing */
     if (out_path) {
         out[m++] = (char *)"--out";
         out[m++] = (char *)out_path;
-        format = "gbench-json";
+        format = out_format ? out_format : "gbench-json";
     }
     if (format) {
         out[m++] = (char *)"--format";

@@ -9,9 +9,11 @@
  * id in the command. A group shared by several commands (the save group)
  * is one macro here and one function (bl__save_take) there.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "../base/base.h"
+#include "benchlab.h"
 #include "front.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
@@ -20,7 +22,8 @@
 static const char *const color_when[] = {"auto", "always", "never", NULL};
 static const char *const run_formats[] = {"go", "json", "csv", "markdown", NULL};
 /* a suite also writes Google Benchmark's JSON (docs/formats.md) */
-static const char *const suite_formats[] = {"go", "json", "csv", "markdown", "gbench-json", NULL};
+static const char *const suite_formats[] = {
+    "go", "json", "csv", "markdown", "gbench-json", "gbench-csv", "gbench-console", NULL};
 static const char *const profile_modes[] = {"sample", "trace", NULL};
 static const char *const profile_outputs[] = {
     "text", "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome", "raw", NULL};
@@ -632,4 +635,26 @@ const char *bl__command_closest(const char *name)
     for (size_t i = 0; i < bl__n_commands; i++)
         names[i] = bl__commands[i]->name;
     return bl__closest(name, names, bl__n_commands);
+}
+
+int bl_main_option_args(int argc, char **argv, int i)
+{
+    const char *a = argv[i];
+    if (!a || a[0] != '-' || !a[1])
+        return 0;
+    /* the suite's style: -name is --name (BL__STYLE_DASH_LONG), -h */
+    const char *name = a + (a[1] == '-' ? 2 : 1);
+    size_t len = strcspn(name, "=");
+    bool attached = name[len] == '=';
+    for (size_t k = 0; k < N(suite_opts); k++) {
+        const struct bl__opt *o = &suite_opts[k];
+        bool is_long = o->name && strlen(o->name) == len && strncmp(name, o->name, len) == 0;
+        bool is_short = a[1] != '-' && o->short_name && len == 1 && name[0] == o->short_name;
+        if (!is_long && !is_short)
+            continue;
+        if (o->arg == BL__ARG_NONE || attached || (o->flags & BL__OPT_OPTIONAL))
+            return 1;
+        return i + 1 < argc ? 2 : 1;
+    }
+    return 0;
 }

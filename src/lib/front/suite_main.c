@@ -60,8 +60,17 @@ struct front {
 
 /* Output formats: the Go format streams launch by launch; the others are
  * written whole once the run is over. */
-enum out_format { FMT_GO, FMT_JSON, FMT_CSV, FMT_MARKDOWN, FMT_GBENCH_JSON };
-static const char *const out_formats[] = {"go", "json", "csv", "markdown", "gbench-json", NULL};
+enum out_format {
+    FMT_GO,
+    FMT_JSON,
+    FMT_CSV,
+    FMT_MARKDOWN,
+    FMT_GBENCH_JSON,
+    FMT_GBENCH_CSV,
+    FMT_GBENCH_CONSOLE
+};
+static const char *const out_formats[] = {
+    "go", "json", "csv", "markdown", "gbench-json", "gbench-csv", "gbench-console", NULL};
 
 static int out_format(const char *name)
 {
@@ -568,6 +577,7 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
         bl_table_write(stderr, res,
                        (fr->color ? BL_TABLE_COLOR : 0) |
                            (sa->plots && bl_terminal_plots(2) ? BL_TABLE_PLOTS : 0));
+        bl__statistics_write(stderr, res);
     } else if (res) {
         /* without the table, still say what the complexity fits warn about */
         for (size_t i = 0; i < res->n_complexity; i++)
@@ -587,10 +597,12 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
     if (fr->fmt != FMT_GO && res) {
-        int werr = fr->fmt == FMT_GBENCH_JSON ? bl_gbench_json_write(fr->out, res, prog)
-                   : fr->fmt == FMT_JSON      ? bl_json_write(fr->out, res)
-                   : fr->fmt == FMT_CSV       ? bl_csv_write(fr->out, res)
-                                              : bl_markdown_write(fr->out, res);
+        int werr = fr->fmt == FMT_GBENCH_JSON      ? bl_gbench_json_write(fr->out, res, prog)
+                   : fr->fmt == FMT_GBENCH_CSV     ? bl_gbench_csv_write(fr->out, res)
+                   : fr->fmt == FMT_GBENCH_CONSOLE ? bl_gbench_console_write(fr->out, res)
+                   : fr->fmt == FMT_JSON           ? bl_json_write(fr->out, res)
+                   : fr->fmt == FMT_CSV            ? bl_csv_write(fr->out, res)
+                                                   : bl_markdown_write(fr->out, res);
         if (werr) {
             fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(werr));
             status = 2;
@@ -661,6 +673,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
     char err[512] = "";
     rc = bl_run(&o, &obs, &res, err, sizeof err);
     clear_progress(&fr);
+    if (!exe)
+        bl__statistics_attach(res); /* the suite's own runner has the functions */
     int status;
     if (rc < 0 && rc != BL_EINTR) {
         fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));

@@ -8,6 +8,8 @@
  * Sort/size=N/algo=merge and Sort/size=N/algo=qsort are two fits. The time
  * of an instance is the centre the summary shows (bl_bench_estimate: the
  * median of its launches' times per op).
+ * A registration may name the group itself (.complexity_group, Google
+ * Benchmark's families, whose sizes are no parameter): bl_size.group.
  * The fit itself is stats/complexity.c (Google Benchmark's method).
  *
  * Judging a fit. The best curve is Google Benchmark's (lowest normalised
@@ -47,6 +49,7 @@ void bl__complexity_result_fini(bl_complexity_result *c)
     free(c->ns_per_op);
     free(c->user_name);
     free(c->message);
+    free(c->benches);
 }
 
 /* The first successful launch that names a size, or NULL. */
@@ -135,8 +138,11 @@ static int fit_group(bl_results *r, const size_t *idx, size_t n, int mode, bl_co
     struct point *pt = calloc(n, sizeof *pt);
     c->n = calloc(n, sizeof *c->n);
     c->ns_per_op = calloc(n, sizeof *c->ns_per_op);
+    c->benches = calloc(n, sizeof *c->benches);
     double *xs = calloc(n, sizeof *xs), *ts = calloc(n, sizeof *ts), *gs = calloc(n, sizeof *gs);
-    int rc = (!pt || !c->n || !c->ns_per_op || !xs || !ts || !gs) ? -ENOMEM : 0;
+    int rc = (!pt || !c->n || !c->ns_per_op || !c->benches || !xs || !ts || !gs) ? -ENOMEM : 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        c->benches[i] = idx[i];
     bool user = true;
     for (size_t i = 0; !rc && i < n; i++) {
         const bl_bench_result *b = &r->benches[idx[i]];
@@ -225,7 +231,8 @@ int bl_results_fit_complexity(bl_results *r, bool all)
         const bl_launch *l = sized_launch(&r->benches[i]);
         if (!l || (l->size.complexity == BL_COMPLEXITY_NONE && !all))
             continue;
-        groups[i] = group_name(r->benches[i].name, l->size.param);
+        groups[i] = l->size.group ? bl__strdup(l->size.group)
+                                  : group_name(r->benches[i].name, l->size.param);
         if (!groups[i])
             rc = -ENOMEM;
     }

@@ -101,6 +101,7 @@ void bl__launch_fini(bl_launch *l)
     free(l->err);
     free(l->size.param);
     free(l->size.user_name);
+    free(l->size.group);
 }
 
 void bl_results_destroy(bl_results *r)
@@ -553,6 +554,8 @@ void bl_launch_finish(bl_launch *l)
         double ns = l->ns_per_op > 0 ? l->ns_per_op : 0.001;
         m->value =
             isnan(l->ns_per_op) ? NAN : m->per_op * (l->threads > 0 ? l->threads : 1) / ns * 1e9;
+        if (m->flags & BL_INVERT) /* ns per unit, after the rate (GB's kInvert) */
+            m->value = isnan(m->value) ? NAN : m->value != 0 ? 1e9 / m->value : 0;
     }
     /* ref-cycles/op: each batch divided by the reference timed beside it,
      * then the same median and overhead subtraction as the time */
@@ -739,8 +742,9 @@ static int copy_launch(bl_launch *dst, const bl_launch *src)
     dst->metrics = NULL;
     dst->n_metrics = 0;
     dst->message = dst->out = dst->err = dst->label = NULL;
-    dst->size.param = dst->size.user_name = NULL;
+    dst->size.param = dst->size.user_name = dst->size.group = NULL;
     if ((src->size.param && !(dst->size.param = bl__strdup(src->size.param))) ||
+        (src->size.group && !(dst->size.group = bl__strdup(src->size.group))) ||
         (src->size.user_name && !(dst->size.user_name = bl__strdup(src->size.user_name))) ||
         (src->message && !(dst->message = bl__strdup(src->message))) ||
         (src->label && !(dst->label = bl__strdup(src->label))) ||
