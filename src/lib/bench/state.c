@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "../results/results_int.h"
+#include "benchlab/stats.h"
 #include "state.h"
 
 #define MIN_CLEAN 10
@@ -187,18 +188,13 @@ uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t 
 
 /* ---- the engine's decisions --------------------------------------------- */
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* bl_stats_median's, on a copy on the stack: the worker allocates nothing between batches */
 static double median_of(const double *xs, int n)
 {
     double tmp[64];
     memcpy(tmp, xs, (size_t)n * sizeof *tmp);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_d);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+    bl_stats_sort(tmp, (size_t)n);
+    return bl_stats_quantile_sorted(tmp, (size_t)n, 0.5);
 }
 
 static uint64_t reps_for(double target_ns, double per_op_ns)
