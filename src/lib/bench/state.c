@@ -122,7 +122,7 @@ static void seg_begin(bl_state *st)
 {
     if (!st->eng || st->eng->mode != MODE_TIME)
         return;
-    bl__counters_read(&st->ctr, &st->before);
+    bl__disturb_read(&st->ctr, &st->before);
     st->seg_open = true;
 }
 
@@ -131,7 +131,7 @@ static void seg_end(bl_state *st, uint64_t seg_ns)
     if (!st->seg_open)
         return;
     struct bl__snapshot now;
-    bl__counters_read(&st->ctr, &now);
+    bl__disturb_read(&st->ctr, &now);
     /* A segment shorter than SWITCH_MIN_NS cannot hold a preemption: a
      * thread switched out stays off CPU far longer. A switch counted around
      * it happened in the counter reads outside the timed region, which in a
@@ -439,10 +439,10 @@ static void combine(const struct bl__group *g, bool overhead, struct batch *out)
 static void run_overhead(bl_state *st, uint64_t reps)
 {
     struct bl__snapshot a, b;
-    bl__counters_read(&st->ctr, &a);
+    bl__disturb_read(&st->ctr, &a);
     st->ovh_ns =
         bl__run_sub_batch(st->eng->overhead_fn, reps, st->per_op, &st->ovh_pauses, &st->ovh_first);
-    bl__counters_read(&st->ctr, &b);
+    bl__disturb_read(&st->ctr, &b);
     memset(&st->ovh_acc, 0, sizeof st->ovh_acc);
     acc_add(&st->ovh_acc, &a, &b);
 }
@@ -546,7 +546,7 @@ static void record_alloc(struct bl__group *g, const struct batch *b)
                          (unsigned long long)e->alloc_d * (unsigned long long)g->n, e->hw_scaled);
             for (int i = 0; i < e->n_hw && len < (int)sizeof line - 80; i++)
                 len += snprintf(line + len, sizeof line - (size_t)len, " %s %.17g %.17g",
-                                bl__counter_name(e->hw_idx[i]), e->hw_base[i], e->hw_more[i]);
+                                bl__hw_counter_name(e->hw_idx[i]), e->hw_base[i], e->hw_more[i]);
             bl__send(e->fd, "%s", line);
             e->stage = STAGE_DONE;
             break;

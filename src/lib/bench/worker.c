@@ -63,7 +63,7 @@ static int perf_open(uint32_t type, uint64_t config, int group_fd)
     return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-void bl__counters_open(struct bl__counters *c)
+void bl__disturb_open(struct bl__disturb_counters *c)
 {
     c->perf_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
     c->perf_migr_fd = -1;
@@ -71,12 +71,12 @@ void bl__counters_open(struct bl__counters *c)
         return;
     c->perf_migr_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, c->perf_fd);
     if (c->perf_migr_fd < 0 || ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
-        bl__counters_close(c);
+        bl__disturb_close(c);
         return;
     }
 }
 
-void bl__counters_close(struct bl__counters *c)
+void bl__disturb_close(struct bl__disturb_counters *c)
 {
     if (c->perf_migr_fd >= 0)
         close(c->perf_migr_fd);
@@ -85,7 +85,7 @@ void bl__counters_close(struct bl__counters *c)
     c->perf_fd = c->perf_migr_fd = -1;
 }
 
-void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s)
+void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s)
 {
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
@@ -189,12 +189,12 @@ static void *member_main(void *p)
     if (go < 0)
         return NULL;
     /* perf_event counters count the thread that opens them */
-    bl__counters_open(&st->ctr);
+    bl__disturb_open(&st->ctr);
     struct bl__engine *e = st->eng;
     if (e->mode == MODE_COUNTERS && bl__hw_open(&st->hw, e->hw_idx, e->n_hw) != 0)
         bl_fail(st, "cannot open the hardware counters in this thread");
     bl__run_body(st);
-    bl__counters_close(&st->ctr);
+    bl__disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     return NULL;
 }
@@ -510,11 +510,11 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     bl_state *st = sts[0], res;
     int rc = 0;
-    bl__counters_open(&st->ctr);
+    bl__disturb_open(&st->ctr);
     if (a->counters) {
         eng.mode = MODE_COUNTERS;
         char why[300];
-        if (bl__counters_parse(a->counters, eng.hw_idx, &eng.n_hw, why, sizeof why) != 0 ||
+        if (bl__hw_counters_parse(a->counters, eng.hw_idx, &eng.n_hw, why, sizeof why) != 0 ||
             bl__hw_open(&st->hw, eng.hw_idx, eng.n_hw) != 0) {
             bl__send(fd, "fail cannot open the hardware counters %s in the worker", a->counters);
             rc = 1;
@@ -568,7 +568,7 @@ int bl__worker_main(const struct bl__worker_args *a)
             eng.prof.flush(); /* the profile is whole before the runner sees "done" */
         merge_threads(&g, &res);
     }
-    bl__counters_close(&st->ctr);
+    bl__disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     for (int i = 0; i < n_threads; i++)
         free(sts[i]);

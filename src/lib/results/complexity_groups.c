@@ -1,5 +1,5 @@
 /*
- * complexity.c - grouping a run's instances by size and fitting their
+ * complexity_groups.c - grouping a run's instances by size and fitting their
  * times to the complexity curves (bl_results_fit_complexity).
  *
  * A group is the instances of one benchmark that differ only in the size
@@ -8,7 +8,7 @@
  * Sort/size=N/algo=merge and Sort/size=N/algo=qsort are two fits. The time
  * of an instance is the centre the summary shows (bl_bench_estimate: the
  * median of its launches' times per op).
- * The fit itself is stats/complexity.c (Google Benchmark's method).
+ * The fit itself is stats/complexity_fit.c (Google Benchmark's method).
  *
  * Judging a fit. The best curve is Google Benchmark's (lowest normalised
  * RMS), but that RMS weighs each size by its time, so with sizes growing
