@@ -204,7 +204,7 @@ enum bl_correction {
 BL_API int bl_multiple_reject(const double *p, size_t n, double alpha,
                               enum bl_correction correction, unsigned char *reject);
 
-/* ---- asymptotic complexity (complexity.c) -----------------------------------
+/* ---- asymptotic complexity (stats/complexity_fit.c) -----------------------------------
  * Google Benchmark's method: for each curve g, the coefficient c of
  * t(n) = c g(n) by least squares through the origin, c = sum t g / sum g^2,
  * and the fit's error as the RMS of the residuals divided by the mean time

@@ -425,6 +425,192 @@ static uint64_t trace_calls(const unsigned char *at, size_t n)
     return calls;
 }
 
+/* What the first pass over a raw file's chunks found. */
+enum { MAX_SCHED = 4096 };
+struct chunk_scan {
+    size_t n_maps_chunks;
+    struct {
+        uint64_t samples, ticks, dropped, threads, user_ns;
+    } sum; /* over the processes' meta chunks */
+    int traced;
+    size_t n_sched, n_event_tids;
+    double run_sum, wait_sum; /* the traced threads' run and wait times */
+};
+/* Per traced thread, the inflation of its ticks by the time it waited for
+ * a CPU; the threads with a timeline. Thread-local, not on the stack: 80 kB. */
+static _Thread_local struct {
+    uint32_t tid;
+    double inflation;
+} sched[MAX_SCHED];
+static _Thread_local uint32_t event_tids[MAX_SCHED];
+
+/*
+ * Pass 1: the meta chunks (the run's into raw->meta, the counts summed),
+ * the maps, traces, timelines and scheduling chunks counted, and the
+ * framing checked. 0, or BL_ENOTFOUND (an empty file) or BL_EFORMAT (no
+ * chunk, or a damaged one).
+ */
+static int scan_chunks(struct raw *raw, struct chunk_scan *sc, struct bl_profile_info *info)
+{
+    size_t meta_len = 0;
+    int root_seen = 0, n_chunks = 0, damaged = 0;
+    for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw->size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw->data + at, sizeof h);
+        /* Each chunk is one write(): a process killed while writing leaves
+         * a header whose payload runs past the end (a torn last chunk: keep
+         * what came before), never a whole header that is not one. That is
+         * a damaged file (or not a raw profile), not a short run. */
+        if (h.magic != BL_RAW_MAGIC) {
+            damaged = 1;
+            break;
+        }
+        if (h.n_bytes > raw->size - at - sizeof h)
+            break;
+        const char *payload = (const char *)raw->data + at + sizeof h;
+        if (h.type == BL_RAW_MAPS) {
+            sc->n_maps_chunks++;
+        } else if (h.type == BL_RAW_META) {
+            /* one per process; the first process's (root=1, else the first
+             * written) is the run's, counts are summed over all */
+            char one[4096];
+            size_t len = h.n_bytes < sizeof one ? h.n_bytes : sizeof one - 1;
+            memcpy(one, payload, len);
+            one[len] = '\0';
+            int root = strstr(one, "\nroot=1\n") != NULL;
+            if (meta_len == 0 || (root && !root_seen)) {
+                memcpy(raw->meta, one, len + 1);
+                meta_len = len ? len : 1;
+                root_seen = root;
+            }
+            sc->sum.samples += meta_u64(one, "samples");
+            sc->sum.ticks += meta_u64(one, "ticks");
+            sc->sum.dropped += meta_u64(one, "dropped");
+            sc->sum.threads += meta_u64(one, "threads");
+            sc->sum.user_ns += meta_u64(one, "user_ns");
+            info->processes++;
+        } else if (h.type == BL_RAW_TRACE) {
+            sc->traced = 1;
+        } else if (h.type == BL_RAW_EVENTS && sc->n_event_tids < MAX_SCHED) {
+            event_tids[sc->n_event_tids++] = h.tid;
+            info->events_kept += h.n_bytes / 16;
+        } else if (h.type == BL_RAW_SCHED && h.n_bytes >= 16 && sc->n_sched < MAX_SCHED) {
+            uint64_t v[2];
+            memcpy(v, payload, sizeof v);
+            sched[sc->n_sched].tid = h.tid;
+            sched[sc->n_sched].inflation = v[0] > 0 ? (double)(v[0] + v[1]) / (double)v[0] : 1.0;
+            sc->run_sum += (double)v[0];
+            sc->wait_sum += (double)v[1];
+            sc->n_sched++;
+        }
+        n_chunks++;
+        at += sizeof h + h.n_bytes;
+    }
+    if (n_chunks == 0 || damaged)
+        return raw->size == 0 ? BL_ENOTFOUND : BL_EFORMAT;
+    return 0;
+}
+
+/* The tracer's clock and costs, from the run's meta chunk. */
+struct trace_clock {
+    double ns_per_tick, cost_in, cost_call;
+};
+
+/* The run's facts into *info, from the run's meta chunk and pass 1's sums. */
+static void read_info(const struct raw *raw, struct chunk_scan *sc, struct bl_profile_info *info,
+                      struct trace_clock *tc)
+{
+    char mode[16];
+    meta_str(raw->meta, "mode", mode, sizeof mode);
+    sc->traced = sc->traced || strcmp(mode, "trace") == 0;
+    info->kind = sc->traced ? BL_PROFILE_TRACED : BL_PROFILE_SAMPLED;
+    meta_str(raw->meta, "clock", info->clock, sizeof info->clock);
+    meta_str(raw->meta, "source", info->source, sizeof info->source);
+    info->period_ns = meta_u64(raw->meta, "period_ns");
+    int many = info->processes > 1;
+    info->samples = many ? sc->sum.samples : meta_u64(raw->meta, "samples");
+    info->dropped = many ? sc->sum.dropped : meta_u64(raw->meta, "dropped");
+    info->threads = many ? sc->sum.threads : meta_u64(raw->meta, "threads");
+    info->elapsed_ns = meta_u64(raw->meta, "elapsed_ns");
+    info->user_ns = many ? sc->sum.user_ns : meta_u64(raw->meta, "user_ns");
+    info->crash_signal = (int)meta_u64(raw->meta, "crash_signal");
+    info->perf_errno = (int)meta_u64(raw->meta, "perf_errno");
+    double tsc_hz = (double)meta_u64(raw->meta, "tsc_hz");
+    tc->cost_in = (double)meta_u64(raw->meta, "cost_in_mticks") / 1000.0;
+    tc->cost_call = (double)meta_u64(raw->meta, "cost_call_mticks") / 1000.0;
+    tc->ns_per_tick = tsc_hz > 0 ? 1e9 / tsc_hz : 1.0;
+    info->trace_cost_ns = tc->cost_call * tc->ns_per_tick;
+    double run_wait = sc->run_sum + sc->wait_sum;
+    info->wait_share = run_wait > 0 ? sc->wait_sum / run_wait : 0;
+    /* Signals handled, paused ones included (run --profile records only the
+     * measured batches), against the user time: the rate the kernel delivered. */
+    uint64_t ticks = many ? sc->sum.ticks : meta_u64(raw->meta, "ticks");
+    if (!sc->traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
+        info->delivered = (double)(ticks ? ticks : info->samples) /
+                          ((double)info->user_ns / (double)info->period_ns);
+    meta_str(raw->meta, "unwind", info->unwind, sizeof info->unwind);
+    info->stack_bytes = meta_u64(raw->meta, "stack_bytes");
+}
+
+/* Each process's maps into a new symbolizer; a file of one process (pid 0
+ * in old files) has one. NULL when memory runs out. */
+static bl__symbolizer *symbolizer_of(const struct raw *raw, size_t n_maps_chunks)
+{
+    bl__symbolizer *sym = bl__symbolizer_create(NULL, 0);
+    for (size_t at = 0; sym && at + sizeof(struct bl_raw_header) <= raw->size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw->data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw->size - at - sizeof h)
+            break;
+        if (h.type == BL_RAW_MAPS &&
+            bl__symbolizer_add_process(sym, n_maps_chunks > 1 ? h.pid : 0,
+                                       (const char *)raw->data + at + sizeof h, h.n_bytes) != 0) {
+            bl__symbolizer_destroy(sym);
+            sym = NULL;
+        }
+        at += sizeof h + h.n_bytes;
+    }
+    return sym;
+}
+
+/* Pass 2: the samples, traces and timelines into the profile. 0, or the
+ * first error; *n_seen counts the sample and trace chunks. */
+static int add_chunks(struct namer *nm, const struct raw *raw, const struct chunk_scan *sc,
+                      const struct trace_clock *tc, struct bl_profile_info *info, uint64_t *n_seen)
+{
+    int err = 0;
+    for (size_t at = 0; !err && at + sizeof(struct bl_raw_header) <= raw->size;) {
+        struct bl_raw_header h;
+        memcpy(&h, raw->data + at, sizeof h);
+        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw->size - at - sizeof h)
+            break;
+        const unsigned char *payload = raw->data + at + sizeof h;
+        if (sc->n_maps_chunks > 1 &&
+            (h.type == BL_RAW_SAMPLES || h.type == BL_RAW_TRACE || h.type == BL_RAW_EVENTS))
+            bl__symbolizer_select(nm->sym, h.pid);
+        if (h.type == BL_RAW_SAMPLES) {
+            err = add_samples(nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1, info);
+            (*n_seen)++;
+        } else if (h.type == BL_RAW_TRACE) {
+            double inflation = 1.0;
+            for (size_t i = 0; i < sc->n_sched; i++)
+                if (sched[i].tid == h.tid)
+                    inflation = sched[i].inflation;
+            err = add_trace(nm, payload, h.n_bytes, tc->ns_per_tick, tc->cost_in, tc->cost_call,
+                            inflation);
+            for (size_t i = 0; i < sc->n_event_tids; i++)
+                if (event_tids[i] == h.tid)
+                    info->events_total += 2 * trace_calls(payload, h.n_bytes);
+            (*n_seen)++;
+        } else if (h.type == BL_RAW_EVENTS) {
+            err = add_events(nm, h.tid, payload, h.n_bytes, tc->ns_per_tick,
+                             meta_u64(raw->meta, "tsc0"));
+        }
+        at += sizeof h + h.n_bytes;
+    }
+    return err;
+}
+
 int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_info *info)
 {
     struct bl_profile_info local;
@@ -436,164 +622,34 @@ int bl_profile_load(const char *raw_path, bl_profile **out, struct bl_profile_in
     int err = read_file(raw_path, &raw);
     if (err)
         return err;
-    /* pass 1: meta and maps, and check the framing */
-    size_t meta_len = 0, n_maps_chunks = 0;
-    int root_seen = 0;
-    struct {
-        uint64_t samples, ticks, dropped, threads, user_ns;
-    } sum = {0, 0, 0, 0, 0};
-    int traced = 0, n_chunks = 0;
-    enum { MAX_SCHED = 4096 };
-    static _Thread_local struct {
-        uint32_t tid;
-        double inflation;
-    } sched[MAX_SCHED];
-    size_t n_sched = 0, n_event_tids = 0;
-    static _Thread_local uint32_t event_tids[MAX_SCHED]; /* threads with a timeline */
-    double run_sum = 0, wait_sum = 0;
-    int damaged = 0;
-    for (size_t at = 0; at + sizeof(struct bl_raw_header) <= raw.size;) {
-        struct bl_raw_header h;
-        memcpy(&h, raw.data + at, sizeof h);
-        /* Each chunk is one write(): a process killed while writing leaves
-         * a header whose payload runs past the end (a torn last chunk: keep
-         * what came before), never a whole header that is not one. That is
-         * a damaged file (or not a raw profile), not a short run. */
-        if (h.magic != BL_RAW_MAGIC) {
-            damaged = 1;
-            break;
-        }
-        if (h.n_bytes > raw.size - at - sizeof h)
-            break;
-        const char *payload = (const char *)raw.data + at + sizeof h;
-        if (h.type == BL_RAW_MAPS) {
-            n_maps_chunks++;
-        } else if (h.type == BL_RAW_META) {
-            /* one per process; the first process's (root=1, else the first
-             * written) is the run's, counts are summed over all */
-            char one[4096];
-            size_t len = h.n_bytes < sizeof one ? h.n_bytes : sizeof one - 1;
-            memcpy(one, payload, len);
-            one[len] = '\0';
-            int root = strstr(one, "\nroot=1\n") != NULL;
-            if (meta_len == 0 || (root && !root_seen)) {
-                memcpy(raw.meta, one, len + 1);
-                meta_len = len ? len : 1;
-                root_seen = root;
-            }
-            sum.samples += meta_u64(one, "samples");
-            sum.ticks += meta_u64(one, "ticks");
-            sum.dropped += meta_u64(one, "dropped");
-            sum.threads += meta_u64(one, "threads");
-            sum.user_ns += meta_u64(one, "user_ns");
-            info->processes++;
-        } else if (h.type == BL_RAW_TRACE) {
-            traced = 1;
-        } else if (h.type == BL_RAW_EVENTS && n_event_tids < MAX_SCHED) {
-            event_tids[n_event_tids++] = h.tid;
-            info->events_kept += h.n_bytes / 16;
-        } else if (h.type == BL_RAW_SCHED && h.n_bytes >= 16 && n_sched < MAX_SCHED) {
-            uint64_t v[2];
-            memcpy(v, payload, sizeof v);
-            sched[n_sched].tid = h.tid;
-            sched[n_sched].inflation = v[0] > 0 ? (double)(v[0] + v[1]) / (double)v[0] : 1.0;
-            run_sum += (double)v[0];
-            wait_sum += (double)v[1];
-            n_sched++;
-        }
-        n_chunks++;
-        at += sizeof h + h.n_bytes;
-    }
-    if (n_chunks == 0 || damaged) {
+    struct chunk_scan sc;
+    memset(&sc, 0, sizeof sc);
+    err = scan_chunks(&raw, &sc, info);
+    if (err) {
         free(raw.data);
-        return raw.size == 0 ? BL_ENOTFOUND : BL_EFORMAT;
+        return err;
     }
-    char mode[16];
-    meta_str(raw.meta, "mode", mode, sizeof mode);
-    traced = traced || strcmp(mode, "trace") == 0;
-    info->kind = traced ? BL_PROFILE_TRACED : BL_PROFILE_SAMPLED;
-    meta_str(raw.meta, "clock", info->clock, sizeof info->clock);
-    meta_str(raw.meta, "source", info->source, sizeof info->source);
-    info->period_ns = meta_u64(raw.meta, "period_ns");
-    info->samples = info->processes > 1 ? sum.samples : meta_u64(raw.meta, "samples");
-    info->dropped = info->processes > 1 ? sum.dropped : meta_u64(raw.meta, "dropped");
-    info->threads = info->processes > 1 ? sum.threads : meta_u64(raw.meta, "threads");
-    info->elapsed_ns = meta_u64(raw.meta, "elapsed_ns");
-    info->user_ns = info->processes > 1 ? sum.user_ns : meta_u64(raw.meta, "user_ns");
-    info->crash_signal = (int)meta_u64(raw.meta, "crash_signal");
-    info->perf_errno = (int)meta_u64(raw.meta, "perf_errno");
-    double tsc_hz = (double)meta_u64(raw.meta, "tsc_hz");
-    double cost_in = (double)meta_u64(raw.meta, "cost_in_mticks") / 1000.0;
-    double cost_call = (double)meta_u64(raw.meta, "cost_call_mticks") / 1000.0;
-    double ns_per_tick = tsc_hz > 0 ? 1e9 / tsc_hz : 1.0;
-    info->trace_cost_ns = cost_call * ns_per_tick;
-    info->wait_share = run_sum + wait_sum > 0 ? wait_sum / (run_sum + wait_sum) : 0;
-    /* Signals handled, paused ones included (run --profile records only the
-     * measured batches), against the user time: the rate the kernel delivered. */
-    uint64_t ticks = info->processes > 1 ? sum.ticks : meta_u64(raw.meta, "ticks");
-    if (!traced && info->user_ns && info->period_ns && strcmp(info->clock, "cpu") == 0)
-        info->delivered = (double)(ticks ? ticks : info->samples) /
-                          ((double)info->user_ns / (double)info->period_ns);
+    struct trace_clock tc;
+    read_info(&raw, &sc, info, &tc);
 
     bl_profile *p = bl_profile_create(info->kind);
     struct namer nm = {p, NULL, NULL, 0, 0, NULL, 0, 0, 0};
-    meta_str(raw.meta, "unwind", info->unwind, sizeof info->unwind);
-    info->stack_bytes = meta_u64(raw.meta, "stack_bytes");
     nm.stack_bytes = info->stack_bytes;
     if (p)
-        nm.sym = bl__symbolizer_create(NULL, 0);
-    /* each process's maps; a file of one process (pid 0 in old files) has one */
-    for (size_t at = 0; nm.sym && at + sizeof(struct bl_raw_header) <= raw.size;) {
-        struct bl_raw_header h;
-        memcpy(&h, raw.data + at, sizeof h);
-        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
-            break;
-        if (h.type == BL_RAW_MAPS &&
-            bl__symbolizer_add_process(nm.sym, n_maps_chunks > 1 ? h.pid : 0,
-                                       (const char *)raw.data + at + sizeof h, h.n_bytes) != 0) {
-            bl__symbolizer_destroy(nm.sym);
-            nm.sym = NULL;
-        }
-        at += sizeof h + h.n_bytes;
-    }
-    info->maps_missing = info->processes > n_maps_chunks ? info->processes - n_maps_chunks : 0;
+        nm.sym = symbolizer_of(&raw, sc.n_maps_chunks);
+    info->maps_missing =
+        info->processes > sc.n_maps_chunks ? info->processes - sc.n_maps_chunks : 0;
     if (!p || !nm.sym) {
+        bl__symbolizer_destroy(nm.sym);
         bl_profile_destroy(p);
         free(raw.data);
         return -ENOMEM;
     }
-    if (!traced && info->period_ns)
+    if (!sc.traced && info->period_ns)
         p->unit_ns = (double)info->period_ns;
     uint64_t samples_seen = 0;
-    for (size_t at = 0; !err && at + sizeof(struct bl_raw_header) <= raw.size;) {
-        struct bl_raw_header h;
-        memcpy(&h, raw.data + at, sizeof h);
-        if (h.magic != BL_RAW_MAGIC || h.n_bytes > raw.size - at - sizeof h)
-            break;
-        const unsigned char *payload = raw.data + at + sizeof h;
-        if (n_maps_chunks > 1 &&
-            (h.type == BL_RAW_SAMPLES || h.type == BL_RAW_TRACE || h.type == BL_RAW_EVENTS))
-            bl__symbolizer_select(nm.sym, h.pid);
-        if (h.type == BL_RAW_SAMPLES) {
-            err = add_samples(&nm, payload, h.n_bytes, info->period_ns ? info->period_ns : 1, info);
-            samples_seen++;
-        } else if (h.type == BL_RAW_TRACE) {
-            double inflation = 1.0;
-            for (size_t i = 0; i < n_sched; i++)
-                if (sched[i].tid == h.tid)
-                    inflation = sched[i].inflation;
-            err = add_trace(&nm, payload, h.n_bytes, ns_per_tick, cost_in, cost_call, inflation);
-            for (size_t i = 0; i < n_event_tids; i++)
-                if (event_tids[i] == h.tid)
-                    info->events_total += 2 * trace_calls(payload, h.n_bytes);
-            samples_seen++;
-        } else if (h.type == BL_RAW_EVENTS) {
-            err =
-                add_events(&nm, h.tid, payload, h.n_bytes, ns_per_tick, meta_u64(raw.meta, "tsc0"));
-        }
-        at += sizeof h + h.n_bytes;
-    }
-    if (traced)
+    err = add_chunks(&nm, &raw, &sc, &tc, info, &samples_seen);
+    if (sc.traced)
         bl__profile_settle(p);
     info->unknown_frames = nm.unknown;
     free(nm.tried);

@@ -71,7 +71,5 @@ int bl__profile_write_svg(const bl_profile *p, FILE *out);
 int bl__profile_write_pprof(const bl_profile *p, FILE *out);
 int bl__profile_write_speedscope(const bl_profile *p, FILE *out);
 int bl__profile_write_chrome(const bl_profile *p, FILE *out);
-/* JSON string literal with escapes. */
-void bl__profile_json_string(FILE *out, const char *s);
 
 #endif /* BENCHLAB_PROFILE_INTERNAL_H */

@@ -12,22 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../lib/base/base.h" /* bl__json_string: base/escape.c, built in */
 #include "profile_internal.h"
-
-void bl__profile_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static int speedscope_node(const bl_profile *p, FILE *out, uint32_t node, uint32_t *path,
                            size_t depth, int *first)
@@ -101,10 +87,10 @@ int bl__profile_write_speedscope(const bl_profile *p, FILE *out)
           out);
     for (size_t i = 0; i < p->n_funcs; i++) {
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-        bl__profile_json_string(out, p->funcs[i].name);
+        bl__json_string(out, p->funcs[i].name);
         if (p->funcs[i].file) {
             fputs(",\"file\":", out);
-            bl__profile_json_string(out, p->funcs[i].file);
+            bl__json_string(out, p->funcs[i].file);
             fprintf(out, ",\"line\":%d", p->funcs[i].line);
         }
         fputc('}', out);
@@ -128,7 +114,7 @@ static int chrome_node(const bl_profile *p, FILE *out, uint32_t node, double ts_
     const struct bl__node *nd = &p->nodes[node];
     if (node != 0) {
         fprintf(out, "%s\n{\"name\":", *first ? "" : ",");
-        bl__profile_json_string(out, p->funcs[nd->func].name);
+        bl__json_string(out, p->funcs[nd->func].name);
         fprintf(out,
                 ",\"cat\":\"function\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
                 "\"pid\":1,\"tid\":1",
@@ -158,7 +144,7 @@ static void chrome_timeline(const bl_profile *p, FILE *out)
     for (size_t i = 0; i < p->n_events; i++) {
         const struct bl__event *e = &p->events[i];
         fputs(",\n{\"name\":", out);
-        bl__profile_json_string(out, p->funcs[e->func].name);
+        bl__json_string(out, p->funcs[e->func].name);
         fprintf(out, ",\"cat\":\"function\",\"ph\":\"%c\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",
                 e->is_exit ? 'E' : 'B', e->ts_ns / 1e3, e->tid);
     }

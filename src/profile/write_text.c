@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/base/base.h" /* bl__csv_field: base/escape.c, built in */
 #include "profile_internal.h"
 
 static double pct(const bl_profile *p, double v)
@@ -163,21 +164,6 @@ static int write_folded_node(const bl_profile *p, FILE *out, uint32_t node, stru
     return err;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static int write_csv(const bl_profile *p, FILE *out)
 {
     struct bl_profile_function *fs;
@@ -186,7 +172,7 @@ static int write_csv(const bl_profile *p, FILE *out)
         return -ENOMEM;
     fputs("function,calls,self,total\n", out);
     for (size_t i = 0; i < n; i++) {
-        csv_field(out, fs[i].name);
+        bl__csv_field(out, fs[i].name);
         fprintf(out, ",%llu,%.0f,%.0f\n", (unsigned long long)fs[i].calls, fs[i].self_ns,
                 fs[i].total_ns);
     }

@@ -9,7 +9,7 @@
  * (sigtrap=1; SIGPROF through fasync on kernels before 5.13) or, where perf
  * events are refused, a timer_create timer on the thread's CPU clock
  * (SIGPROF, capped by the kernel tick). Wall mode adds a helper thread that
- * samples blocked threads.
+ * samples blocked threads (offcpu.c).
  *
  * The signal handler only reads registers and the thread's own stack and
  * appends to the thread's buffer (mmap'ed at thread start); a full buffer is
@@ -49,34 +49,15 @@
 
 #include "benchlab/profile_hook.h"
 #include "raw_format.h"
+#include "sampler.h"
 
 #define EXPORT __attribute__((visibility("default")))
-#define MAX_THREADS 4096
 #define SCAN_WORDS 64 /* stack words kept for the offline fix-up of frameless code */
 #define MAX_WORDS (3 + SCAN_WORDS + 128) /* pc, sp, n_scan, scanned words, return addresses */
-#define BUF_BYTES (1u << 20)
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
-
-struct thread_buf {
-    atomic_int busy;    /* set while this thread's handler runs */
-    atomic_int paused;  /* samples are not recorded (the clock still ticks) */
-    atomic_int flushed; /* set once the buffer is written for good */
-    pid_t tid;
-    int perf_fd;                       /* -1 when the timer is a POSIX timer */
-    struct perf_event_mmap_page *ring; /* the event's ring buffer: signals come on its wakeups */
-    timer_t timer;
-    int has_timer;
-    uintptr_t stack_lo, stack_hi;
-    size_t used; /* bytes in data, chunk header included */
-    size_t cap;
-    uint64_t rng;         /* xorshift state for the period jitter */
-    uint64_t ticks;       /* signals handled, recorded or paused: the rate delivered */
-    uint32_t period_left; /* samples before the next random period */
-    unsigned char *data;  /* starts with a struct bl_raw_header */
-};
 
 /*
  * Where the signals come from. SRC_PERF: a perf_event cpu-clock event per
@@ -98,11 +79,11 @@ static uint64_t g_period_ns = 1000000;
 static int g_wall;
 static enum source g_source = SRC_PERF;
 static atomic_int g_active;
-static atomic_int g_stopping;
+atomic_int g_stopping;
 static atomic_int g_paused; /* the state new threads start in */
 static atomic_int g_finished;
-static atomic_int g_n_threads;
-static atomic_ulong g_samples;
+atomic_int g_n_threads;
+atomic_ulong g_samples;
 static atomic_ulong g_dropped;
 static atomic_ulong g_truncated;
 static atomic_int g_crash_signal;
@@ -124,12 +105,12 @@ static struct sigaction g_old_sigtrap; /* the program's, for SIGTRAPs that are n
  */
 #define REDRAW 8
 static struct timespec g_start;
-static struct thread_buf *_Atomic g_threads[MAX_THREADS];
+struct thread_buf *_Atomic g_threads[MAX_THREADS];
 static pthread_key_t g_key;
 
 static __thread struct thread_buf *tls_buf __attribute__((tls_model("initial-exec")));
 
-static pid_t current_tid(void)
+pid_t bl__sampler_tid(void)
 {
     return (pid_t)syscall(SYS_gettid);
 }
@@ -149,7 +130,7 @@ static void write_all(int fd, const void *buf, size_t n)
     }
 }
 
-static void flush_buf(struct thread_buf *tb)
+void bl__sampler_flush(struct thread_buf *tb)
 {
     if (tb->used <= sizeof(struct bl_raw_header) || g_fd < 0)
         return;
@@ -213,7 +194,7 @@ static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t w
     }
     size_t need = sizeof(struct bl_raw_sample) + (4 + n + 2 * n_pairs) * sizeof(uint64_t);
     if (tb->used + need > tb->cap)
-        flush_buf(tb);
+        bl__sampler_flush(tb);
     if (tb->used + need > tb->cap) {
         atomic_fetch_add_explicit(&g_dropped, 1, memory_order_relaxed);
         return;
@@ -278,7 +259,7 @@ static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t 
         atomic_fetch_add_explicit(&g_truncated, 1, memory_order_relaxed);
     size_t need = sizeof(struct bl_raw_sample) + n * sizeof(uint64_t);
     if (tb->used + need > tb->cap)
-        flush_buf(tb);
+        bl__sampler_flush(tb);
     struct bl_raw_sample rec = {n, weight};
     memcpy(tb->data + tb->used, &rec, sizeof rec);
     memcpy(tb->data + tb->used + sizeof rec, words, n * sizeof(uint64_t));
@@ -291,7 +272,7 @@ static void record_sample(struct thread_buf *tb, const ucontext_t *uc, uint32_t 
  * aliases with programs whose work repeats at a similar period (a loop of
  * rounds), and then one phase of the round gets all the samples.
  */
-static uint64_t next_period(struct thread_buf *tb)
+uint64_t bl__sampler_next_period(struct thread_buf *tb)
 {
     uint64_t x = tb->rng;
     x ^= x << 13;
@@ -334,11 +315,11 @@ static void tick(siginfo_t *si, void *ucv)
                              __atomic_load_n(&tb->ring->data_head, __ATOMIC_ACQUIRE),
                              __ATOMIC_RELEASE);
         if (tb->perf_fd >= 0 && --tb->period_left == 0) {
-            uint64_t next = next_period(tb);
+            uint64_t next = bl__sampler_next_period(tb);
             ioctl(tb->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
             tb->period_left = REDRAW;
         } else if (tb->has_timer && si->si_code == SI_TIMER) {
-            arm_timer(tb, next_period(tb));
+            arm_timer(tb, bl__sampler_next_period(tb));
         }
     }
     atomic_store(&tb->busy, 0);
@@ -391,7 +372,7 @@ static int start_perf(struct thread_buf *tb, int sigtrap)
     pe.type = PERF_TYPE_SOFTWARE;
     pe.size = sizeof pe;
     pe.config = PERF_COUNT_SW_CPU_CLOCK;
-    pe.sample_period = next_period(tb);
+    pe.sample_period = bl__sampler_next_period(tb);
     pe.disabled = 1;
     pe.exclude_kernel = 1;
     pe.exclude_hv = 1;
@@ -437,7 +418,8 @@ static int start_timer(struct thread_buf *tb, clockid_t clock)
     if (timer_create(clock, &sev, &tb->timer) != 0)
         return -errno;
     tb->has_timer = 1;
-    arm_timer(tb, next_period(tb)); /* one-shot: the handler re-arms with a new period */
+    arm_timer(tb,
+              bl__sampler_next_period(tb)); /* one-shot: the handler re-arms with a new period */
     return 0;
 }
 
@@ -463,7 +445,7 @@ static void thread_register(void)
     if (mem == MAP_FAILED)
         return;
     struct thread_buf *tb = mem;
-    tb->tid = current_tid();
+    tb->tid = bl__sampler_tid();
     tb->perf_fd = -1;
     struct timespec seed;
     clock_gettime(CLOCK_MONOTONIC, &seed);
@@ -509,7 +491,7 @@ static void thread_exit(void *arg)
     while (atomic_load(&tb->busy))
         ;
     if (!atomic_exchange(&tb->flushed, 1))
-        flush_buf(tb);
+        bl__sampler_flush(tb);
 }
 
 struct start_arg {
@@ -529,9 +511,7 @@ static void *start_thread(void *p)
     return ret;
 }
 
-typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-static pthread_create_fn real_pthread_create(void)
+pthread_create_fn bl__sampler_real_pthread_create(void)
 {
     static pthread_create_fn real;
     if (!real) {
@@ -544,7 +524,7 @@ static pthread_create_fn real_pthread_create(void)
 EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
                           void *arg)
 {
-    pthread_create_fn real = real_pthread_create();
+    pthread_create_fn real = bl__sampler_real_pthread_create();
     if (!real)
         return EAGAIN;
     if (!atomic_load(&g_active) || atomic_load(&g_stopping))
@@ -558,138 +538,6 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
     if (err)
         free(s);
     return err;
-}
-
-/*
- * Wall-clock mode: running threads are sampled by their CPU clock as in CPU
- * mode; blocked threads by this helper thread, every period, without a
- * signal (a signal would cut nanosleep, poll and friends short with EINTR
- * even under SA_RESTART). A blocked thread's user pc and sp are in
- * /proc/self/task/TID/syscall; its stack is copied with process_vm_readv,
- * which fails instead of faulting if the thread has just exited. Such
- * samples have no frame-pointer chain: the reader unwinds them by scanning
- * the copy for return addresses (BL_RAW_SCAN_ONLY).
- */
-#define OFFCPU_WORDS 2048
-
-static struct thread_buf *g_offcpu_buf;
-static pthread_t g_offcpu_thread;
-static atomic_int g_offcpu_running;
-static uint64_t g_offcpu_scan[OFFCPU_WORDS];
-
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, cap - 1);
-    close(fd);
-    if (n >= 0)
-        buf[n] = '\0';
-    return n;
-}
-
-static int thread_blocked(pid_t tid, uint64_t *sp, uint64_t *pc)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-    if (read_small(path, buf, sizeof buf) <= 0)
-        return 0;
-    const char *close_paren = strrchr(buf, ')');
-    if (!close_paren || (close_paren[2] != 'S' && close_paren[2] != 'D'))
-        return 0;
-    snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
-    if (read_small(path, buf, sizeof buf) <= 0)
-        return 0;
-    /* "nr arg1 .. arg6 sp pc", or "running", or "-1 sp pc" outside a system call */
-    unsigned long long v[9];
-    int n = sscanf(buf, "%lld %llx %llx %llx %llx %llx %llx %llx %llx", (long long *)&v[0], &v[1],
-                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]);
-    if (n == 9) {
-        *sp = v[7];
-        *pc = v[8];
-    } else if (n == 3) {
-        *sp = v[1];
-        *pc = v[2];
-    } else {
-        return 0;
-    }
-    return *sp != 0 && *pc != 0;
-}
-
-static void offcpu_sample(struct thread_buf *from, struct thread_buf *out)
-{
-    uint64_t sp, pc;
-    if (!thread_blocked(from->tid, &sp, &pc) || sp < from->stack_lo || sp >= from->stack_hi)
-        return;
-    size_t n = (from->stack_hi - sp) / sizeof(uint64_t);
-    if (n > OFFCPU_WORDS)
-        n = OFFCPU_WORDS;
-    struct iovec local = {g_offcpu_scan, n * sizeof(uint64_t)};
-    struct iovec remote = {(void *)(uintptr_t)sp, n * sizeof(uint64_t)};
-    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-    if (got <= 0)
-        return;
-    n = (size_t)got / sizeof(uint64_t);
-    size_t need = sizeof(struct bl_raw_sample) + (3 + n) * sizeof(uint64_t);
-    atomic_store(&out->busy, 1);
-    if (!atomic_load(&g_stopping) && !atomic_load(&out->flushed) &&
-        !atomic_load_explicit(&from->paused, memory_order_relaxed) && need <= out->cap) {
-        if (out->used + need > out->cap)
-            flush_buf(out);
-        struct bl_raw_sample rec = {(uint32_t)(3 + n), 1u | BL_RAW_SCAN_ONLY};
-        uint64_t head[3] = {pc, sp, n};
-        memcpy(out->data + out->used, &rec, sizeof rec);
-        memcpy(out->data + out->used + sizeof rec, head, sizeof head);
-        memcpy(out->data + out->used + sizeof rec + sizeof head, g_offcpu_scan, n * 8);
-        out->used += need;
-        atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
-    }
-    atomic_store(&out->busy, 0);
-}
-
-static void *offcpu_main(void *arg)
-{
-    struct thread_buf *out = arg;
-    while (!atomic_load(&g_stopping)) {
-        uint64_t ns = next_period(out);
-        struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-        nanosleep(&ts, NULL);
-        int n = atomic_load(&g_n_threads);
-        if (n > MAX_THREADS)
-            n = MAX_THREADS;
-        for (int i = 0; i < n && !atomic_load(&g_stopping); i++) {
-            struct thread_buf *tb = atomic_load(&g_threads[i]);
-            if (tb && tb != out && !atomic_load(&tb->flushed))
-                offcpu_sample(tb, out);
-        }
-    }
-    atomic_store(&g_offcpu_running, 0);
-    return NULL;
-}
-
-static void start_offcpu_sampler(void)
-{
-    size_t bytes = sizeof(struct thread_buf) + BUF_BYTES;
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED)
-        return;
-    struct thread_buf *tb = mem;
-    tb->tid = current_tid();
-    tb->perf_fd = -1;
-    tb->data = (unsigned char *)mem + sizeof *tb;
-    tb->cap = BUF_BYTES;
-    tb->used = sizeof(struct bl_raw_header);
-    tb->rng = 0x9e3779b97f4a7c15u;
-    int slot = atomic_fetch_add(&g_n_threads, 1);
-    if (slot >= MAX_THREADS)
-        return;
-    atomic_store(&g_threads[slot], tb);
-    g_offcpu_buf = tb;
-    pthread_create_fn real = real_pthread_create();
-    atomic_store(&g_offcpu_running, 1);
-    if (!real || real(&g_offcpu_thread, NULL, offcpu_main, tb) != 0)
-        atomic_store(&g_offcpu_running, 0);
 }
 
 /* Decimal formatting without stdio, for the meta chunk (async-signal-safe). */
@@ -717,7 +565,7 @@ static size_t put_kv(char *buf, size_t at, size_t cap, const char *key, uint64_t
 
 static void write_chunk(uint32_t type, const void *data, size_t n)
 {
-    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)current_tid(), (uint32_t)g_pid, n};
+    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)bl__sampler_tid(), (uint32_t)g_pid, n};
     /* One write per chunk keeps chunks whole under O_APPEND. */
     size_t total = sizeof h + n;
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -833,7 +681,7 @@ static void finish(void)
         if (tb != tls_buf)
             for (long spin = 0; atomic_load(&tb->busy) && spin < 100000000L; spin++)
                 ;
-        flush_buf(tb);
+        bl__sampler_flush(tb);
     }
     write_meta();
     write_maps();
@@ -1037,7 +885,7 @@ __attribute__((constructor)) static void sampler_init(void)
     }
     thread_register();
     if (g_wall)
-        start_offcpu_sampler();
+        bl__sampler_start_offcpu();
 }
 
 __attribute__((destructor)) static void sampler_fini(void)

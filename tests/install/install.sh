@@ -10,13 +10,20 @@ test -x "$tmp/prefix/bin/benchlab"
 test -f "$tmp/prefix/include/benchlab.h"
 # man pages and completions, generated from the option tables (src/docgen)
 for f in share/man/man1/benchlab.1 share/man/man1/benchlab-run.1 share/man/man1/benchlab-compare.1 \
-    share/man/man1/benchlab-exec.1 share/man/man3/benchlab.3 share/bash-completion/completions/benchlab \
-    share/zsh/site-functions/_benchlab; do
+    share/man/man1/benchlab-exec.1 share/man/man3/benchlab.3 share/man/man3/benchlab.h.3 \
+    share/bash-completion/completions/benchlab share/zsh/site-functions/_benchlab; do
     test -f "$tmp/prefix/$f" || { echo "not installed: $f"; exit 1; }
 done
 MANWIDTH=80 man -l "$tmp/prefix/share/man/man1/benchlab-run.1" 2>/dev/null | grep -q -- '--filter'
 MANWIDTH=80 man -l "$tmp/prefix/share/man/man1/benchlab-exec.1" 2>/dev/null |
     grep -q -- '--parameter-scan VAR MIN MAX'
+# benchlab(3) and its other name benchlab.h(3), the C API, render from anywhere
+for page in benchlab.3 benchlab.h.3; do
+    (cd / && MANWIDTH=80 man -l "$tmp/prefix/share/man/man3/$page" 2>"$tmp/man-err") >"$tmp/man-out"
+    grep -q 'benchlab.h - the C API' "$tmp/man-out" &&
+        grep -q 'bl_results_create' "$tmp/man-out" && ! grep -q . "$tmp/man-err" ||
+        { echo "man -l $page:"; cat "$tmp/man-out" "$tmp/man-err"; exit 1; }
+done
 bash -c ". '$tmp/prefix/share/bash-completion/completions/benchlab'; complete -p benchlab" |
     grep -q '_benchlab benchlab'
 pc=$(find "$tmp/prefix" -name benchlab.pc)

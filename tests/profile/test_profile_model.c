@@ -176,6 +176,27 @@ static void svg_has_one_frame_per_node_and_escapes(void **state)
     bl_profile_destroy(p);
 }
 
+/* The profile's JSON and CSV quote as every other writer (base/escape.c,
+ * docs/formats.md "Hostile bytes"): a newline as \n, a byte that is not
+ * UTF-8 as U+FFFD, a cell a spreadsheet would run as a formula as text. */
+static void hostile_names_quote_as_every_writer(void **state)
+{
+    (void)state;
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    const char *frames[] = {"=cmd|' /C calc'!A0", "a\nb\xff"};
+    assert_int_equal(bl_profile_add_stack(p, frames, 2, 5, 0), 0);
+    char *text = render(p, BL_PROFILE_SPEEDSCOPE, NULL);
+    assert_non_null(strstr(text, "{\"name\":\"a\\nb\xEF\xBF\xBD\"}"));
+    free(text);
+    text = render(p, BL_PROFILE_CHROME, NULL);
+    assert_non_null(strstr(text, "\"name\":\"a\\nb\xEF\xBF\xBD\""));
+    free(text);
+    text = render(p, BL_PROFILE_CSV, NULL);
+    assert_non_null(strstr(text, "\n\"'=cmd|' /C calc'!A0\",0,0,5\n"));
+    free(text);
+    bl_profile_destroy(p);
+}
+
 static void speedscope_and_chrome_name_every_frame(void **state)
 {
     (void)state;
@@ -402,6 +423,7 @@ int main(void)
         cmocka_unit_test(tree_shows_inclusive_and_exclusive_percent),
         cmocka_unit_test(svg_has_one_frame_per_node_and_escapes),
         cmocka_unit_test(speedscope_and_chrome_name_every_frame),
+        cmocka_unit_test(hostile_names_quote_as_every_writer),
         cmocka_unit_test(pprof_starts_with_sample_types_and_holds_names),
         cmocka_unit_test(format_names_and_extensions_parse),
         cmocka_unit_test(load_rejects_missing_empty_and_garbage),

@@ -113,6 +113,21 @@ static void median_interval_interpolates_order_statistics(void **state)
     assert_close(m, 12.5, 1e-12);
 }
 
+/* One median: the interval's centre is bl_stats_median's, bit for bit.
+ * For this pair (a + b) / 2 and a + (b - a) / 2 differ in the last bit;
+ * the interval had the first, the median the second. */
+static void median_interval_centre_is_bl_stats_median(void **state)
+{
+    (void)state;
+    const double xs[] = {10.944941000576247, 0.254458609934608};
+    double m, lo, hi;
+    bl_stats_median_interval(xs, 2, 0.95, &m, &lo, &hi);
+    assert_true(m == bl_stats_median(xs, 2));
+    const double ys[] = {3, 10.944941000576247, 0.254458609934608, 12};
+    bl_stats_median_interval(ys, 4, 0.95, &m, &lo, &hi);
+    assert_true(m == bl_stats_median(ys, 4));
+}
+
 /* The interval as it was computed before it was made linear: P(B <= k)
  * summed from scratch for every k tried, O(n^2). The incremental sum adds
  * the same terms in the same order, so the ends must agree bit for bit. */
@@ -374,6 +389,7 @@ int main(void)
         cmocka_unit_test(mean_interval_by_hand),
         cmocka_unit_test(trimmed_interval_by_hand),
         cmocka_unit_test(median_interval_interpolates_order_statistics),
+        cmocka_unit_test(median_interval_centre_is_bl_stats_median),
         cmocka_unit_test(median_interval_incremental_matches_direct_sum),
         cmocka_unit_test(median_interval_of_a_million_values),
         cmocka_unit_test(launch_interval_covers_truth_pooled_batches_do_not),

@@ -11,7 +11,7 @@
 
 #include "../base/base.h"
 #include "../instruments/alloc.h"
-#include "../instruments/counters.h"
+#include "../instruments/hw_counters.h"
 #include "../instruments/profiler.h"
 #include "bench.h"
 
@@ -27,9 +27,11 @@ enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DRIVEN, STAGE_DONE };
 enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2 };
 enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 
-/* Disturbance counters read around every batch, outside the timed region;
+/* Disturbance counters read around every batch, outside the timed region
+ * (task clock, migrations, context switches, faults: what tells a disturbed
+ * batch; not the hardware counters of --counters, instruments/hw_counters.h);
  * each thread has its own. */
-struct bl__counters {
+struct bl__disturb_counters {
     int perf_fd;      /* perf_event group leader (task-clock), or -1 */
     int perf_migr_fd; /* cpu-migrations in the group, or -1 */
 };
@@ -39,9 +41,9 @@ struct bl__snapshot {
     long nivcsw, minflt, majflt;
     int cpu;
 };
-void bl__counters_open(struct bl__counters *c);
-void bl__counters_close(struct bl__counters *c);
-void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s);
+void bl__disturb_open(struct bl__disturb_counters *c);
+void bl__disturb_close(struct bl__disturb_counters *c);
+void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s);
 
 /* Disturbances summed over the timed segments of a batch only: per-op
  * hooks and paused regions are outside, so a preemption there does not
@@ -88,9 +90,9 @@ struct bl__engine {
     uint64_t alloc_k, alloc_d;
     struct bl__alloc_counts alloc_base, alloc_more;
     /* the counters pass shares the phases of the allocation pass */
-    int hw_idx[BL__MAX_COUNTERS];
+    int hw_idx[BL__MAX_HW_COUNTERS];
     int n_hw;
-    double hw_base[BL__MAX_COUNTERS], hw_more[BL__MAX_COUNTERS];
+    double hw_base[BL__MAX_HW_COUNTERS], hw_more[BL__MAX_HW_COUNTERS];
     int hw_scaled;
     /* the profile pass: the profiler runs only in the timed segments of
      * measured batches */
@@ -134,9 +136,9 @@ struct bl_state {
     int thread_index, n_threads;
     bool per_op; /* time each repetition on its own */
     /* this thread's counters: disturbances, and the counters pass */
-    struct bl__counters ctr;
+    struct bl__disturb_counters ctr;
     struct bl__hw_group hw;
-    double hw_vals[BL__MAX_COUNTERS]; /* of the last counted batch */
+    double hw_vals[BL__MAX_HW_COUNTERS]; /* of the last counted batch */
     int hw_scaled;
     /* the current batch */
     uint64_t batch_reps, ops_done;

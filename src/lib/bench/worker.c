@@ -65,7 +65,7 @@ static int perf_open(uint32_t type, uint64_t config, int group_fd)
     return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-void bl__counters_open(struct bl__counters *c)
+void bl__disturb_open(struct bl__disturb_counters *c)
 {
     c->perf_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
     c->perf_migr_fd = -1;
@@ -73,12 +73,12 @@ void bl__counters_open(struct bl__counters *c)
         return;
     c->perf_migr_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, c->perf_fd);
     if (c->perf_migr_fd < 0 || ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
-        bl__counters_close(c);
+        bl__disturb_close(c);
         return;
     }
 }
 
-void bl__counters_close(struct bl__counters *c)
+void bl__disturb_close(struct bl__disturb_counters *c)
 {
     if (c->perf_migr_fd >= 0)
         close(c->perf_migr_fd);
@@ -87,7 +87,7 @@ void bl__counters_close(struct bl__counters *c)
     c->perf_fd = c->perf_migr_fd = -1;
 }
 
-void bl__counters_read(const struct bl__counters *c, struct bl__snapshot *s)
+void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s)
 {
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
@@ -191,12 +191,12 @@ static void *member_main(void *p)
     if (go < 0)
         return NULL;
     /* perf_event counters count the thread that opens them */
-    bl__counters_open(&st->ctr);
+    bl__disturb_open(&st->ctr);
     struct bl__engine *e = st->eng;
     if (e->mode == MODE_COUNTERS && bl__hw_open(&st->hw, e->hw_idx, e->n_hw) != 0)
         bl_fail(st, "cannot open the hardware counters in this thread");
     bl__run_body(st);
-    bl__counters_close(&st->ctr);
+    bl__disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     return NULL;
 }
@@ -434,6 +434,95 @@ static bl_state *new_state(void)
     return aligned_alloc(64, size);
 }
 
+/* The launch's end on the channel: skip, fail, or its facts and "done".
+ * The worker's exit status: 0, or 1 after a failure. */
+static int send_result(int fd, const struct bl__instance *inst, bl_state *r)
+{
+    one_line(r->message);
+    if (r->status == 1) {
+        bl__send(fd, "skip %s", r->message);
+        return 0;
+    }
+    if (r->status == 2) {
+        bl__send(fd, "fail %s", r->message);
+        return 1;
+    }
+    if (r->bytes_per_op > 0)
+        bl__send(fd, "bytes %.17g", r->bytes_per_op);
+    if (r->items_per_op > 0)
+        bl__send(fd, "items %.17g", r->items_per_op);
+    if (r->label[0])
+        bl__send(fd, "label %s", r->label);
+    for (int i = 0; i < r->n_metrics; i++)
+        bl__send(fd, "metric %.17g %s %u", r->metric_value[i], r->metric_unit[i],
+                 r->metric_flags[i]);
+    if (send_body_size(fd, inst, r->complexity_n) != 0)
+        return 1;
+    bl__send(fd, "done %llu", (unsigned long long)r->total_iters);
+    return 0;
+}
+
+/*
+ * The engine of one launch from the worker's command line and the
+ * benchmark's own plan: where the stages start (a macro benchmark, a batch
+ * size the tune file knew, a fixed count), the budget, the seed. A plan
+ * the definition gets wrong is described in plan_err (else left empty).
+ */
+static void plan_engine(struct bl__engine *eng, const struct bl__instance *inst,
+                        const struct bl__worker_args *a, char *plan_err, size_t size)
+{
+    memset(eng, 0, sizeof *eng);
+    eng->fd = a->channel_fd;
+    eng->cmd_fd = a->cmd_fd;
+    eng->target_ns = a->batch_ms * 1e6;
+    eng->budget_ns = a->time_s * 1e9;
+    eng->stage = STAGE_PILOT;
+    eng->reps = 1;
+    if (inst->def->macro) {
+        /* one timed invocation per batch: no pilot, no jitter (reps < 10) */
+        eng->stage = STAGE_WARMUP;
+        eng->warm_begin = bl__now_ns();
+        eng->macro = true;
+    } else if (a->reps > 0 && a->reps <= 1000000000000ull) {
+        /* the tune file knows this benchmark's batch size: no pilot */
+        eng->stage = STAGE_WARMUP;
+        eng->warm_begin = bl__now_ns();
+        eng->reps = a->reps;
+        eng->given_reps = a->reps;
+    }
+    const bl_bench_def *def = inst->def;
+    if (def->iterations < 0 || def->iterations > 1000000000000ll)
+        snprintf(plan_err, size, ".iterations = %lld: a count from 1 to 10^12 (0: none)",
+                 def->iterations);
+    else if (!(def->time_s >= 0) || !isfinite(def->time_s))
+        snprintf(plan_err, size, ".time_s = %g: seconds, more than 0 (0: --time)", def->time_s);
+    else if (!(def->warmup_s >= 0) || !isfinite(def->warmup_s))
+        snprintf(plan_err, size, ".warmup_s = %g: seconds, 0 or more", def->warmup_s);
+    else if (def->count < 0 || def->count > BL__MAX_COUNT)
+        snprintf(plan_err, size, ".count = %d: launches, 1 to %d (0: --count)", def->count,
+                 BL__MAX_COUNT);
+    eng->manual = def->manual_time != 0;
+    eng->warmup_min_ns = def->warmup_s * 1e9;
+    long long fixed = def->iterations;
+    if (fixed == 0 && a->iterations > 0 && a->iterations <= 1000000000000ull)
+        fixed = (long long)a->iterations; /* --iterations; the definition's own wins */
+    if (fixed > 0 && a->cmd_fd < 0) {
+        /* one measurement of exactly N: no pilot, and a warmup only when asked */
+        eng->fixed_reps = (uint64_t)fixed;
+        eng->reps = eng->fixed_reps;
+        eng->given_reps = 0; /* the tune file's size does not apply */
+        eng->stage = def->warmup_s > 0 ? STAGE_WARMUP : STAGE_MEASURE;
+        eng->warm_begin = bl__now_ns();
+    } else if (fixed > 0) {
+        /* driven (benchlab ab), which sizes the batches: N is where it starts */
+        eng->stage = STAGE_WARMUP;
+        eng->warm_begin = bl__now_ns();
+        eng->reps = eng->given_reps = (uint64_t)fixed;
+    }
+    eng->overhead_fn = inst->def->overhead_fn;
+    bl__rng_seed(&eng->rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
+}
+
 int bl__worker_main(const struct bl__worker_args *a)
 {
     int fd = a->channel_fd;
@@ -452,58 +541,8 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
 
     struct bl__engine eng;
-    memset(&eng, 0, sizeof eng);
-    eng.fd = fd;
-    eng.cmd_fd = a->cmd_fd;
-    eng.target_ns = a->batch_ms * 1e6;
-    eng.budget_ns = a->time_s * 1e9;
-    eng.stage = STAGE_PILOT;
-    eng.reps = 1;
-    if (inst->def->macro) {
-        /* one timed invocation per batch: no pilot, no jitter (reps < 10) */
-        eng.stage = STAGE_WARMUP;
-        eng.warm_begin = bl__now_ns();
-        eng.macro = true;
-    } else if (a->reps > 0 && a->reps <= 1000000000000ull) {
-        /* the tune file knows this benchmark's batch size: no pilot */
-        eng.stage = STAGE_WARMUP;
-        eng.warm_begin = bl__now_ns();
-        eng.reps = a->reps;
-        eng.given_reps = a->reps;
-    }
-    const bl_bench_def *def = inst->def;
     char plan_err[200] = "";
-    if (def->iterations < 0 || def->iterations > 1000000000000ll)
-        snprintf(plan_err, sizeof plan_err, ".iterations = %lld: a count from 1 to 10^12 (0: none)",
-                 def->iterations);
-    else if (!(def->time_s >= 0) || !isfinite(def->time_s))
-        snprintf(plan_err, sizeof plan_err, ".time_s = %g: seconds, more than 0 (0: --time)",
-                 def->time_s);
-    else if (!(def->warmup_s >= 0) || !isfinite(def->warmup_s))
-        snprintf(plan_err, sizeof plan_err, ".warmup_s = %g: seconds, 0 or more", def->warmup_s);
-    else if (def->count < 0 || def->count > BL__MAX_COUNT)
-        snprintf(plan_err, sizeof plan_err, ".count = %d: launches, 1 to %d (0: --count)",
-                 def->count, BL__MAX_COUNT);
-    eng.manual = def->manual_time != 0;
-    eng.warmup_min_ns = def->warmup_s * 1e9;
-    long long fixed = def->iterations;
-    if (fixed == 0 && a->iterations > 0 && a->iterations <= 1000000000000ull)
-        fixed = (long long)a->iterations; /* --iterations; the definition's own wins */
-    if (fixed > 0 && a->cmd_fd < 0) {
-        /* one measurement of exactly N: no pilot, and a warmup only when asked */
-        eng.fixed_reps = (uint64_t)fixed;
-        eng.reps = eng.fixed_reps;
-        eng.given_reps = 0; /* the tune file's size does not apply */
-        eng.stage = def->warmup_s > 0 ? STAGE_WARMUP : STAGE_MEASURE;
-        eng.warm_begin = bl__now_ns();
-    } else if (fixed > 0) {
-        /* driven (benchlab ab), which sizes the batches: N is where it starts */
-        eng.stage = STAGE_WARMUP;
-        eng.warm_begin = bl__now_ns();
-        eng.reps = eng.given_reps = (uint64_t)fixed;
-    }
-    eng.overhead_fn = inst->def->overhead_fn;
-    bl__rng_seed(&eng.rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
+    plan_engine(&eng, inst, a, plan_err, sizeof plan_err);
 
     struct bl__group g;
     memset(&g, 0, sizeof g);
@@ -531,11 +570,11 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     bl_state *st = sts[0], res;
     int rc = 0;
-    bl__counters_open(&st->ctr);
+    bl__disturb_open(&st->ctr);
     if (a->counters) {
         eng.mode = MODE_COUNTERS;
         char why[300];
-        if (bl__counters_parse(a->counters, eng.hw_idx, &eng.n_hw, why, sizeof why) != 0 ||
+        if (bl__hw_counters_parse(a->counters, eng.hw_idx, &eng.n_hw, why, sizeof why) != 0 ||
             bl__hw_open(&st->hw, eng.hw_idx, eng.n_hw) != 0) {
             bl__send(fd, "fail cannot open the hardware counters %s in the worker", a->counters);
             rc = 1;
@@ -589,7 +628,7 @@ int bl__worker_main(const struct bl__worker_args *a)
             eng.prof.flush(); /* the profile is whole before the runner sees "done" */
         merge_threads(&g, &res);
     }
-    bl__counters_close(&st->ctr);
+    bl__disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     for (int i = 0; i < n_threads; i++)
         free(sts[i]);
@@ -597,28 +636,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     if (rc)
         return rc;
 
-    one_line(res.message);
-    if (res.status == 1) {
-        bl__send(fd, "skip %s", res.message);
-        return 0;
-    }
-    if (res.status == 2) {
-        bl__send(fd, "fail %s", res.message);
-        return 1;
-    }
-    if (res.bytes_per_op > 0)
-        bl__send(fd, "bytes %.17g", res.bytes_per_op);
-    if (res.items_per_op > 0)
-        bl__send(fd, "items %.17g", res.items_per_op);
-    if (res.label[0])
-        bl__send(fd, "label %s", res.label);
-    for (int i = 0; i < res.n_metrics; i++)
-        bl__send(fd, "metric %.17g %s %u", res.metric_value[i], res.metric_unit[i],
-                 res.metric_flags[i]);
-    if (send_body_size(fd, inst, res.complexity_n) != 0)
-        return 1;
-    bl__send(fd, "done %llu", (unsigned long long)res.total_iters);
-    return 0;
+    return send_result(fd, inst, &res);
 }
 
 /* The worker's command line, as the runner (engine/passes.c) writes it. */

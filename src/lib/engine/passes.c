@@ -31,7 +31,7 @@
 #include "../base/base.h"
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
-#include "../instruments/counters.h"
+#include "../instruments/hw_counters.h"
 #include "../instruments/preload.h"
 #include "../instruments/profiler.h"
 #include "../results/results_int.h"

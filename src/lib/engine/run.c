@@ -37,7 +37,7 @@
 #include "../base/base.h"
 #include "../bench/bench.h"
 #include "../instruments/alloc.h"
-#include "../instruments/counters.h"
+#include "../instruments/hw_counters.h"
 #include "../instruments/preload.h"
 #include "../instruments/profiler.h"
 #include "../results/results_int.h"
@@ -179,10 +179,10 @@ static int run_instruments(struct run *r, char *errbuf, size_t errsize)
     if (o->alloc)
         bl__alloc_check_exe(r->la.exe, r->alloc_refused, sizeof r->alloc_refused);
     if (o->counters) {
-        int idx[BL__MAX_COUNTERS], nc;
-        if (bl__counters_parse(o->counters, idx, &nc, r->counters_refused,
-                               sizeof r->counters_refused) == 0)
-            bl__counters_probe(idx, nc, r->counters_refused, sizeof r->counters_refused);
+        int idx[BL__MAX_HW_COUNTERS], nc;
+        if (bl__hw_counters_parse(o->counters, idx, &nc, r->counters_refused,
+                                  sizeof r->counters_refused) == 0)
+            bl__hw_counters_probe(idx, nc, r->counters_refused, sizeof r->counters_refused);
         if (r->counters_refused[0])
             bl_results_set_meta(r->res, "counters-unsupported", r->counters_refused);
     }

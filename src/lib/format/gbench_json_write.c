@@ -158,9 +158,8 @@ static double aggregate(int which, const double *x, size_t n)
     }
 }
 
-int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
+static void write_context(FILE *f, const bl_results *res, const char *executable)
 {
-    static const char *const agg_name[] = {"mean", "median", "stddev", "cv"};
     const char *date = bl_results_get_meta(res, "date");
     const char *host = bl_results_get_meta(res, "host");
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -176,6 +175,74 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
     fputs("    \"library\": \"benchlab-gbench\",\n    \"benchlab_version\": ", f);
     bl__json_string(f, bl_version());
     fputs("\n  },\n  \"benchmarks\": [\n", f);
+}
+
+/* Google Benchmark's form of a benchmark that did not run. */
+static void write_failed(FILE *f, const bl_bench_result *br, const char *name, int fam, int inst,
+                         int first)
+{
+    const char *msg = "no launch finished";
+    for (size_t i = 0; i < br->n_launches; i++)
+        if (br->launches[i].message)
+            msg = br->launches[i].message;
+    fputs(first ? "" : ",\n", f);
+    write_common(f, name, name, "iteration", fam, inst, 1, 1);
+    fputs("      \"repetition_index\": 0,\n      \"threads\": 1,\n", f);
+    fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
+    bl__json_string(f, msg);
+    fputs("\n    }", f);
+}
+
+/* One benchmark's launches: real and CPU time per op, and the counters. */
+struct series {
+    const double *rt, *ct;
+    struct counter (*cs)[32]; /* not const: ISO C before C2X cannot add it to an array pointer */
+    const size_t *ncs;
+    size_t n;
+};
+
+/* The mean, median, stddev and cv aggregates of a benchmark's launches. */
+static void write_aggregates(FILE *f, const char *name, int fam, int inst, int threads,
+                             const struct series *s)
+{
+    static const char *const agg_name[] = {"mean", "median", "stddev", "cv"};
+    for (int a = 0; a < 4; a++) {
+        struct bl__buf an = {0};
+        bl__buf_printf(&an, "%s_%s", name, agg_name[a]);
+        fputs(",\n", f);
+        write_common(f, an.data ? an.data : name, name, "aggregate", fam, inst, s->n, threads);
+        free(an.data);
+        fprintf(f, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n", threads,
+                agg_name[a]);
+        fprintf(f, "      \"aggregate_unit\": \"%s\",\n", a == 3 ? "percentage" : "time");
+        fprintf(f, "      \"iterations\": %zu,\n      \"real_time\": ", s->n);
+        bl__json_number(f, aggregate(a, s->rt, s->n));
+        fputs(",\n      \"cpu_time\": ", f);
+        bl__json_number(f, aggregate(a, s->ct, s->n));
+        fputs(",\n      \"time_unit\": \"ns\"", f);
+        /* the counters every launch has, aggregated the same way */
+        for (size_t c = 0; c < s->ncs[0]; c++) {
+            double *v = calloc(s->n, sizeof *v);
+            size_t nv = 0;
+            for (size_t r = 0; v && r < s->n; r++)
+                for (size_t q = 0; q < s->ncs[r]; q++)
+                    if (strcmp(s->cs[r][q].name, s->cs[0][c].name) == 0)
+                        v[nv++] = s->cs[r][q].value;
+            if (v && nv == s->n) {
+                fputs(",\n      ", f);
+                bl__json_string(f, s->cs[0][c].name);
+                fputs(": ", f);
+                bl__json_number(f, aggregate(a, v, nv));
+            }
+            free(v);
+        }
+        fputs("\n    }", f);
+    }
+}
+
+int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
+{
+    write_context(f, res, executable);
 
     int first = 1, n_family = 0;
     char **families = calloc(res->n_benches ? res->n_benches : 1, sizeof *families);
@@ -208,18 +275,8 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
         for (size_t i = 0; i < br->n_launches; i++)
             n_ok += launch_ok(&br->launches[i]);
         if (n_ok == 0) {
-            /* Google Benchmark's form of a benchmark that did not run */
-            const char *msg = "no launch finished";
-            for (size_t i = 0; i < br->n_launches; i++)
-                if (br->launches[i].message)
-                    msg = br->launches[i].message;
-            fputs(first ? "" : ",\n", f);
+            write_failed(f, br, name, fam, inst, first);
             first = 0;
-            write_common(f, name, name, "iteration", fam, inst, 1, 1);
-            fputs("      \"repetition_index\": 0,\n      \"threads\": 1,\n", f);
-            fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
-            bl__json_string(f, msg);
-            fputs("\n    }", f);
             free(name);
             err = bl__gbench_json_extras(f, res, b, fam, inst); /* a fit may end here */
             continue;
@@ -273,41 +330,8 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             fputs("\n    }", f);
             k++;
         }
-        if (n_ok > 1) {
-            for (int a = 0; a < 4; a++) {
-                struct bl__buf an = {0};
-                bl__buf_printf(&an, "%s_%s", name, agg_name[a]);
-                fputs(",\n", f);
-                write_common(f, an.data ? an.data : name, name, "aggregate", fam, inst, n_ok,
-                             threads);
-                free(an.data);
-                fprintf(f, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n", threads,
-                        agg_name[a]);
-                fprintf(f, "      \"aggregate_unit\": \"%s\",\n", a == 3 ? "percentage" : "time");
-                fprintf(f, "      \"iterations\": %zu,\n      \"real_time\": ", n_ok);
-                bl__json_number(f, aggregate(a, rt, n_ok));
-                fputs(",\n      \"cpu_time\": ", f);
-                bl__json_number(f, aggregate(a, ct, n_ok));
-                fputs(",\n      \"time_unit\": \"ns\"", f);
-                /* the counters every launch has, aggregated the same way */
-                for (size_t c = 0; c < ncs[0]; c++) {
-                    double *v = calloc(n_ok, sizeof *v);
-                    size_t nv = 0;
-                    for (size_t r = 0; v && r < n_ok; r++)
-                        for (size_t q = 0; q < ncs[r]; q++)
-                            if (strcmp(cs[r][q].name, cs[0][c].name) == 0)
-                                v[nv++] = cs[r][q].value;
-                    if (v && nv == n_ok) {
-                        fputs(",\n      ", f);
-                        bl__json_string(f, cs[0][c].name);
-                        fputs(": ", f);
-                        bl__json_number(f, aggregate(a, v, nv));
-                    }
-                    free(v);
-                }
-                fputs("\n    }", f);
-            }
-        }
+        if (n_ok > 1)
+            write_aggregates(f, name, fam, inst, threads, &(struct series){rt, ct, cs, ncs, n_ok});
         free(rt);
         free(ct);
         free(cs);

@@ -29,7 +29,7 @@
 #include "../base/base.h"
 #include "../bench/bench.h"
 #include "../engine/engine.h"
-#include "../instruments/counters.h"
+#include "../instruments/hw_counters.h"
 #include "../instruments/profiler.h"
 #include "benchlab/format.h"
 #include "benchlab/output.h"
@@ -516,9 +516,9 @@ static int parse_command_line(int argc, char **argv, const char *prog, bl_run_op
         return rc;
     if (o->counters) {
         /* unknown or repeated names are bad usage, before anything runs */
-        int idx[BL__MAX_COUNTERS], nc;
+        int idx[BL__MAX_HW_COUNTERS], nc;
         char why[300];
-        if (bl__counters_parse(o->counters, idx, &nc, why, sizeof why) != 0) {
+        if (bl__hw_counters_parse(o->counters, idx, &nc, why, sizeof why) != 0) {
             fprintf(stderr, "%s: %s\n", prog, why);
             return 2;
         }

@@ -349,12 +349,6 @@ int bl__chart_scaling(FILE *f, const struct bl__rmodel *m, const struct bl__rben
 
 /* ---- timeline ------------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int bl__chart_timeline(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
     size_t xmax = 0;
@@ -434,9 +428,8 @@ int bl__chart_timeline(FILE *f, const struct bl__rmodel *m, const struct bl__rbe
                         win.v[win.n++] = v;
                         double sorted[RUNNING_WINDOW];
                         memcpy(sorted, win.v, (size_t)win.n * sizeof *sorted);
-                        qsort(sorted, (size_t)win.n, sizeof *sorted, cmp_double);
-                        double med = win.n % 2 ? sorted[win.n / 2]
-                                               : 0.5 * (sorted[win.n / 2 - 1] + sorted[win.n / 2]);
+                        bl_stats_sort(sorted, (size_t)win.n);
+                        double med = bl_stats_quantile_sorted(sorted, (size_t)win.n, 0.5);
                         fprintf(f, "%c%.1f %.1f", first ? 'M' : 'L', px, bl__plot_y(&p, med));
                         first = 0;
                     }

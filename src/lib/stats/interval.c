@@ -129,12 +129,6 @@ int bl_stats_mean_interval(const double *xs, size_t n, double confidence, double
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double confidence,
                               double *centre, double *lo, double *hi)
 {
@@ -147,7 +141,7 @@ int bl_stats_trimmed_interval(const double *xs, size_t n, double trim, double co
     if (!s)
         return -ENOMEM;
     memcpy(s, xs, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
+    bl_stats_sort(s, n);
     size_t g = (size_t)floor(trim * (double)n), h = n - 2 * g;
     double sum = 0;
     for (size_t i = g; i < n - g; i++)
@@ -220,8 +214,8 @@ int bl_stats_median_interval(const double *xs, size_t n, double confidence, doub
     if (!s)
         return -ENOMEM;
     memcpy(s, xs, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
-    *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    bl_stats_sort(s, n);
+    *median = bl_stats_quantile_sorted(s, n, 0.5);
     int rc = -EDOM;
     /* gamma(k) = P(x(k) <= median <= x(n-k+1)) = 1 - 2 P(B <= k-1), 1-based k */
     struct binom_cdf b;

@@ -100,12 +100,6 @@ static size_t critical_rank(size_t n, size_t m, double alpha)
     return c < 1 ? 0 : (size_t)c;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 int bl_stats_shift_ci(const double *a, size_t na, const double *b, size_t nb, double confidence,
                       double *shift, double *lo, double *hi)
 {
@@ -126,8 +120,8 @@ int bl_stats_shift_ci(const double *a, size_t na, const double *b, size_t nb, do
     }
     memcpy(sa, a, na * sizeof *sa);
     memcpy(sb, b, nb * sizeof *sb);
-    qsort(sa, na, sizeof *sa, cmp_double);
-    qsort(sb, nb, sizeof *sb, cmp_double);
+    bl_stats_sort(sa, na);
+    bl_stats_sort(sb, nb);
     size_t nm = na * nb;
     if (nm % 2)
         *shift = kth_difference(sa, na, sb, nb, nm / 2 + 1);

@@ -17,13 +17,18 @@
 
 #include "benchlab/stats.h"
 
-static int cmp_double(const void *a, const void *b)
+/* Sort with NaN first, as Go's sort.Float64s: bl_stats_sort puts them last. */
+static void sort_nan_first(double *x, size_t n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    /* NaN first, as Go's sort.Float64s */
-    if (isnan(x) || isnan(y))
-        return isnan(y) - isnan(x);
-    return (x > y) - (x < y);
+    bl_stats_sort(x, n);
+    size_t k = 0;
+    while (k < n && isnan(x[n - 1 - k]))
+        k++;
+    if (k == 0 || k == n)
+        return;
+    memmove(x + k, x, (n - k) * sizeof *x);
+    for (size_t i = 0; i < k; i++)
+        x[i] = NAN;
 }
 
 /* P(2*U1 <= two_u) without ties: classic recursion on counts. */
@@ -139,8 +144,8 @@ int bl_stats_utest(const double *a, size_t na, const double *b, size_t nb, doubl
         return -ENOMEM;
     memcpy(x, a, na * sizeof(double));
     memcpy(x + na, b, nb * sizeof(double));
-    qsort(x, na, sizeof(double), cmp_double);
-    qsort(x + na, nb, sizeof(double), cmp_double);
+    sort_nan_first(x, na);
+    sort_nan_first(x + na, nb);
     int rc = bl_stats_utest_sorted(x, na, x + na, nb, p_two_sided);
     free(x);
     return rc;

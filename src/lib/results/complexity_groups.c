@@ -1,5 +1,5 @@
 /*
- * complexity.c - grouping a run's instances by size and fitting their
+ * complexity_groups.c - grouping a run's instances by size and fitting their
  * times to the complexity curves (bl_results_fit_complexity).
  *
  * A group is the instances of one benchmark that differ only in the size
@@ -10,7 +10,7 @@
  * median of its launches' times per op).
  * A registration may name the group itself (.complexity_group, Google
  * Benchmark's families, whose sizes are no parameter): bl_size.group.
- * The fit itself is stats/complexity.c (Google Benchmark's method).
+ * The fit itself is stats/complexity_fit.c (Google Benchmark's method).
  *
  * Judging a fit. The best curve is Google Benchmark's (lowest normalised
  * RMS), but that RMS weighs each size by its time, so with sizes growing

@@ -1,5 +1,5 @@
 /*
- * counters.c - hardware counters per op (--counters): instructions,
+ * hw_counters.c - hardware counters per op (--counters): instructions,
  * cycles, branches, branch-misses, cache-references, cache-misses.
  *
  * Like the allocation instrument they are counted in a pass of their own
@@ -19,12 +19,12 @@
 #include <unistd.h>
 
 #include "benchlab/common.h"
-#include "counters.h"
+#include "hw_counters.h"
 
 static const struct {
     const char *name;
     uint64_t config;
-} known[BL__MAX_COUNTERS] = {
+} known[BL__MAX_HW_COUNTERS] = {
     {"instructions", PERF_COUNT_HW_INSTRUCTIONS},
     {"cycles", PERF_COUNT_HW_CPU_CYCLES},
     {"branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
@@ -33,16 +33,16 @@ static const struct {
     {"cache-misses", PERF_COUNT_HW_CACHE_MISSES},
 };
 
-const char *bl__counter_name(int idx)
+const char *bl__hw_counter_name(int idx)
 {
-    return idx >= 0 && idx < BL__MAX_COUNTERS ? known[idx].name : "?";
+    return idx >= 0 && idx < BL__MAX_HW_COUNTERS ? known[idx].name : "?";
 }
 
-int bl__counters_parse(const char *list, int *idx, int *n, char *why, size_t size)
+int bl__hw_counters_parse(const char *list, int *idx, int *n, char *why, size_t size)
 {
     *n = 0;
     if (!list || !*list) {
-        for (int i = 0; i < BL__MAX_COUNTERS; i++)
+        for (int i = 0; i < BL__MAX_HW_COUNTERS; i++)
             idx[(*n)++] = i;
         return 0;
     }
@@ -51,7 +51,7 @@ int bl__counters_parse(const char *list, int *idx, int *n, char *why, size_t siz
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int k = -1;
-        for (int i = 0; i < BL__MAX_COUNTERS; i++)
+        for (int i = 0; i < BL__MAX_HW_COUNTERS; i++)
             if (strcmp(t, known[i].name) == 0)
                 k = i;
         if (k < 0) {
@@ -89,7 +89,7 @@ static int open_one(uint64_t config, int group)
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
-int bl__counters_probe(const int *idx, int n, char *why, size_t size)
+int bl__hw_counters_probe(const int *idx, int n, char *why, size_t size)
 {
     for (int i = 0; i < n; i++) {
         int fd = open_one(known[idx[i]].config, -1);

@@ -1,12 +1,12 @@
 /*
- * complexity.c - fitting times per op to the asymptotic curves, as Google
+ * complexity_fit.c - fitting times per op to the asymptotic curves, as Google
  * Benchmark does (its complexity.cc): for each curve g the coefficient of
  * t = c g(n) by least squares through the origin, and the normalised RMS
  * of the residuals (RMS / mean time) as the measure of the fit. Through
  * the origin, because a complexity claims how the cost grows, not where
  * it starts; normalised, so that the RMS of fits of different benchmarks
  * compare. Pure functions; the grouping of results by size lives in
- * results/complexity.c.
+ * results/complexity_groups.c.
  */
 #include <errno.h>
 #include <math.h>
