@@ -329,8 +329,9 @@ struct layout {
     int last;            /* the last column shown: not padded */
     struct cells *cells; /* one per benchmark with an estimate, in order */
     size_t n_cells;
-    bool one_launch; /* some interval comes from the batches of one process */
-    bool directed;   /* some metric shows its better direction */
+    bool one_launch;    /* some interval comes from the batches of one process */
+    bool directed;      /* some metric shows its better direction */
+    bool metric_spread; /* some metric shows its spread */
 };
 
 /* Colours of the text around the table (all "" without BL_TABLE_COLOR). */
@@ -341,13 +342,16 @@ struct palette {
 /*
  * The user metrics of a benchmark (bl_report_metric), each the median over
  * its successful launches, in the order first reported, with the better
- * direction declared: "3.25 ratio↑, 10.00 misses/op↓, 7.000 plain/op".
- * Returns true when some metric has a direction (the legend is then due).
+ * direction declared and, from two launches on, its spread over them as
+ * the time's spread column has it ((max - min) / median):
+ * "3.25 ratio↑ (1.2%), 10.00 misses/op↓ (0.00%), 7.000 plain/op (0.00%)".
+ * Sets *directed when some metric has a direction and *spread when some
+ * has a spread (the legend is then due).
  */
-static bool metrics_cell(const struct bl__run_row *row, char *out, size_t size)
+static void metrics_cell(const struct bl__run_row *row, char *out, size_t size, bool *directed,
+                         bool *spread)
 {
     size_t len = 0;
-    bool directed = false;
     snprintf(out, size, "-");
     for (size_t i = 0; i < row->n_metrics; i++) {
         const struct bl__metric_summary *m = &row->metrics[i];
@@ -366,20 +370,27 @@ static bool metrics_cell(const struct bl__run_row *row, char *out, size_t size)
                           : (m->flags & BL_LOWER_IS_BETTER) && !(m->flags & BL_HIGHER_IS_BETTER)
                               ? "\xe2\x86\x93" /* down arrow */
                               : "";
-        directed |= *dir != 0;
-        int w = snprintf(out + len, size - len, "%s%s%s%s%s", len ? ", " : "", num,
-                         rate && m->n ? "" : " ", rate && m->n ? "" : m->unit, dir);
+        *directed |= *dir != 0;
+        char pct[24] = "";
+        if (m->n > 1 && !isnan(m->spread)) {
+            pct[0] = ' ';
+            pct[1] = '(';
+            format_percent(pct + 2, sizeof pct - 3, m->spread);
+            strcat(pct, ")");
+        }
+        int w = snprintf(out + len, size - len, "%s%s%s%s%s%s", len ? ", " : "", num,
+                         rate && m->n ? "" : " ", rate && m->n ? "" : m->unit, dir, pct);
         if (w < 0 || (size_t)w >= size - len) {
             /* no room for this one: say that more exist rather than cut a unit */
             if (len + 5 < size)
                 snprintf(out + len, size - len, ", ...");
             else
                 out[len] = '\0';
-            return directed;
+            return;
         }
+        *spread |= *pct != 0;
         len += (size_t)w;
     }
-    return directed;
 }
 
 /* The text of the cells of one row with an estimate. */
@@ -421,7 +432,7 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
         snprintf(c->cell[C_ALLOCS], CELL, "-");
     }
     if (lo->show[C_METRICS])
-        lo->directed |= metrics_cell(row, c->cell[C_METRICS], CELL);
+        metrics_cell(row, c->cell[C_METRICS], CELL, &lo->directed, &lo->metric_spread);
     if (lo->show[C_PLOT])
         batch_sparkline(b, e->centre, c->cell[C_PLOT], CELL);
 }
@@ -492,9 +503,11 @@ static void table_print(FILE *f, const struct layout *lo, const struct palette *
     if (lo->one_launch)
         fprintf(f, "* one launch: the interval comes from the batches of one process and "
                    "leaves out the variance between processes (--count 2 or more)\n");
-    if (lo->directed)
-        fprintf(f, "metrics: median over launches; \xe2\x86\x91 higher is better, "
-                   "\xe2\x86\x93 lower is better\n");
+    if (lo->directed || lo->metric_spread)
+        fprintf(f, "metrics: median over launches%s%s\n",
+                lo->metric_spread ? " (in parentheses their spread, as time/op's)" : "",
+                lo->directed ? "; \xe2\x86\x91 higher is better, \xe2\x86\x93 lower is better"
+                             : "");
 }
 
 /* Macrobenchmarks (one invocation per batch): the whole distribution. */
