@@ -297,6 +297,11 @@ static void cpu_per_op_drops_clock_reads_and_stays_within_wall_time(void **state
     assert_true(fabs(l->ns_per_op - 48) < 1e-9);
     /* (4000 - 1000) / 100 - 2 = 28 ns/op, not 38 */
     assert_true(fabs(bl_launch_cpu_per_op(l) - 28) < 1e-9);
+    /* the Go line carries it as an extra unit, benchstat-style */
+    char *line = write_launch(b, l);
+    if (!strstr(line, " ns/op\t     28.00 cpu-ns/op\n"))
+        fail_msg("no cpu-ns/op in: %s", line);
+    free(line);
     /* per-op hooks read the clocks once per op: never more than the wall time */
     for (size_t i = 0; i < l->n_samples; i++)
         if (l->samples[i].stage == BL_STAGE_MEASURE)

@@ -88,10 +88,45 @@ static void metrics_show_their_spread_over_launches_as_time_does(void **state)
     bl_results_destroy(r);
 }
 
+/* On-CPU time beside the wall time, as Google Benchmark's CPU column. */
+static void cpu_time_is_a_column_when_measured(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkWaits");
+    for (int k = 0; k < 6; k++) {
+        bl_launch *l = bl_results_add_launch(b);
+        for (int i = 0; i < 20; i++) {
+            /* 1 us of clock reads on the CPU clock; on CPU for 30 of 50 ns/op */
+            bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 1000, .cpu_ns = 2000};
+            bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 51000, .cpu_ns = 32000};
+            bl_launch_add_sample(l, &o);
+            bl_launch_add_sample(l, &m);
+        }
+        bl_launch_finish(l);
+    }
+    char *t = table_of(r);
+    char *row = line_of(t, "Waits");
+    assert_non_null(strstr(t, " time/op    cpu/op  "));
+    if (!row || !strstr(row, "  50.00 ns  30.00 ns  "))
+        fail_msg("no cpu/op of 30 ns in:\n%s", t);
+    free(row);
+    free(t);
+    bl_results_destroy(r);
+    /* results without CPU time (the Go format): no column */
+    r = bl_results_create();
+    sim_add_launch(bl_results_bench(r, "BenchmarkGo"), 20, 100, 1, flat);
+    t = table_of(r);
+    assert_null(strstr(t, "cpu/op"));
+    free(t);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(metrics_show_their_spread_over_launches_as_time_does),
+        cmocka_unit_test(cpu_time_is_a_column_when_measured),
     };
     return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * 95% interval of that centre (t over the launch centres, so the variance
  * between processes is in it), the number of launches and their spread
  * ((max - min) / median of the launch centres), clean/measured batches,
- * the loop overhead that was subtracted, and the throughput at the centre.
+ * the loop overhead that was subtracted, and the throughput at the centre;
+ * the on-CPU time per op beside the wall time (bl_launch_cpu_per_op).
  * Below the table, plain-word notes, one per benchmark and kind: disturbed
  * batches and why, failures, skips, drift within launches and modes in the
  * batch times or the launch centres (bl_bench_diagnose).
@@ -291,11 +292,14 @@ static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yello
     bl__buf_fini(&safe);
 }
 
-/* Columns; ref-cycles/op, throughput, B/op, allocs/op and metrics only when
- * some benchmark has them, the sparkline only on a terminal that shows it. */
+/* Columns; cpu/op, ref-cycles/op, throughput, B/op, allocs/op and metrics
+ * only when some benchmark has them (cpu/op: whenever the on-CPU time was
+ * measured, as Google Benchmark's CPU column), the sparkline only on a
+ * terminal that shows it. */
 enum {
     C_NAME,
     C_TIME,
+    C_CPU,
     C_REF,
     C_CI,
     C_LAUNCHES,
@@ -308,13 +312,13 @@ enum {
     C_METRICS,
     C_PLOT
 };
-#define NCOL 13
+#define NCOL 14
 #define CELL 160
 
-static const char *const head[NCOL] = {"benchmark",       "time/op", "ref-cycles/op", "95% CI",
-                                       "launches",        "spread",  "batches",       "overhead",
-                                       "throughput",      "B/op",    "allocs/op",     "metrics",
-                                       "batches in order"};
+static const char *const head[NCOL] = {"benchmark", "time/op",         "cpu/op", "ref-cycles/op",
+                                       "95% CI",    "launches",        "spread", "batches",
+                                       "overhead",  "throughput",      "B/op",   "allocs/op",
+                                       "metrics",   "batches in order"};
 
 /* The text of one row, cell by cell. */
 struct cells {
@@ -402,6 +406,7 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
     const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
     snprintf(c->cell[C_NAME], CELL, "%s", bl__terminal_safe(safe, name));
     bl_format_duration(c->cell[C_TIME], CELL, e->centre);
+    bl_format_duration(c->cell[C_CPU], CELL, e->cpu_ns); /* NAN: "-" */
     if (e->ci_method != BL_CI_NONE) {
         char low[32], high[32];
         bl_format_duration(low, sizeof low, e->ci_lo);
@@ -445,6 +450,7 @@ static int table_layout(struct layout *lo, const struct bl__run_rows *rows, unsi
         [C_NAME] = true,   [C_TIME] = true,    [C_CI] = true, [C_LAUNCHES] = true,
         [C_SPREAD] = true, [C_BATCHES] = true, [C_OVH] = true};
     memcpy(lo->show, always, sizeof lo->show);
+    lo->show[C_CPU] = rows->any_cpu;
     lo->show[C_REF] = rows->any_ref;
     lo->show[C_RATE] = rows->any_rate;
     lo->show[C_BYTES] = lo->show[C_ALLOCS] = rows->any_alloc;
