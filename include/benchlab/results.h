@@ -290,6 +290,20 @@ BL_API int bl_results_fit_complexity(bl_results *results, bool all);
 BL_API long bl_launch_per_op(const bl_launch *launch, double **out);
 
 /*
+ * On-CPU time per op of a launch: the median over its valid measured
+ * batches without pauses (the thread's CPU clock covers a batch's paused
+ * parts too) of cpu_ns / reps, less the loop overhead as for the wall time,
+ * not below 0. A batch's CPU time first loses the cost of reading the clocks
+ * around it (what the empty loop's overhead batches spend on the CPU clock
+ * beyond their wall time) and is taken as its wall time at most: one thread
+ * is not on CPU longer than the wall clock ran. With .threads, a batch's
+ * cpu_ns is its wall time less the longest stretch any thread spent off
+ * CPU. NAN when no batch has it (results read from the Go format, a failed
+ * launch).
+ */
+BL_API double bl_launch_cpu_per_op(const bl_launch *launch);
+
+/*
  * The software counters of a launch (perf_event task-clock and
  * cpu-migrations, getrusage's involuntary context switches and page
  * faults), summed over its measured batches, clean or discarded: what the
@@ -351,6 +365,8 @@ typedef struct bl_estimate {
     size_t n_batches;    /* clean measured batches over all launches */
     size_t n_measured;   /* measured batches over all launches, clean or not */
     double overhead_ns;  /* mean over launches of the subtracted loop overhead */
+    double cpu_ns;       /* on-CPU time per op (bl_launch_cpu_per_op), centred over the
+                            launches as the time is; NAN when the launches have none */
 } bl_estimate;
 
 /*

@@ -30,12 +30,7 @@ EXTS = (".c", ".h", ".cc", ".cpp", ".hpp", ".cxx")
 EXCLUDE = ("tests/gbench/google-benchmark",)
 
 # (path, function): tolerated offenders. Keep this empty but for work in flight.
-ALLOWED = {
-    # format/table.c's bl_table_write is being split into rows -> layout ->
-    # print on branch `table` (issue 16, item 3); the lead removes this entry
-    # when that branch is merged.
-    ("src/lib/format/table.c", "bl_table_write"),
-}
+ALLOWED = set()
 
 
 def blank(text):

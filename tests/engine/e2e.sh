@@ -549,9 +549,10 @@ metric-units-and-rates)
     check "$(metric BenchmarkScore score)" 'x == 100' "score"
     check "$(metric BenchmarkScore plain/op)" 'x == 7' "plain/op"
     # the run's table shows them too (median over launches) with their direction
-    err_has '^Score .*  100.0 score↑, 10.00 misses/op↓, 7.000 plain/op$'
-    err_has '^Hits .*  [0-9.]* [kMG]* *hits/s↑$'
-    err_has '^metrics: median over launches; ↑ higher is better, ↓ lower is better$'
+    # and their spread over the 6 launches, as time/op has it
+    err_has '^Score .*  100.0 score↑ (0.00%), 10.00 misses/op↓ (0.00%), 7.000 plain/op (0.00%)$'
+    err_has '^Hits .*  [0-9.]* [kMG]* *hits/s↑ ([0-9.]*%)$'
+    err_has "^metrics: median over launches (in parentheses their spread, as time/op's); ↑ higher is better, ↓ lower is better$"
     err_lacks 'did no measurable work'
     # a rate: 3 per op, per second from the measured time, all threads counted
     check "$(metric BenchmarkHits hits/s)" "(x / (3e9 / $(nsop BenchmarkHits)) - 1)^2 < 1e-4" "hits/s"

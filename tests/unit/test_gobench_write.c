@@ -276,6 +276,50 @@ static void long_batches_keep_cheap_context_switches(void **state)
     bl_results_destroy(r);
 }
 
+/* On-CPU time per op: the CPU clock's reads around each batch (what the
+ * empty loop spends beyond its wall time) come off, the loop overhead too,
+ * and one thread is never on CPU longer than the wall clock ran. */
+static void cpu_per_op_drops_clock_reads_and_stays_within_wall_time(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkCpu");
+    bl_launch *l = bl_results_add_launch(b);
+    for (int i = 0; i < 10; i++) {
+        /* 100 reps of an empty loop: 200 ns wall, +1000 ns of clock reads */
+        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 100, .ns = 200, .cpu_ns = 1200};
+        /* 100 reps of 50 ns/op with the thread on CPU for 30 ns/op */
+        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 100, .ns = 5000, .cpu_ns = 4000};
+        bl_launch_add_sample(l, &o);
+        bl_launch_add_sample(l, &m);
+    }
+    bl_launch_finish(l);
+    assert_true(fabs(l->ns_per_op - 48) < 1e-9);
+    /* (4000 - 1000) / 100 - 2 = 28 ns/op, not 38 */
+    assert_true(fabs(bl_launch_cpu_per_op(l) - 28) < 1e-9);
+    /* the Go line carries it as an extra unit, benchstat-style */
+    char *line = write_launch(b, l);
+    if (!strstr(line, " ns/op\t     28.00 cpu-ns/op\n"))
+        fail_msg("no cpu-ns/op in: %s", line);
+    free(line);
+    /* per-op hooks read the clocks once per op: never more than the wall time */
+    for (size_t i = 0; i < l->n_samples; i++)
+        if (l->samples[i].stage == BL_STAGE_MEASURE)
+            l->samples[i].cpu_ns = 100000;
+    assert_true(fabs(bl_launch_cpu_per_op(l) - 48) < 1e-9);
+    /* the estimate centres it over the launches as it does the time */
+    bl_estimate e;
+    assert_int_equal(bl_bench_estimate(b, 0.95, &e), 0);
+    assert_true(fabs(e.cpu_ns - 48) < 1e-9);
+    /* a batch with pauses has no CPU time per op to give; unknown is NAN */
+    for (size_t i = 0; i < l->n_samples; i++)
+        l->samples[i].pauses = 1;
+    assert_true(isnan(bl_launch_cpu_per_op(l)));
+    assert_int_equal(bl_bench_estimate(b, 0.95, &e), 0);
+    assert_true(isnan(e.cpu_ns));
+    bl_results_destroy(r);
+}
+
 struct seen {
     size_t n;
     char name[80];
@@ -356,6 +400,7 @@ int main(void)
         cmocka_unit_test(finish_invalidates_and_subtracts_overhead),
         cmocka_unit_test(faults_invalidate_only_when_unusual),
         cmocka_unit_test(long_batches_keep_cheap_context_switches),
+        cmocka_unit_test(cpu_per_op_drops_clock_reads_and_stays_within_wall_time),
         cmocka_unit_test(hostile_names_units_and_config_stay_one_line_and_read_back),
     };
     return cmocka_run_group_tests_name("gobench_write", tests, NULL, NULL);

@@ -6,8 +6,9 @@
  * Each launch (a worker process) is one Google Benchmark repetition, run
  * type "iteration": real_time is the launch's time per op (median of its
  * clean batches, loop overhead subtracted), cpu_time the same median of the
- * batches' on-CPU time per op (where it was measured and the batches had no
- * pauses; else the real time, flagged "cpu_time_is_real_time"), iterations
+ * batches' on-CPU time per op (bl_launch_cpu_per_op: where it was measured
+ * and the batches had no pauses; else the real time, flagged
+ * "cpu_time_is_real_time"), iterations
  * the repetitions of its clean
  * measured batches. With more than one launch, the mean, median, stddev and
  * cv aggregates follow, as Google Benchmark writes them. Names lose
@@ -46,29 +47,6 @@ static char *gb_name(const char *full)
 static int launch_ok(const bl_launch *l)
 {
     return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
-}
-
-/* The median on-CPU time per op of the launch's clean measured batches,
- * the loop overhead subtracted as for wall time; NAN when not measured. */
-static double cpu_per_op(const bl_launch *l)
-{
-    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
-    if (!v)
-        return NAN;
-    size_t n = 0;
-    for (size_t i = 0; i < l->n_samples; i++) {
-        const bl_sample *s = &l->samples[i];
-        /* the thread's CPU time covers the whole batch, paused parts too:
-         * a batch with pauses has no CPU time per op to give */
-        if (s->stage == BL_STAGE_MEASURE && !s->invalid && s->reps > 0 && s->cpu_ns >= 0 &&
-            s->pauses == 0)
-            v[n++] = s->cpu_ns / (double)s->reps;
-    }
-    double m = n ? bl_stats_median(v, n) : NAN;
-    free(v);
-    if (isfinite(m) && isfinite(l->overhead_ns))
-        m = m > l->overhead_ns ? m - l->overhead_ns : 0;
-    return m;
 }
 
 /* The counters of a launch as Google Benchmark names them: rates per second
@@ -301,7 +279,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
                 continue;
             threads = l->threads > 0 ? l->threads : 1;
             rt[k] = l->ns_per_op;
-            ct[k] = cpu_per_op(l);
+            ct[k] = bl_launch_cpu_per_op(l);
             if (!isfinite(ct[k]))
                 ct[k] = rt[k]; /* not measured: said in "cpu_time_is_real_time" */
             ncs[k] = counters_of(l, cs[k], 32);
@@ -315,7 +293,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             fputs(",\n      \"cpu_time\": ", f);
             bl__json_number(f, ct[k]);
             fputs(",\n      \"time_unit\": \"ns\"", f);
-            if (!isfinite(cpu_per_op(l)))
+            if (!isfinite(bl_launch_cpu_per_op(l)))
                 fputs(",\n      \"cpu_time_is_real_time\": true", f);
             if (l->label) {
                 fputs(",\n      \"label\": ", f);

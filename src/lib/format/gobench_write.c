@@ -94,6 +94,17 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
         bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
         fprintf(f, "\t%10s ref-cycles/op", v);
     }
+    /* the on-CPU time per op, under the unit benchlab reads Google
+     * Benchmark's cpu_time as; floored as ns/op is, so that no zero splits
+     * a benchstat table */
+    double cpu = bl_launch_cpu_per_op(l);
+    for (size_t i = 0; i < l->n_metrics && !isnan(cpu); i++)
+        if (strcmp(l->metrics[i].unit, "cpu-ns/op") == 0)
+            cpu = NAN; /* the benchmark's own, or read back from a Go line: once */
+    if (!isnan(cpu)) {
+        bl_gobench_format_value(v, sizeof v, cpu > 0 ? cpu : ZERO_FLOOR_NS);
+        fprintf(f, "\t%10s cpu-ns/op", v);
+    }
     /* throughput counts the operations of every thread */
     bl_rates rates;
     bl_launch_rates(l, &rates);

@@ -5,11 +5,17 @@
  * 95% interval of that centre (t over the launch centres, so the variance
  * between processes is in it), the number of launches and their spread
  * ((max - min) / median of the launch centres), clean/measured batches,
- * the loop overhead that was subtracted, and the throughput at the centre.
+ * the loop overhead that was subtracted, and the throughput at the centre;
+ * the on-CPU time per op beside the wall time (bl_launch_cpu_per_op).
  * Below the table, plain-word notes, one per benchmark and kind: disturbed
  * batches and why, failures, skips, drift within launches and modes in the
  * batch times or the launch centres (bl_bench_diagnose).
+ *
+ * Built in three steps: the rows as data (run_rows.c, shared with the
+ * Markdown writer), the layout (which columns, the text of each cell,
+ * widths), the print (the table, its footnotes, the notes).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +27,7 @@
 #include "benchlab.h" /* enum bl_metric_flags */
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
+#include "run_rows.h"
 #include "text.h"
 
 void bl_format_duration(char *out, size_t size, double ns)
@@ -98,117 +105,7 @@ void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
              100 * c->best.rms);
 }
 
-/* Columns; ref-cycles/op, throughput, B/op and allocs/op only when some
- * benchmark has them. */
-enum {
-    C_NAME,
-    C_TIME,
-    C_REF,
-    C_CI,
-    C_LAUNCHES,
-    C_SPREAD,
-    C_BATCHES,
-    C_OVH,
-    C_RATE,
-    C_BYTES,
-    C_ALLOCS,
-    C_METRICS,
-    C_PLOT
-};
-#define NCOL 13
 #define PLOT_CELLS 20
-
-struct row {
-    char cell[NCOL][160];
-};
-
-static int one_rate(char *out, size_t size, double v, const char *unit);
-
-/*
- * Did the body do no measurable work? Less than half a core cycle per op
- * beyond the empty loop (half a reference cycle when those were measured,
- * else 0.15 ns, half a cycle at 3.3 GHz) is below what the overhead
- * subtraction resolves: the compiler removed the body, or it is cheaper
- * than the loop around it. Its spread over launches is then noise over
- * zero (thousands of percent) and says nothing.
- */
-static bool no_measurable_work(const bl_estimate *e)
-{
-    if (!(e->centre >= 0))
-        return false;
-    return isnan(e->ref_cycles) ? e->centre < 0.15 : e->ref_cycles < 0.5;
-}
-
-/*
- * The user metrics of a benchmark (bl_report_metric), each the median over
- * its successful launches, in the order first reported, with the better
- * direction declared: "3.25 ratio↑, 10.00 misses/op↓, 7.000 plain/op".
- * Returns 1 when some metric has a direction (the legend is then due).
- */
-static int metrics_cell(const bl_bench_result *b, char *out, size_t size)
-{
-    size_t len = 0;
-    int directed = 0;
-    snprintf(out, size, "-");
-    double *v = malloc((b->n_launches ? b->n_launches : 1) * sizeof *v);
-    if (!v)
-        return 0;
-    for (size_t j = 0; j < b->n_launches; j++) {
-        const bl_launch *l = &b->launches[j];
-        if (l->status || l->skipped)
-            continue;
-        for (size_t m = 0; m < l->n_metrics; m++) {
-            const char *unit = l->metrics[m].unit;
-            /* said already by an earlier launch? */
-            bool seen = false;
-            for (size_t k = 0; k < j && !seen; k++) {
-                const bl_launch *o = &b->launches[k];
-                for (size_t q = 0; !o->status && !o->skipped && q < o->n_metrics && !seen; q++)
-                    seen = strcmp(o->metrics[q].unit, unit) == 0;
-            }
-            if (seen)
-                continue;
-            size_t n = 0;
-            unsigned flags = l->metrics[m].flags;
-            for (size_t k = j; k < b->n_launches; k++) {
-                const bl_launch *o = &b->launches[k];
-                for (size_t q = 0; !o->status && !o->skipped && q < o->n_metrics; q++)
-                    if (strcmp(o->metrics[q].unit, unit) == 0 && !isnan(o->metrics[q].value))
-                        v[n++] = o->metrics[q].value;
-            }
-            char num[48];
-            size_t ul = strlen(unit);
-            bool rate = ul > 2 && strcmp(unit + ul - 2, "/s") == 0;
-            if (!n)
-                snprintf(num, sizeof num, "-");
-            else if (rate) /* "416.4 M hits/s", as the throughput column */
-                one_rate(num, sizeof num, bl_stats_median(v, n), unit);
-            else
-                bl_gobench_format_value(num, sizeof num, bl_stats_median(v, n));
-            /* both directions declared is refused elsewhere: show neither */
-            const char *dir = (flags & BL_HIGHER_IS_BETTER) && !(flags & BL_LOWER_IS_BETTER)
-                                  ? "\xe2\x86\x91" /* up arrow */
-                              : (flags & BL_LOWER_IS_BETTER) && !(flags & BL_HIGHER_IS_BETTER)
-                                  ? "\xe2\x86\x93" /* down arrow */
-                                  : "";
-            directed |= *dir != 0;
-            int w = snprintf(out + len, size - len, "%s%s%s%s%s", len ? ", " : "", num,
-                             rate && n ? "" : " ", rate && n ? "" : unit, dir);
-            if (w < 0 || (size_t)w >= size - len) {
-                /* no room for this one: say that more exist rather than cut a unit */
-                if (len + 5 < size)
-                    snprintf(out + len, size - len, ", ...");
-                else
-                    out[len] = '\0';
-                free(v);
-                return directed;
-            }
-            len += (size_t)w;
-        }
-    }
-    free(v);
-    return directed;
-}
 
 /* A percentage with two significant digits at most: 0.42%, 3.1%, 12%. */
 static void format_percent(char *out, size_t size, double share)
@@ -395,282 +292,428 @@ static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yello
     bl__buf_fini(&safe);
 }
 
-void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
-{
-    /* names and messages come from benchmarks: shown, never sent to the terminal */
-    struct bl__buf sn = {0}, sm = {0};
-    const char *bold = (flags & BL_TABLE_COLOR) ? "\033[1m" : "";
-    const char *yellow = (flags & BL_TABLE_COLOR) ? "\033[33m" : "";
-    const char *red = (flags & BL_TABLE_COLOR) ? "\033[31m" : "";
-    const char *reset = (flags & BL_TABLE_COLOR) ? "\033[0m" : "";
-    static const char *head[NCOL] = {"benchmark",       "time/op", "ref-cycles/op", "95% CI",
-                                     "launches",        "spread",  "batches",       "overhead",
-                                     "throughput",      "B/op",    "allocs/op",     "metrics",
-                                     "batches in order"};
-    bool show[NCOL] = {true, true,  false, true,  true,  true, true,
-                       true, false, false, false, false, false};
-    show[C_PLOT] = (flags & BL_TABLE_PLOTS) != 0;
-    for (size_t i = 0; i < r->n_benches; i++) {
-        if (r->benches[i].has_alloc)
-            show[C_BYTES] = show[C_ALLOCS] = true;
-        for (size_t j = 0; j < r->benches[i].n_launches; j++) {
-            const bl_launch *l = &r->benches[i].launches[j];
-            show[C_REF] |= !l->status && !isnan(l->ref_cycles_per_op);
-            show[C_RATE] |=
-                !l->status && (l->bytes_per_op > 0 || l->items_per_op > 0 || l->threads > 0);
-            show[C_METRICS] |= !l->status && !l->skipped && l->n_metrics > 0;
-        }
-    }
-    int last = 0;
-    for (int c = 0; c < NCOL; c++)
-        if (show[c])
-            last = c;
-    struct row *rows = calloc(r->n_benches + 1, sizeof *rows);
-    bool *idle = calloc(r->n_benches + 1, sizeof *idle); /* no measurable work */
-    if (!rows || !idle) {
-        free(rows);
-        free(idle);
-        return;
-    }
-    int directed = 0; /* some metric shows its better direction */
+/* Columns; cpu/op, ref-cycles/op, throughput, B/op, allocs/op and metrics
+ * only when some benchmark has them (cpu/op: whenever the on-CPU time was
+ * measured, as Google Benchmark's CPU column), the sparkline only on a
+ * terminal that shows it. */
+enum {
+    C_NAME,
+    C_TIME,
+    C_CPU,
+    C_REF,
+    C_CI,
+    C_LAUNCHES,
+    C_SPREAD,
+    C_BATCHES,
+    C_OVH,
+    C_RATE,
+    C_BYTES,
+    C_ALLOCS,
+    C_METRICS,
+    C_PLOT
+};
+#define NCOL 14
+#define CELL 160
+
+static const char *const head[NCOL] = {"benchmark", "time/op",         "cpu/op", "ref-cycles/op",
+                                       "95% CI",    "launches",        "spread", "batches",
+                                       "overhead",  "throughput",      "B/op",   "allocs/op",
+                                       "metrics",   "batches in order"};
+
+/* The text of one row, cell by cell. */
+struct cells {
+    char cell[NCOL][CELL];
+};
+
+/* How the table is laid out: which columns, their widths, the text of each
+ * row with an estimate, and which footnotes are due. */
+struct layout {
+    bool show[NCOL];
     int w[NCOL];
-    for (int c = 0; c < NCOL; c++)
-        w[c] = bl__text_width(head[c]);
-    size_t n_rows = 0;
-    int one_launch = 0; /* some interval comes from the batches of one process */
-    for (size_t i = 0; i < r->n_benches; i++) {
-        const bl_bench_result *b = &r->benches[i];
-        bl_estimate e;
-        if (bl_bench_estimate(b, 0.95, &e) != 0)
-            continue;
-        struct row *row = &rows[n_rows++];
-        const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
-        snprintf(row->cell[C_NAME], sizeof row->cell[C_NAME], "%s", bl__terminal_safe(&sn, name));
-        bl_format_duration(row->cell[C_TIME], sizeof row->cell[C_TIME], e.centre);
-        if (e.ci_method != BL_CI_NONE) {
-            char lo[32], hi[32];
-            bl_format_duration(lo, sizeof lo, e.ci_lo);
-            bl_format_duration(hi, sizeof hi, e.ci_hi);
-            snprintf(row->cell[C_CI], sizeof row->cell[C_CI], "[%s, %s]%s", lo, hi,
-                     e.ci_method == BL_CI_BATCHES ? "*" : "");
-            one_launch |= e.ci_method == BL_CI_BATCHES;
-        } else {
-            snprintf(row->cell[C_CI], sizeof row->cell[C_CI], "(too few batches)");
-        }
-        snprintf(row->cell[C_LAUNCHES], sizeof row->cell[C_LAUNCHES], "%zu", e.n_launches);
-        idle[i] = no_measurable_work(&e);
-        if (e.n_launches > 1 && !idle[i])
-            format_percent(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], e.spread);
+    int last;            /* the last column shown: not padded */
+    struct cells *cells; /* one per benchmark with an estimate, in order */
+    size_t n_cells;
+    bool one_launch;    /* some interval comes from the batches of one process */
+    bool directed;      /* some metric shows its better direction */
+    bool metric_spread; /* some metric shows its spread */
+};
+
+/* Colours of the text around the table (all "" without BL_TABLE_COLOR). */
+struct palette {
+    const char *bold, *yellow, *red, *reset;
+};
+
+/*
+ * The user metrics of a benchmark (bl_report_metric), each the median over
+ * its successful launches, in the order first reported, with the better
+ * direction declared and, from two launches on, its spread over them as
+ * the time's spread column has it ((max - min) / median):
+ * "3.25 ratio↑ (1.2%), 10.00 misses/op↓ (0.00%), 7.000 plain/op (0.00%)".
+ * Sets *directed when some metric has a direction and *spread when some
+ * has a spread (the legend is then due).
+ */
+static void metrics_cell(const struct bl__run_row *row, char *out, size_t size, bool *directed,
+                         bool *spread)
+{
+    size_t len = 0;
+    snprintf(out, size, "-");
+    for (size_t i = 0; i < row->n_metrics; i++) {
+        const struct bl__metric_summary *m = &row->metrics[i];
+        char num[48];
+        size_t ul = strlen(m->unit);
+        bool rate = ul > 2 && strcmp(m->unit + ul - 2, "/s") == 0;
+        if (!m->n)
+            snprintf(num, sizeof num, "-");
+        else if (rate) /* "416.4 M hits/s", as the throughput column */
+            one_rate(num, sizeof num, m->median, m->unit);
         else
-            snprintf(row->cell[C_SPREAD], sizeof row->cell[C_SPREAD], "-");
-        snprintf(row->cell[C_BATCHES], sizeof row->cell[C_BATCHES], "%zu/%zu", e.n_batches,
-                 e.n_measured);
-        bl_format_duration(row->cell[C_OVH], sizeof row->cell[C_OVH], e.overhead_ns);
-        /* reference cycles: the launches' values, centred as the time is */
-        snprintf(row->cell[C_REF], sizeof row->cell[C_REF], "-");
-        if (!isnan(e.ref_cycles))
-            bl_gobench_format_value(row->cell[C_REF], sizeof row->cell[C_REF], e.ref_cycles);
-        /* the throughput at the centre shown: the rate of a launch with that time */
-        bl_launch at = {.ns_per_op = NAN};
-        for (size_t j = 0; j < b->n_launches; j++)
-            if (!b->launches[j].status && !b->launches[j].skipped) {
-                at = b->launches[j];
-                break;
-            }
-        at.ns_per_op = e.centre;
-        bl_rates rates;
-        bl_launch_rates(&at, &rates);
-        bl_format_rate(row->cell[C_RATE], sizeof row->cell[C_RATE], &rates);
-        if (b->has_alloc) {
-            snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "%.0f", b->alloc_bytes_per_op);
-            snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "%.0f", b->allocs_per_op);
-        } else {
-            snprintf(row->cell[C_BYTES], sizeof row->cell[C_BYTES], "-");
-            snprintf(row->cell[C_ALLOCS], sizeof row->cell[C_ALLOCS], "-");
+            bl_gobench_format_value(num, sizeof num, m->median);
+        /* both directions declared is refused elsewhere: show neither */
+        const char *dir = (m->flags & BL_HIGHER_IS_BETTER) && !(m->flags & BL_LOWER_IS_BETTER)
+                              ? "\xe2\x86\x91" /* up arrow */
+                          : (m->flags & BL_LOWER_IS_BETTER) && !(m->flags & BL_HIGHER_IS_BETTER)
+                              ? "\xe2\x86\x93" /* down arrow */
+                              : "";
+        *directed |= *dir != 0;
+        char pct[24] = "";
+        if (m->n > 1 && !isnan(m->spread)) {
+            pct[0] = ' ';
+            pct[1] = '(';
+            format_percent(pct + 2, sizeof pct - 3, m->spread);
+            strcat(pct, ")");
         }
-        if (show[C_METRICS])
-            directed |= metrics_cell(b, row->cell[C_METRICS], sizeof row->cell[C_METRICS]);
-        if (show[C_PLOT])
-            batch_sparkline(b, e.centre, row->cell[C_PLOT], sizeof row->cell[C_PLOT]);
-        for (int c = 0; c < NCOL; c++)
-            if (bl__text_width(row->cell[c]) > w[c])
-                w[c] = bl__text_width(row->cell[c]);
+        int w = snprintf(out + len, size - len, "%s%s%s%s%s%s", len ? ", " : "", num,
+                         rate && m->n ? "" : " ", rate && m->n ? "" : m->unit, dir, pct);
+        if (w < 0 || (size_t)w >= size - len) {
+            /* no room for this one: say that more exist rather than cut a unit */
+            if (len + 5 < size)
+                snprintf(out + len, size - len, ", ...");
+            else
+                out[len] = '\0';
+            return;
+        }
+        *spread |= *pct != 0;
+        len += (size_t)w;
     }
-    if (n_rows) {
-        fputs(bold, f);
-        for (int c = 0; c < NCOL; c++) {
-            if (!show[c])
-                continue;
-            bl__text_pad(f, head[c], c == last && c == C_METRICS ? 0 : w[c],
-                         c > 0 && c != C_CI && c != C_METRICS);
-            fputs(c < last ? "  " : "\n", f);
-        }
-        fputs(reset, f);
-        for (size_t i = 0; i < n_rows; i++) {
-            for (int c = 0; c < NCOL; c++) {
-                if (!show[c])
-                    continue;
-                bl__text_pad(f, rows[i].cell[c], c == last ? 0 : w[c],
-                             c > 0 && c != C_CI && c != C_METRICS);
-                fputs(c < last ? "  " : "\n", f);
-            }
-        }
-        if (one_launch)
-            fprintf(f, "* one launch: the interval comes from the batches of one process and "
-                       "leaves out the variance between processes (--count 2 or more)\n");
-        if (directed)
-            fprintf(f, "metrics: median over launches; \xe2\x86\x91 higher is better, "
-                       "\xe2\x86\x93 lower is better\n");
+}
+
+/* The text of the cells of one row with an estimate. */
+static void format_cells(struct layout *lo, const struct bl__run_row *row, struct cells *c,
+                         struct bl__buf *safe)
+{
+    const bl_estimate *e = &row->e;
+    const bl_bench_result *b = row->bench;
+    const char *name = strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name;
+    snprintf(c->cell[C_NAME], CELL, "%s", bl__terminal_safe(safe, name));
+    bl_format_duration(c->cell[C_TIME], CELL, e->centre);
+    bl_format_duration(c->cell[C_CPU], CELL, e->cpu_ns); /* NAN: "-" */
+    if (e->ci_method != BL_CI_NONE) {
+        char low[32], high[32];
+        bl_format_duration(low, sizeof low, e->ci_lo);
+        bl_format_duration(high, sizeof high, e->ci_hi);
+        snprintf(c->cell[C_CI], CELL, "[%s, %s]%s", low, high,
+                 e->ci_method == BL_CI_BATCHES ? "*" : "");
+        lo->one_launch |= e->ci_method == BL_CI_BATCHES;
+    } else {
+        snprintf(c->cell[C_CI], CELL, "(too few batches)");
     }
-    /* Macrobenchmarks (one invocation per batch): the whole distribution */
-    for (size_t i = 0; i < r->n_benches; i++) {
-        const bl_bench_result *b = &r->benches[i];
-        size_t n = 0, single = 1;
-        for (size_t j = 0; j < b->n_launches; j++) {
-            const bl_launch *l = &b->launches[j];
-            if (l->status || l->skipped)
-                continue;
-            for (size_t k = 0; k < l->n_samples; k++)
-                if (l->samples[k].stage == BL_STAGE_MEASURE && !l->samples[k].invalid) {
-                    single &= l->samples[k].reps == 1;
-                    n++;
-                }
-        }
-        if (!n || !single)
+    snprintf(c->cell[C_LAUNCHES], CELL, "%zu", e->n_launches);
+    if (e->n_launches > 1 && !row->idle)
+        format_percent(c->cell[C_SPREAD], CELL, e->spread);
+    else
+        snprintf(c->cell[C_SPREAD], CELL, "-");
+    snprintf(c->cell[C_BATCHES], CELL, "%zu/%zu", e->n_batches, e->n_measured);
+    bl_format_duration(c->cell[C_OVH], CELL, e->overhead_ns);
+    /* reference cycles: the launches' values, centred as the time is */
+    snprintf(c->cell[C_REF], CELL, "-");
+    if (!isnan(e->ref_cycles))
+        bl_gobench_format_value(c->cell[C_REF], CELL, e->ref_cycles);
+    bl_format_rate(c->cell[C_RATE], CELL, &row->rates);
+    if (b->has_alloc) {
+        snprintf(c->cell[C_BYTES], CELL, "%.0f", b->alloc_bytes_per_op);
+        snprintf(c->cell[C_ALLOCS], CELL, "%.0f", b->allocs_per_op);
+    } else {
+        snprintf(c->cell[C_BYTES], CELL, "-");
+        snprintf(c->cell[C_ALLOCS], CELL, "-");
+    }
+    if (lo->show[C_METRICS])
+        metrics_cell(row, c->cell[C_METRICS], CELL, &lo->directed, &lo->metric_spread);
+    if (lo->show[C_PLOT])
+        batch_sparkline(b, e->centre, c->cell[C_PLOT], CELL);
+}
+
+/* Choose the columns, write the cells and measure them. 0 or -ENOMEM. */
+static int table_layout(struct layout *lo, const struct bl__run_rows *rows, unsigned flags)
+{
+    memset(lo, 0, sizeof *lo);
+    static const bool always[NCOL] = {
+        [C_NAME] = true,   [C_TIME] = true,    [C_CI] = true, [C_LAUNCHES] = true,
+        [C_SPREAD] = true, [C_BATCHES] = true, [C_OVH] = true};
+    memcpy(lo->show, always, sizeof lo->show);
+    lo->show[C_CPU] = rows->any_cpu;
+    lo->show[C_REF] = rows->any_ref;
+    lo->show[C_RATE] = rows->any_rate;
+    lo->show[C_BYTES] = lo->show[C_ALLOCS] = rows->any_alloc;
+    lo->show[C_METRICS] = rows->any_metrics;
+    lo->show[C_PLOT] = (flags & BL_TABLE_PLOTS) != 0;
+    for (int c = 0; c < NCOL; c++)
+        if (lo->show[c])
+            lo->last = c;
+    for (int c = 0; c < NCOL; c++)
+        lo->w[c] = bl__text_width(head[c]);
+    lo->cells = calloc(rows->n_rows + 1, sizeof *lo->cells);
+    if (!lo->cells)
+        return -ENOMEM;
+    struct bl__buf safe = {0};
+    for (size_t i = 0; i < rows->n_rows; i++) {
+        if (!rows->rows[i].have)
             continue;
-        double *v = malloc(n * sizeof *v);
-        size_t m = 0;
-        for (size_t j = 0; v && j < b->n_launches; j++) {
-            const bl_launch *l = &b->launches[j];
-            if (l->status || l->skipped)
-                continue;
-            double *x;
-            long k = bl_launch_per_op(l, &x);
-            for (long t = 0; t < k && m < n; t++)
-                v[m++] = x[t];
-            if (k >= 0)
-                free(x);
-        }
-        if (v && m) {
-            bl_stats_sort(v, m);
-            static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
-            static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
-            fprintf(f, "%s: per invocation (n=%zu):",
-                    bl__terminal_safe(&sn, strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9
-                                                                                 : b->name),
-                    m);
-            for (int q = 0; q < 6; q++) {
-                char d[32];
-                bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
-                fprintf(f, "  %s %s", pn[q], d);
-            }
-            fputc('\n', f);
-        }
-        free(v);
+        struct cells *c = &lo->cells[lo->n_cells++];
+        format_cells(lo, &rows->rows[i], c, &safe);
+        for (int k = 0; k < NCOL; k++)
+            if (bl__text_width(c->cell[k]) > lo->w[k])
+                lo->w[k] = bl__text_width(c->cell[k]);
     }
-    /* complexity fits (bl_results_fit_complexity) */
+    bl__buf_fini(&safe);
+    return 0;
+}
+
+/* One line of the table: the cells shown, padded to their widths (the
+ * last one not), numbers to the right. */
+static void print_line(FILE *f, const struct layout *lo, const char *const text[NCOL], int is_head)
+{
+    for (int c = 0; c < NCOL; c++) {
+        if (!lo->show[c])
+            continue;
+        /* the last cell is not padded, nor is a heading of metrics there */
+        int w = c == lo->last && !(is_head && c != C_METRICS) ? 0 : lo->w[c];
+        bl__text_pad(f, text[c], w, c > 0 && c != C_CI && c != C_METRICS);
+        fputs(c < lo->last ? "  " : "\n", f);
+    }
+}
+
+/* The table and its footnotes. */
+static void table_print(FILE *f, const struct layout *lo, const struct palette *p)
+{
+    if (!lo->n_cells)
+        return;
+    fputs(p->bold, f);
+    print_line(f, lo, head, 1);
+    fputs(p->reset, f);
+    for (size_t i = 0; i < lo->n_cells; i++) {
+        const char *text[NCOL];
+        for (int c = 0; c < NCOL; c++)
+            text[c] = lo->cells[i].cell[c];
+        print_line(f, lo, text, 0);
+    }
+    if (lo->one_launch)
+        fprintf(f, "* one launch: the interval comes from the batches of one process and "
+                   "leaves out the variance between processes (--count 2 or more)\n");
+    if (lo->directed || lo->metric_spread)
+        fprintf(f, "metrics: median over launches%s%s\n",
+                lo->metric_spread ? " (in parentheses their spread, as time/op's)" : "",
+                lo->directed ? "; \xe2\x86\x91 higher is better, \xe2\x86\x93 lower is better"
+                             : "");
+}
+
+/* Macrobenchmarks (one invocation per batch): the whole distribution. */
+static void write_invocations(FILE *f, const bl_bench_result *b, struct bl__buf *sn)
+{
+    size_t n = 0, single = 1;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped)
+            continue;
+        for (size_t k = 0; k < l->n_samples; k++)
+            if (l->samples[k].stage == BL_STAGE_MEASURE && !l->samples[k].invalid) {
+                single &= l->samples[k].reps == 1;
+                n++;
+            }
+    }
+    if (!n || !single)
+        return;
+    double *v = malloc(n * sizeof *v);
+    size_t m = 0;
+    for (size_t j = 0; v && j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped)
+            continue;
+        double *x;
+        long k = bl_launch_per_op(l, &x);
+        for (long t = 0; t < k && m < n; t++)
+            v[m++] = x[t];
+        if (k >= 0)
+            free(x);
+    }
+    if (v && m) {
+        bl_stats_sort(v, m);
+        static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
+        static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
+        fprintf(
+            f, "%s: per invocation (n=%zu):",
+            bl__terminal_safe(sn, strncmp(b->name, "Benchmark", 9) == 0 ? b->name + 9 : b->name),
+            m);
+        for (int q = 0; q < 6; q++) {
+            char d[32];
+            bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
+            fprintf(f, "  %s %s", pn[q], d);
+        }
+        fputc('\n', f);
+    }
+    free(v);
+}
+
+/* Complexity fits (bl_results_fit_complexity). */
+static void write_complexity(FILE *f, const bl_results *r, const struct palette *p,
+                             struct bl__buf *sn, struct bl__buf *sm)
+{
     if (r->n_complexity)
-        fprintf(f, "%sComplexity of time/op in the size (least squares, normalised RMS):%s\n", bold,
-                reset);
+        fprintf(f, "%sComplexity of time/op in the size (least squares, normalised RMS):%s\n",
+                p->bold, p->reset);
     for (size_t i = 0; i < r->n_complexity; i++) {
         const bl_complexity_result *c = &r->complexity[i];
         char what[512];
         bl_format_complexity(what, sizeof what, c);
         const char *name = strncmp(c->name, "Benchmark", 9) == 0 ? c->name + 9 : c->name;
-        fprintf(f, "  %s: %s\n", bl__terminal_safe(&sn, name), bl__terminal_safe(&sm, what));
+        fprintf(f, "  %s: %s\n", bl__terminal_safe(sn, name), bl__terminal_safe(sm, what));
         if (c->message && c->best.curve)
-            fprintf(f, "%snote%s %s: %s\n", yellow, reset, sn.data,
-                    bl__terminal_safe(&sm, c->message));
+            fprintf(f, "%snote%s %s: %s\n", p->yellow, p->reset, sn->data,
+                    bl__terminal_safe(sm, c->message));
     }
-    /* notes in plain words, one per benchmark and kind */
+}
+
+/* A failed or skipped launch, its message said once with the number of
+ * launches that said it. */
+static void write_failure(FILE *f, const bl_bench_result *b, size_t j, bool good,
+                          const struct palette *p, struct bl__buf *sn, struct bl__buf *sm)
+{
+    const bl_launch *l = &b->launches[j];
+    /* a message said by several launches is said once, with the count */
+    const char *msg = l->message ? l->message : bl_strerror(l->status);
+    size_t same = 0, first = j;
+    for (size_t k = 0; k < b->n_launches; k++) {
+        const bl_launch *o = &b->launches[k];
+        const char *om = o->message ? o->message : bl_strerror(o->status);
+        if ((o->status || o->skipped) && o->skipped == l->skipped && o->disturbed == l->disturbed &&
+            strcmp(om, msg) == 0) {
+            if (!same)
+                first = k;
+            same++;
+        }
+    }
+    if (first != j)
+        return;
+    const char *name = bl__terminal_safe(sn, b->name);
+    msg = bl__terminal_safe(sm, msg);
+    if (l->skipped)
+        fprintf(f, "SKIP %s: %s", name, msg);
+    else if (l->disturbed && good)
+        fprintf(f, "%snote%s %s: launch discarded: %s", p->yellow, p->reset, name, msg);
+    else
+        fprintf(f, "%sFAIL%s %s: %s", p->red, p->reset, name, msg);
+    if (same > 1)
+        fprintf(f, " (%zu of %zu launches)", same, b->n_launches);
+    fputc('\n', f);
+}
+
+/* "a, b" of the reasons set in `bits` (with their counts when `by`). */
+static void write_reasons(FILE *f, unsigned bits, const size_t *by)
+{
+    int first = 1;
+    for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+        if (!(bits & (1u << k)))
+            continue;
+        fprintf(f, "%s%s", first ? "" : ", ", bl_invalid_name(k));
+        if (by)
+            fprintf(f, " %zu", by[k]);
+        first = 0;
+    }
+}
+
+/* Notes in plain words about one benchmark, one per kind. */
+static void write_bench_notes(FILE *f, const struct bl__run_row *row, const struct palette *p,
+                              struct bl__buf *sn, struct bl__buf *sm)
+{
+    const bl_bench_result *b = row->bench;
+    unsigned intrinsic = 0, disturbed = 0;
+    size_t invalid = 0, measured = 0, by[BL_INVALID_NREASONS] = {0}, ok = 0;
+    bool good = false; /* some launch gave a value */
+    for (size_t j = 0; j < b->n_launches; j++)
+        good |= !b->launches[j].status && !b->launches[j].skipped;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped) {
+            write_failure(f, b, j, good, p, sn, sm);
+            continue;
+        }
+        ok++;
+        intrinsic |= l->intrinsic;
+        invalid += l->n_invalid;
+        measured += l->n_measured;
+        for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
+            by[k] += l->invalid_by[k];
+            disturbed |= by[k] ? 1u << k : 0;
+        }
+    }
+    const char *name = bl__terminal_safe(sn, b->name);
+    if (intrinsic) {
+        fprintf(f, "note %s: most batches show ", name);
+        write_reasons(f, intrinsic, NULL);
+        fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
+    }
+    if (ok && invalid * 20 > measured) {
+        fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", p->yellow, p->reset,
+                name, invalid, measured);
+        write_reasons(f, disturbed, by);
+        fprintf(f, ")\n");
+    }
+    /* launches are the unit: a few clean batches per launch are enough,
+     * fewer than 10 in all are not */
+    if (ok && measured - invalid < 10)
+        fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
+                p->yellow, p->reset, name, measured - invalid);
+    if (ok && row->idle)
+        fprintf(f,
+                "%snote%s %s: the body did no measurable work (less than half a cycle per "
+                "op beyond the empty loop): the compiler may have removed it; pass its "
+                "result to bl_do_not_optimize() (bl_escape() for memory it writes)\n",
+                p->yellow, p->reset, name);
+    if (ok)
+        diagnosis_notes(f, b, p->yellow, p->reset);
+}
+
+/*
+ * rows -> layout -> print: the rows are the run's data (run_rows.c, which
+ * the Markdown writer reads too), the layout chooses columns and widths,
+ * and the print writes the table, its footnotes and the notes below it.
+ */
+void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
+{
+    const bool color = (flags & BL_TABLE_COLOR) != 0;
+    const struct palette p = {color ? "\033[1m" : "", color ? "\033[33m" : "",
+                              color ? "\033[31m" : "", color ? "\033[0m" : ""};
+    struct bl__run_rows rows;
+    struct layout lo;
+    if (bl__run_rows_build(&rows, r) != 0)
+        return;
+    if (table_layout(&lo, &rows, flags) != 0) {
+        bl__run_rows_fini(&rows);
+        return;
+    }
+    table_print(f, &lo, &p);
+    /* names and messages come from benchmarks: shown, never sent to the terminal */
+    struct bl__buf sn = {0}, sm = {0};
+    for (size_t i = 0; i < r->n_benches; i++)
+        write_invocations(f, &r->benches[i], &sn);
+    write_complexity(f, r, &p, &sn, &sm);
     const char *clash = bl_results_get_meta(r, "unit-conflicts");
     if (clash)
         fprintf(f, "%snote%s better= of a unit declared two ways, the first declaration kept: %s\n",
-                yellow, reset, bl__terminal_safe(&sm, clash));
-    for (size_t i = 0; i < r->n_benches; i++) {
-        const bl_bench_result *b = &r->benches[i];
-        unsigned intrinsic = 0;
-        size_t invalid = 0, measured = 0, by[BL_INVALID_NREASONS] = {0}, ok = 0;
-        bool good = false; /* some launch gave a value */
-        for (size_t j = 0; j < b->n_launches; j++)
-            good |= !b->launches[j].status && !b->launches[j].skipped;
-        for (size_t j = 0; j < b->n_launches; j++) {
-            const bl_launch *l = &b->launches[j];
-            if (l->status || l->skipped) {
-                /* a message said by several launches is said once, with the count */
-                const char *msg = l->message ? l->message : bl_strerror(l->status);
-                size_t same = 0, first = j;
-                for (size_t k = 0; k < b->n_launches; k++) {
-                    const bl_launch *o = &b->launches[k];
-                    const char *om = o->message ? o->message : bl_strerror(o->status);
-                    if ((o->status || o->skipped) && o->skipped == l->skipped &&
-                        o->disturbed == l->disturbed && strcmp(om, msg) == 0) {
-                        if (!same)
-                            first = k;
-                        same++;
-                    }
-                }
-                if (first != j)
-                    continue;
-                const char *name = bl__terminal_safe(&sn, b->name);
-                msg = bl__terminal_safe(&sm, msg);
-                if (l->skipped)
-                    fprintf(f, "SKIP %s: %s", name, msg);
-                else if (l->disturbed && good)
-                    fprintf(f, "%snote%s %s: launch discarded: %s", yellow, reset, name, msg);
-                else
-                    fprintf(f, "%sFAIL%s %s: %s", red, reset, name, msg);
-                if (same > 1)
-                    fprintf(f, " (%zu of %zu launches)", same, b->n_launches);
-                fputc('\n', f);
-                continue;
-            }
-            ok++;
-            intrinsic |= l->intrinsic;
-            invalid += l->n_invalid;
-            measured += l->n_measured;
-            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
-                by[k] += l->invalid_by[k];
-        }
-        if (intrinsic) {
-            fprintf(f, "note %s: most batches show ", bl__terminal_safe(&sn, b->name));
-            int first = 1;
-            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
-                if (intrinsic & (1u << k)) {
-                    fprintf(f, "%s%s", first ? "" : ", ", bl_invalid_name(k));
-                    first = 0;
-                }
-            }
-            fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
-        }
-        if (ok && invalid * 20 > measured) {
-            fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", yellow, reset,
-                    bl__terminal_safe(&sn, b->name), invalid, measured);
-            int first = 1;
-            for (unsigned k = 0; k < BL_INVALID_NREASONS; k++) {
-                if (by[k]) {
-                    fprintf(f, "%s%s %zu", first ? "" : ", ", bl_invalid_name(k), by[k]);
-                    first = 0;
-                }
-            }
-            fprintf(f, ")\n");
-        }
-        /* launches are the unit: a few clean batches per launch are enough,
-         * fewer than 10 in all are not */
-        if (ok && measured - invalid < 10)
-            fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
-                    yellow, reset, bl__terminal_safe(&sn, b->name), measured - invalid);
-        if (ok && idle[i])
-            fprintf(f,
-                    "%snote%s %s: the body did no measurable work (less than half a cycle per "
-                    "op beyond the empty loop): the compiler may have removed it; pass its "
-                    "result to bl_do_not_optimize() (bl_escape() for memory it writes)\n",
-                    yellow, reset, bl__terminal_safe(&sn, b->name));
-        if (ok)
-            diagnosis_notes(f, b, yellow, reset);
-    }
-    free(rows);
-    free(idle);
+                p.yellow, p.reset, bl__terminal_safe(&sm, clash));
+    for (size_t i = 0; i < rows.n_rows; i++)
+        write_bench_notes(f, &rows.rows[i], &p, &sn, &sm);
+    free(lo.cells);
+    bl__run_rows_fini(&rows);
     bl__buf_fini(&sn);
     bl__buf_fini(&sm);
 }

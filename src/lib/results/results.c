@@ -574,6 +574,44 @@ void bl_launch_finish(bl_launch *l)
     free(refs);
 }
 
+/* A batch whose on-CPU time per op can be told: the thread's CPU clock
+ * covers a batch's paused parts too, so a batch with pauses has none. */
+static bool cpu_known(const bl_sample *s)
+{
+    return !s->invalid && s->reps > 0 && s->cpu_ns >= 0 && !s->pauses;
+}
+
+double bl_launch_cpu_per_op(const bl_launch *l)
+{
+    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
+    if (!v)
+        return NAN;
+    /* the CPU clock is read outside the wall clock's reads, so each batch's
+     * CPU time carries their cost: the empty loop's excess over its wall
+     * time is that cost */
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_samples; i++)
+        if (l->samples[i].stage == BL_STAGE_OVERHEAD && cpu_known(&l->samples[i]))
+            v[n++] = l->samples[i].cpu_ns - l->samples[i].ns;
+    double reads = n ? bl_stats_median(v, n) : 0;
+    reads = reads > 0 ? reads : 0;
+    n = 0;
+    for (size_t i = 0; i < l->n_samples; i++) {
+        const bl_sample *s = &l->samples[i];
+        if (s->stage != BL_STAGE_MEASURE || !cpu_known(s))
+            continue;
+        /* one thread cannot be on CPU longer than the wall time (per-op
+         * hooks read the clocks once per op, not once per batch) */
+        double cpu = s->cpu_ns - reads < s->ns ? s->cpu_ns - reads : s->ns;
+        v[n++] = (cpu > 0 ? cpu : 0) / (double)s->reps;
+    }
+    double m = n ? bl_stats_median(v, n) : NAN;
+    free(v);
+    if (isfinite(m) && isfinite(l->overhead_ns))
+        m = m > l->overhead_ns ? m - l->overhead_ns : 0;
+    return m;
+}
+
 void bl_launch_rates(const bl_launch *l, bl_rates *r)
 {
     r->mb_per_s = r->items_per_s = r->ops_per_s = NAN;
@@ -619,7 +657,7 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     out->confidence = confidence;
     out->centre = out->ci_lo = out->ci_hi = out->median = out->mean = out->min = out->max = NAN;
     out->spread = out->cv = out->batch_min = out->batch_cv = out->overhead_ns = NAN;
-    out->ref_cycles = NAN;
+    out->ref_cycles = out->cpu_ns = NAN;
     double *centres = malloc((b->n_launches ? b->n_launches : 1) * sizeof *centres);
     double *cvs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *cvs);
     if (!centres || !cvs) {
@@ -680,6 +718,18 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     else if (n_ref)
         bl_stats_trimmed_interval(cvs, n_ref, BL_LAUNCH_TRIM, confidence, &out->ref_cycles, &lo,
                                   &hi);
+    /* on-CPU time: the same centre again */
+    size_t n_cpu = 0;
+    for (size_t i = 0; i < b->n_launches; i++) {
+        const bl_launch *l = &b->launches[i];
+        double cpu = l->status || l->skipped || isnan(l->ns_per_op) ? NAN : bl_launch_cpu_per_op(l);
+        if (!isnan(cpu))
+            cvs[n_cpu++] = cpu;
+    }
+    if (n_cpu && bl_stats_median_interval(cvs, n_cpu, confidence, &m, &lo, &hi) == 0)
+        out->cpu_ns = m;
+    else if (n_cpu)
+        bl_stats_trimmed_interval(cvs, n_cpu, BL_LAUNCH_TRIM, confidence, &out->cpu_ns, &lo, &hi);
     if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
         /* enough launches (6 at 95%): the median and its distribution-free
          * interval, robust to a third of the launches slowed by something

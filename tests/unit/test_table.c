@@ -1,0 +1,132 @@
+/*
+ * test_table.c - `run`'s summary table (bl_table_write): the user metrics
+ * with their median and spread over the launches, and the on-CPU time
+ * beside the wall time.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "benchlab.h"
+#include "benchlab/format.h"
+#include "benchlab/results.h"
+#include "sim_data.h"
+
+static double flat(size_t i, size_t n)
+{
+    (void)i, (void)n;
+    return 1;
+}
+
+static char *table_of(const bl_results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    bl_table_write(f, r, 0);
+    fclose(f);
+    return buf;
+}
+
+/* The line of the table that starts with `name`. */
+static char *line_of(const char *table, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = table; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && p[n] == ' ') {
+            const char *end = strchr(p, '\n');
+            return strndup(p, end ? (size_t)(end - p) : strlen(p));
+        }
+    return NULL;
+}
+
+static void add_metric(bl_launch *l, const char *unit, double value, unsigned flags)
+{
+    l->metrics = realloc(l->metrics, (l->n_metrics + 1) * sizeof *l->metrics);
+    assert_non_null(l->metrics);
+    l->metrics[l->n_metrics++] = (bl_metric){.unit = strdup(unit), .value = value, .flags = flags};
+}
+
+static void metrics_show_their_spread_over_launches_as_time_does(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkScore");
+    /* six launches: score 90..110 (median 100, spread 20%), misses 10 each */
+    static const double score[] = {100, 110, 90, 100, 105, 95};
+    for (int k = 0; k < 6; k++) {
+        sim_add_launch(b, 20, 100, 1, flat);
+        add_metric(&b->launches[k], "score", score[k], BL_HIGHER_IS_BETTER);
+        add_metric(&b->launches[k], "misses/op", 10, 0);
+    }
+    /* one launch: no spread to give */
+    bl_bench_result *one = bl_results_bench(r, "BenchmarkOnce");
+    sim_add_launch(one, 20, 100, 1, flat);
+    add_metric(&one->launches[0], "score", 7, 0);
+    char *t = table_of(r);
+    char *row = line_of(t, "Score");
+    if (!row || !strstr(row, "  100.0 score\xe2\x86\x91 (20%), 10.00 misses/op (0.00%)"))
+        fail_msg("no metrics with spread in:\n%s", t);
+    /* the time's own spread, the same rule: (max - min) / median */
+    char *once = line_of(t, "Once");
+    assert_non_null(once);
+    assert_non_null(strstr(once, "  7.000 score"));
+    assert_null(strstr(once, "("));
+    assert_non_null(strstr(t, "\nmetrics: median over launches (in parentheses their spread, as "
+                              "time/op's); \xe2\x86\x91 higher is better"));
+    free(row);
+    free(once);
+    free(t);
+    bl_results_destroy(r);
+}
+
+/* On-CPU time beside the wall time, as Google Benchmark's CPU column. */
+static void cpu_time_is_a_column_when_measured(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkWaits");
+    for (int k = 0; k < 6; k++) {
+        bl_launch *l = bl_results_add_launch(b);
+        for (int i = 0; i < 20; i++) {
+            /* 1 us of clock reads on the CPU clock; on CPU for 30 of 50 ns/op */
+            bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 1000, .cpu_ns = 2000};
+            bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 51000, .cpu_ns = 32000};
+            bl_launch_add_sample(l, &o);
+            bl_launch_add_sample(l, &m);
+        }
+        bl_launch_finish(l);
+    }
+    char *t = table_of(r);
+    char *row = line_of(t, "Waits");
+    assert_non_null(strstr(t, " time/op    cpu/op  "));
+    if (!row || !strstr(row, "  50.00 ns  30.00 ns  "))
+        fail_msg("no cpu/op of 30 ns in:\n%s", t);
+    free(row);
+    free(t);
+    bl_results_destroy(r);
+    /* results without CPU time (the Go format): no column */
+    r = bl_results_create();
+    sim_add_launch(bl_results_bench(r, "BenchmarkGo"), 20, 100, 1, flat);
+    t = table_of(r);
+    assert_null(strstr(t, "cpu/op"));
+    free(t);
+    bl_results_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(metrics_show_their_spread_over_launches_as_time_does),
+        cmocka_unit_test(cpu_time_is_a_column_when_measured),
+    };
+    return cmocka_run_group_tests_name("table", tests, NULL, NULL);
+}
