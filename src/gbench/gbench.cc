@@ -597,7 +597,8 @@ std::string State::name() const
     return inst_ ? inst_->name : std::string();
 }
 
-bool State::KeepRunningBatch(IterationCount n)
+/* KeepRunningBatch's first call, or a call with another n */
+bool State::StartKeepRunningBatch(IterationCount n)
 {
     if (n < 1) {
         SkipWithError("KeepRunningBatch(n): n must be at least 1");
