@@ -395,6 +395,27 @@ loops-match-google-benchmark)
         done
     done
     ;;
+own-flags-stay-in-argv)
+    # a custom main reads its own flags after Initialize: they stay in argv
+    # (GB's --v=N is taken off), benchlab runs with the rest, as under GB
+    run "$bin/bl_loop_suite" --size=3 --v=1 --benchmark_filter=BM_own_flag --time 0.02s --count 1 --no-table
+    expect_status 0
+    err_has '^argc after Initialize: 2$'
+    out_has '^BenchmarkBM_own_flag	.*	 *3.000 size$'
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_loop_suite" --size=3 --v=1 --benchmark_filter=BM_own_flag --benchmark_min_time=0.01 \
+            >"$tmp/gb" 2>&1 || { cat "$tmp/gb"; fail "gb_loop_suite --size=3 failed"; }
+        grep -q '^argc after Initialize: 2$' "$tmp/gb" || fail "GB leaves another argc"
+    fi
+    # BENCHMARK_MAIN (ReportUnrecognizedArguments) still refuses them
+    run "$bin/bl_map_test" --size=3
+    expect_status 1
+    err_has 'unrecognized command-line flag: --size=3'
+    # with benchlab-gbench-main, the suite is named after the program
+    run "$bin/bl_link_main_test" --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^pkg: bl_link_main_test$'
+    ;;
 *)
     fail "unknown case"
     ;;

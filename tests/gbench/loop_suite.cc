@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 static void fail_if(benchmark::State &state, bool bad, const char *what, long long got,
@@ -112,4 +113,25 @@ static void BM_dno_big(benchmark::State &state)
 }
 BENCHMARK(BM_dno_big);
 
-BENCHMARK_MAIN();
+// a main of its own that reads its own flags after Initialize, as many
+// suites do: Google Benchmark leaves them in argv for it
+static int g_size = 8;
+static void BM_own_flag(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(g_size);
+    state.counters["size"] = g_size;
+}
+BENCHMARK(BM_own_flag);
+
+int main(int argc, char **argv)
+{
+    benchmark::Initialize(&argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (std::string(argv[i]).rfind("--size=", 0) == 0)
+            g_size = std::stoi(std::string(argv[i]).substr(7));
+    std::fprintf(stderr, "argc after Initialize: %d\n", argc);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
