@@ -395,6 +395,22 @@ loops-match-google-benchmark)
         done
     done
     ;;
+too-many-threads-fail-alone)
+    # Threads(512): the listing works, as Google Benchmark's
+    run "$bin/bl_loop_suite" --benchmark_list_tests --benchmark_filter=BM_many_threads
+    expect_status 0
+    printf 'BM_many_threads/threads:1\nBM_many_threads/threads:512\n' | diff - "$tmp/out" ||
+        fail "listing of BM_many_threads"
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_loop_suite" --benchmark_list_tests --benchmark_filter=BM_many_threads |
+            diff - "$tmp/out" || fail "listing differs from Google Benchmark's"
+    fi
+    # running it fails that benchmark alone, saying why; threads:1 runs
+    run "$bin/bl_loop_suite" --benchmark_filter=BM_many_threads --time 0.02s --count 1 --no-table
+    expect_status 1
+    err_has 'BM_many_threads/threads:512.*Threads(512): benchlab runs at most 256 threads per benchmark'
+    out_has '^BenchmarkBM_many_threads/threads:1	'
+    ;;
 own-flags-stay-in-argv)
     # a custom main reads its own flags after Initialize: they stay in argv
     # (GB's --v=N is taken off), benchlab runs with the rest, as under GB
