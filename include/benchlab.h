@@ -424,6 +424,7 @@ BL_API void bl_register_suite(const char *name, const char *file);
 /* The part of bl_state that the inline fast path touches. */
 struct bl__state_hot {
     uint64_t left; /* repetitions left in the current batch */
+    uint64_t end;  /* bl_iterations() once this batch ends: end - left so far */
 };
 BL_API bool bl__loop_next(bl_state *st);
 
@@ -586,7 +587,12 @@ enum bl_counter_flags {
  * keeps the last value.
  */
 BL_API void bl_report_counter(bl_state *st, const char *name, double value, unsigned flags);
-/* Repetitions run so far by the loop, all stages included. */
+/*
+ * Repetitions run so far by the loop, all stages included. Inside the loop
+ * it counts the repetition that is running (1 in the first one), exact at
+ * every repetition as Google Benchmark's KeepRunning() loop gives it; a
+ * bl_loop_n() step counts all its n.
+ */
 BL_API uint64_t bl_iterations(const bl_state *st);
 /*
  * The repetitions the loop runs in all in this worker (per thread), when

@@ -35,6 +35,7 @@ struct Instance {
     std::string complexity_group; /* the name without its arguments (Google Benchmark's BigO) */
     std::vector<bl_statistic> statistics; /* the family's ComputeStatistics, then {NULL} */
     int thread_list[2];
+    bool too_many_threads; /* listed, and fails when run */
     bl_bench_def def;
 };
 
@@ -262,10 +263,13 @@ void build_instances()
                 /* Google Benchmark never runs nor lists these */
                 if (in->name.rfind("DISABLED_", 0) == 0)
                     continue;
-                if (t < 1 || t > BL_MAX_THREADS)
+                if (t < 1)
                     die(("benchmark '" + in->name + "': thread count " + std::to_string(t) +
-                         " is outside 1 to " + std::to_string(BL_MAX_THREADS))
+                         " is below 1")
                             .c_str());
+                /* more than benchlab runs: listed as Google Benchmark lists
+                 * it, and only this benchmark fails when run (RunInstance) */
+                in->too_many_threads = t > BL_MAX_THREADS;
                 in->thread_list[0] = t;
                 in->thread_list[1] = BL__THREADS_END;
                 bl_bench_def &d = in->def;
@@ -276,7 +280,7 @@ void build_instances()
                 d.line = 0;
                 d.raw_name = 1;
                 d.data = in.get();
-                if (explicit_threads)
+                if (explicit_threads && !in->too_many_threads)
                     d.threads = in->thread_list;
                 /* the family's own plan, on benchlab's per-benchmark fields */
                 d.iterations = static_cast<long long>(b->iterations_);
@@ -335,6 +339,12 @@ void RunInstance(bl_state *st)
         return;
     }
     worker_lambda = in->family->complexity_lambda_;
+    if (in->too_many_threads) {
+        std::string why = "Threads(" + std::to_string(in->threads) + "): benchlab runs at most " +
+                          std::to_string(BL_MAX_THREADS) + " threads per benchmark";
+        bl_fail(st, why.c_str());
+        return;
+    }
     State state(st, in);
     in->family->Run(state);
     if (!state.label_.empty())
@@ -597,7 +607,8 @@ std::string State::name() const
     return inst_ ? inst_->name : std::string();
 }
 
-bool State::KeepRunningBatch(IterationCount n)
+/* KeepRunningBatch's first call, or a call with another n */
+bool State::StartKeepRunningBatch(IterationCount n)
 {
     if (n < 1) {
         SkipWithError("KeepRunningBatch(n): n must be at least 1");
@@ -677,26 +688,48 @@ void Initialize(int *argc, char **argv, void (*)())
 {
     auto &saved = internal::saved_args();
     saved.clear();
-    for (int i = 0; i < *argc; i++)
-        saved.push_back(argv[i]);
-    if (*argc < 2)
+    if (*argc < 1)
         return;
     /* a worker or a listing for a runner: every argument is benchlab's */
-    if (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
-        std::strcmp(argv[1], "--benchlab-list") == 0) {
-        *argc = 1;
-        argv[1] = nullptr;
+    if (*argc >= 2 && (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
+                       std::strcmp(argv[1], "--benchlab-list") == 0)) {
+        for (int i = 0; i < *argc; i++)
+            saved.push_back(argv[i]);
+        /* a worker's main sees the suite's own arguments, as the run did
+         * (BENCHLAB_GBENCH_ARGS, set below), in the slots argv has */
+        static std::vector<std::string> own;
+        own.clear();
+        const char *env = std::getenv("BENCHLAB_GBENCH_ARGS");
+        for (const char *p = env; p && *p;) {
+            const char *e = std::strchr(p, '\x1f');
+            own.push_back(e ? std::string(p, static_cast<size_t>(e - p)) : std::string(p));
+            p = e ? e + 1 : p + std::strlen(p);
+        }
+        int n = 1;
+        for (size_t k = 0; k < own.size() && n < *argc; k++)
+            argv[n++] = &own[k][0];
+        *argc = n;
+        argv[n] = nullptr;
         return;
     }
+    /* benchlab's run gets argv[0] and the flags taken off argv; what is
+     * left stays in argv for the suite's own main, as Google Benchmark
+     * leaves it (ReportUnrecognizedArguments complains, if called) */
+    saved.push_back(argv[0]);
     int kept = 1;
     for (int i = 1; i < *argc;) {
         const char *a = argv[i];
         int ours = 0;
         if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0)
             ours = 1;
-        else
+        else if (std::strncmp(a, "--v=", 4) == 0 || std::strncmp(a, "-v=", 3) == 0) {
+            i++; /* Google Benchmark's verbosity: taken off, no effect here */
+            continue;
+        } else
             ours = bl_main_option_args(*argc, argv, i); /* bl_main's own table */
         if (ours) {
+            for (int k = 0; k < ours; k++)
+                saved.push_back(argv[i + k]);
             i += ours;
             continue;
         }
@@ -704,6 +737,14 @@ void Initialize(int *argc, char **argv, void (*)())
     }
     *argc = kept;
     argv[kept] = nullptr;
+    /* the workers, fresh processes, get them too (separated by \x1f) */
+    std::string own;
+    for (int i = 1; i < kept; i++)
+        own += (i > 1 ? "\x1f" : "") + std::string(argv[i]);
+    if (kept > 1)
+        setenv("BENCHLAB_GBENCH_ARGS", own.c_str(), 1);
+    else
+        unsetenv("BENCHLAB_GBENCH_ARGS");
 }
 
 bool ReportUnrecognizedArguments(int argc, char **argv)

@@ -366,6 +366,72 @@ bad-flags-are-named)
     expect_status 2
     err_has "benchmark_filter '('"
     ;;
+loops-match-google-benchmark)
+    # iterations() at each repetition, as Google Benchmark gives it (the
+    # suite fails a benchmark whose iterations() differ); same under GB
+    run "$bin/bl_loop_suite" --benchmark_filter=BM_iterations --time 0.05s --count 2 --no-table
+    expect_status 0
+    [ "$(grep -c '^BenchmarkBM_iterations_' "$tmp/out")" -eq 6 ] || fail "want 3 benchmarks x 2"
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_loop_suite" --benchmark_filter=BM_iterations --benchmark_min_time=0.01 \
+            >"$tmp/gb" 2>&1 || fail "gb_loop_suite failed"
+        if grep -q 'ERROR OCCURRED' "$tmp/gb"; then cat "$tmp/gb"; fail "loop_suite disagrees with GB"; fi
+    fi
+    # DoNotOptimize(256-byte object) compiles to no copy: no SSE/AVX moves
+    for f in loop_suite_dno_lvalue loop_suite_dno_const; do
+        objdump -d --no-show-raw-insn "$bin/bl_loop_suite" |
+            awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' >"$tmp/asm"
+        [ -s "$tmp/asm" ] || fail "$f not found in bl_loop_suite"
+        if grep -Eq 'mm[0-9]' "$tmp/asm"; then cat "$tmp/asm"; fail "$f copies the object"; fi
+    done
+    # an empty KeepRunning or KeepRunningBatch(1) loop costs what the
+    # subtracted overhead does: near zero, as the ranged-for loop
+    run "$bin/bl_loop_suite" --benchmark_filter=BM_empty --time 0.3s --count 3 --no-table
+    expect_status 0
+    for b in ranged_for keep_running keep_running_batch1; do
+        [ "$(grep -c "^BenchmarkBM_empty_$b	" "$tmp/out")" -eq 3 ] || fail "$b: want 3 lines"
+        for v in $(awk -v n="BenchmarkBM_empty_$b" '$1 == n { print $3 }' "$tmp/out"); do
+            check "$v" 'x >= 0 && x < 0.1' "empty $b loop ns/op"
+        done
+    done
+    ;;
+too-many-threads-fail-alone)
+    # Threads(512): the listing works, as Google Benchmark's
+    run "$bin/bl_loop_suite" --benchmark_list_tests --benchmark_filter=BM_many_threads
+    expect_status 0
+    printf 'BM_many_threads/threads:1\nBM_many_threads/threads:512\n' | diff - "$tmp/out" ||
+        fail "listing of BM_many_threads"
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_loop_suite" --benchmark_list_tests --benchmark_filter=BM_many_threads |
+            diff - "$tmp/out" || fail "listing differs from Google Benchmark's"
+    fi
+    # running it fails that benchmark alone, saying why; threads:1 runs
+    run "$bin/bl_loop_suite" --benchmark_filter=BM_many_threads --time 0.02s --count 1 --no-table
+    expect_status 1
+    err_has 'BM_many_threads/threads:512.*Threads(512): benchlab runs at most 256 threads per benchmark'
+    out_has '^BenchmarkBM_many_threads/threads:1	'
+    ;;
+own-flags-stay-in-argv)
+    # a custom main reads its own flags after Initialize: they stay in argv
+    # (GB's --v=N is taken off), benchlab runs with the rest, as under GB
+    run "$bin/bl_loop_suite" --size=3 --v=1 --benchmark_filter=BM_own_flag --time 0.02s --count 1 --no-table
+    expect_status 0
+    err_has '^argc after Initialize: 2$'
+    out_has '^BenchmarkBM_own_flag	.*	 *3.000 size$'
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_loop_suite" --size=3 --v=1 --benchmark_filter=BM_own_flag --benchmark_min_time=0.01 \
+            >"$tmp/gb" 2>&1 || { cat "$tmp/gb"; fail "gb_loop_suite --size=3 failed"; }
+        grep -q '^argc after Initialize: 2$' "$tmp/gb" || fail "GB leaves another argc"
+    fi
+    # BENCHMARK_MAIN (ReportUnrecognizedArguments) still refuses them
+    run "$bin/bl_map_test" --size=3
+    expect_status 1
+    err_has 'unrecognized command-line flag: --size=3'
+    # with benchlab-gbench-main, the suite is named after the program
+    run "$bin/bl_link_main_test" --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^pkg: bl_link_main_test$'
+    ;;
 *)
     fail "unknown case"
     ;;

@@ -105,7 +105,14 @@ inline Counter::Flags operator|(const Counter::Flags &a, const Counter::Flags &b
 }
 typedef std::map<std::string, Counter> UserCounters;
 
-/* ---- keeping the compiler honest (benchlab.h's sinks) ---- */
+/*
+ * ---- keeping the compiler honest: Google Benchmark 1.7.1's constraints ----
+ * Under GCC an object larger than a pointer or not trivially copyable is
+ * passed as memory only ("m"): with the "r,m" alternative GCC copies the
+ * whole object on every call (GCC bug 105519), which would time a 256-byte
+ * copy per repetition. Small trivially copyable values may sit in a register.
+ */
+#if !defined(__GNUC__) || defined(__llvm__) || defined(__INTEL_COMPILER)
 template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp const &value)
 {
     __asm__ volatile("" : : "r,m"(value) : "memory");
@@ -118,6 +125,40 @@ template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp &value)
     __asm__ volatile("" : "+m,r"(value) : : "memory");
 #endif
 }
+#else
+namespace internal
+{
+/* may the value go through a register (GCC): small and trivially copyable */
+template <class Tp> struct InRegister {
+    static constexpr bool value =
+        std::is_trivially_copyable<Tp>::value && sizeof(Tp) <= sizeof(Tp *);
+};
+} // namespace internal
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp const &value)
+{
+    __asm__ volatile("" : : "r,m"(value) : "memory");
+}
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<!internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp const &value)
+{
+    __asm__ volatile("" : : "m"(value) : "memory");
+}
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp &value)
+{
+    __asm__ volatile("" : "+m,r"(value) : : "memory");
+}
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<!internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp &value)
+{
+    __asm__ volatile("" : "+m"(value) : : "memory");
+}
+#endif
 inline BENCHMARK_ALWAYS_INLINE void ClobberMemory()
 {
     bl_clobber();
@@ -160,10 +201,10 @@ class State
         typedef Value reference;
         typedef Value pointer;
         typedef std::ptrdiff_t difference_type;
-        StateIterator() : st_(nullptr)
+        StateIterator() : st_(nullptr), parent_(nullptr)
         {
         }
-        explicit StateIterator(bl_state *st) : st_(st)
+        StateIterator(bl_state *st, State *parent) : st_(st), parent_(parent)
         {
         }
         BENCHMARK_ALWAYS_INLINE Value operator*() const
@@ -177,15 +218,20 @@ class State
         /* one call per repetition: benchlab's loop, the same as bl_loop() */
         BENCHMARK_ALWAYS_INLINE bool operator!=(StateIterator const &) const
         {
-            return bl_loop(st_);
+            if (BENCHMARK_BUILTIN_EXPECT(bl_loop(st_), 1))
+                return true;
+            parent_->in_range_for_ = false;
+            return false;
         }
 
       private:
         bl_state *st_;
+        State *parent_;
     };
     BENCHMARK_ALWAYS_INLINE StateIterator begin()
     {
-        return StateIterator(st_);
+        in_range_for_ = true;
+        return StateIterator(st_, this);
     }
     BENCHMARK_ALWAYS_INLINE StateIterator end()
     {
@@ -195,7 +241,13 @@ class State
     {
         return bl_loop(st_);
     }
-    bool KeepRunningBatch(IterationCount n);
+    /* inline while n stays what it was: bl_loop_n's decrement and branch */
+    BENCHMARK_ALWAYS_INLINE bool KeepRunningBatch(IterationCount n)
+    {
+        if (BENCHMARK_BUILTIN_EXPECT(n == batch_n_, 1))
+            return bl_loop_n(st_, static_cast<uint64_t>(n));
+        return StartKeepRunningBatch(n);
+    }
 
     void PauseTiming()
     {
@@ -260,9 +312,18 @@ class State
     {
         return range(1);
     }
+    /*
+     * As Google Benchmark: in a KeepRunning()/KeepRunningBatch() loop, the
+     * repetitions started so far, exact at each one (bl_iterations(), read
+     * inline); inside `for (auto _ : state)` 0, as Google Benchmark's
+     * ranged-for leaves it until the loop ends; after the loop, all of them.
+     */
     IterationCount iterations() const
     {
-        return static_cast<IterationCount>(bl_iterations(st_));
+        if (in_range_for_)
+            return 0;
+        const bl__state_hot *hot = reinterpret_cast<const bl__state_hot *>(st_);
+        return static_cast<IterationCount>(hot->end - hot->left);
     }
     int threads() const
     {
@@ -282,7 +343,9 @@ class State
     State(bl_state *st, const internal::Instance *inst);
     bl_state *st_;
     const internal::Instance *inst_;
+    bool StartKeepRunningBatch(IterationCount n);
     bool error_occurred_ = false;
+    bool in_range_for_ = false;  /* inside `for (auto _ : state)` */
     IterationCount batch_n_ = 0; /* KeepRunningBatch's n, once called */
     int64_t complexity_n_ = 0;
     std::string label_;

@@ -233,6 +233,9 @@ void bl_report_counter(bl_state *st, const char *name, double value, unsigned fl
 
 uint64_t bl_iterations(const bl_state *st)
 {
+    /* inside a batch, the repetitions started so far; after it, the total */
+    if (st->kind == ST_RUN && st->in_batch)
+        return st->hot.end - st->hot.left;
     return st->total_iters;
 }
 

@@ -479,8 +479,10 @@ static void open_batch(bl_state *st, uint64_t reps)
     if (st->per_op) {
         call_op_hook(st, st->inst->def->setup_op);
         st->hot.left = 0;
+        st->hot.end = st->total_iters + 1;
     } else {
         st->hot.left = reps - 1;
+        st->hot.end = st->total_iters + reps;
     }
 }
 
@@ -737,6 +739,7 @@ static bool end_rep(bl_state *st)
             counting_suspend(st, 1);
         call_op_hook(st, st->inst->def->teardown_op);
         if (++st->ops_done < st->batch_reps && !st->status) {
+            st->hot.end = st->total_iters + st->ops_done + 1;
             call_op_hook(st, st->inst->def->setup_op);
             if (count)
                 counting_suspend(st, 0);
@@ -751,6 +754,8 @@ static bool end_rep(bl_state *st)
         manual_batch_end(st);
     st->in_batch = false;
     st->total_iters += st->per_op ? st->ops_done : st->batch_reps;
+    st->hot.end = st->total_iters;
+    st->hot.left = 0;
     return false;
 }
 
