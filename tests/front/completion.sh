@@ -55,7 +55,7 @@ bash-completion)
     bash_complete benchlab run "$suite" --fo >"$tmp/out"
     [ "$(cat "$tmp/out")" = --format ] || fail "run SUITE --fo<TAB>: $(cat "$tmp/out")"
     bash_complete benchlab run "$suite" --format '' >"$tmp/out"
-    [ "$(tr '\n' ' ' <"$tmp/out")" = "go json csv markdown gbench-json " ] || fail "--format values"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "go json csv markdown gbench-json gbench-csv gbench-console " ] || fail "--format values"
     bash_complete benchlab run "$suite" --color = ne >"$tmp/out"
     [ "$(cat "$tmp/out")" = never ] || fail "--color=ne<TAB>: $(cat "$tmp/out")"
     bash_complete benchlab run "$suite" --profile-format = svg,fo >"$tmp/out"

@@ -110,28 +110,6 @@ static bool launch_ok(const bl_launch *l)
     return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
 }
 
-/* The median on-CPU time per op of the launch's clean measured batches
- * without pauses, the loop overhead subtracted; NAN when not measured
- * (the rule of gbench_json_write.c). */
-static double cpu_per_op(const bl_launch *l)
-{
-    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
-    if (!v)
-        return NAN;
-    size_t n = 0;
-    for (size_t i = 0; i < l->n_samples; i++) {
-        const bl_sample *s = &l->samples[i];
-        if (s->stage == BL_STAGE_MEASURE && !s->invalid && s->reps > 0 && s->cpu_ns >= 0 &&
-            s->pauses == 0)
-            v[n++] = s->cpu_ns / (double)s->reps;
-    }
-    double m = n ? bl_stats_median(v, n) : NAN;
-    free(v);
-    if (isfinite(m) && isfinite(l->overhead_ns))
-        m = m > l->overhead_ns ? m - l->overhead_ns : 0;
-    return m;
-}
-
 static int by_counter_name(const void *a, const void *b)
 {
     return strcmp(((const struct gb_counter *)a)->name, ((const struct gb_counter *)b)->name);
@@ -285,7 +263,7 @@ static int add_bench(struct gb_runs *r, const bl_bench_result *br)
         x->repetitions = n_ok;
         x->threads = l->threads > 0 ? l->threads : 1;
         x->real = l->ns_per_op;
-        x->cpu = cpu_per_op(l);
+        x->cpu = bl_launch_cpu_per_op(l);
         if (!isfinite(x->cpu))
             x->cpu = x->real;
         x->label = l->label;
@@ -329,7 +307,7 @@ static double cpu_of(const bl_bench_result *b)
         const bl_launch *l = &b->launches[j];
         if (!launch_ok(l))
             continue;
-        double c = cpu_per_op(l);
+        double c = bl_launch_cpu_per_op(l);
         v[n++] = isfinite(c) ? c : l->ns_per_op;
     }
     return n ? bl_stats_median(v, n) : NAN;
