@@ -57,6 +57,7 @@ struct front {
     int cli_searched;
     size_t units_written; /* Unit metadata lines written so far */
     int go_err;           /* the first error of the Go writer (a line too long): exit 2 */
+    const bl_bench_result *go_refused; /* the last benchmark whose line was refused: said once */
 };
 
 /* Output formats: the Go format streams launch by launch; the others are
@@ -153,7 +154,8 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
         if (!werr)
             werr = bl_gobench_write_launch(fr->out, b, l);
         fflush(fr->out);
-        if (werr) {
+        if (werr && b != fr->go_refused) {
+            fr->go_refused = b;
             /* a name that long: its first 200 bytes say which */
             char head[201];
             struct bl__buf sn = {0};
@@ -162,9 +164,9 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
                     bl__terminal_safe(&sn, head), strlen(b->name) > 200 ? "..." : "",
                     strlen(b->name), bl_strerror(werr));
             bl__buf_fini(&sn);
-            if (!fr->go_err)
-                fr->go_err = werr;
         }
+        if (werr && !fr->go_err)
+            fr->go_err = werr;
     }
     if (l->status) {
         struct bl__buf sn = {0}, sm = {0};
