@@ -426,9 +426,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int b = 0; b < 3; b++) {
         if (b > 0 && !f[b][0])
             continue;
-        /* "~NAME": NAME as is, without the prefix (Google Benchmark's names) */
+        /* "~NAME": NAME as is, without the prefix (Google Benchmark's
+         * names; never empty: no reader gives a nameless benchmark) */
+        bool bare = f[b][0] == '~' && f[b][1];
         char *name = NULL;
-        if (asprintf(&name, "%s%s", f[b][0] == '~' ? "" : "Benchmark", f[b] + (f[b][0] == '~')) < 0)
+        if (asprintf(&name, "%s%s", bare ? "" : "Benchmark", f[b] + bare) < 0)
             break;
         if (bl_results_find(r, name)) {
             free(name);
