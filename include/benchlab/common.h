@@ -32,6 +32,7 @@ enum {
     BL_EINTR = -1008,  /* interrupted by the user */
     BL_EBENCH = -1009, /* the benchmark reported a failure */
     BL_EUNSUPPORTED = -1010,
+    BL_ETOOLONG = -1011, /* a line longer than the format's readers take (Go format: 64 KiB) */
 };
 
 /*

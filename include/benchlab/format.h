@@ -21,16 +21,25 @@
 extern "C" {
 #endif
 
+/*
+ * The Go writers return 0, or BL_ETOOLONG for a line that would be longer
+ * than 64 KiB (benchstat's limit: it stops the whole file at such a line):
+ * a result or Unit line (a name or unit that long) is then not written at
+ * all; configuration and comment lines are cut instead, marked " [cut]".
+ * -ENOMEM when memory runs out. See docs/formats.md.
+ */
 /* The configuration and metadata block. */
-BL_API void bl_gobench_write_header(FILE *f, const bl_results *results);
-/* One result line for one launch; nothing for a failed or skipped launch. */
-BL_API void bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_launch *launch);
+BL_API int bl_gobench_write_header(FILE *f, const bl_results *results);
+/* One result line for one launch; nothing for a failed or skipped launch.
+ * A name without the "Benchmark" prefix (Google Benchmark's) gets it. */
+BL_API int bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_launch *launch);
 /* The "Unit <unit> <key>=<value>" metadata lines of results->units from
  * index *done on, advancing *done: a streaming writer calls it before each
  * launch, so each unit is declared once, before its first use. */
-BL_API void bl_gobench_write_units(FILE *f, const bl_results *results, size_t *done);
-/* Header, unit metadata, every launch, then the complexity fits as comments. */
-BL_API void bl_gobench_write(FILE *f, const bl_results *results);
+BL_API int bl_gobench_write_units(FILE *f, const bl_results *results, size_t *done);
+/* Header, unit metadata, every launch, then the complexity fits as comments;
+ * stops at the first error (-EIO when the stream has one). */
+BL_API int bl_gobench_write(FILE *f, const bl_results *results);
 /* Format a value as Go's testing package does (4 significant digits at least). */
 BL_API void bl_gobench_format_value(char *out, size_t size, double value);
 
@@ -65,7 +74,7 @@ BL_API void bl_format_duration(char *out, size_t size, double ns);
  * <why>". Warnings are in c->message, apart. */
 BL_API void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c);
 /* The "# complexity: NAME: ..." comment lines of a run's fits, warnings included. */
-BL_API void bl_gobench_write_complexity(FILE *f, const bl_results *results);
+BL_API int bl_gobench_write_complexity(FILE *f, const bl_results *results);
 /*
  * What a diagnosis (bl_bench_diagnose) found, in words: up to 3 phrases
  * such as "drift +4.1% within launches (p=0.001)" or "bimodal batch times
@@ -77,7 +86,7 @@ BL_API int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS
 /* A "# note NAME: ..." comment line per finding of each benchmark's
  * diagnosis: benchstat ignores them, and so does benchlab's reader (no
  * "key: value" metadata). */
-BL_API void bl_gobench_write_notes(FILE *f, const bl_results *results);
+BL_API int bl_gobench_write_notes(FILE *f, const bl_results *results);
 /* Human throughput, every rate that applies: "1.230 GB/s, 45.60 M items/s"; "-" for none. */
 BL_API void bl_format_rate(char *out, size_t size, const bl_rates *rates);
 

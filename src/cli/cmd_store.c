@@ -322,12 +322,19 @@ int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int *
         }
         int fd = memfd_create("benchlab-run", MFD_CLOEXEC);
         FILE *f = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+        int werr = 0;
         if (f) {
-            bl_gobench_write(f, r);
+            werr = bl_gobench_write(f, r);
             if (fclose(f) != 0)
                 f = NULL;
         }
         bl_results_destroy(r);
+        if (werr) {
+            if (fd >= 0)
+                close(fd);
+            bl_store_close(s);
+            return cli_error("compare: %s: %s", ref, bl_strerror(werr));
+        }
         if (!f) {
             if (fd >= 0)
                 close(fd);
@@ -517,8 +524,7 @@ static int write_results(FILE *f, const bl_results *r, const char *format)
         return bl_csv_write(f, r);
     if (strcmp(format, "markdown") == 0)
         return bl_markdown_write(f, r);
-    bl_gobench_write(f, r);
-    return ferror(f) ? -EIO : 0;
+    return bl_gobench_write(f, r);
 }
 
 /* Write r to path (NULL or "-": stdout), whole or not at all. 0 or 2 after an error. */

@@ -164,6 +164,20 @@ go-format-is-valid)
     out_lacks '^Benchmark[^[:space:]]*-[0-9][0-9]*	'
     out_lacks '	 *0 ns/op'
     ;;
+go-line-too-long-is-refused)
+    # a 70 KB parameter value: that result line would make the whole file
+    # unreadable in benchstat (64 KiB lines); it is refused and said, the
+    # other instance is written, and the status says a result is missing
+    run "$bin/fixture_longname" $fast
+    expect_status 2
+    out_has '^BenchmarkLong/v=short	'
+    out_lacks '^BenchmarkLong/v=vvv'
+    # said once, not once per launch
+    [ "$(grep -c 'result not written' "$tmp/err")" -eq 1 ] || fail "said more than once"
+    long=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$tmp/out")
+    [ "$long" -le 65535 ] || fail "a line of $long bytes"
+    err_has 'BenchmarkLong/v=vvvv*\.\.\. (70016 bytes): result not written: a name or unit too long for the Go benchmark format'
+    ;;
 count-gives-lines)
     run "$faults" --time 0.2s --count 4 --filter 'Healthy'
     expect_status 0

@@ -52,6 +52,23 @@ gb-null-name)
     run "$cli" merge "$tmp/gb.json" --format go -o "$tmp/m.txt"
     grep -q '^BenchmarkBM_a\|^BM_a\|BM_a ' "$tmp/m.txt" || fail "BM_a not merged"
     ;;
+gb-merged-to-go-reads-back)
+    # merge --format go wrote Google Benchmark's names without the
+    # "Benchmark" prefix: no reader took those lines for results
+    { printf '{"context": {}, "benchmarks": [\n'
+      gb_entry '"BM_a/size:64"' '"real_time": 5, "cpu_time": 5,'; printf ',\n'
+      gb_entry '"BM_a/size:64"' '"real_time": 6, "cpu_time": 6,'; printf ']}\n'; } >"$tmp/gb.json"
+    run "$cli" merge "$tmp/gb.json" --format go -o "$tmp/m.txt"
+    expect_status 0
+    [ "$(grep -c '^BenchmarkBM_a/size:64[[:space:]]' "$tmp/m.txt")" = 2 ] || fail "not 2 result lines"
+    run "$cli" merge "$tmp/m.txt" -o "$tmp/back.json"
+    expect_status 0
+    [ "$(grep -o '"ns_per_op":[0-9.e+]*' "$tmp/back.json" | sort | tr '\n' ' ')" = \
+      '"ns_per_op":5 "ns_per_op":6 ' ] || fail "the times did not read back"
+    run "$cli" compare "$tmp/m.txt"
+    expect_status 0
+    out_has 'BM_a/size:64'
+    ;;
 gb-no-time)
     { printf '{"context": {}, "benchmarks": [\n'
       gb_entry '"BM_a"' '"real_time": 5, "cpu_time": 5,'; printf ',\n'

@@ -344,11 +344,12 @@ static void hostile_names_units_and_config_stay_one_line_and_read_back(void **st
     (void)state;
     bl_results *r = bl_results_create();
     /* --pkg with newlines, a name with a no-break space and a newline, a
-     * unit that would forge a second ns/op, a 70 KB parameter value */
+     * unit that would forge a second ns/op, a 60 KB parameter value (more
+     * than benchstat's old 64 KiB once the rest is added: read back whole) */
     bl_results_set_config(r, "pkg", "x\nBenchmarkForged 1 999 ns/op\nmore");
-    char *big = malloc(70001);
-    memset(big, 'v', 70000);
-    big[70000] = '\0';
+    char *big = malloc(60001);
+    memset(big, 'v', 60000);
+    big[60000] = '\0';
     struct bl__buf name = {0};
     bl__buf_printf(&name,
                    "BenchmarkA/v=a\xC2\xA0"
@@ -365,7 +366,7 @@ static void hostile_names_units_and_config_stay_one_line_and_read_back(void **st
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    bl_gobench_write(f, r);
+    assert_int_equal(bl_gobench_write(f, r), 0);
     fclose(f);
     FILE *tmp = tmpfile();
     fwrite(buf, 1, len, tmp);
@@ -388,6 +389,194 @@ static void hostile_names_units_and_config_stay_one_line_and_read_back(void **st
     bl_results_destroy(r);
 }
 
+/* Results written in the Go format and read back by bl_results_read_fd. */
+static bl_results *write_and_read(const bl_results *r, int *wrc, char **text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    *wrc = bl_gobench_write(f, r);
+    fclose(f);
+    FILE *tmp = tmpfile();
+    fwrite(buf, 1, len, tmp);
+    fflush(tmp);
+    rewind(tmp);
+    bl_results *back = NULL;
+    char err[256] = "";
+    bl_diags diags = {0};
+    if (bl_results_read_fd(fileno(tmp), "t", &back, &diags, err, sizeof err) != 0)
+        back = NULL;
+    assert_int_equal(diags.n_total, 0);
+    bl_diags_fini(&diags);
+    fclose(tmp);
+    if (text)
+        *text = buf;
+    else
+        free(buf);
+    return back;
+}
+
+static bl_launch *launch_of(bl_results *r, const char *name, double ns)
+{
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, name));
+    l->ns_per_op = ns;
+    l->measured_reps = 698;
+    return l;
+}
+
+/* A metric whose unit is one the writer puts on the line itself (a user's
+ * "ns/op") read back as the time: Par-8 wrote 13.85 ns/op and read back
+ * 11.86. It is written "user:ns/op" now; names ending in -N read back
+ * whole (benchlab's reader strips no GOMAXPROCS suffix; compare does). */
+static void a_metric_named_like_the_time_does_not_replace_it(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_launch *a = launch_of(r, "BenchmarkPar-8", 13.85);
+    bl_launch_set_metric(a, "ns/op", 11.86);
+    bl_launch_set_metric(a, "MB/s", 5);
+    bl_launch *b = launch_of(r, "BenchmarkPar-8-4", 16.12);
+    bl_launch_set_metric(b, "ns/op", 11.86);
+    bl_launch_set_metric(b, "user:ns/op", 7); /* taken too, by the renamed one */
+    int wrc;
+    char *text;
+    bl_results *back = write_and_read(r, &wrc, &text);
+    assert_int_equal(wrc, 0);
+    assert_non_null(back);
+    assert_non_null(strstr(text, "\t     11.86 user:ns/op\t     5.000 user:MB/s\n"));
+    assert_int_equal(back->n_benches, 2);
+    assert_string_equal(back->benches[0].name, "BenchmarkPar-8");
+    assert_string_equal(back->benches[1].name, "BenchmarkPar-8-4");
+    assert_true(back->benches[0].launches[0].ns_per_op == 13.85);
+    assert_true(back->benches[1].launches[0].ns_per_op == 16.12);
+    const bl_launch *lb = &back->benches[1].launches[0];
+    assert_int_equal(lb->n_metrics, 2);
+    assert_string_equal(lb->metrics[0].unit, "user:ns/op");
+    assert_true(lb->metrics[0].value == 11.86);
+    assert_string_equal(lb->metrics[1].unit, "user:user:ns/op");
+    assert_true(lb->metrics[1].value == 7);
+    free(text);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
+/* merge --format go of Google Benchmark JSON wrote "BM_Copy/size=64 ...":
+ * not a result line, so every reader (benchlab's, benchstat) skipped it. */
+static void a_name_without_the_benchmark_prefix_gets_it(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    launch_of(r, "BM_Copy/size=64", 40);
+    int wrc;
+    char *text;
+    bl_results *back = write_and_read(r, &wrc, &text);
+    assert_int_equal(wrc, 0);
+    assert_non_null(back);
+    assert_memory_equal(text, "BenchmarkBM_Copy/size=64\t", 25);
+    assert_int_equal(back->n_benches, 1);
+    assert_string_equal(back->benches[0].name, "BenchmarkBM_Copy/size=64");
+    assert_true(back->benches[0].launches[0].ns_per_op == 40);
+    free(text);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
+/* A 70 KB name made a line benchstat cannot read (the whole file fails
+ * with "token too long"): the result line is refused, nothing of it is
+ * written; configuration and comment values that long are cut, marked. */
+static void a_line_over_64_kib_is_refused_or_cut(void **state)
+{
+    (void)state;
+    char *big = malloc(70001);
+    memset(big, 'v', 70000);
+    big[70000] = '\0';
+    struct bl__buf name = {0};
+    bl__buf_printf(&name, "BenchmarkBig/v=%s", big);
+    bl_results *r = bl_results_create();
+    bl_results_set_config(r, "pkg", big);
+    bl_results_set_meta(r, "command", "\xC3\xA9\xC3\xA9");
+    launch_of(r, name.data, 40);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(bl_gobench_write(f, r), BL_ETOOLONG);
+    fclose(f);
+    assert_null(strstr(buf, "BenchmarkBig"));
+    const char *pkg = strstr(buf, "pkg: vvv");
+    assert_non_null(pkg);
+    size_t line = strcspn(pkg, "\n");
+    assert_int_equal(line, 65535);
+    assert_memory_equal(pkg + line - 6, " [cut]", 6);
+    /* the same line alone: not a result, so the streaming writer says so */
+    f = open_memstream(&buf, &len);
+    assert_int_equal(bl_gobench_write_launch(f, &r->benches[0], &r->benches[0].launches[0]),
+                     BL_ETOOLONG);
+    fclose(f);
+    assert_int_equal(len, 0);
+    free(buf);
+    /* a cut never splits a UTF-8 sequence */
+    bl_results *u = bl_results_create();
+    struct bl__buf e = {0};
+    for (int i = 0; i < 40000; i++)
+        bl__buf_puts(&e, "\xC3\xA9");
+    bl_results_set_config(u, "note", e.data);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(bl_gobench_write_header(f, u), 0);
+    fclose(f);
+    assert_true(len <= 65536);
+    assert_memory_equal(buf + len - 8, "\xA9 [cut]\n", 8);
+    free(buf);
+    bl__buf_fini(&e);
+    bl_results_destroy(u);
+    bl__buf_fini(&name);
+    free(big);
+    bl_results_destroy(r);
+}
+
+/* "\xE2\x80" then 'x' is no space rune (Go decodes \xE2 alone as an
+ * error, one byte): it was taken for U+2000..U+200A, so the writer ate the
+ * 'x' and the reader split fields where benchstat does not. */
+static void an_invalid_sequence_is_not_a_space(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    launch_of(r,
+              "BenchmarkA\xE2\x80xB\xE2\x80\x84"
+              "C",
+              40);
+    int wrc;
+    char *text;
+    bl_results *back = write_and_read(r, &wrc, &text);
+    assert_int_equal(wrc, 0);
+    assert_memory_equal(text, "BenchmarkA\xE2\x80xB_C\t", 16);
+    assert_non_null(back);
+    assert_string_equal(back->benches[0].name, "BenchmarkA\xE2\x80xB_C");
+    free(text);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
+/* A configuration key "[2Jm" made the file's first byte '[': the results
+ * reader took the whole file for JSON and read nothing. */
+static void a_config_key_never_makes_the_file_look_like_json(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_results_set_config(r, "[2Jm", "pkgpkg");
+    bl_results_set_config(r, "{x", "y");
+    launch_of(r, "BenchmarkA", 40);
+    int wrc;
+    char *text;
+    bl_results *back = write_and_read(r, &wrc, &text);
+    assert_int_equal(wrc, 0);
+    assert_memory_equal(text, "_2Jm: pkgpkg\n_x: y\n", 19);
+    assert_non_null(back);
+    assert_int_equal(back->n_benches, 1);
+    free(text);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +591,11 @@ int main(void)
         cmocka_unit_test(long_batches_keep_cheap_context_switches),
         cmocka_unit_test(cpu_per_op_drops_clock_reads_and_stays_within_wall_time),
         cmocka_unit_test(hostile_names_units_and_config_stay_one_line_and_read_back),
+        cmocka_unit_test(a_metric_named_like_the_time_does_not_replace_it),
+        cmocka_unit_test(a_name_without_the_benchmark_prefix_gets_it),
+        cmocka_unit_test(a_line_over_64_kib_is_refused_or_cut),
+        cmocka_unit_test(an_invalid_sequence_is_not_a_space),
+        cmocka_unit_test(a_config_key_never_makes_the_file_look_like_json),
     };
     return cmocka_run_group_tests_name("gobench_write", tests, NULL, NULL);
 }

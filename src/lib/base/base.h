@@ -189,6 +189,9 @@ void bl__gobench_field(FILE *f, const char *s);
 /* Text to the end of a Go-format line (a configuration value, a comment):
  * control characters become spaces, so the line stays one line. */
 void bl__gobench_text(FILE *f, const char *s);
+/* The same two, appended to b (a line built before it is written). 0 or -ENOMEM. */
+int bl__gobench_field_buf(struct bl__buf *b, const char *s);
+int bl__gobench_text_buf(struct bl__buf *b, const char *s);
 
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);

@@ -31,6 +31,9 @@ const char *bl_strerror(int err)
         return "benchmark failed";
     case BL_EUNSUPPORTED:
         return "not supported on this machine";
+    case BL_ETOOLONG:
+        return "a name or unit too long for the Go benchmark format (a line over 64 KiB, which "
+               "benchstat cannot read): write JSON instead";
     default:
         return err < 0 && err > -4096 ? strerror(-err) : "unknown error";
     }

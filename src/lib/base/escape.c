@@ -123,7 +123,9 @@ size_t bl__space_len(const unsigned char *p, const unsigned char *end)
     if (c == 0xE1 && p + 2 < end && p[1] == 0x9A && p[2] == 0x80)
         return 3; /* U+1680 */
     if (c == 0xE2 && p + 2 < end) {
-        if (p[1] == 0x80 && (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+        /* p[2] a continuation byte: "\xE2\x80x" is no rune, as Go decodes it */
+        if (p[1] == 0x80 &&
+            ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
             return 3; /* U+2000-200A, 2028, 2029, 202F */
         if (p[1] == 0x81 && p[2] == 0x9F)
             return 3; /* U+205F */
@@ -312,19 +314,46 @@ const char *bl_terminal_text(char *out, size_t size, const char *s)
     return out;
 }
 
-void bl__gobench_field(FILE *f, const char *s)
+int bl__gobench_field_buf(struct bl__buf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : ""),
                         *end = p + strlen((const char *)p);
-    while (p < end) {
+    int rc = bl__buf_reserve(b, (size_t)(end - p));
+    while (!rc && p < end) {
         size_t n = bl__space_len(p, end);
         if (n || *p < 0x20 || *p == 0x7F) {
-            fputc('_', f); /* one field: a space would end it, a newline the line */
+            rc =
+                bl__buf_append(b, "_", 1); /* one field: a space would end it, a newline the line */
             p += n ? n : 1;
         } else {
-            fputc(*p++, f);
+            size_t run = 1; /* the bytes up to the next space or control byte, at once */
+            while (p + run < end && p[run] >= 0x20 && p[run] != 0x7F && p[run] < 0x80 &&
+                   p[run] != ' ')
+                run++;
+            rc = bl__buf_append(b, p, run);
+            p += run;
         }
     }
+    return rc;
+}
+
+int bl__gobench_text_buf(struct bl__buf *b, const char *s)
+{
+    const char *p = s ? s : "";
+    int rc = bl__buf_reserve(b, strlen(p));
+    for (; !rc && *p; p++) {
+        char c = (unsigned char)*p < 0x20 || *p == 0x7F ? ' ' : *p; /* never a second line */
+        rc = bl__buf_append(b, &c, 1);
+    }
+    return rc;
+}
+
+void bl__gobench_field(FILE *f, const char *s)
+{
+    struct bl__buf b = {0};
+    if (bl__gobench_field_buf(&b, s) == 0 && b.len)
+        fwrite(b.data, 1, b.len, f);
+    bl__buf_fini(&b);
 }
 
 void bl__gobench_text(FILE *f, const char *s)

@@ -8,8 +8,10 @@
  * benchstat does not split tables on them, and benchlab's reader keeps
  * them as metadata. Numbers are printed as Go's testing package does.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/base.h"
@@ -43,56 +45,151 @@ void bl_gobench_format_value(char *out, size_t size, double x)
     snprintf(out, size, "%.*f", prec, x);
 }
 
-/* A configuration key: one word before the colon. */
-static void key(FILE *f, const char *k)
+/* The longest line written: benchstat's scanner (Go's bufio.Scanner, 64 KiB
+ * buffer) stops the whole file at a longer one, with "token too long". */
+#define MAX_LINE (65536 - 1)
+#define CUT_MARK " [cut]"
+
+/* The units the reader takes for the launch's own figures
+ * (results_read.c) or that this writer puts on the line itself: a metric or
+ * counter of the same name would read back as one of them, or overwrite it
+ * (a metric "ns/op" forged the time). */
+static const char *const own_units[] = {"ns/op", "sec/op", "ref-cycles/op", "MB/s", "items/s",
+                                        "ops/s", "B/op",   "allocs/op",     NULL};
+
+/* Write the line b holds, and its newline. Over MAX_LINE: with `cut`, cut
+ * at a UTF-8 boundary and marked (text nobody reads back as a measurement:
+ * configuration, comments); else refused, nothing written. */
+static int put_line(FILE *f, struct bl__buf *b, int cut)
 {
-    for (const unsigned char *p = (const unsigned char *)(k ? k : ""); *p; p++)
-        fputc(*p == ':' || *p <= ' ' || *p == 0x7F ? '_' : *p, f);
+    if (b->len > MAX_LINE) {
+        if (!cut)
+            return BL_ETOOLONG;
+        size_t n = MAX_LINE - strlen(CUT_MARK);
+        while (n > 0 && ((unsigned char)b->data[n] & 0xC0) == 0x80)
+            n--; /* not inside a UTF-8 sequence */
+        b->len = n;
+        bl__buf_puts(b, CUT_MARK);
+    }
+    if (bl__buf_append(b, "\n", 1))
+        return -ENOMEM;
+    fwrite(b->data, 1, b->len, f);
+    return 0;
 }
 
-void bl_gobench_write_header(FILE *f, const bl_results *r)
+/* A configuration key: one word before the colon. Not starting with '{'
+ * or '[' either: the first line of a file, it would make readers take the
+ * file for JSON (results_read.c sniffs the first byte). */
+static void key(struct bl__buf *b, const char *k)
 {
-    /* keys and values may come from anywhere (--pkg, merged files): one line each */
-    for (size_t i = 0; i < r->n_meta; i++) {
-        fputs("# ", f);
-        key(f, r->meta[i].key);
-        fputs(": ", f);
-        bl__gobench_text(f, r->meta[i].value);
-        fputc('\n', f);
-    }
-    for (size_t i = 0; i < r->n_config; i++) {
-        key(f, r->config[i].key);
-        fputs(": ", f);
-        bl__gobench_text(f, r->config[i].value);
-        fputc('\n', f);
+    for (const unsigned char *p = (const unsigned char *)(k ? k : ""); *p; p++) {
+        int first = p == (const unsigned char *)k;
+        char c = *p == ':' || *p <= ' ' || *p == 0x7F || (first && (*p == '{' || *p == '['))
+                     ? '_'
+                     : (char)*p;
+        bl__buf_append(b, &c, 1);
     }
 }
 
-void bl_gobench_write_units(FILE *f, const bl_results *r, size_t *done)
+int bl_gobench_write_header(FILE *f, const bl_results *r)
 {
-    for (; *done < r->n_units; (*done)++) {
-        fputs("Unit ", f);
-        bl__gobench_field(f, r->units[*done].unit);
-        fputc(' ', f);
-        bl__gobench_field(f, r->units[*done].key);
-        fputc('=', f);
-        bl__gobench_field(f, r->units[*done].value);
-        fputc('\n', f);
+    /* keys and values may come from anywhere (--pkg, merged files): one
+     * line each, cut past benchstat's line length */
+    struct bl__buf b = {0};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < r->n_meta + r->n_config; i++) {
+        const bl_label *kv = i < r->n_meta ? &r->meta[i] : &r->config[i - r->n_meta];
+        b.len = 0;
+        if (i < r->n_meta)
+            bl__buf_puts(&b, "# ");
+        key(&b, kv->key);
+        bl__buf_puts(&b, ": ");
+        bl__gobench_text_buf(&b, kv->value);
+        rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
     }
+    bl__buf_fini(&b);
+    return rc;
 }
 
-void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch *l)
+int bl_gobench_write_units(FILE *f, const bl_results *r, size_t *done)
 {
+    struct bl__buf b = {0};
+    int rc = 0;
+    for (; !rc && *done < r->n_units; (*done)++) {
+        b.len = 0;
+        bl__buf_puts(&b, "Unit ");
+        bl__gobench_field_buf(&b, r->units[*done].unit);
+        bl__buf_puts(&b, " ");
+        bl__gobench_field_buf(&b, r->units[*done].key);
+        bl__buf_puts(&b, "=");
+        bl__gobench_field_buf(&b, r->units[*done].value);
+        rc = b.data ? put_line(f, &b, 0) : -ENOMEM;
+    }
+    bl__buf_fini(&b);
+    return rc;
+}
+
+/* Whether the unit written at b->data[at..) is taken on this line: one of
+ * the writer's own, or one already written at units[0..n). */
+static int unit_taken(const struct bl__buf *b, size_t at, const size_t *units, size_t n)
+{
+    const char *u = b->data + at;
+    for (int i = 0; own_units[i]; i++)
+        if (strcmp(u, own_units[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(b->data + units[i], u, b->len - at) == 0 &&
+            b->data[units[i] + b->len - at] == '\t')
+            return 1;
+    return 0;
+}
+
+/* "\tVALUE UNIT" for a counter or metric. Its unit as written (whitespace
+ * and controls '_') must not be taken on the line: a taken one is written
+ * "user:UNIT" (again, until it is free), so that it reads back as a unit of
+ * its own rather than as the time or another figure. */
+static int put_metric(struct bl__buf *b, double value, const char *unit, size_t **units, size_t *n,
+                      size_t *cap)
+{
+    char v[64];
+    bl_gobench_format_value(v, sizeof v, value);
+    bl__buf_printf(b, "\t%10s ", v);
+    size_t at = b->len;
+    if (bl__gobench_field_buf(b, unit))
+        return -ENOMEM;
+    while (b->data && unit_taken(b, at, *units, *n)) {
+        b->len = at;
+        struct bl__buf was = {0};
+        bl__buf_puts(&was, b->data + at); /* the bytes past len: the unit as it stood */
+        bl__buf_puts(b, "user:");
+        bl__buf_append(b, was.data ? was.data : "", was.len);
+        bl__buf_fini(&was);
+    }
+    if (!b->data || bl__grow((void **)units, cap, *n + 1, sizeof **units))
+        return -ENOMEM;
+    (*units)[(*n)++] = at;
+    return 0;
+}
+
+int bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_launch *l)
+{
+    const bl_bench_result *b = bench;
     if (l->status != 0 || l->skipped || isnan(l->ns_per_op))
-        return;
+        return 0;
+    struct bl__buf line = {0};
+    size_t *units = NULL, n_units = 0, cap_units = 0;
     char v[64];
     double ns = l->ns_per_op > 0 ? l->ns_per_op : ZERO_FLOOR_NS;
     bl_gobench_format_value(v, sizeof v, ns);
-    bl__gobench_field(f, b->name); /* one result, one line, whatever the name holds */
-    fprintf(f, "\t%8llu\t%10s ns/op", (unsigned long long)l->measured_reps, v);
+    /* a result line starts with "Benchmark": Google Benchmark's names (read
+     * from its JSON) get the prefix, or no reader would see the line */
+    if (strncmp(b->name ? b->name : "", "Benchmark", 9) != 0)
+        bl__buf_puts(&line, "Benchmark");
+    bl__gobench_field_buf(&line, b->name); /* one result, one line, whatever the name holds */
+    bl__buf_printf(&line, "\t%8llu\t%10s ns/op", (unsigned long long)l->measured_reps, v);
     if (!isnan(l->ref_cycles_per_op)) { /* the same time in cycles of the core (docs/engine.md) */
         bl_gobench_format_value(v, sizeof v, l->ref_cycles_per_op);
-        fprintf(f, "\t%10s ref-cycles/op", v);
+        bl__buf_printf(&line, "\t%10s ref-cycles/op", v);
     }
     /* the on-CPU time per op, under the unit benchlab reads Google
      * Benchmark's cpu_time as; floored as ns/op is, so that no zero splits
@@ -109,78 +206,94 @@ void bl_gobench_write_launch(FILE *f, const bl_bench_result *b, const bl_launch 
     bl_rates rates;
     bl_launch_rates(l, &rates);
     if (!isnan(rates.mb_per_s))
-        fprintf(f, "\t%8.2f MB/s", rates.mb_per_s);
+        bl__buf_printf(&line, "\t%8.2f MB/s", rates.mb_per_s);
     if (!isnan(rates.items_per_s)) {
         bl_gobench_format_value(v, sizeof v, rates.items_per_s);
-        fprintf(f, "\t%10s items/s", v);
+        bl__buf_printf(&line, "\t%10s items/s", v);
     }
     if (!isnan(rates.ops_per_s)) {
         bl_gobench_format_value(v, sizeof v, rates.ops_per_s);
-        fprintf(f, "\t%10s ops/s", v);
+        bl__buf_printf(&line, "\t%10s ops/s", v);
     }
     /* B/op and allocs/op exactly as Go's testing package writes them:
      * whole numbers, truncated (Go divides integers). */
     if (b->has_alloc)
-        fprintf(f, "\t%8lld B/op\t%8lld allocs/op", (long long)b->alloc_bytes_per_op,
-                (long long)b->allocs_per_op);
-    for (int i = 0; i < b->n_counters; i++) {
-        bl_gobench_format_value(v, sizeof v, b->counter_per_op[i]);
-        fprintf(f, "\t%10s ", v);
-        bl__gobench_field(f, b->counter_unit[i]);
-    }
-    for (size_t i = 0; i < l->n_metrics; i++) {
-        if (isnan(l->metrics[i].value))
-            continue;
-        bl_gobench_format_value(v, sizeof v, l->metrics[i].value);
-        fprintf(f, "\t%10s ", v); /* a unit with spaces would forge more values */
-        bl__gobench_field(f, l->metrics[i].unit);
-    }
-    fputc('\n', f);
+        bl__buf_printf(&line, "\t%8lld B/op\t%8lld allocs/op", (long long)b->alloc_bytes_per_op,
+                       (long long)b->allocs_per_op);
+    int rc = 0;
+    for (int i = 0; !rc && i < b->n_counters; i++)
+        rc = put_metric(&line, b->counter_per_op[i], b->counter_unit[i], &units, &n_units,
+                        &cap_units);
+    for (size_t i = 0; !rc && i < l->n_metrics; i++)
+        if (!isnan(l->metrics[i].value)) /* a unit with spaces would forge more values */
+            rc = put_metric(&line, l->metrics[i].value, l->metrics[i].unit, &units, &n_units,
+                            &cap_units);
+    if (!rc)
+        rc = line.data ? put_line(f, &line, 0) : -ENOMEM;
+    free(units);
+    bl__buf_fini(&line);
+    return rc;
 }
 
-void bl_gobench_write_complexity(FILE *f, const bl_results *r)
+int bl_gobench_write_complexity(FILE *f, const bl_results *r)
 {
     /* comments: benchstat ignores them, benchlab's reader keeps them as metadata */
-    for (size_t i = 0; i < r->n_complexity; i++) {
+    struct bl__buf b = {0};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < r->n_complexity; i++) {
         const bl_complexity_result *c = &r->complexity[i];
         char what[512];
         bl_format_complexity(what, sizeof what, c);
-        fputs("# complexity: ", f);
-        bl__gobench_field(f, c->name);
-        fputs(": ", f);
-        bl__gobench_text(f, what);
+        b.len = 0;
+        bl__buf_puts(&b, "# complexity: ");
+        bl__gobench_field_buf(&b, c->name);
+        bl__buf_puts(&b, ": ");
+        bl__gobench_text_buf(&b, what);
         if (c->message && c->best.curve) {
-            fputs("; warning: ", f);
-            bl__gobench_text(f, c->message);
+            bl__buf_puts(&b, "; warning: ");
+            bl__gobench_text_buf(&b, c->message);
         }
-        fputc('\n', f);
+        rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
     }
+    bl__buf_fini(&b);
+    return rc;
 }
 
-void bl_gobench_write_notes(FILE *f, const bl_results *r)
+int bl_gobench_write_notes(FILE *f, const bl_results *r)
 {
-    for (size_t i = 0; i < r->n_benches; i++) {
+    struct bl__buf b = {0};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < r->n_benches; i++) {
         bl_diagnosis d;
         char lines[3][BL_DIAGNOSIS_LINE];
         int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
-        for (int k = 0; k < n; k++) {
-            fputs("# note ", f);
-            bl__gobench_field(f, r->benches[i].name);
-            fputs(": ", f);
-            bl__gobench_text(f, lines[k]);
-            fputc('\n', f);
+        for (int k = 0; !rc && k < n; k++) {
+            b.len = 0;
+            bl__buf_puts(&b, "# note ");
+            bl__gobench_field_buf(&b, r->benches[i].name);
+            bl__buf_puts(&b, ": ");
+            bl__gobench_text_buf(&b, lines[k]);
+            rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
         }
     }
+    bl__buf_fini(&b);
+    return rc;
 }
 
-void bl_gobench_write(FILE *f, const bl_results *r)
+int bl_gobench_write(FILE *f, const bl_results *r)
 {
-    bl_gobench_write_header(f, r);
+    int rc = bl_gobench_write_header(f, r);
     size_t units = 0;
-    bl_gobench_write_units(f, r, &units);
-    for (size_t i = 0; i < r->n_benches; i++)
-        for (size_t j = 0; j < r->benches[i].n_launches; j++)
-            bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
-    bl_gobench_write_complexity(f, r);
-    bl_gobench_write_notes(f, r);
+    if (!rc)
+        rc = bl_gobench_write_units(f, r, &units);
+    for (size_t i = 0; !rc && i < r->n_benches; i++)
+        for (size_t j = 0; !rc && j < r->benches[i].n_launches; j++)
+            rc = bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
+    if (!rc)
+        rc = bl_gobench_write_complexity(f, r);
+    if (!rc)
+        rc = bl_gobench_write_notes(f, r);
+    if (!rc && ferror(f))
+        rc = -EIO;
+    return rc;
 }

@@ -56,6 +56,8 @@ struct front {
     char cli[PATH_MAX]; /* the benchlab command that converts raw profiles; "" until found */
     int cli_searched;
     size_t units_written; /* Unit metadata lines written so far */
+    int go_err;           /* the first error of the Go writer (a line too long): exit 2 */
+    const bl_bench_result *go_refused; /* the last benchmark whose line was refused: said once */
 };
 
 /* Output formats: the Go format streams launch by launch; the others are
@@ -85,7 +87,7 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
     struct front *fr = ctx;
     (void)total;
     if (fr->fmt == FMT_GO) {
-        bl_gobench_write_header(fr->out, res);
+        fr->go_err = bl_gobench_write_header(fr->out, res);
         fflush(fr->out);
     }
     const char *hw = bl_results_get_meta(res, "counters-unsupported");
@@ -148,9 +150,23 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     struct front *fr = ctx;
     clear_progress(fr);
     if (fr->fmt == FMT_GO) {
-        bl_gobench_write_units(fr->out, res, &fr->units_written);
-        bl_gobench_write_launch(fr->out, b, l);
+        int werr = bl_gobench_write_units(fr->out, res, &fr->units_written);
+        if (!werr)
+            werr = bl_gobench_write_launch(fr->out, b, l);
         fflush(fr->out);
+        if (werr && b != fr->go_refused) {
+            fr->go_refused = b;
+            /* a name that long: its first 200 bytes say which */
+            char head[201];
+            struct bl__buf sn = {0};
+            snprintf(head, sizeof head, "%s", b->name);
+            fprintf(stderr, "benchlab: %s%s (%zu bytes): result not written: %s\n",
+                    bl__terminal_safe(&sn, head), strlen(b->name) > 200 ? "..." : "",
+                    strlen(b->name), bl_strerror(werr));
+            bl__buf_fini(&sn);
+        }
+        if (werr && !fr->go_err)
+            fr->go_err = werr;
     }
     if (l->status) {
         struct bl__buf sn = {0}, sm = {0};
@@ -591,11 +607,19 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
                 "parameter, or .complexity_param)\n",
                 prog);
     if (fr->fmt == FMT_GO && res) {
-        bl_gobench_write_complexity(fr->out, res);
-        bl_gobench_write_notes(fr->out, res);
+        int werr = bl_gobench_write_complexity(fr->out, res);
+        if (!werr)
+            werr = bl_gobench_write_notes(fr->out, res);
+        if (!fr->go_err)
+            fr->go_err = werr;
         fflush(fr->out);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
+    if (fr->go_err) {
+        if (fr->go_err != BL_ETOOLONG) /* that one was said at its launch */
+            fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(fr->go_err));
+        status = 2;
+    }
     if (fr->fmt != FMT_GO && res) {
         int werr = fr->fmt == FMT_GBENCH_JSON      ? bl_gbench_json_write(fr->out, res, prog)
                    : fr->fmt == FMT_GBENCH_CSV     ? bl_gbench_csv_write(fr->out, res)
