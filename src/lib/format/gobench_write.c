@@ -200,7 +200,7 @@ int bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_laun
             cpu = NAN; /* the benchmark's own, or read back from a Go line: once */
     if (!isnan(cpu)) {
         bl_gobench_format_value(v, sizeof v, cpu > 0 ? cpu : ZERO_FLOOR_NS);
-        fprintf(f, "\t%10s cpu-ns/op", v);
+        bl__buf_printf(&line, "\t%10s cpu-ns/op", v);
     }
     /* throughput counts the operations of every thread */
     bl_rates rates;
