@@ -53,6 +53,11 @@ junk-is-captured)
     err_has '| BenchmarkFake 1 1 ns/op'
     err_has 'BenchmarkJunk wrote [0-9]* bytes to stderr'
     err_has '| some diagnostic on stderr'
+    # every launch writes the same: said once, not once per launch
+    [ "$(grep -c 'BenchmarkJunk wrote [0-9]* bytes to stdout' "$tmp/err")" -eq 1 ] ||
+        fail "the same stdout is shown more than once"
+    [ "$(grep -c 'BenchmarkJunk wrote [0-9]* bytes to stderr' "$tmp/err")" -eq 1 ] ||
+        fail "the same stderr is shown more than once"
     ;;
 exit-zero-is-reported)
     run "$faults" $fast --filter '^BenchmarkExitZero$'

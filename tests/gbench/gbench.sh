@@ -354,6 +354,61 @@ unsupported-is-said)
     expect_status 2
     err_has 'benchmark_out_format: is json, console or csv'
     ;;
+run-selects-what-is-listed)
+    # the run launches what --benchmark_list_tests lists for the same
+    # filter: GB's regex searched in GB's exact names, spaces included, and
+    # Google Benchmark's JSON names them exactly
+    for f in 'BM_named|^BM_pair' '^BM_counters$|7$' 'BM_pair<char, long>' '^BM_pair<int,double>$' \
+        '-^(BM_named|BM_with|BM_own|BM_fixed|BM_manual|lambda|TFixture|BM_capture|BM_thread)'; do
+        run "$bin/bl_api_suite" --benchmark_list_tests --benchmark_filter="$f"
+        expect_status 0
+        [ -s "$tmp/out" ] || fail "$f lists nothing"
+        mv "$tmp/out" "$tmp/listed"
+        run "$bin/bl_api_suite" --benchmark_filter="$f" --benchmark_format=json --time 0.02s \
+            --count 1 --no-table
+        expect_status 0
+        # the runs, not the aggregates (Complexity's _BigO and _RMS among them)
+        python3 -c 'import json,sys; print("\n".join(b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"))' \
+            "$tmp/out" >"$tmp/ran" || fail "$f: no Google Benchmark JSON"
+        diff "$tmp/listed" "$tmp/ran" >"$tmp/diff" || { cat "$tmp/diff"; fail "$f: the run is not what is listed"; }
+    done
+    # benchlab's own names keep the space; the Go format writes it as '_'
+    run "$bin/bl_api_suite" --filter 'BM_pair<char, long>/threads:2$' --list
+    expect_status 0
+    out_has '^BenchmarkBM_pair<char, long>/threads:2$'
+    run "$bin/bl_api_suite" --filter 'BM_pair<char, long>/threads:2$' --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^BenchmarkBM_pair<char,_long>/threads:2	'
+    run "$bin/bl_api_suite" --filter 'BM_pair<char, long>/threads:2$' --time 0.02s --count 1 \
+        --no-table --format json
+    expect_status 0
+    out_has '"BenchmarkBM_pair<char, long>/threads:2"'
+    run "$bin/bl_api_suite" --benchmark_filter='^nothing_is_called_this'
+    expect_status 2
+    err_has "no benchmark matches --benchmark_filter '^nothing_is_called_this'"
+    ;;
+failed-benchmark-in-gbench-json)
+    # SkipWithError: Google Benchmark's entry has error_occurred and
+    # error_message and, as always, iterations, real_time, cpu_time and
+    # time_unit (tools/compare.py reads time_unit of every entry); benchlab
+    # exits 1 for a failed benchmark
+    run env API_SUITE_SKIP_WITH_ERROR=1 "$bin/bl_api_suite" --benchmark_filter='^(skip_with_error|BM_counters)$' \
+        --benchmark_format=json --time 0.02s --count 2 --no-table
+    expect_status 1
+    err_has 'Benchmarkskip_with_error: no input'
+    python3 - "$tmp/out" <<'PY' || fail "the failed benchmark's entry is not Google Benchmark's"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = [b for b in doc["benchmarks"] if b["name"] == "skip_with_error"]
+assert len(e) == 1, doc["benchmarks"]
+e = e[0]
+assert e["error_occurred"] is True and e["error_message"] == "no input", e
+for k in ("iterations", "real_time", "cpu_time", "time_unit", "run_name", "run_type", "threads"):
+    assert k in e, k
+assert e["time_unit"] == "ns" and e["real_time"] >= 0 and e["cpu_time"] >= 0, e
+assert any(b["name"] == "BM_counters" for b in doc["benchmarks"])
+PY
+    ;;
 bad-flags-are-named)
     run "$bin/bl_map_test" --benchmark_bogus=1
     expect_status 2

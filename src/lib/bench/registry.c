@@ -194,7 +194,10 @@ static char *instance_name(const bl_bench_def *def, const bl_param *params,
     if (def->raw_name) {
         bl__buf_puts(&b, "Benchmark");
         for (const char *s = def->name; *s; s++) {
-            char c = isspace((unsigned char)*s) ? '_' : *s;
+            /* spaces stay (Google Benchmark's "BM_t<int, long>"); the Go
+             * format writes them as '_'. Other whitespace would break the
+             * line-based listing and channel. */
+            char c = *s != ' ' && isspace((unsigned char)*s) ? '_' : *s;
             bl__buf_append(&b, &c, 1);
         }
         return b.data;

@@ -11,8 +11,13 @@
  * "cpu_time_is_real_time"), iterations
  * the repetitions of its clean
  * measured batches. With more than one launch, the mean, median, stddev and
- * cv aggregates follow, as Google Benchmark writes them. Names lose
- * benchlab's "Benchmark" prefix and Go's "#NN" suffix of repeated names.
+ * cv aggregates follow, as Google Benchmark writes them. A benchmark with
+ * no finished launch is one entry with error_occurred and error_message,
+ * and, as Google Benchmark always writes them, iterations, real_time,
+ * cpu_time and time_unit (what its failed launch measured, else zeros).
+ * Names lose benchlab's "Benchmark" prefix and Go's "#NN" suffix of
+ * repeated names; spaces in them stay (results read back from the Go
+ * format have them as '_').
  */
 #include <errno.h>
 #include <math.h>
@@ -160,15 +165,27 @@ static void write_failed(FILE *f, const bl_bench_result *br, const char *name, i
                          int first)
 {
     const char *msg = "no launch finished";
+    const bl_launch *said = NULL;
     for (size_t i = 0; i < br->n_launches; i++)
-        if (br->launches[i].message)
+        if (br->launches[i].message) {
             msg = br->launches[i].message;
+            said = &br->launches[i];
+        }
     fputs(first ? "" : ",\n", f);
     write_common(f, name, name, "iteration", fam, inst, 1, 1);
     fputs("      \"repetition_index\": 0,\n      \"threads\": 1,\n", f);
     fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
     bl__json_string(f, msg);
-    fputs("\n    }", f);
+    /* the fields Google Benchmark always writes (its tools/compare.py
+     * reads them): what the failed launch measured, else zeros */
+    double rt = said && isfinite(said->ns_per_op) ? said->ns_per_op : 0;
+    double ct = said ? bl_launch_cpu_per_op(said) : NAN;
+    fprintf(f, ",\n      \"iterations\": %llu,\n      \"real_time\": ",
+            said ? (unsigned long long)said->measured_reps : 0ull);
+    bl__json_number(f, rt);
+    fputs(",\n      \"cpu_time\": ", f);
+    bl__json_number(f, isfinite(ct) ? ct : 0);
+    fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
 }
 
 /* One benchmark's launches: real and CPU time per op, and the counters. */

@@ -6,8 +6,9 @@
  * flags its users and scripts pass, and benchlab's own options keep working
  * beside them. --benchmark_list_tests is answered here, from this process's
  * registry, with Google Benchmark's names; the other flags become benchlab
- * options (a filter on Google Benchmark names becomes one on benchlab's
- * "Benchmark" + name). Flags that only change Google Benchmark's display are
+ * options (a filter on Google Benchmark names is applied here, as Google
+ * Benchmark applies it, and what it selects becomes a --filter naming
+ * those benchmarks). Flags that only change Google Benchmark's display are
  * accepted and have no effect; flags whose meaning benchlab cannot honour
  * are refused with a message naming them (docs/from-google-benchmark.md).
  */
@@ -43,48 +44,111 @@ static const char *gb_name(const struct bl__instance *in)
     return in->def->raw_name ? in->def->name : in->name;
 }
 
-/* A Google Benchmark filter on GB names as a benchlab filter on full names. */
-static char *translate_filter(const char *spec)
+/*
+ * Google Benchmark's filter as Google Benchmark applies it: the regex is
+ * searched for in each GB name ("-RE": the names it is not found in; "" and
+ * "all": every one). Compiles spec into *re, sets *negative; NULL spec:
+ * every name. 0, or 2 after the message.
+ */
+static int gb_filter_compile(const char *prog, const char **spec, regex_t *re, int *negative)
 {
-    struct bl__buf b = {0};
-    int negative = spec[0] == '-';
-    if (negative) {
-        spec++;
-        bl__buf_puts(&b, "-");
+    const char *s = *spec;
+    *negative = s && s[0] == '-';
+    if (*negative)
+        s++;
+    if (s && (!*s || strcmp(s, "all") == 0))
+        s = NULL;
+    *spec = s;
+    if (!s)
+        return 0;
+    int rc = regcomp(re, s, REG_EXTENDED | REG_NOSUB);
+    if (rc) {
+        char msg[200];
+        regerror(rc, re, msg, sizeof msg);
+        fprintf(stderr, "%s: --benchmark_filter '%s': %s\n", prog, s, msg);
+        return 2;
     }
-    if (!*spec || strcmp(spec, "all") == 0)
-        spec = ".";
-    if (spec[0] == '^')
-        bl__buf_printf(&b, "^Benchmark(%s)", spec + 1);
-    else
-        bl__buf_printf(&b, "^Benchmark.*(%s)", spec);
-    return b.data;
+    return 0;
+}
+
+static int gb_selected(const regex_t *re, const char *spec, int negative,
+                       const struct bl__instance *in)
+{
+    return !spec || (regexec(re, gb_name(in), 0, NULL, 0) == 0) != negative;
+}
+
+/* name with the characters special to a POSIX extended regex escaped */
+static void put_escaped(struct bl__buf *b, const char *name)
+{
+    for (const char *p = name; *p; p++) {
+        if (strchr("\\.[](){}*+?|^$", *p))
+            bl__buf_puts(b, "\\");
+        bl__buf_append(b, p, 1);
+    }
+}
+
+/*
+ * What --benchmark_filter selects, as a benchlab --filter: the selected
+ * instances named by their full names, so that the run launches exactly
+ * what --benchmark_list_tests lists (the GB regex cannot be rewritten into
+ * one on benchlab's full names: "^" and "$" inside it, alternatives, and
+ * the "Benchmark" prefix a pattern could match). The shorter of the
+ * selected and the rest is named ("-^(...)$" for the rest). *filter is
+ * NULL when every benchmark is selected. 0, or 2 after the message.
+ */
+static int select_filter(const char *prog, const char *spec, char **filter)
+{
+    const char *shown = spec;
+    regex_t re;
+    int negative;
+    *filter = NULL;
+    if (gb_filter_compile(prog, &spec, &re, &negative))
+        return 2;
+    size_t n, n_sel = 0;
+    const struct bl__instance *in = bl__registry_instances(&n);
+    for (size_t i = 0; i < n; i++)
+        n_sel += (size_t)gb_selected(&re, spec, negative, &in[i]);
+    int rc = 0;
+    if (n_sel == 0 && n > 0) {
+        fprintf(stderr,
+                "%s: no benchmark matches --benchmark_filter '%s' (--benchmark_list_tests "
+                "lists the names)\n",
+                prog, shown);
+        rc = 2;
+    } else if (n_sel < n) {
+        int name_rest = n - n_sel < n_sel;
+        struct bl__buf b = {0};
+        bl__buf_puts(&b, name_rest ? "-^(" : "^(");
+        for (size_t i = 0, k = 0; i < n; i++) {
+            if (gb_selected(&re, spec, negative, &in[i]) == name_rest)
+                continue;
+            if (k++)
+                bl__buf_puts(&b, "|");
+            put_escaped(&b, in[i].name);
+        }
+        bl__buf_puts(&b, ")$");
+        if (!b.data) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            rc = 2;
+        }
+        *filter = b.data;
+    }
+    if (spec)
+        regfree(&re);
+    return rc;
 }
 
 static int list_tests(const char *prog, const char *spec)
 {
     regex_t re;
-    int negative = spec && spec[0] == '-';
-    if (negative)
-        spec++;
-    if (spec && (!*spec || strcmp(spec, "all") == 0))
-        spec = NULL;
-    if (spec) {
-        int rc = regcomp(&re, spec, REG_EXTENDED | REG_NOSUB);
-        if (rc) {
-            char msg[200];
-            regerror(rc, &re, msg, sizeof msg);
-            fprintf(stderr, "%s: --benchmark_filter '%s': %s\n", prog, spec, msg);
-            return 2;
-        }
-    }
+    int negative;
+    if (gb_filter_compile(prog, &spec, &re, &negative))
+        return 2;
     size_t n;
     const struct bl__instance *in = bl__registry_instances(&n);
-    for (size_t i = 0; i < n; i++) {
-        const char *name = gb_name(&in[i]);
-        if (!spec || (regexec(&re, name, 0, NULL, 0) == 0) != negative)
-            printf("%s\n", name);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (gb_selected(&re, spec, negative, &in[i]))
+            printf("%s\n", gb_name(&in[i]));
     if (spec)
         regfree(&re);
     return fflush(stdout) == 0 ? 0 : 2;
@@ -300,8 +364,13 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         return 1;
     }
     if (filter) {
-        out[m++] = (char *)"--filter";
-        out[m++] = keep(translate_filter(filter));
+        char *f;
+        if ((*status = select_filter(prog, filter, &f)) != 0)
+            return 1;
+        if (f) {
+            out[m++] = (char *)"--filter";
+            out[m++] = keep(f);
+        }
     }
     /* --benchmark_out=FILE writes Google Benchmark's JSON to FILE (its
      * default --benchmark_out_format), or its CSV or console table; stdout

@@ -58,6 +58,10 @@ struct front {
     size_t units_written; /* Unit metadata lines written so far */
     int go_err;           /* the first error of the Go writer (a line too long): exit 2 */
     const bl_bench_result *go_refused; /* the last benchmark whose line was refused: said once */
+    /* what launches wrote, already shown: a hash of each text per stream
+     * (a suite's static constructors print the same at every launch) */
+    unsigned long long said_hash[2][32];
+    size_t n_said[2];
 };
 
 /* Output formats: the Go format streams launch by launch; the others are
@@ -118,10 +122,27 @@ static void clear_progress(struct front *fr)
     bl__progress_clear(&fr->progress);
 }
 
-/* Show what the benchmark wrote, apart from the results. */
-static void show_captured(const char *name, const char *what, const char *text, size_t total)
+/* Whether this text of stream k was shown before (then it is not shown
+ * again); remembers it otherwise. */
+static int said_before(struct front *fr, int k, const char *text, size_t total)
 {
-    if (!total)
+    unsigned long long h = 14695981039346656037ull ^ total; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    for (size_t i = 0; i < fr->n_said[k]; i++)
+        if (fr->said_hash[k][i] == h)
+            return 1;
+    if (fr->n_said[k] < sizeof fr->said_hash[k] / sizeof fr->said_hash[k][0])
+        fr->said_hash[k][fr->n_said[k]++] = h;
+    return 0;
+}
+
+/* Show what the benchmark wrote, apart from the results: once, however
+ * many launches write the same. */
+static void show_captured(struct front *fr, const char *name, const char *what, const char *text,
+                          size_t total)
+{
+    if (!total || said_before(fr, strcmp(what, "stdout") == 0, text, total))
         return;
     struct bl__buf safe = {0}; /* a benchmark's bytes never reach the terminal raw */
     fprintf(stderr, "%s wrote %zu byte%s to %s:\n", bl__terminal_safe(&safe, name), total,
@@ -185,8 +206,8 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
         free(fr->alloc_said);
         fr->alloc_said = strdup(b->alloc_message);
     }
-    show_captured(b->name, "stdout", l->out, l->out_total);
-    show_captured(b->name, "stderr", l->err, l->err_total);
+    show_captured(fr, b->name, "stdout", l->out, l->out_total);
+    show_captured(fr, b->name, "stderr", l->err, l->err_total);
 }
 
 /* ---- the profile pass: raw profiles into profiles ----------------------- */
