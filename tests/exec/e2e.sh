@@ -180,6 +180,16 @@ go-format)
         grep -q 'Exec/cmd=my_cmd' "$tmp/cmp" || fail "compare lacks the benchmark"
     fi
     ;;
+go-comment-line-is-cut)
+    # a 70 KB command: its '# command:' comment is cut at benchstat's line
+    # limit (64 KiB), so the file stays readable; the results are whole
+    long=$(awk 'BEGIN { while (n++ < 70000) printf "x" }')
+    run "$cli" exec -N -r 2 --format go -n long "true $long"
+    expect_status 0
+    awk 'length($0) > 65535 { bad = 1 } END { exit bad }' "$tmp/out" || fail "a line over 64 KiB"
+    grep -q '^# command: Exec/cmd=long = true xxx.* \[cut\]$' "$tmp/out" || fail "the comment is not cut"
+    [ "$(grep -c '^BenchmarkExec/cmd=long	' "$tmp/out")" -eq 2 ] || fail "want 2 result lines"
+    ;;
 budget-min-max)
     run "$cli" exec --time 0.001 --min-runs 4 "echo x >> $log"
     expect_status 0

@@ -192,6 +192,11 @@ void bl__gobench_text(FILE *f, const char *s);
 /* The same two, appended to b (a line built before it is written). 0 or -ENOMEM. */
 int bl__gobench_field_buf(struct bl__buf *b, const char *s);
 int bl__gobench_text_buf(struct bl__buf *b, const char *s);
+/* Write the Go-format line b holds, and its newline. Over 64 KiB (benchstat's
+ * line limit): with `cut`, cut at a UTF-8 boundary and marked " [cut]" (text
+ * nobody reads back as a measurement: configuration, comments); else
+ * BL_ETOOLONG and nothing written. 0, BL_ETOOLONG or -ENOMEM. */
+int bl__gobench_put_line(FILE *f, struct bl__buf *b, int cut);
 
 /* Write all of p, retrying on EINTR and short writes. 0 or -errno. */
 int bl__write_all(int fd, const void *p, size_t n);

@@ -11,6 +11,7 @@
  * spreadsheet would run as formulas, Markdown escapes what would become
  * markup or HTML, the terminal form shows control characters as \xNN.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,4 +361,26 @@ void bl__gobench_text(FILE *f, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
         fputc(*p < 0x20 || *p == 0x7F ? ' ' : *p, f); /* never a second line */
+}
+
+/* The longest line written: benchstat's scanner (Go's bufio.Scanner, 64 KiB
+ * buffer) stops the whole file at a longer one, with "token too long". */
+#define GO_MAX_LINE (65536 - 1)
+#define GO_CUT_MARK " [cut]"
+
+int bl__gobench_put_line(FILE *f, struct bl__buf *b, int cut)
+{
+    if (b->len > GO_MAX_LINE) {
+        if (!cut)
+            return BL_ETOOLONG;
+        size_t n = GO_MAX_LINE - strlen(GO_CUT_MARK);
+        while (n > 0 && ((unsigned char)b->data[n] & 0xC0) == 0x80)
+            n--; /* not inside a UTF-8 sequence */
+        b->len = n;
+        bl__buf_puts(b, GO_CUT_MARK);
+    }
+    if (bl__buf_append(b, "\n", 1))
+        return -ENOMEM;
+    fwrite(b->data, 1, b->len, f);
+    return 0;
 }

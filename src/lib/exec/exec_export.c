@@ -59,11 +59,17 @@ int bl_exec_write_gobench(FILE *f, const bl_exec_results *res)
         const bl_exec_result *r = &res->results[i];
         char name[512];
         bl_exec_go_name(r, name, sizeof name);
-        fputs("# command: ", f);
-        bl__gobench_field(f, name);
-        fputs(" = ", f);
-        bl__gobench_text(f, r->command->command); /* a newline must not forge a result */
-        fputc('\n', f);
+        /* one line, cut past benchstat's line limit: a newline must not
+         * forge a result, a 70 KB command must not make the file unreadable */
+        struct bl__buf c = {0};
+        bl__buf_puts(&c, "# command: ");
+        bl__gobench_field_buf(&c, name);
+        bl__buf_puts(&c, " = ");
+        bl__gobench_text_buf(&c, r->command->command);
+        int rc = c.data ? bl__gobench_put_line(f, &c, 1) : -ENOMEM;
+        bl__buf_fini(&c);
+        if (rc)
+            return rc;
         for (size_t k = 0; k < r->n_runs; k++) {
             const bl_exec_run *run = &r->runs[k];
             char w[64], u[64], s[64], m[64];

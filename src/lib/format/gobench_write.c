@@ -45,37 +45,12 @@ void bl_gobench_format_value(char *out, size_t size, double x)
     snprintf(out, size, "%.*f", prec, x);
 }
 
-/* The longest line written: benchstat's scanner (Go's bufio.Scanner, 64 KiB
- * buffer) stops the whole file at a longer one, with "token too long". */
-#define MAX_LINE (65536 - 1)
-#define CUT_MARK " [cut]"
-
 /* The units the reader takes for the launch's own figures
  * (results_read.c) or that this writer puts on the line itself: a metric or
  * counter of the same name would read back as one of them, or overwrite it
  * (a metric "ns/op" forged the time). */
 static const char *const own_units[] = {"ns/op", "sec/op", "ref-cycles/op", "MB/s", "items/s",
                                         "ops/s", "B/op",   "allocs/op",     NULL};
-
-/* Write the line b holds, and its newline. Over MAX_LINE: with `cut`, cut
- * at a UTF-8 boundary and marked (text nobody reads back as a measurement:
- * configuration, comments); else refused, nothing written. */
-static int put_line(FILE *f, struct bl__buf *b, int cut)
-{
-    if (b->len > MAX_LINE) {
-        if (!cut)
-            return BL_ETOOLONG;
-        size_t n = MAX_LINE - strlen(CUT_MARK);
-        while (n > 0 && ((unsigned char)b->data[n] & 0xC0) == 0x80)
-            n--; /* not inside a UTF-8 sequence */
-        b->len = n;
-        bl__buf_puts(b, CUT_MARK);
-    }
-    if (bl__buf_append(b, "\n", 1))
-        return -ENOMEM;
-    fwrite(b->data, 1, b->len, f);
-    return 0;
-}
 
 /* A configuration key: one word before the colon. Not starting with '{'
  * or '[' either: the first line of a file, it would make readers take the
@@ -105,7 +80,7 @@ int bl_gobench_write_header(FILE *f, const bl_results *r)
         key(&b, kv->key);
         bl__buf_puts(&b, ": ");
         bl__gobench_text_buf(&b, kv->value);
-        rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
+        rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
     }
     bl__buf_fini(&b);
     return rc;
@@ -123,7 +98,7 @@ int bl_gobench_write_units(FILE *f, const bl_results *r, size_t *done)
         bl__gobench_field_buf(&b, r->units[*done].key);
         bl__buf_puts(&b, "=");
         bl__gobench_field_buf(&b, r->units[*done].value);
-        rc = b.data ? put_line(f, &b, 0) : -ENOMEM;
+        rc = b.data ? bl__gobench_put_line(f, &b, 0) : -ENOMEM;
     }
     bl__buf_fini(&b);
     return rc;
@@ -229,7 +204,7 @@ int bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const bl_laun
             rc = put_metric(&line, l->metrics[i].value, l->metrics[i].unit, &units, &n_units,
                             &cap_units);
     if (!rc)
-        rc = line.data ? put_line(f, &line, 0) : -ENOMEM;
+        rc = line.data ? bl__gobench_put_line(f, &line, 0) : -ENOMEM;
     free(units);
     bl__buf_fini(&line);
     return rc;
@@ -253,7 +228,7 @@ int bl_gobench_write_complexity(FILE *f, const bl_results *r)
             bl__buf_puts(&b, "; warning: ");
             bl__gobench_text_buf(&b, c->message);
         }
-        rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
+        rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
     }
     bl__buf_fini(&b);
     return rc;
@@ -273,7 +248,7 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
             bl__gobench_field_buf(&b, r->benches[i].name);
             bl__buf_puts(&b, ": ");
             bl__gobench_text_buf(&b, lines[k]);
-            rc = b.data ? put_line(f, &b, 1) : -ENOMEM;
+            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
         }
     }
     bl__buf_fini(&b);
