@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../sampler/raw_format.h"
-#include "profile_internal.h"
+#include "profile_int.h"
 #include "symbolize.h"
 
 struct raw {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_internal.h"
+#include "profile_int.h"
 
 static uint64_t hash_name(const char *s)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "../lib/base/base.h" /* bl__json_string: base/escape.c, built in */
-#include "profile_internal.h"
+#include "profile_int.h"
 
 static int speedscope_node(const bl_profile *p, FILE *out, uint32_t node, uint32_t *path,
                            size_t depth, int *first)

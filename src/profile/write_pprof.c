@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_internal.h"
+#include "profile_int.h"
 
 struct pb {
     unsigned char *data;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_internal.h"
+#include "profile_int.h"
 
 #define SVG_WIDTH 1200.0
 #define SVG_PAD 10.0

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../lib/base/base.h" /* bl__csv_field: base/escape.c, built in */
-#include "profile_internal.h"
+#include "profile_int.h"
 
 static double pct(const bl_profile *p, double v)
 {

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "benchlab/format.h"
-#include "format/gobench_int.h"
+#include "format/gobench.h"
 
 static int on_result(void *ctx, const bl_gobench_result *r)
 {

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../format/gobench_int.h"
+#include "../format/gobench.h"
 #include "compare_int.h"
 
 int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const char *path,

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "../base/base.h"
-#include "../format/gobench_int.h"
+#include "../format/gobench.h"
 #include "../format/json.h"
 #include "compare_int.h"
 

@@ -30,7 +30,7 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
-#include "gbench_int.h"
+#include "gbench.h"
 
 /* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
 static char *gb_name(const char *full)

@@ -25,7 +25,7 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
-#include "gbench_int.h"
+#include "gbench.h"
 #include "text.h"
 
 enum run_kind { RUN_ITERATION, RUN_AGGREGATE, RUN_BIGO, RUN_RMS, RUN_ERROR };

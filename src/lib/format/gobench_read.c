@@ -30,7 +30,7 @@
 
 #include "../base/base.h"
 #include "benchlab/format.h"
-#include "gobench_int.h"
+#include "gobench.h"
 
 #define MAX_LINE (16 << 20) /* longer than any line benchlab writes; benchstat stops at 64 KiB */
 #define FIRST_LINE 65536

@@ -28,7 +28,7 @@
 
 #include "../base/base.h"
 #include "benchlab/format.h"
-#include "gobench_int.h"
+#include "gobench.h"
 #include "json.h"
 
 #define MAX_INPUT ((size_t)1 << 32)

@@ -1,6 +1,6 @@
-/* gobench_int.h - library-internal entry points of the format readers. */
-#ifndef BENCHLAB_FORMAT_GOBENCH_INT_H
-#define BENCHLAB_FORMAT_GOBENCH_INT_H
+/* gobench.h - library-internal entry points of the format readers. */
+#ifndef BENCHLAB_FORMAT_GOBENCH_H
+#define BENCHLAB_FORMAT_GOBENCH_H
 
 #include <stddef.h>
 
@@ -14,4 +14,4 @@ int bl__gobench_read(int fd, const char *prefix, size_t prefix_len, const char *
 /* A fresh configuration generation (bl_gobench_result.config_gen). */
 unsigned long bl__gobench_next_gen(void);
 
-#endif /* BENCHLAB_FORMAT_GOBENCH_INT_H */
+#endif /* BENCHLAB_FORMAT_GOBENCH_H */

@@ -1,6 +1,6 @@
-/* profile_internal.h - the call-tree model shared by the loader and the writers. */
-#ifndef BENCHLAB_PROFILE_INTERNAL_H
-#define BENCHLAB_PROFILE_INTERNAL_H
+/* profile_int.h - the call-tree model shared by the loader and the writers. */
+#ifndef BENCHLAB_PROFILE_INT_H
+#define BENCHLAB_PROFILE_INT_H
 #include <stdint.h>
 #include <stdio.h>
 
@@ -72,4 +72,4 @@ int bl__profile_write_pprof(const bl_profile *p, FILE *out);
 int bl__profile_write_speedscope(const bl_profile *p, FILE *out);
 int bl__profile_write_chrome(const bl_profile *p, FILE *out);
 
-#endif /* BENCHLAB_PROFILE_INTERNAL_H */
+#endif /* BENCHLAB_PROFILE_INT_H */

@@ -1,6 +1,6 @@
-/* gbench_int.h - what gbench_json_write.c takes from gbench_text_write.c. */
-#ifndef BENCHLAB_FORMAT_GBENCH_INT_H
-#define BENCHLAB_FORMAT_GBENCH_INT_H
+/* gbench.h - what gbench_json_write.c takes from gbench_text_write.c. */
+#ifndef BENCHLAB_FORMAT_GBENCH_H
+#define BENCHLAB_FORMAT_GBENCH_H
 #include <stddef.h>
 #include <stdio.h>
 
