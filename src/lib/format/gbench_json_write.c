@@ -107,40 +107,6 @@ static void write_common(FILE *f, const char *name, const char *run_name, const 
     (void)threads;
 }
 
-static double mean_of(const double *x, size_t n)
-{
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return n ? s / (double)n : NAN;
-}
-
-static double sd_of(const double *x, size_t n)
-{
-    if (n < 2)
-        return 0;
-    double m = mean_of(x, n), s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += (x[i] - m) * (x[i] - m);
-    return sqrt(s / (double)(n - 1));
-}
-
-/* Google Benchmark's four aggregates of one series. */
-static double aggregate(int which, const double *x, size_t n)
-{
-    double m = mean_of(x, n);
-    switch (which) {
-    case 0:
-        return m;
-    case 1:
-        return bl_stats_median(x, n);
-    case 2:
-        return sd_of(x, n);
-    default:
-        return m != 0 ? sd_of(x, n) / m : 0;
-    }
-}
-
 static void write_context(FILE *f, const bl_results *res, const char *executable)
 {
     const char *date = bl_results_get_meta(res, "date");
@@ -211,9 +177,9 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
                 agg_name[a]);
         fprintf(f, "      \"aggregate_unit\": \"%s\",\n", a == 3 ? "percentage" : "time");
         fprintf(f, "      \"iterations\": %zu,\n      \"real_time\": ", s->n);
-        bl__json_number(f, aggregate(a, s->rt, s->n));
+        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->rt, s->n));
         fputs(",\n      \"cpu_time\": ", f);
-        bl__json_number(f, aggregate(a, s->ct, s->n));
+        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->ct, s->n));
         fputs(",\n      \"time_unit\": \"ns\"", f);
         /* the counters every launch has, aggregated the same way */
         for (size_t c = 0; c < s->ncs[0]; c++) {
@@ -227,7 +193,7 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
                 fputs(",\n      ", f);
                 bl__json_string(f, s->cs[0][c].name);
                 fputs(": ", f);
-                bl__json_number(f, aggregate(a, v, nv));
+                bl__json_number(f, bl__gbench_aggregate(a, NULL, v, nv));
             }
             free(v);
         }

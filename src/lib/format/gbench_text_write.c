@@ -168,8 +168,7 @@ static double sd_of(const double *x, size_t n)
     return sqrt(s / (double)(n - 1));
 }
 
-/* Google Benchmark's four aggregates (0 to 3), or the statistic st. */
-static double aggregate(int which, const bl_statistic *st, const double *x, size_t n)
+double bl__gbench_aggregate(int which, const struct bl_statistic *st, const double *x, size_t n)
 {
     if (st)
         return st->fn(x, n, st->data);
@@ -217,8 +216,8 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
         x->iterations = k;
         x->repetitions = k;
         x->threads = it0.threads;
-        x->real = aggregate((int)a, st, rt, k);
-        x->cpu = aggregate((int)a, st, ct, k);
+        x->real = bl__gbench_aggregate((int)a, st, rt, k);
+        x->cpu = bl__gbench_aggregate((int)a, st, ct, k);
         for (size_t c = 0; c < it0.n_counters; c++) {
             size_t nv = 0;
             for (size_t i = 0; i < k; i++) {
@@ -229,7 +228,7 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
             }
             if (nv == k) {
                 x->counters[x->n_counters] = it0.counters[c];
-                x->counters[x->n_counters++].value = aggregate((int)a, st, cv, k);
+                x->counters[x->n_counters++].value = bl__gbench_aggregate((int)a, st, cv, k);
             }
         }
     }
