@@ -368,7 +368,9 @@ wall-clock-sees-sleep)
     # 0.2 s asleep in 0.5 s: about 40%, more when the machine is busy (the
     # burning phases then wait for a CPU, which neither clock samples)
     s=$(share w.folded sleeper)
-    near "$s" 50 25 || fail "wall clock: sleeper has $s%, expected 25-75%"
+    # (no upper bound: 85% was seen at a load of 10 on 2 CPUs; the point is
+    # that the wall clock sees the sleep and the CPU clock does not)
+    awk -v s="$s" 'BEGIN { exit !(s >= 25) }' || fail "wall clock: sleeper has $s%, expected 25% or more"
     "$BL" profile -o c.folded -- "$BIN/phases" sleep >out 2>err || fail "cpu"
     s=$(share c.folded sleeper)
     near "$s" 0 5 || fail "cpu clock: sleeper has $s%, expected about 0%"
