@@ -12,6 +12,19 @@
  * (bl_statistic, with two launches or more), then the BigO and RMS of every
  * complexity fit whose last benchmark is b. 0 or -ENOMEM.
  */
+/* A counter as Google Benchmark names it. */
+struct gb_counter {
+    char name[72];
+    double value;
+    unsigned flags; /* the metric's: BL_RATE, BL_INVERT, BL_ONEK_1024 */
+};
+
+/* The counters of a launch as Google Benchmark names them: bytes and items
+ * per second, rates under their name without "/s" (an inverted one without
+ * "ns/", in seconds), the rest as is; with `sorted`, by name as its
+ * std::map, else in the launch's order. How many were put in out[0..cap). */
+size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t cap, int sorted);
+
 /* Google Benchmark's four aggregates of x[0..n) (0 mean, 1 median,
  * 2 stddev, 3 cv), or the definition's own statistic st when not NULL. */
 double bl__gbench_aggregate(int which, const struct bl_statistic *st, const double *x, size_t n);

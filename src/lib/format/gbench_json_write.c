@@ -54,46 +54,6 @@ static int launch_ok(const bl_launch *l)
     return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
 }
 
-/* The counters of a launch as Google Benchmark names them: rates per second
- * under their name without "/s", bytes and items per second, the rest as is. */
-struct counter {
-    char name[72];
-    double value;
-};
-
-static size_t counters_of(const bl_launch *l, struct counter *out, size_t cap)
-{
-    size_t n = 0;
-    bl_rates r; /* benchlab's own rates, as its table and Go lines show them */
-    bl_launch_rates(l, &r);
-    if (isfinite(r.mb_per_s) && n < cap) {
-        snprintf(out[n].name, sizeof out[n].name, "bytes_per_second");
-        out[n++].value = r.mb_per_s * 1e6;
-    }
-    if (isfinite(r.items_per_s) && n < cap) {
-        snprintf(out[n].name, sizeof out[n].name, "items_per_second");
-        out[n++].value = r.items_per_s;
-    }
-    for (size_t i = 0; i < l->n_metrics && n < cap; i++) {
-        const bl_metric *m = &l->metrics[i];
-        size_t len = strlen(m->unit);
-        if (strcmp(m->unit, "ops/s") == 0 || strcmp(m->unit, "MB/s") == 0 ||
-            strcmp(m->unit, "items/s") == 0)
-            continue; /* benchlab's own rates: not counters */
-        int rate = len > 2 && strcmp(m->unit + len - 2, "/s") == 0 && (m->flags & BL_RATE);
-        /* kInvert on a rate: benchlab's ns per unit, Google Benchmark's seconds */
-        int inverted = (m->flags & BL_INVERT) && strncmp(m->unit, "ns/", 3) == 0;
-        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(rate ? len - 2 : len),
-                 m->unit + (inverted ? 3 : 0));
-        if (inverted) {
-            out[n++].value = m->value * 1e-9;
-            continue;
-        }
-        out[n++].value = m->value;
-    }
-    return n;
-}
-
 static void write_common(FILE *f, const char *name, const char *run_name, const char *run_type,
                          int family, int instance, size_t reps, int threads)
 {
@@ -157,7 +117,7 @@ static void write_failed(FILE *f, const bl_bench_result *br, const char *name, i
 /* One benchmark's launches: real and CPU time per op, and the counters. */
 struct series {
     const double *rt, *ct;
-    struct counter (*cs)[32]; /* not const: ISO C before C2X cannot add it to an array pointer */
+    struct gb_counter (*cs)[32]; /* not const: ISO C before C2X cannot add it to an array pointer */
     const size_t *ncs;
     size_t n;
 };
@@ -243,7 +203,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             continue;
         }
         double *rt = calloc(n_ok, sizeof *rt), *ct = calloc(n_ok, sizeof *ct);
-        struct counter(*cs)[32] = calloc(n_ok, sizeof *cs);
+        struct gb_counter(*cs)[32] = calloc(n_ok, sizeof *cs);
         size_t *ncs = calloc(n_ok, sizeof *ncs);
         if (!rt || !ct || !cs || !ncs) {
             free(rt);
@@ -265,7 +225,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             ct[k] = bl_launch_cpu_per_op(l);
             if (!isfinite(ct[k]))
                 ct[k] = rt[k]; /* not measured: said in "cpu_time_is_real_time" */
-            ncs[k] = counters_of(l, cs[k], 32);
+            ncs[k] = bl__gbench_counters(l, cs[k], 32, 0);
             fputs(first ? "" : ",\n", f);
             first = 0;
             write_common(f, name, name, "iteration", fam, inst, n_ok, threads);

@@ -30,12 +30,6 @@
 
 enum run_kind { RUN_ITERATION, RUN_AGGREGATE, RUN_BIGO, RUN_RMS, RUN_ERROR };
 
-struct gb_counter {
-    char name[72];
-    double value;
-    unsigned flags; /* the metric's: BL_RATE, BL_INVERT, BL_ONEK_1024 */
-};
-
 struct gb_run {
     char *name;     /* as Google Benchmark prints it: "BM_x/8", "BM_x/8_mean", "BM_x_BigO" */
     char *run_name; /* without the aggregate's suffix */
@@ -115,10 +109,7 @@ static int by_counter_name(const void *a, const void *b)
     return strcmp(((const struct gb_counter *)a)->name, ((const struct gb_counter *)b)->name);
 }
 
-/* The counters of a launch as Google Benchmark names them, sorted by name
- * as its std::map: bytes and items per second, rates under their name
- * without "/s" (an inverted one without "ns/", in seconds), the rest as is. */
-static size_t counters_of(const bl_launch *l, struct gb_counter *out, size_t cap)
+size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t cap, int sorted)
 {
     size_t n = 0;
     bl_rates r;
@@ -146,7 +137,8 @@ static size_t counters_of(const bl_launch *l, struct gb_counter *out, size_t cap
         out[n].flags = m->flags;
         out[n++].value = inverted ? m->value * 1e-9 : m->value; /* GB's seconds */
     }
-    qsort(out, n, sizeof *out, by_counter_name);
+    if (sorted)
+        qsort(out, n, sizeof *out, by_counter_name);
     return n;
 }
 
@@ -266,7 +258,7 @@ static int add_bench(struct gb_runs *r, const bl_bench_result *br)
         if (!isfinite(x->cpu))
             x->cpu = x->real;
         x->label = l->label;
-        x->n_counters = counters_of(l, x->counters, 32);
+        x->n_counters = bl__gbench_counters(l, x->counters, 32, 1);
         k++;
     }
     if (!err && n_ok == 0) {
