@@ -55,15 +55,73 @@ static void free_inputs(char **inputs, size_t n, int *fds, size_t n_fds)
     free(fds);
 }
 
-int cmd_compare(int argc, char **argv)
-{
+/* What the flags ask for, beyond the engine's options. */
+struct flags {
     bl_compare_options o;
-    bl_compare_options_init(&o);
-    const char *format = "text";
-    double gate_pct = -1;
-    int plots = 1; /* on a terminal; -no-plots or BENCHLAB_NO_PLOTS=1: none */
-    enum bl_correction corr = BL_CORRECTION_HOLM;
-    const char *store = NULL;
+    const char *format; /* text, csv, markdown or json */
+    double gate_pct;    /* --fail-on-regression's threshold; < 0: no gate */
+    int plots;          /* on a terminal; -no-plots or BENCHLAB_NO_PLOTS=1: none */
+    enum bl_correction corr;
+    const char *store;
+};
+
+/* Set f from one flag the table took; 0, or 2 after the message. */
+static int take_flag(struct flags *f, const struct bl__hit *h)
+{
+    const char *value = h->value;
+    switch ((enum bl__optid)h->opt->id) {
+    case BL__ID_NO_PLOTS:
+        f->plots = 0;
+        break;
+    case BL__ID_FAIL_ON_REGRESSION:
+        f->gate_pct = 0;
+        return value ? parse_float_flag(h->opt->name, value, &f->gate_pct) : 0;
+    case BL__ID_TABLE:
+        f->o.table = value;
+        break;
+    case BL__ID_ROW:
+        f->o.row = value;
+        break;
+    case BL__ID_COL:
+        f->o.col = value;
+        break;
+    case BL__ID_IGNORE:
+        f->o.ignore = value;
+        break;
+    case BL__ID_FILTER:
+        f->o.filter = value;
+        break;
+    case BL__ID_ALPHA:
+        return parse_float_flag(h->opt->name, value, &f->o.alpha);
+    case BL__ID_CONFIDENCE:
+        return parse_float_flag(h->opt->name, value, &f->o.confidence);
+    case BL__ID_FORMAT:
+        f->format = value;
+        break;
+    case BL__ID_CORRECTION:
+        f->corr = strcmp(value, "bh") == 0     ? BL_CORRECTION_BH
+                  : strcmp(value, "none") == 0 ? BL_CORRECTION_NONE
+                                               : BL_CORRECTION_HOLM;
+        break;
+    case BL__ID_STORE:
+        f->store = value;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Parse argv into f; *n_inputs: the inputs, argv's tail (Go style). 0,
+ * -1 after the help, or 2 after the message and usage. */
+static int parse_flags(int argc, char **argv, struct flags *f, size_t *n_inputs)
+{
+    bl_compare_options_init(&f->o);
+    f->format = "text";
+    f->gate_pct = -1;
+    f->plots = 1;
+    f->corr = BL_CORRECTION_HOLM;
+    f->store = NULL;
     struct bl__args args;
     char perr[512];
     if (bl__args_parse(bl__command_find("compare"), argc, argv, &args, perr, sizeof perr)) {
@@ -73,136 +131,118 @@ int cmd_compare(int argc, char **argv)
     }
     if (args.help) {
         usage(stdout);
-        return 0;
+        return -1;
     }
-    int bad = 0;
-    for (size_t k = 0; k < args.n_hits && !bad; k++) {
-        const struct bl__hit *h = &args.hits[k];
-        const char *value = h->value;
-        switch ((enum bl__optid)h->opt->id) {
-        case BL__ID_NO_PLOTS:
-            plots = 0;
-            break;
-        case BL__ID_FAIL_ON_REGRESSION:
-            gate_pct = 0;
-            bad = value && parse_float_flag(h->opt->name, value, &gate_pct);
-            break;
-        case BL__ID_TABLE:
-            o.table = value;
-            break;
-        case BL__ID_ROW:
-            o.row = value;
-            break;
-        case BL__ID_COL:
-            o.col = value;
-            break;
-        case BL__ID_IGNORE:
-            o.ignore = value;
-            break;
-        case BL__ID_FILTER:
-            o.filter = value;
-            break;
-        case BL__ID_ALPHA:
-            bad = parse_float_flag(h->opt->name, value, &o.alpha);
-            break;
-        case BL__ID_CONFIDENCE:
-            bad = parse_float_flag(h->opt->name, value, &o.confidence);
-            break;
-        case BL__ID_FORMAT:
-            format = value;
-            break;
-        case BL__ID_CORRECTION:
-            corr = strcmp(value, "bh") == 0     ? BL_CORRECTION_BH
-                   : strcmp(value, "none") == 0 ? BL_CORRECTION_NONE
-                                                : BL_CORRECTION_HOLM;
-            break;
-        case BL__ID_STORE:
-            store = value;
-            break;
-        default:
-            break;
-        }
-    }
-    size_t n_pos = args.n_pos; /* Go style: the positionals are argv's tail */
-    if (bad)
-        return 2;
-    if (n_pos == 0) {
+    for (size_t k = 0; k < args.n_hits; k++)
+        if (take_flag(f, &args.hits[k]))
+            return 2;
+    *n_inputs = args.n_pos;
+    if (args.n_pos == 0) {
         usage(stderr);
         return 2;
     }
-    int i = argc - (int)n_pos;
-    char err[2048] = "";
-    bl_compare *cmp = NULL;
-    bl_diags skipped = {0};
-    o.diags = &skipped;
-    int rc = bl_compare_create(&o, &cmp, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "benchlab compare: %s\n", rc == BL_EUSAGE ? err : bl_strerror(rc));
-        return 2;
-    }
-    int status = 0;
-    if (o.alpha < 0 || o.alpha > 1 || isnan(o.alpha)) {
-        fprintf(stderr, "benchlab compare: -alpha must be in range [0, 1]\n");
-        status = 2;
-    } else if (o.confidence < 0 || o.confidence > 1 || isnan(o.confidence)) {
-        fprintf(stderr, "benchlab compare: -confidence must be in range [0, 1]\n");
-        status = 2;
-    } else if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "markdown") &&
-               strcmp(format, "json")) {
-        fprintf(stderr, "benchlab compare: -format must be text, csv, markdown or json\n");
-        status = 2;
-    }
-    if (status) {
-        bl_compare_destroy(cmp);
-        return status;
-    }
+    return 0;
+}
+
+/* The values benchstat checks after creating its comparison: 0, or 2
+ * after the message. */
+static int check_flags(const struct flags *f)
+{
+    const char *why = NULL;
+    if (f->o.alpha < 0 || f->o.alpha > 1 || isnan(f->o.alpha))
+        why = "-alpha must be in range [0, 1]";
+    else if (f->o.confidence < 0 || f->o.confidence > 1 || isnan(f->o.confidence))
+        why = "-confidence must be in range [0, 1]";
+    else if (strcmp(f->format, "text") && strcmp(f->format, "csv") &&
+             strcmp(f->format, "markdown") && strcmp(f->format, "json"))
+        why = "-format must be text, csv, markdown or json";
+    if (!why)
+        return 0;
+    fprintf(stderr, "benchlab compare: %s\n", why);
+    return 2;
+}
+
+/* Read the n inputs (files, stored runs) into cmp and say what was
+ * skipped: 0, CLI_SKIPPED (some records skipped), or 2 after the message. */
+static int read_inputs(bl_compare *cmp, char **argv, size_t n, const char *store, bl_diags *skipped)
+{
     /* stored runs (@latest, base=@HEAD~1) become inputs like files */
     char **inputs = NULL;
     int *fds = NULL;
     size_t n_fds = 0;
-    if (cli_compare_refs(argv + i, (size_t)(argc - i), store, &inputs, &fds, &n_fds)) {
-        free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
-        bl_compare_destroy(cmp);
+    if (cli_compare_refs(argv, n, store, &inputs, &fds, &n_fds)) {
+        free_inputs(inputs, n, fds, n_fds);
         return 2;
     }
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    rc = bl_compare_read_inputs(cmp, inputs, (size_t)(argc - i), err, sizeof err);
-    free_inputs(inputs, (size_t)(argc - i), fds, n_fds);
-    int skip_status = cli_print_skipped("benchlab compare", &skipped);
-    bl_diags_fini(&skipped);
+    char err[2048] = "";
+    int rc = bl_compare_read_inputs(cmp, inputs, n, err, sizeof err);
+    free_inputs(inputs, n, fds, n_fds);
+    int skip_status = cli_print_skipped("benchlab compare", skipped);
     if (rc) {
         fflush(stdout);
         fprintf(stderr, "benchlab compare: %s\n", err[0] ? err : bl_strerror(rc));
+        return 2;
+    }
+    return skip_status;
+}
+
+/* The tables on stdout in f's format: 0, or an error code. */
+static int write_tables(bl_compare *cmp, const struct flags *f)
+{
+    int rc;
+    if (strcmp(f->format, "csv") == 0)
+        rc = bl_compare_write_csv(cmp, stdout, stderr);
+    else if (strcmp(f->format, "markdown") == 0)
+        rc = bl_compare_write_markdown(cmp, stdout);
+    else if (strcmp(f->format, "json") == 0)
+        rc = bl_compare_write_json(cmp, stdout);
+    else if (f->plots && bl_terminal_plots(1))
+        rc = bl_compare_write_text_plots(cmp, stdout);
+    else
+        rc = bl_compare_write_text(cmp, stdout);
+    if (fflush(stdout) && !rc)
+        rc = -errno;
+    return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    struct flags f;
+    size_t n_inputs = 0;
+    int status = parse_flags(argc, argv, &f, &n_inputs);
+    if (status)
+        return status == -1 ? 0 : status;
+    char err[2048] = "";
+    bl_compare *cmp = NULL;
+    bl_diags skipped = {0};
+    f.o.diags = &skipped;
+    int rc = bl_compare_create(&f.o, &cmp, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "benchlab compare: %s\n", rc == BL_EUSAGE ? err : bl_strerror(rc));
+        return 2;
+    }
+    status = check_flags(&f);
+    if (!status) {
+        static char outbuf[1 << 16];
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+        status = read_inputs(cmp, argv + (argc - (int)n_inputs), n_inputs, f.store, &skipped);
+    }
+    bl_diags_fini(&skipped);
+    if (status == 2) {
         bl_compare_destroy(cmp);
         return 2;
     }
     rc = bl_compare_finish(cmp);
-    if (!rc) {
-        if (strcmp(format, "csv") == 0)
-            rc = bl_compare_write_csv(cmp, stdout, stderr);
-        else if (strcmp(format, "markdown") == 0)
-            rc = bl_compare_write_markdown(cmp, stdout);
-        else if (strcmp(format, "json") == 0)
-            rc = bl_compare_write_json(cmp, stdout);
-        else if (plots && bl_terminal_plots(1))
-            rc = bl_compare_write_text_plots(cmp, stdout);
-        else
-            rc = bl_compare_write_text(cmp, stdout);
-    }
-    if (fflush(stdout) && !rc)
-        rc = -errno;
+    if (!rc)
+        rc = write_tables(cmp, &f);
     if (rc) {
         fprintf(stderr, "benchlab compare: %s\n", bl_strerror(rc));
         bl_compare_destroy(cmp);
         return 2;
     }
     bl_compare_write_notes(cmp, stderr); /* a note that cannot be written is no failure */
-    if (gate_pct >= 0) {
-        int n = bl_compare_gate(cmp, gate_pct, corr, stderr);
-        if (n > 0)
-            status = 1;
-    }
+    if (f.gate_pct >= 0 && bl_compare_gate(cmp, f.gate_pct, f.corr, stderr) > 0)
+        status = 1;
     bl_compare_destroy(cmp);
-    return status ? status : skip_status;
+    return status;
 }

@@ -133,67 +133,15 @@ static const bl_store_point *point_at(const bl_store_series *se, size_t run)
     return NULL;
 }
 
-int cmd_history(int argc, char **argv)
+/* The table of runs: id, date, commit, branch, host, tag (and uid). */
+static void print_runs(const bl_store_history *h)
 {
-    const char *filter = NULL, *spec = NULL, *spark = "auto";
-    long last = 10;
-    struct bl__args args;
-    int first_pos = cli_parse("history", argc, argv, &args);
-    if (first_pos < 0)
-        return first_pos == -1 ? 0 : 2;
-    for (size_t k = 0; k < args.n_hits; k++) {
-        const char *v = args.hits[k].value;
-        int c = args.hits[k].opt->id;
-        char *end;
-        switch (c) {
-        case BL__ID_FILTER:
-            filter = v;
-            break;
-        case BL__ID_LAST:
-            last = strtol(v, &end, 10);
-            if (*end || last < 0)
-                return cli_error("history: --last: '%s' is not a count", v);
-            break;
-        case BL__ID_STORE:
-            spec = v;
-            break;
-        case BL__ID_SPARKLINE:
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
-                return cli_error("history: --sparkline: '%s' is not auto, always or never", v);
-            spark = v;
-            break;
-        }
-    }
-    if (first_pos < argc)
-        return cli_error("history: unexpected argument '%s' (see --help)", argv[first_pos]);
-    bl_store *s;
-    if (cli_store_open("history", spec, 0, &s))
-        return 2;
-    char err[1024];
-    bl_store_history *h;
-    int rc = bl_store_history_load(s, filter, (size_t)last, &h, err, sizeof err);
-    if (rc) {
-        bl_store_close(s);
-        return cli_error("history: %s", err);
-    }
-    int tty = isatty(1);
-    int show_spark = strcmp(spark, "always") == 0 || (strcmp(spark, "auto") == 0 && tty);
-
-    printf("store %s: %zu run%s%s\n\n", bl_store_name(s), h->n_runs, h->n_runs == 1 ? "" : "s",
-           filter ? " with matching benchmarks" : "");
-    if (!h->n_runs) {
-        printf("nothing saved yet: save runs with --save (benchlab run SUITE --save)\n");
-        bl_store_history_destroy(h);
-        bl_store_close(s);
-        return 0;
-    }
-    /* the runs */
     static const char *const rhead[] = {"run", "date", "commit", "branch", "host", "tag"};
     int rw[6];
     for (int k = 0; k < 6; k++)
         rw[k] = width(rhead[k]);
     char cells[6][160];
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2; pass++) { /* widths, then print */
         if (pass) {
             for (int k = 0; k < 6; k++) {
                 pad(rhead[k], k == 5 ? 0 : rw[k], k == 0);
@@ -220,8 +168,30 @@ int cmd_history(int argc, char **argv)
             }
         }
     }
+}
 
-    /* the benchmarks: as many run columns as fit, the newest */
+/* A series' change from the first run that has it to the last, as the
+ * table's last column: "+12.5%", or "-" with fewer than two values. */
+static void print_change(const bl_store_series *se)
+{
+    const bl_store_point *a = NULL, *b = NULL;
+    for (size_t k = 0; k < se->n_points; k++) {
+        if (isnan(se->points[k].centre))
+            continue;
+        if (!a)
+            a = &se->points[k];
+        b = &se->points[k];
+    }
+    if (a && b && a != b && a->centre > 0)
+        printf("  %+7.1f%%\n", (b->centre / a->centre - 1) * 100);
+    else
+        printf("  %8s\n", "-");
+}
+
+/* The table of benchmarks: as many run columns as fit (on a terminal), the
+ * newest, then the trend when show_spark, then the change. */
+static void print_series(const bl_store_history *h, int tty, int show_spark)
+{
     int name_w = (int)strlen("benchmark");
     for (size_t i = 0; i < h->n_series; i++) {
         const char *n = h->series[i].name;
@@ -236,7 +206,6 @@ int cmd_history(int argc, char **argv)
     if (n_cols > h->n_runs)
         n_cols = h->n_runs;
     size_t first = h->n_runs - n_cols;
-    putchar('\n');
     pad("benchmark", name_w, 0);
     for (size_t r = first; r < h->n_runs; r++) {
         char head[32];
@@ -266,20 +235,81 @@ int cmd_history(int argc, char **argv)
             fputs("  ", stdout);
             pad(line, (int)h->n_runs, 0);
         }
-        /* from the first run shown that has it to the last */
-        const bl_store_point *a = NULL, *b = NULL;
-        for (size_t k = 0; k < se->n_points; k++) {
-            if (isnan(se->points[k].centre))
-                continue;
-            if (!a)
-                a = &se->points[k];
-            b = &se->points[k];
-        }
-        if (a && b && a != b && a->centre > 0)
-            printf("  %+7.1f%%\n", (b->centre / a->centre - 1) * 100);
-        else
-            printf("  %8s\n", "-");
+        print_change(se);
     }
+}
+
+struct history_args {
+    const char *filter, *spec, *spark;
+    long last;
+};
+
+/* history's options into a: 0, -1 after the help, or 2 after the message. */
+static int parse_history(int argc, char **argv, struct history_args *a)
+{
+    a->filter = a->spec = NULL;
+    a->spark = "auto";
+    a->last = 10;
+    struct bl__args args;
+    int first_pos = cli_parse("history", argc, argv, &args);
+    if (first_pos < 0)
+        return first_pos == -1 ? -1 : 2;
+    for (size_t k = 0; k < args.n_hits; k++) {
+        const char *v = args.hits[k].value;
+        char *end;
+        switch (args.hits[k].opt->id) {
+        case BL__ID_FILTER:
+            a->filter = v;
+            break;
+        case BL__ID_LAST:
+            a->last = strtol(v, &end, 10);
+            if (*end || a->last < 0)
+                return cli_error("history: --last: '%s' is not a count", v);
+            break;
+        case BL__ID_STORE:
+            a->spec = v;
+            break;
+        case BL__ID_SPARKLINE:
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
+                return cli_error("history: --sparkline: '%s' is not auto, always or never", v);
+            a->spark = v;
+            break;
+        }
+    }
+    if (first_pos < argc)
+        return cli_error("history: unexpected argument '%s' (see --help)", argv[first_pos]);
+    return 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+    struct history_args a;
+    int status = parse_history(argc, argv, &a);
+    if (status)
+        return status == -1 ? 0 : status;
+    bl_store *s;
+    if (cli_store_open("history", a.spec, 0, &s))
+        return 2;
+    char err[1024];
+    bl_store_history *h;
+    int rc = bl_store_history_load(s, a.filter, (size_t)a.last, &h, err, sizeof err);
+    if (rc) {
+        bl_store_close(s);
+        return cli_error("history: %s", err);
+    }
+    int tty = isatty(1);
+    int show_spark = strcmp(a.spark, "always") == 0 || (strcmp(a.spark, "auto") == 0 && tty);
+    printf("store %s: %zu run%s%s\n\n", bl_store_name(s), h->n_runs, h->n_runs == 1 ? "" : "s",
+           a.filter ? " with matching benchmarks" : "");
+    if (!h->n_runs) {
+        printf("nothing saved yet: save runs with --save (benchlab run SUITE --save)\n");
+        bl_store_history_destroy(h);
+        bl_store_close(s);
+        return 0;
+    }
+    print_runs(h);
+    putchar('\n');
+    print_series(h, tty, show_spark);
     bl_store_history_destroy(h);
     bl_store_close(s);
     return fflush(stdout) == 0 ? 0 : 2;
