@@ -31,14 +31,14 @@ struct front {
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
 {
     struct front *fr = ctx;
-    bl__progress_show(&fr->progress, index, total, name);
+    bl__progress_show(&fr->progress, "[%zu/%zu] %s", index + 1, total, name);
 }
 
 static void on_bench(void *ctx, const bl_ab_report *r, const bl_ab_bench *b)
 {
     (void)r;
     struct front *fr = ctx;
-    if (!fr->progress.tty)
+    if (!fr->progress.to)
         return;
     bl__progress_clear(&fr->progress);
     if (b->message)
@@ -187,7 +187,7 @@ int cmd_ab(int argc, char **argv)
     if (fmt < 0)
         fmt = parse_format(bl__format_for(NULL, out_path, formats, "table"));
 
-    struct front fr = {{isatty(2), 0}};
+    struct front fr = {{isatty(2) ? stderr : NULL, 0}};
     FILE *table_to = fmt != FMT_TABLE && !out_path ? stderr : stdout;
     /* stdout is watched (bl_output_watch_stdout): its fileno is -1 */
     unsigned flags =

@@ -635,8 +635,8 @@ static void expanded_free(struct expanded *e)
 
 struct progress {
     const bl_exec_command *cmds;
+    struct bl__progress line; /* front/output.c: the one progress line */
     unsigned long long last_ns;
-    int shown;
 };
 
 static unsigned long long now_ns(void)
@@ -646,27 +646,19 @@ static unsigned long long now_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* At most ten updates a second: runs of a fast command come by thousands. */
 static void on_run_start(void *ctx, size_t cmd, int k, int n, int is_warmup, double eta)
 {
     struct progress *p = ctx;
     unsigned long long t = now_ns();
-    if (p->shown && t - p->last_ns < 100000000ull)
+    if (p->line.shown && t - p->last_ns < 100000000ull)
         return;
     p->last_ns = t;
-    p->shown = 1;
-    char safe[256]; /* a command's bytes are shown, never sent to the terminal */
-    fprintf(stderr, "\r\033[K%.40s: %s %d of %d, ETA %.0f s",
-            bl_terminal_text(safe, sizeof safe,
-                             p->cmds[cmd].label ? p->cmds[cmd].label : p->cmds[cmd].name),
-            is_warmup ? "warm-up" : "run", k, n, ceil(eta));
-    fflush(stderr);
-}
-
-static void clear_progress(struct progress *p)
-{
-    if (p->shown)
-        fputs("\r\033[K", stderr);
-    p->shown = 0;
+    char safe[256]; /* made safe before it is cut to 40 bytes, as it is shown */
+    bl__progress_show(&p->line, "%.40s: %s %d of %d, ETA %.0f s",
+                      bl_terminal_text(safe, sizeof safe,
+                                       p->cmds[cmd].label ? p->cmds[cmd].label : p->cmds[cmd].name),
+                      is_warmup ? "warm-up" : "run", k, n, ceil(eta));
 }
 
 /* ---- the command ------------------------------------------------------------------ */
@@ -736,13 +728,13 @@ int cmd_exec(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         c.o.stop = &stop_flag;
-        struct progress prog = {e.cmds, 0, 0};
-        bl_exec_observer obs = {&prog, on_run_start, NULL};
         int show_progress = c.style == STYLE_FULL || (c.style == STYLE_AUTO && isatty(2));
+        struct progress prog = {e.cmds, {show_progress ? stderr : NULL, 0}, 0};
+        bl_exec_observer obs = {&prog, on_run_start, NULL};
         char msg[512];
         int err = bl_exec_run_all(e.cmds, e.n_cmds, &c.o, show_progress ? &obs : NULL, &res, msg,
                                   sizeof msg);
-        clear_progress(&prog);
+        bl__progress_clear(&prog.line);
         if (res) {
             if (c.format_go)
                 bl_exec_write_gobench(stdout, res);

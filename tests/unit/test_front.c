@@ -402,6 +402,36 @@ static void main_option_args_follow_the_suite_table(void **state)
     assert_int_equal(bl_main_option_args(6, other, 5), 0);
 }
 
+/* The one progress line: each text replaces the last on the same line,
+ * control bytes are shown, never sent, and clear erases only what it
+ * showed; with no stream nothing is written. */
+static void progress_line_rewrites_itself_and_erases_once(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    struct bl__progress p = {f, 0};
+    bl__progress_clear(&p); /* nothing shown yet: nothing to erase */
+    bl__progress_show(&p, "[%zu/%zu] %s", (size_t)1, (size_t)12, "Sort/\x1b]0;pwned\x07");
+    assert_int_equal(p.shown, 1);
+    bl__progress_show(&p, "%.40s: %s %d of %d, ETA %.0f s", "sleep 0.1", "run", 3, 10, 2.0);
+    bl__progress_clear(&p);
+    bl__progress_clear(&p);
+    assert_int_equal(p.shown, 0);
+    fclose(f);
+    assert_string_equal(text, "\r\033[K[1/12] Sort/\\x1b]0;pwned\\x07"
+                              "\r\033[Ksleep 0.1: run 3 of 10, ETA 2 s"
+                              "\r\033[K");
+    free(text);
+
+    struct bl__progress off = {NULL, 0};
+    bl__progress_show(&off, "[%d/%d] %s", 1, 2, "x");
+    bl__progress_clear(&off);
+    assert_int_equal(off.shown, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +451,7 @@ int main(void)
         cmocka_unit_test(help_of_every_command_lists_its_options),
         cmocka_unit_test(edit_distances),
         cmocka_unit_test(main_option_args_follow_the_suite_table),
+        cmocka_unit_test(progress_line_rewrites_itself_and_erases_once),
     };
     return cmocka_run_group_tests_name("front", tests, NULL, NULL);
 }

@@ -274,14 +274,21 @@ int bl__preflight(const bl_run_options *o, const char *out_path, const bl_run_sa
 const char *bl__format_for(const char *given, const char *path, const char *const *known,
                            const char *fallback);
 
-/* The progress line on stderr, when it is a terminal (tty set by the
- * caller): "[3/12] NAME", erased by bl__progress_clear before anything
- * else is said. */
+/*
+ * The progress line (output.c): one line on `to`, rewritten in place by
+ * each bl__progress_show ("\r", erase to the end of line, the text) and
+ * erased by bl__progress_clear before anything else is said. `to` is NULL
+ * when no progress is shown: callers set it to stderr when stderr is a
+ * terminal (or, for exec, when --style full asks). The text is printf's
+ * format of fmt, shown terminal-safe (control bytes as \xNN, as
+ * bl__terminal_safe); no newline.
+ */
 struct bl__progress {
-    int tty;
-    int shown;
+    FILE *to;
+    int shown; /* something is on the line: clear erases it */
 };
-void bl__progress_show(struct bl__progress *p, size_t index, size_t total, const char *name);
+void bl__progress_show(struct bl__progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void bl__progress_clear(struct bl__progress *p);
 
 /* How an option is written in messages: "--name", else "-c". */

@@ -1,12 +1,15 @@
 /*
  * output.c - what the commands that write results share on their way out:
  * the format chosen by --format or by the output file's extension, and the
- * progress line on a terminal ("[3/12] BenchmarkSort/size=64", erased when
- * something else is said or the run ends).
+ * one progress line on a terminal ("[3/12] BenchmarkSort/size=64" for the
+ * suite's runner and ab, "sleep 0.1: run 3 of 10, ETA 2 s" for exec),
+ * rewritten in place and erased when something else is said or the run ends.
  *
- * Used by the suite's command line (suite_main.c) and by benchlab's ab and
- * merge (src/cli). Writes to stderr only when asked to show progress.
+ * Used by the suite's command line (suite_main.c) and by benchlab's ab,
+ * exec and merge (src/cli). Writes only to the stream the caller names for
+ * progress, and only when it names one.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,21 +35,29 @@ const char *bl__format_for(const char *given, const char *path, const char *cons
     return fallback; /* .txt, no extension, or a format this command does not write */
 }
 
-void bl__progress_show(struct bl__progress *p, size_t index, size_t total, const char *name)
+void bl__progress_show(struct bl__progress *p, const char *fmt, ...)
 {
-    if (!p->tty)
+    if (!p->to)
         return;
-    struct bl__buf safe = {0}; /* names may hold parameter values: shown, never sent raw */
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, bl__terminal_safe(&safe, name));
+    struct bl__buf text = {0}, safe = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    int err = bl__buf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    if (!err) {
+        /* names and commands may hold any byte: shown, never sent raw */
+        fprintf(p->to, "\r\033[K%s", bl__terminal_safe(&safe, text.data ? text.data : ""));
+        fflush(p->to);
+        p->shown = 1;
+    }
+    bl__buf_fini(&text);
     bl__buf_fini(&safe);
-    fflush(stderr);
-    p->shown = 1;
 }
 
 void bl__progress_clear(struct bl__progress *p)
 {
     if (p->shown) {
-        fputs("\r\033[K", stderr);
+        fputs("\r\033[K", p->to);
         p->shown = 0;
     }
 }

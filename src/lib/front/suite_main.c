@@ -114,7 +114,7 @@ static void on_begin(void *ctx, const bl_results *res, size_t total)
 static void on_start(void *ctx, const char *name, size_t index, size_t total)
 {
     struct front *fr = ctx;
-    bl__progress_show(&fr->progress, index, total, name);
+    bl__progress_show(&fr->progress, "[%zu/%zu] %s", index + 1, total, name);
 }
 
 static void clear_progress(struct front *fr)
@@ -587,7 +587,7 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
                        bl_output **output)
 {
     fr->tty = isatty(2);
-    fr->progress.tty = fr->tty;
+    fr->progress.to = fr->tty ? stderr : NULL;
     fr->color = strcmp(sa->color, "always") == 0 ||
                 (strcmp(sa->color, "auto") == 0 && bl_terminal_colors(2));
     fr->table = sa->table;
