@@ -140,6 +140,8 @@ static int man_command(const char *dir, const struct bl__command *cmd)
     fprintf(f, ".SH NAME\nbenchlab\\-%s \\- ", cmd->name);
     roff_text(f, summary);
     fputs(".SH SYNOPSIS\n", f);
+    if (!cmd->usage[0]) /* no operands or options (env): the command alone */
+        fprintf(f, ".B benchlab %s\n", cmd->name);
     for (const char *p = cmd->usage; *p;) {
         size_t n = strcspn(p, "\n");
         char line[512];

@@ -32,6 +32,10 @@ man-pages-render)
     [ "$n" -ge 12 ] || fail "only $n pages"
     for c in run exec env ab compare profile report history judge baseline merge; do
         [ -f "$share/man/benchlab-$c.1" ] || fail "no benchlab-$c(1)"
+        # the synopsis names the command, even one without operands (env)
+        MANWIDTH=80 man -l "$share/man/benchlab-$c.1" 2>/dev/null |
+            awk '/^SYNOPSIS/ { getline; print; exit }' | tr -s ' ' >"$tmp/out"
+        out_has "^ *benchlab $c"
     done
     MANWIDTH=80 man -l "$share/man/benchlab-run.1" >"$tmp/out" 2>/dev/null
     out_has '--timeout DURATION'

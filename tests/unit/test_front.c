@@ -337,6 +337,8 @@ static void help_of_every_command_lists_its_options(void **state)
         bl__help_write(f, cmd, "benchlab x");
         fclose(f);
         assert_non_null(strstr(text, "usage: benchlab x"));
+        if (strstr(text, " \n")) /* env's usage is empty: "usage: benchlab x", no space */
+            fail_msg("%s --help has a line ending in a space", cmd->name);
         for (size_t k = 0; k < cmd->n_opts; k++) {
             char want[64];
             if (cmd->opts[k].name)

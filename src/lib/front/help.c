@@ -101,7 +101,8 @@ static void usage_lines(FILE *f, const struct bl__command *cmd, const char *prog
     int first = 1;
     do {
         size_t n = strcspn(p, "\n");
-        fprintf(f, "%s %s %.*s\n", first ? "usage:" : "      ", prog, (int)n, p);
+        /* a command without operands or options (env): no trailing space */
+        fprintf(f, "%s %s%s%.*s\n", first ? "usage:" : "      ", prog, n ? " " : "", (int)n, p);
         p += n + (p[n] == '\n');
         first = 0;
     } while (*p);
