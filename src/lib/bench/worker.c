@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "../instruments/profiler.h"
+#include "benchlab/stats.h"
 #include "state.h"
 
 static int perf_open(uint32_t type, uint64_t config, int group_fd)
@@ -123,25 +124,19 @@ static void pause_loop(bl_state *st)
     }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median cost of one clock read, and the timed part of one pause/resume pair. */
 static void calibrate(double *clock_ns, double *pause_ns)
 {
     enum { TRIALS = 7, K = 1000 };
-    uint64_t d[TRIALS];
+    double d[TRIALS];
     for (int t = 0; t < TRIALS; t++) {
         uint64_t a = bl__now_ns();
         for (int i = 0; i < K - 1; i++)
             (void)bl__now_ns();
-        d[t] = bl__now_ns() - a;
+        d[t] = (double)(bl__now_ns() - a) / K;
     }
-    qsort(d, TRIALS, sizeof *d, cmp_u64);
-    *clock_ns = (double)d[TRIALS / 2] / K;
+    bl_stats_sort(d, TRIALS); /* in place: no allocation in the worker's start-up */
+    *clock_ns = bl_stats_quantile_sorted(d, TRIALS, 0.5);
 
     double diff[TRIALS];
     for (int t = 0; t < TRIALS; t++) {
@@ -149,11 +144,9 @@ static void calibrate(double *clock_ns, double *pause_ns)
         uint64_t without = bl__run_sub_batch(empty_loop, K, false, NULL, NULL);
         diff[t] = ((double)with - (double)without) / K;
     }
-    double tmp;
-    for (int i = 1; i < TRIALS; i++) /* insertion sort */
-        for (int j = i; j > 0 && diff[j - 1] > diff[j]; j--)
-            tmp = diff[j], diff[j] = diff[j - 1], diff[j - 1] = tmp;
-    *pause_ns = diff[TRIALS / 2] > 0 ? diff[TRIALS / 2] : 0;
+    bl_stats_sort(diff, TRIALS);
+    double pause = bl_stats_quantile_sorted(diff, TRIALS, 0.5);
+    *pause_ns = pause > 0 ? pause : 0;
 }
 
 /* Messages are single lines: squash newlines in user text. */

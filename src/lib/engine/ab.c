@@ -256,24 +256,20 @@ static unsigned long long jittered(struct bl__rng *rng, unsigned long long reps)
     return r ? r : 1;
 }
 
-static int cmp_ull(const void *a, const void *b)
-{
-    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-    return (x > y) - (x < y);
-}
-
 /* The common batch size: the geometric mean of the two builds' median
  * choices, so that neither build's batches are far from the target. */
 static unsigned long long common_reps(struct comparison *c)
 {
-    unsigned long long r[2][64];
+    double median[2];
     size_t n = c->n_pairs < 64 ? c->n_pairs : 64;
-    for (size_t i = 0; i < n; i++)
-        for (int s = 0; s < 2; s++)
-            r[s][i] = c->procs[i][s].w.ready_reps;
-    qsort(r[OLD], n, sizeof r[OLD][0], cmp_ull);
-    qsort(r[NEW], n, sizeof r[NEW][0], cmp_ull);
-    double g = sqrt((double)r[OLD][n / 2] * (double)r[NEW][n / 2]);
+    for (int s = 0; s < 2; s++) {
+        double r[64];
+        for (size_t i = 0; i < n; i++)
+            r[i] = (double)c->procs[i][s].w.ready_reps;
+        bl_stats_sort(r, n);
+        median[s] = bl_stats_quantile_sorted(r, n, 0.5);
+    }
+    double g = sqrt(median[OLD] * median[NEW]);
     unsigned long long reps = (unsigned long long)llround(g);
     return reps ? reps : 1;
 }
