@@ -61,6 +61,36 @@ static void json_number_is_shortest_round_trip(void **state)
     assert_string_equal(buf, "0.1 1000000 0.3333333333333333 null");
 }
 
+/* The digits the JSON, CSV and compare's Go numbers share: the fewest that
+ * read back, 17 at most. */
+static void shortest_digits_read_back(void **state)
+{
+    (void)state;
+    assert_int_equal(bl__shortest_digits(0.1), 1);
+    assert_int_equal(bl__shortest_digits(1.0 / 3), 16);
+    assert_int_equal(bl__shortest_digits(123.456), 6);
+    assert_int_equal(bl__shortest_digits(0.1 + 0.2), 17);
+    assert_int_equal(bl__shortest_digits(0.0 / 0.0), 17);
+    char buf[40];
+    bl__shortest_double(buf, sizeof buf, 0.1 + 0.2);
+    assert_string_equal(buf, "0.30000000000000004");
+    bl__shortest_double(buf, sizeof buf, 1e-7);
+    assert_string_equal(buf, "1e-07");
+}
+
+static void json_strings_is_an_array_of_json_strings(void **state)
+{
+    (void)state;
+    const char *v[] = {"a", "b\"\n", "\xff"};
+    char buf[64];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    bl__json_strings(f, v, 3);
+    fputc(' ', f);
+    bl__json_strings(f, v, 0);
+    fclose(f);
+    assert_string_equal(buf, "[\"a\",\"b\\\"\\n\",\"\xEF\xBF\xBD\"] []");
+}
+
 static void csv_field_neutralises_formulas_but_not_numbers(void **state)
 {
     (void)state;
@@ -102,6 +132,20 @@ static void csv_field_shows_control_bytes_as_a_terminal_does(void **state)
     assert_string_equal(written(bl__csv_field, "\xC2\xB5s\xC2\xA0x"), "\xC2\xB5s\xC2\xA0x");
 }
 
+/* Google Benchmark's CSV quotes every string; its cells follow the same
+ * formula and terminal rules as every other CSV (docs/formats.md). */
+static void csv_field_quoted_quotes_always_with_the_same_rules(void **state)
+{
+    (void)state;
+    assert_string_equal(written(bl__csv_field_quoted, "plain"), "\"plain\"");
+    assert_string_equal(written(bl__csv_field_quoted, ""), "\"\"");
+    assert_string_equal(written(bl__csv_field_quoted, "a\"b"), "\"a\"\"b\"");
+    assert_string_equal(written(bl__csv_field_quoted, "=1+1"), "\"'=1+1\"");
+    assert_string_equal(written(bl__csv_field_quoted, "-3.5"), "\"-3.5\"");
+    assert_string_equal(written(bl__csv_field_quoted, "X/\x1b]0;t\x07"), "\"X/\\x1b]0;t\\x07\"");
+    assert_string_equal(written(bl__csv_field_quoted, "a\nb"), "\"a\nb\"");
+}
+
 static void markdown_text_escapes_html_and_markup(void **state)
 {
     (void)state;
@@ -134,8 +178,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_string_replaces_invalid_utf8_and_escapes_controls),
         cmocka_unit_test(json_number_is_shortest_round_trip),
+        cmocka_unit_test(shortest_digits_read_back),
+        cmocka_unit_test(json_strings_is_an_array_of_json_strings),
         cmocka_unit_test(csv_field_neutralises_formulas_but_not_numbers),
         cmocka_unit_test(csv_field_shows_control_bytes_as_a_terminal_does),
+        cmocka_unit_test(csv_field_quoted_quotes_always_with_the_same_rules),
         cmocka_unit_test(markdown_text_escapes_html_and_markup),
         cmocka_unit_test(terminal_text_shows_control_bytes),
     };

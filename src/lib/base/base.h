@@ -154,9 +154,14 @@ char *bl__output_target(const char *path);
 size_t bl__utf8_len(const unsigned char *p);
 /* A JSON string, quoted; controls as \n or \u00XX, invalid UTF-8 as U+FFFD. */
 void bl__json_string(FILE *f, const char *s);
+/* A JSON array of the n strings v[i], each as bl__json_string: ["a","b"]. */
+void bl__json_strings(FILE *f, const char *const *v, size_t n);
 /* The shortest form that reads back to the same double; whole numbers below
  * 1e15 without exponent; NaN and infinities as null. */
 void bl__json_number(FILE *f, double x);
+/* The fewest significant digits (1 to 17) with which x, rounded, reads back
+ * as x (17 for NaN and infinities): %.*g of that, or %.*e of one less. */
+int bl__shortest_digits(double x);
 /* The shortest %g form of x that strtod reads back to x. */
 void bl__shortest_double(char *out, size_t size, double x);
 /* One CSV field: quoted as Go's encoding/csv quotes (benchstat's bytes), and
@@ -165,6 +170,9 @@ void bl__shortest_double(char *out, size_t size, double x);
  * characters but tab and newline, C1 controls and bytes that are not UTF-8
  * are written in their terminal form (\x1b, \u009b, \xff; bl__terminal_text). */
 void bl__csv_field(FILE *f, const char *s);
+/* The same field always quoted, as Google Benchmark's CSV writes its
+ * strings ("name", "label"). */
+void bl__csv_field_quoted(FILE *f, const char *s);
 int bl__csv_is_formula(const char *s);
 /* Markdown table text: markup and HTML characters backslash-escaped, line
  * breaks as spaces, other controls as \xNN. */

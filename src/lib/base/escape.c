@@ -88,13 +88,31 @@ void bl__json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void bl__json_strings(FILE *f, const char *const *v, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        bl__json_string(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+int bl__shortest_digits(double x)
+{
+    char buf[40];
+    for (int prec = 1; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return prec;
+    }
+    return 17; /* always enough for a double; NaN never reads back equal */
+}
+
 void bl__shortest_double(char *out, size_t size, double x)
 {
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, size, "%.*g", prec, x);
-        if (strtod(out, NULL) == x)
-            return;
-    }
+    snprintf(out, size, "%.*g", bl__shortest_digits(x), x);
 }
 
 void bl__json_number(FILE *f, double x)
@@ -197,7 +215,8 @@ static int csv_needs_terminal_form(const char *s)
     return 0;
 }
 
-void bl__csv_field(FILE *f, const char *s)
+/* A CSV field, quoted when always_quote or when the cell needs it. */
+static void csv_write(FILE *f, const char *s, int always_quote)
 {
     s = s ? s : "";
     /* CSV goes to terminals too (compare -format csv on stdout): control
@@ -210,7 +229,7 @@ void bl__csv_field(FILE *f, const char *s)
         s = safe.data ? safe.data : "";
     }
     int formula = bl__csv_is_formula(s);
-    if (!formula && !go_needs_quotes(s)) {
+    if (!always_quote && !formula && !go_needs_quotes(s)) {
         fputs(s, f);
         bl__buf_fini(&safe);
         return;
@@ -225,6 +244,16 @@ void bl__csv_field(FILE *f, const char *s)
     }
     fputc('"', f);
     bl__buf_fini(&safe);
+}
+
+void bl__csv_field(FILE *f, const char *s)
+{
+    csv_write(f, s, 0);
+}
+
+void bl__csv_field_quoted(FILE *f, const char *s)
+{
+    csv_write(f, s, 1);
 }
 
 void bl__markdown_text(FILE *f, const char *s)

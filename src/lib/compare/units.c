@@ -231,12 +231,7 @@ void bl__go_fmt_g(char *out, size_t size, double x)
         return;
     }
     char buf[64];
-    int p;
-    for (p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*e", p - 1, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
+    snprintf(buf, sizeof buf, "%.*e", bl__shortest_digits(x) - 1, x);
     /* buf: [-]d[.ddd]e[+-]XX */
     char digits[32];
     size_t nd = 0;

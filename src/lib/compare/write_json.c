@@ -12,17 +12,6 @@
 
 #include "compare_int.h"
 
-static void json_warns(FILE *f, const char **w, size_t n)
-{
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        bl__json_string(f, w[i]);
-    }
-    fputc(']', f);
-}
-
 int bl_compare_write_json(bl_compare *c, FILE *f)
 {
     struct bl__buf b = {0};
@@ -84,7 +73,7 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
                 fputs(",\"hi\":", f);
                 bl__json_number(f, cl->hi);
                 fputs(",\"warnings\":", f);
-                json_warns(f, cl->warn, cl->n_warn);
+                bl__json_strings(f, cl->warn, cl->n_warn);
                 if (k > 0 && cl->base >= 0) {
                     double old = c->cells[cl->base].center;
                     fputs(",\"vs_base\":{\"p\":", f);
@@ -94,7 +83,7 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
                     fputs(",\"ratio\":", f);
                     bl__json_number(f, old == cl->center ? 1 : old == 0 ? NAN : cl->center / old);
                     fprintf(f, ",\"n_base\":%zu,\"n\":%zu,\"warnings\":", cl->n1, cl->n2);
-                    json_warns(f, cl->cwarn, cl->n_cwarn);
+                    bl__json_strings(f, cl->cwarn, cl->n_cwarn);
                     fputc('}', f);
                 }
                 fputc('}', f);
@@ -111,7 +100,7 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
             fputs(",\"ratio\":", f);
             bl__json_number(f, s->has_ratio ? s->ratio : NAN);
             fputs(",\"warnings\":", f);
-            json_warns(f, s->warn, s->n_warn);
+            bl__json_strings(f, s->warn, s->n_warn);
             fputc('}', f);
         }
         fputs("]}", f);

@@ -200,13 +200,7 @@ static void json_str_field(FILE *f, const char *key, const char *v)
 static void json_names(FILE *f, const char *key, char **v, size_t n)
 {
     json_key(f, key, false);
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        bl__json_string(f, v[i]);
-    }
-    fputc(']', f);
+    bl__json_strings(f, (const char *const *)v, n);
 }
 
 static void json_side(FILE *f, const char *key, const bl_ab_side *s)

@@ -534,19 +534,6 @@ int bl_gbench_console_write(FILE *f, const bl_results *results)
 
 /* Google Benchmark's CsvEscape: always quoted, quotes doubled; and, as
  * every benchlab CSV writer, a formula-looking cell written as text. */
-static void csv_quoted(FILE *f, const char *s)
-{
-    fputc('"', f);
-    if (bl__csv_is_formula(s))
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static bool is_user_counter(const char *name)
 {
     return strcmp(name, "bytes_per_second") != 0 && strcmp(name, "items_per_second") != 0;
@@ -599,16 +586,16 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
           f);
     for (size_t k = 0; k < n_names; k++) {
         fputc(',', f);
-        csv_quoted(f, names[k]);
+        bl__csv_field_quoted(f, names[k]);
     }
     fputc('\n', f);
     for (size_t i = 0; i < r.n; i++) {
         const struct gb_run *x = &r.v[i];
-        csv_quoted(f, x->name);
+        bl__csv_field_quoted(f, x->name);
         fputc(',', f);
         if (x->kind == RUN_ERROR) {
             fputs(",,,,,,true,", f);
-            csv_quoted(f, x->error);
+            bl__csv_field_quoted(f, x->error);
             fputc('\n', f);
             continue;
         }
@@ -629,7 +616,7 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
             fprintf(f, "%g", ips->value);
         fputc(',', f);
         if (x->label)
-            csv_quoted(f, x->label);
+            bl__csv_field_quoted(f, x->label);
         fputs(",,", f);
         for (size_t k = 0; k < n_names; k++) {
             const struct gb_counter *c = find_counter(x, names[k]);
