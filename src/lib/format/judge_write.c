@@ -124,6 +124,26 @@ static int uses_batches(const bl_judgement_set *s)
     return 0;
 }
 
+/* A row of the text table: the cells, and the verdict of a regression in
+ * capitals, easy to find in a CI log. v points into the row itself. */
+struct text_row {
+    struct cells c;
+    char verdict[32];
+    const char *v[8];
+};
+
+static void fill_text_row(const bl_judgement *j, struct text_row *r)
+{
+    fill_cells(j, &r->c);
+    snprintf(r->verdict, sizeof r->verdict, "%s", bl_verdict_name(j->verdict));
+    if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+        for (char *q = r->verdict; *q; q++)
+            *q = (char)(*q - 'a' + 'A');
+    const char *v[8] = {short_name(j->name), r->c.base, r->c.new_, r->c.change, r->c.ci, r->c.p,
+                        r->c.values,         r->verdict};
+    memcpy(r->v, v, sizeof v);
+}
+
 int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
                         const char *new_label)
 {
@@ -138,35 +158,22 @@ int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_lab
     int w[8];
     for (int c = 0; c < 8; c++)
         w[c] = width(head[c]);
-    for (size_t i = 0; i < s->n; i++) {
-        if (!in_table(&s->items[i]))
-            continue;
-        struct cells c;
-        fill_cells(&s->items[i], &c);
-        const char *v[8] = {
-            short_name(s->items[i].name),        c.base, c.new_, c.change, c.ci, c.p, c.values,
-            bl_verdict_name(s->items[i].verdict)};
-        for (int k = 0; k < 8; k++)
-            if (width(v[k]) > w[k])
-                w[k] = width(v[k]);
-    }
-    for (int k = 0; k < 8; k++)
-        cell(f, head[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
-    for (size_t i = 0; i < s->n; i++) {
-        const bl_judgement *j = &s->items[i];
-        if (!in_table(j))
-            continue;
-        struct cells c;
-        fill_cells(j, &c);
-        char verdict[32];
-        snprintf(verdict, sizeof verdict, "%s", bl_verdict_name(j->verdict));
-        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
-            for (char *q = verdict; *q; q++)
-                *q = (char)(*q - 'a' + 'A'); /* easy to find in a CI log */
-        const char *v[8] = {
-            short_name(j->name), c.base, c.new_, c.change, c.ci, c.p, c.values, verdict};
-        for (int k = 0; k < 8; k++)
-            cell(f, v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+    for (int pass = 0; pass < 2; pass++) { /* widths, then print */
+        if (pass)
+            for (int k = 0; k < 8; k++)
+                cell(f, head[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+        for (size_t i = 0; i < s->n; i++) {
+            if (!in_table(&s->items[i]))
+                continue;
+            struct text_row r;
+            fill_text_row(&s->items[i], &r);
+            for (int k = 0; k < 8; k++) {
+                if (pass)
+                    cell(f, r.v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
+                else if (width(r.v[k]) > w[k])
+                    w[k] = width(r.v[k]);
+            }
+        }
     }
     if (uses_batches(s))
         fprintf(f,
