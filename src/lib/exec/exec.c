@@ -537,6 +537,8 @@ static int one_run(struct session *s, struct cmd_state *cs, size_t n_cs, size_t 
     if (is_warmup)
         return 0;
     c->spent_ns += spent;
+    /* the one way into the results: a completed, timed run, failed only if ignored */
+    BL__CHECK((run.exit_code == 0 && !run.term_signal) || failure_ignored(s, &run));
     err = add_run(c->r, &run);
     if (!err && s->obs && s->obs->on_run_done)
         s->obs->on_run_done(s->obs->ctx, index, &run);
