@@ -119,6 +119,8 @@ typedef struct bl_launch {
     int exit_code;               /* when it exited */
     int term_signal;             /* when a signal killed it, else 0 */
     char *label;                 /* what the benchmark said of this run (bl_set_label); NULL */
+    char time_unit[4]; /* its .time_unit, "ns" "us" "ms" "s", for Google Benchmark's outputs;
+                          "": the run's (bl_results.time_unit) */
 } bl_launch;
 
 typedef struct bl_bench_result {
@@ -202,6 +204,10 @@ typedef struct bl_results {
     size_t n_units;
     bl_complexity_result *complexity; /* bl_results_fit_complexity */
     size_t n_complexity;
+    /* The unit of Google Benchmark's outputs (--time-unit): "ns", "us", "ms"
+     * or "s" for benchmarks that set none and for the rows of complexity
+     * fits; "": ns. Not saved with the results. */
+    char time_unit[4];
     /* Internal: the hash index behind name and key lookups, kept by
      * bl_results_bench, bl_results_set_config and bl_results_set_meta
      * (arrays only appended to elsewhere stay indexed). NULL is fine. */

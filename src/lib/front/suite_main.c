@@ -408,6 +408,7 @@ int bl_main(int argc, char **argv)
 /* Take the parsed options into the run's options; 0, or 2 after the message. */
 struct suite_args {
     const char *out_path, *color, *format, *profile_list;
+    const char *time_unit; /* --time-unit: Google Benchmark's formats; NULL: ns */
     long profile_top;
     int list, table, plots, do_save;
     bl_run_save_request save;
@@ -482,6 +483,9 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
             break;
         case BL__ID_FORMAT:
             s->format = v;
+            break;
+        case BL__ID_TIME_UNIT:
+            s->time_unit = v;
             break;
         case BL__ID_PKG:
             o->pkg = v;
@@ -642,6 +646,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
         status = 2;
     }
     if (fr->fmt != FMT_GO && res) {
+        if (sa->time_unit)
+            snprintf(res->time_unit, sizeof res->time_unit, "%s", sa->time_unit);
         int werr = fr->fmt == FMT_GBENCH_JSON      ? bl_gbench_json_write(fr->out, res, prog)
                    : fr->fmt == FMT_GBENCH_CSV     ? bl_gbench_csv_write(fr->out, res)
                    : fr->fmt == FMT_GBENCH_CONSOLE ? bl_gbench_console_write(fr->out, res)
