@@ -144,9 +144,10 @@ typedef struct bl_bench_result {
     char *profile_raw;     /* its path; NULL when nothing was recorded */
     char *profile_message; /* what went wrong (the raw file may still hold samples); NULL */
     /* The definition's own statistics over launches (.statistics of
-     * benchlab.h), set by the suite's runner, which has the functions:
-     * borrowed for the life of the program; NULL otherwise (results read
-     * back from a file, benchlab run). */
+     * benchlab.h), set by the suite's runner, which has the functions
+     * (borrowed for the life of the program), or by benchlab run, whose
+     * functions ask the suite (until it detaches them); NULL otherwise
+     * (results read back from a file). */
     const struct bl_statistic *statistics;
 } bl_bench_result;
 

@@ -724,7 +724,8 @@ void Initialize(int *argc, char **argv, void (*)())
         return;
     /* a worker or a listing for a runner: every argument is benchlab's */
     if (*argc >= 2 && (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
-                       std::strcmp(argv[1], "--benchlab-list") == 0)) {
+                       std::strcmp(argv[1], "--benchlab-list") == 0 ||
+                       std::strcmp(argv[1], "--benchlab-statistics") == 0)) {
         for (int i = 0; i < *argc; i++)
             saved.push_back(argv[i]);
         /* a worker's main sees the suite's own arguments, as the run did
@@ -799,7 +800,8 @@ size_t RunSpecifiedBenchmarks(std::string spec)
         args = internal::proc_cmdline();
     if (args.empty())
         args.push_back("benchmark");
-    bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list");
+    bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list" ||
+                                   args[1] == "--benchlab-statistics");
     if (!sub && internal::initialized) {
         /* the default unit, as Initialize set it from --benchmark_time_unit
          * or the suite set it since, is the run's --time-unit; benchlab's own

@@ -486,6 +486,32 @@ PY
     expect_status 2
     err_has 'benchmark_time_unit: is ns, us, ms or s'
     ;;
+statistics-under-benchlab-run)
+    # benchlab run has no ComputeStatistics functions: the suite, started
+    # once more with --benchlab-statistics, names and computes them
+    printf '?\tBenchmarkBM_stats\n=\tBenchmarkBM_stats\t0\t1 5 3\n=\tBenchmarkBM_stats\t1\t1 5\n?\tBenchmarkBM_counters\n=\tBenchmarkBM_stats\t7\t1 2\n' |
+        "$bin/bl_api_suite" --benchlab-statistics >"$tmp/answers" 2>"$tmp/err" ||
+        fail "--benchlab-statistics failed: $(cat "$tmp/err")"
+    printf '2\n0\tmax\n1\tratio\n5\n0.20000000000000001\n0\nnan\n' | diff - "$tmp/answers" ||
+        fail "--benchlab-statistics: wrong answers"
+    run "$bin/../benchlab" run "$bin/bl_api_suite" --filter '^BenchmarkBM_(stats|counters)$' \
+        --count 2 --time 0.03s --format gbench-json
+    expect_status 0
+    err_has '^  BenchmarkBM_stats  max  [0-9.]* ns  (2 launches)$'
+    err_has '^  BenchmarkBM_stats  ratio  [0-9.]*%  (2 launches)$'
+    python3 - "$tmp/out" <<'PY' || fail "benchlab run: the statistics of its own are not in Google Benchmark's JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+its = [b for b in rows if b["name"] == "BM_stats" and b["run_type"] == "iteration"]
+by = {b["name"]: b for b in rows}
+mx, ratio = by["BM_stats_max"], by["BM_stats_ratio"]
+assert mx["real_time"] == max(b["real_time"] for b in its) and mx["plain"] == 3, mx
+rt = [b["real_time"] for b in its]
+assert ratio["aggregate_unit"] == "percentage", ratio
+assert abs(ratio["real_time"] - min(rt) / max(rt)) < 1e-12, ratio
+assert not any(n.startswith("BM_counters_m") and n != "BM_counters_mean" and n != "BM_counters_median" for n in by), by.keys()
+PY
+    ;;
 aggregate-labels-like-google-benchmark)
     # an aggregate carries the label only when every repetition had the
     # same; a fit's rows carry its first benchmark's; as Google Benchmark's

@@ -370,6 +370,8 @@ int bl_main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--benchlab-worker") == 0)
         return bl__worker_main_argv(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "--benchlab-statistics") == 0)
+        return bl__statistics_serve(); /* for benchlab run SUITE (statistics.c) */
     if (argc >= 2 && strcmp(argv[1], "--benchlab-list") == 0) {
         size_t n;
         const struct bl__instance *in = bl__registry_instances(&n);
@@ -726,6 +728,9 @@ int bl_run_main(int argc, char **argv, const char *exe)
     clear_progress(&fr);
     if (!exe)
         bl__statistics_attach(res); /* the suite's own runner has the functions */
+    else if (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
+             fr.fmt == FMT_GBENCH_CONSOLE)
+        bl__statistics_attach_remote(res, exe); /* benchlab run: the suite computes them */
     int status;
     if (rc < 0 && rc != BL_EINTR) {
         fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
@@ -745,6 +750,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                     prog, tune_err);
         status = save_results(&sa, prog, res, rc, status);
     }
+    if (exe)
+        bl__statistics_detach(res);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);
