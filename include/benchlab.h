@@ -221,6 +221,14 @@ typedef struct bl_statistic {
  *                    reports with bl_set_iteration_time(), not the clock;
  *                    no overhead is subtracted (UseManualTime())
  *
+ * How Google Benchmark's outputs (--format gbench-json, gbench-csv,
+ * gbench-console) show it:
+ *
+ *   .time_unit       "ns", "us", "ms" or "s": this benchmark's times in that
+ *                    unit (Unit()); NULL: the run's --time-unit (default ns).
+ *                    Any other value fails the benchmark, naming it.
+ *                    benchlab's own outputs stay in ns.
+ *
  * With setup_op or teardown_op the engine times each repetition on its own
  * (two clock reads per repetition, subtracted by the overhead stage), so use
  * them for operations of a microsecond or more.
@@ -251,6 +259,7 @@ typedef struct bl_bench_def {
     double warmup_s;      /* 0: benchlab's warmup rule alone */
     int count;            /* 0: --count */
     int manual_time;
+    const char *time_unit; /* NULL: --time-unit */
     int bl__end;
 } bl_bench_def;
 

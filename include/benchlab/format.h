@@ -167,8 +167,10 @@ BL_API int bl_csv_write(FILE *f, const bl_results *results);
  * repetitions, repetition_index, threads, iterations, real_time, cpu_time,
  * time_unit, counters, and the mean/median/stddev/cv aggregates over
  * launches), for tools that read Google Benchmark's output. One launch is
- * one repetition. `executable` goes into the context (may be NULL).
- * Returns 0, -ENOMEM or -EIO.
+ * one repetition. Times are in each launch's unit (bl_launch.time_unit),
+ * else in results->time_unit, else ns; an aggregate has the label only
+ * when every launch had the same. `executable` goes into the context (may
+ * be NULL). Returns 0, -ENOMEM or -EIO.
  */
 BL_API int bl_gbench_json_write(FILE *f, const bl_results *results, const char *executable);
 /*
@@ -178,7 +180,7 @@ BL_API int bl_gbench_json_write(FILE *f, const bl_results *results, const char *
  * error_message, then one quoted column per user counter), with the rows
  * of bl_gbench_json_write: a launch is a repetition, then the aggregates,
  * the definition's own statistics, and a complexity fit's BigO and RMS.
- * Times in ns. Returns 0, -ENOMEM or -EIO.
+ * Times in the units of bl_gbench_json_write. Returns 0, -ENOMEM or -EIO.
  */
 BL_API int bl_gbench_console_write(FILE *f, const bl_results *results);
 BL_API int bl_gbench_csv_write(FILE *f, const bl_results *results);

@@ -119,6 +119,8 @@ typedef struct bl_launch {
     int exit_code;               /* when it exited */
     int term_signal;             /* when a signal killed it, else 0 */
     char *label;                 /* what the benchmark said of this run (bl_set_label); NULL */
+    char time_unit[4]; /* its .time_unit, "ns" "us" "ms" "s", for Google Benchmark's outputs;
+                          "": the run's (bl_results.time_unit) */
 } bl_launch;
 
 typedef struct bl_bench_result {
@@ -142,9 +144,10 @@ typedef struct bl_bench_result {
     char *profile_raw;     /* its path; NULL when nothing was recorded */
     char *profile_message; /* what went wrong (the raw file may still hold samples); NULL */
     /* The definition's own statistics over launches (.statistics of
-     * benchlab.h), set by the suite's runner, which has the functions:
-     * borrowed for the life of the program; NULL otherwise (results read
-     * back from a file, benchlab run). */
+     * benchlab.h), set by the suite's runner, which has the functions
+     * (borrowed for the life of the program), or by benchlab run, whose
+     * functions ask the suite (until it detaches them); NULL otherwise
+     * (results read back from a file). */
     const struct bl_statistic *statistics;
 } bl_bench_result;
 
@@ -202,6 +205,10 @@ typedef struct bl_results {
     size_t n_units;
     bl_complexity_result *complexity; /* bl_results_fit_complexity */
     size_t n_complexity;
+    /* The unit of Google Benchmark's outputs (--time-unit): "ns", "us", "ms"
+     * or "s" for benchmarks that set none and for the rows of complexity
+     * fits; "": ns. Not saved with the results. */
+    char time_unit[4];
     /* Internal: the hash index behind name and key lookups, kept by
      * bl_results_bench, bl_results_set_config and bl_results_set_meta
      * (arrays only appended to elsewhere stay indexed). NULL is fine. */

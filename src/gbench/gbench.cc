@@ -288,6 +288,10 @@ void build_instances()
                 d.warmup_s = b->min_warmup_time_;
                 d.count = b->repetitions_;
                 d.manual_time = b->use_manual_time_;
+                /* Unit(); without it, the run's --time-unit, which
+                 * RunSpecifiedBenchmarks sets to the default unit */
+                d.time_unit =
+                    b->use_default_time_unit_ ? nullptr : GetTimeUnitString(b->time_unit_);
                 if (b->setup_)
                     d.global_setup = &SetupInstance;
                 if (b->teardown_)
@@ -316,6 +320,26 @@ void build_instances()
             }
         }
     }
+}
+
+bool initialized = false; /* Initialize read the command line */
+
+/* a --benchmark_time_unit flag (or -benchmark_time_unit); *unit is its value
+ * when it is one of Google Benchmark's, *valid says so */
+bool time_unit_flag(const char *a, TimeUnit *unit, bool *valid)
+{
+    const char *p = std::strncmp(a, "--", 2) == 0 ? a + 2 : a[0] == '-' ? a + 1 : nullptr;
+    if (!p || std::strncmp(p, "benchmark_time_unit", 19) != 0 || (p[19] && p[19] != '='))
+        return false;
+    const char *v = p[19] ? p + 20 : "";
+    static const TimeUnit units[] = {kNanosecond, kMicrosecond, kMillisecond, kSecond};
+    *valid = false;
+    for (TimeUnit u : units)
+        if (std::strcmp(v, GetTimeUnitString(u)) == 0) {
+            *unit = u;
+            *valid = true;
+        }
+    return true;
 }
 
 /* argv as the kernel saw it, for a main that never called Initialize */
@@ -396,9 +420,17 @@ Benchmark *Benchmark::Arg(int64_t x)
     args_.push_back({x});
     return this;
 }
-Benchmark *Benchmark::Unit(TimeUnit)
+Benchmark *Benchmark::Unit(TimeUnit unit)
 {
-    return this; /* display only: benchlab writes ns/op */
+    /* Google Benchmark's outputs show this benchmark's times in it
+     * (.time_unit); benchlab's own stay in ns */
+    time_unit_ = unit;
+    use_default_time_unit_ = false;
+    return this;
+}
+TimeUnit Benchmark::GetTimeUnit() const
+{
+    return use_default_time_unit_ ? GetDefaultTimeUnit() : time_unit_;
 }
 Benchmark *Benchmark::Range(int64_t start, int64_t limit)
 {
@@ -692,7 +724,8 @@ void Initialize(int *argc, char **argv, void (*)())
         return;
     /* a worker or a listing for a runner: every argument is benchlab's */
     if (*argc >= 2 && (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
-                       std::strcmp(argv[1], "--benchlab-list") == 0)) {
+                       std::strcmp(argv[1], "--benchlab-list") == 0 ||
+                       std::strcmp(argv[1], "--benchlab-statistics") == 0)) {
         for (int i = 0; i < *argc; i++)
             saved.push_back(argv[i]);
         /* a worker's main sees the suite's own arguments, as the run did
@@ -716,10 +749,15 @@ void Initialize(int *argc, char **argv, void (*)())
      * left stays in argv for the suite's own main, as Google Benchmark
      * leaves it (ReportUnrecognizedArguments complains, if called) */
     saved.push_back(argv[0]);
+    internal::initialized = true;
     int kept = 1;
     for (int i = 1; i < *argc;) {
         const char *a = argv[i];
         int ours = 0;
+        TimeUnit unit;
+        bool valid;
+        if (internal::time_unit_flag(a, &unit, &valid) && valid)
+            SetDefaultTimeUnit(unit); /* as Google Benchmark: a later call still wins */
         if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0)
             ours = 1;
         else if (std::strncmp(a, "--v=", 4) == 0 || std::strncmp(a, "-v=", 3) == 0) {
@@ -762,7 +800,22 @@ size_t RunSpecifiedBenchmarks(std::string spec)
         args = internal::proc_cmdline();
     if (args.empty())
         args.push_back("benchmark");
-    bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list");
+    bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list" ||
+                                   args[1] == "--benchlab-statistics");
+    if (!sub && internal::initialized) {
+        /* the default unit, as Initialize set it from --benchmark_time_unit
+         * or the suite set it since, is the run's --time-unit; benchlab's own
+         * --time-unit, later on the line, still wins */
+        for (size_t i = args.size(); i-- > 1;) {
+            TimeUnit unit;
+            bool valid;
+            if (internal::time_unit_flag(args[i].c_str(), &unit, &valid) && valid)
+                args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        if (GetDefaultTimeUnit() != kNanosecond)
+            args.insert(args.begin() + 1,
+                        std::string("--time-unit=") + GetTimeUnitString(GetDefaultTimeUnit()));
+    }
     if (!spec.empty() && !sub)
         args.push_back("--benchmark_filter=" + spec);
     std::vector<char *> argv;

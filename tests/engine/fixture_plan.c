@@ -12,6 +12,9 @@
  *   ManualThreads the same in 2 threads, each reporting its own time
  *   ManualSilent .manual_time, but the body reports nothing
  *   ManualStray  bl_set_iteration_time() without .manual_time
+ *   ManualMs     .manual_time, 1 ms a repetition, .time_unit = "ms": 1 in
+ *                Google Benchmark's outputs
+ *   BadUnit      .time_unit = "hours": fails, naming it
  *   Budget       .time_s = 0.3, .count = 3: three launches of 0.1 s each
  *   Default      none of these: the run's --time and --count
  *
@@ -97,6 +100,18 @@ BENCHLAB(ManualThreads, .manual_time = 1, .threads = BL_THREADS(2))
     while (bl_loop(st)) {
         bl_do_not_optimize(++n);
         bl_set_iteration_time(st, each);
+    }
+}
+
+BENCHLAB(ManualMs, .manual_time = 1, .time_unit = "ms")
+{
+    while (bl_loop(st))
+        bl_set_iteration_time(st, 1e-3);
+}
+
+BENCHLAB(BadUnit, .time_unit = "hours")
+{
+    while (bl_loop(st)) {
     }
 }
 

@@ -74,6 +74,37 @@ manual-time)
     err_has 'BenchmarkManualSilent: manual time: a batch of [0-9]* repetitions reported no time'
     err_has 'BenchmarkManualStray: bl_set_iteration_time: the benchmark has no .manual_time'
     ;;
+time-unit)
+    # .time_unit: Google Benchmark's outputs show that benchmark in it, the
+    # others in --time-unit (ns by default); benchlab's own stay in ns
+    for how in suite cli; do
+        if [ $how = suite ]; then
+            run "$suite" $fast --count 1 --filter '^BenchmarkManual(Ms)?$' --format gbench-json --time-unit us
+        else
+            run "$cli" run "$suite" $fast --count 1 --filter '^BenchmarkManual(Ms)?$' --format gbench-json --time-unit us
+        fi
+        expect_status 0
+        python3 - "$tmp/out" <<'PY' || fail "$how: .time_unit or --time-unit not in Google Benchmark's JSON"
+import json, sys
+rows = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+ms, us = rows["ManualMs"], rows["Manual"]
+assert ms["time_unit"] == "ms" and abs(ms["real_time"] - 1) < 1e-6, ms
+assert us["time_unit"] == "us" and abs(us["real_time"] - 1000) < 1e-3, us
+PY
+    done
+    run "$suite" $fast --count 1 --filter '^BenchmarkManualMs$' --format gbench-console
+    expect_status 0
+    out_has '^ManualMs  *1\.00 ms  *[0-9.]* ms  *[0-9]*$'
+    run "$suite" $fast --count 1 --filter '^BenchmarkManualMs$'
+    expect_status 0
+    check "$(values BenchmarkManualMs ns/op)" 'x >= 999999 && x <= 1000001' "ManualMs: ns/op in the Go format"
+    run "$suite" $fast --count 1 --filter '^BenchmarkBadUnit$'
+    expect_status 1
+    err_has 'BenchmarkBadUnit: .time_unit = "hours": ns, us, ms or s'
+    run "$suite" --time-unit hours
+    expect_status 2
+    err_has "time-unit: 'hours'"
+    ;;
 per-benchmark-count-and-time)
     # .count = 3 and .time_s = 0.3 win over --count and --time: 3 launches
     # of 0.1 s; the others get the run's 0.2 s over 4 launches

@@ -84,7 +84,7 @@ bash-completion)
     # a suite's own command line
     bash -c ". '$share/bash/benchlab'; COMP_WORDS=('$suite' --time); COMP_CWORD=1
         _benchlab_suite; printf '%s\n' \"\${COMPREPLY[@]}\"" >"$tmp/out"
-    [ "$(tr '\n' ' ' <"$tmp/out")" = "--time --timeout " ] || fail "suite: $(cat "$tmp/out")"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "--time --timeout --time-unit " ] || fail "suite: $(cat "$tmp/out")"
     ;;
 zsh-completion)
     command -v zsh >/dev/null || fail "zsh is not installed (scripts/deps.sh --check)"

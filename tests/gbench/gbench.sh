@@ -409,6 +409,135 @@ assert e["time_unit"] == "ns" and e["real_time"] >= 0 and e["cpu_time"] >= 0, e
 assert any(b["name"] == "BM_counters" for b in doc["benchmarks"])
 PY
     ;;
+time-units-like-google-benchmark)
+    # unit_suite (manual times, exact): Unit() wins over the default unit,
+    # which is --benchmark_time_unit unless the suite's SetDefaultTimeUnit
+    # comes after Initialize; a fit's BigO is in the default unit. The
+    # outputs must be Google Benchmark's, row by row (normalize.py)
+    # FMT WHEN FLAG: benchlab's output in $tmp/bl.FMT, compared with GB's (so_: sh has no locals)
+    same_output() {
+        so_fmt=$1 so_when=$2 so_flag=$3
+        run env UNIT_SUITE_DEFAULT_US="$so_when" "$bin/bl_unit_suite" "$so_flag" \
+            --benchmark_min_time=0.01 --benchmark_repetitions=2 --benchmark_format="$so_fmt"
+        expect_status 0
+        python3 "$here/normalize.py" "$so_fmt" "$tmp/out" >"$tmp/bl.$so_fmt" ||
+            fail "$so_when $so_flag: no $so_fmt output"
+        if [ "$have_gb" = with-gb ]; then
+            env UNIT_SUITE_DEFAULT_US="$so_when" "$bin/gb_unit_suite" "$so_flag" \
+                --benchmark_min_time=0.01 --benchmark_repetitions=2 --benchmark_format="$so_fmt" \
+                >"$tmp/gb.out" 2>/dev/null || fail "$so_when $so_flag: Google Benchmark's run failed"
+            python3 "$here/normalize.py" "$so_fmt" "$tmp/gb.out" >"$tmp/gb.$so_fmt"
+            diff "$tmp/gb.$so_fmt" "$tmp/bl.$so_fmt" >"$tmp/diff" ||
+                { cat "$tmp/diff"; fail "$so_when $so_flag $so_fmt: not Google Benchmark's output"; }
+        fi
+    }
+    for when in none before after; do
+        for flag in none ms; do
+            f=--benchmark_time_unit=$flag
+            [ $flag = none ] && f=--benchmark_filter=.
+            same_output json "$when" "$f"
+            # the units themselves (checked with or without Google Benchmark)
+            python3 - "$tmp/out" "$when" "$flag" <<'PY' || fail "default $when, flag $flag: wrong units"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+when, flag = sys.argv[2], sys.argv[3]
+default = "us" if when == "after" else flag if flag != "none" else "us" if when == "before" else "ns"
+per_s = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1}
+want = {"BM_ms": "ms", "BM_ns": "ns", "BM_us": "us", "BM_s": "s", "BM_fit": "us",
+        "BM_default": default, "BM_label_varies": default}
+seen = set()
+for b in rows:
+    fam = b["run_name"].split("/")[0]
+    if b.get("aggregate_name") == "BigO":
+        assert b["time_unit"] == default, b
+        assert abs(b["real_coefficient"] / (1e-6 * per_s[default]) - 1) < 1e-6, b
+        continue
+    if b.get("aggregate_name") == "RMS":
+        continue
+    assert b["time_unit"] == want[fam], (b["name"], b["time_unit"], want[fam])
+    seen.add(fam)
+    if b.get("aggregate_unit", "time") == "time" and b.get("aggregate_name") != "stddev":
+        secs = int(b["run_name"].split("/")[1]) * 1e-6 if fam == "BM_fit" else 1e-3
+        assert abs(b["real_time"] / (secs * per_s[want[fam]]) - 1) < 1e-6, b
+assert seen == set(want), seen
+PY
+        done
+    done
+    # the console and the CSV too
+    same_output console none --benchmark_time_unit=ms
+    grep -q '^BM_ns/manual_time 1e+06 ns ns $' "$tmp/bl.console" || fail "console: Unit(kNanosecond)"
+    grep -q '^BM_default/manual_time 1 ms ms $' "$tmp/bl.console" || fail "console: the flag's ms"
+    grep -q '^BM_fit/manual_time_BigO 0 N N size 100$' "$tmp/bl.console" || fail "console: BigO"
+    same_output csv none --benchmark_time_unit=ms
+    grep -q '^BM_s/manual_time 0.001 s  $' "$tmp/bl.csv" || fail "csv: Unit(kSecond)"
+    grep -q '^BM_fit/manual_time_BigO 0.001 N size 100 $' "$tmp/bl.csv" || fail "csv: BigO in ms"
+    # benchlab's own run: --time-unit is the default unit
+    run "$bin/../benchlab" run "$bin/bl_unit_suite" --filter '/manual_time$' --format gbench-json \
+        --time-unit ms --time 0.01s --count 1 --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "benchlab run --time-unit ms: wrong units"
+import json, sys
+u = {b["name"]: b.get("time_unit") for b in json.load(open(sys.argv[1]))["benchmarks"]}
+assert u["BM_default/manual_time"] == "ms" and u["BM_us/manual_time"] == "us", u
+assert u["BM_ns/manual_time"] == "ns" and u["BM_fit/manual_time_BigO"] == "ms", u
+PY
+    # a unit that is none of Google Benchmark's is named
+    run "$bin/bl_unit_suite" --benchmark_time_unit=hours
+    expect_status 2
+    err_has 'benchmark_time_unit: is ns, us, ms or s'
+    ;;
+statistics-under-benchlab-run)
+    # benchlab run has no ComputeStatistics functions: the suite, started
+    # once more with --benchlab-statistics, names and computes them
+    printf '?\tBenchmarkBM_stats\n=\tBenchmarkBM_stats\t0\t1 5 3\n=\tBenchmarkBM_stats\t1\t1 5\n?\tBenchmarkBM_counters\n=\tBenchmarkBM_stats\t7\t1 2\n' |
+        "$bin/bl_api_suite" --benchlab-statistics >"$tmp/answers" 2>"$tmp/err" ||
+        fail "--benchlab-statistics failed: $(cat "$tmp/err")"
+    printf '2\n0\tmax\n1\tratio\n5\n0.20000000000000001\n0\nnan\n' | diff - "$tmp/answers" ||
+        fail "--benchlab-statistics: wrong answers"
+    run "$bin/../benchlab" run "$bin/bl_api_suite" --filter '^BenchmarkBM_(stats|counters)$' \
+        --count 2 --time 0.03s --format gbench-json
+    expect_status 0
+    err_has '^  BenchmarkBM_stats  max  [0-9.]* ns  (2 launches)$'
+    err_has '^  BenchmarkBM_stats  ratio  [0-9.]*%  (2 launches)$'
+    python3 - "$tmp/out" <<'PY' || fail "benchlab run: the statistics of its own are not in Google Benchmark's JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+its = [b for b in rows if b["name"] == "BM_stats" and b["run_type"] == "iteration"]
+by = {b["name"]: b for b in rows}
+mx, ratio = by["BM_stats_max"], by["BM_stats_ratio"]
+assert mx["real_time"] == max(b["real_time"] for b in its) and mx["plain"] == 3, mx
+rt = [b["real_time"] for b in its]
+assert ratio["aggregate_unit"] == "percentage", ratio
+assert abs(ratio["real_time"] - min(rt) / max(rt)) < 1e-12, ratio
+assert not any(n.startswith("BM_counters_m") and n != "BM_counters_mean" and n != "BM_counters_median" for n in by), by.keys()
+PY
+    ;;
+aggregate-labels-like-google-benchmark)
+    # an aggregate carries the label only when every repetition had the
+    # same; a fit's rows carry its first benchmark's; as Google Benchmark's
+    for fmt in json console csv; do
+        run "$bin/bl_unit_suite" --benchmark_filter='BM_(ms|label_varies|fit)/' \
+            --benchmark_min_time=0.01 --benchmark_repetitions=2 --benchmark_format=$fmt
+        expect_status 0
+        python3 "$here/normalize.py" $fmt "$tmp/out" >"$tmp/bl" || fail "no $fmt output"
+        if [ "$have_gb" = with-gb ]; then
+            "$bin/gb_unit_suite" --benchmark_filter='BM_(ms|label_varies|fit)/' \
+                --benchmark_min_time=0.01 --benchmark_repetitions=2 --benchmark_format=$fmt \
+                >"$tmp/gb.out" 2>/dev/null || fail "Google Benchmark's run failed"
+            python3 "$here/normalize.py" $fmt "$tmp/gb.out" | diff - "$tmp/bl" >"$tmp/diff" ||
+                { cat "$tmp/diff"; fail "$fmt: not Google Benchmark's labels"; }
+        fi
+        for agg in mean median stddev cv; do
+            grep -q "^BM_ms/manual_time_$agg .*same label" "$tmp/bl" || fail "$fmt: BM_ms $agg lacks the label"
+            grep "^BM_label_varies/manual_time_$agg " "$tmp/bl" | grep -q "<varies>" &&
+                fail "$fmt: BM_label_varies $agg has a label"
+        done
+        [ "$(grep -c '^BM_label_varies/manual_time .*<varies>' "$tmp/bl")" -eq 2 ] ||
+            fail "$fmt: the repetitions lost their labels"
+        grep -q '^BM_fit/manual_time_BigO .*size 100' "$tmp/bl" || fail "$fmt: BigO's label"
+        grep -q '^BM_fit/manual_time_RMS .*size 100' "$tmp/bl" || fail "$fmt: RMS's label"
+    done
+    ;;
 bad-flags-are-named)
     run "$bin/bl_map_test" --benchmark_bogus=1
     expect_status 2

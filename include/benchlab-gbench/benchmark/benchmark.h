@@ -412,6 +412,8 @@ class Benchmark
     Benchmark *ThreadPerCpu();
 
     virtual void Run(State &state) = 0;
+    /* Unit()'s, else the default unit (SetDefaultTimeUnit, --benchmark_time_unit) */
+    TimeUnit GetTimeUnit() const;
 
     /* what this layer records; read by the library */
     std::string name_;
@@ -423,6 +425,8 @@ class Benchmark
     double min_time_ = 0, min_warmup_time_ = 0;
     IterationCount iterations_ = 0;
     int repetitions_ = 0;
+    TimeUnit time_unit_ = kNanosecond;
+    bool use_default_time_unit_ = true; /* no Unit(): the run's --time-unit */
     bool measure_process_cpu_time_ = false, use_real_time_ = false, use_manual_time_ = false;
     BigO complexity_ = oNone;
     BigOFunc *complexity_lambda_ = nullptr;
@@ -549,6 +553,15 @@ size_t RunSpecifiedBenchmarks();
 size_t RunSpecifiedBenchmarks(std::string spec);
 void SetDefaultTimeUnit(TimeUnit unit);
 TimeUnit GetDefaultTimeUnit();
+/* the unit's name ("ms") and how many of it make a second */
+inline const char *GetTimeUnitString(TimeUnit unit)
+{
+    return unit == kSecond ? "s" : unit == kMillisecond ? "ms" : unit == kMicrosecond ? "us" : "ns";
+}
+inline double GetTimeUnitMultiplier(TimeUnit unit)
+{
+    return unit == kSecond ? 1 : unit == kMillisecond ? 1e3 : unit == kMicrosecond ? 1e6 : 1e9;
+}
 void AddCustomContext(const std::string &key, const std::string &value);
 void ClearRegisteredBenchmarks();
 

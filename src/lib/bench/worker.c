@@ -6,6 +6,7 @@
  * so a message is whole or absent; documented in docs/formats.md):
  *   hello 1 PID
  *   threads T                             (a multi-threaded benchmark's count)
+ *   tunit UNIT                            (.time_unit: ns, us, ms or s)
  *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits; again
  *                                          after the body when it called bl_set_complexity_n)
  *   cgroup NAME                           (.complexity_group: the fit's group, by name)
@@ -296,6 +297,13 @@ static void merge_threads(struct bl__group *g, bl_state *out)
     }
 }
 
+/* .time_unit: one of Google Benchmark's units */
+static bool time_unit_ok(const char *u)
+{
+    return strcmp(u, "ns") == 0 || strcmp(u, "us") == 0 || strcmp(u, "ms") == 0 ||
+           strcmp(u, "s") == 0;
+}
+
 static int complexity_mode(const bl_bench_def *d)
 {
     return d->complexity ? d->complexity : d->complexity_curve ? BL_OUSER : BL_COMPLEXITY_NONE;
@@ -494,6 +502,9 @@ static void plan_engine(struct bl__engine *eng, const struct bl__instance *inst,
     else if (def->count < 0 || def->count > BL__MAX_COUNT)
         snprintf(plan_err, size, ".count = %d: launches, 1 to %d (0: --count)", def->count,
                  BL__MAX_COUNT);
+    else if (def->time_unit && !time_unit_ok(def->time_unit))
+        snprintf(plan_err, size, ".time_unit = \"%.40s\": ns, us, ms or s (NULL: --time-unit)",
+                 def->time_unit);
     eng->manual = def->manual_time != 0;
     eng->warmup_min_ns = def->warmup_s * 1e9;
     long long fixed = def->iterations;
@@ -526,6 +537,9 @@ int bl__worker_main(const struct bl__worker_args *a)
         bl__send(fd, "fail no benchmark named %s in this suite", a->name);
         return 2;
     }
+    /* first: a benchmark that fails is shown in its unit too */
+    if (inst->def->time_unit && time_unit_ok(inst->def->time_unit))
+        bl__send(fd, "tunit %s", inst->def->time_unit);
     int n_threads = inst->threaded ? inst->threads : 1;
     if (n_threads < 1 || n_threads > BL_MAX_THREADS) {
         bl__send(fd, "fail threads=%d: a thread count must be 1 to %d (BL_THREADS)", n_threads,

@@ -111,6 +111,13 @@ static void handle_line(struct bl__worker *r, char *line)
     } else if (strncmp(line, "cgroup ", 7) == 0) {
         free(l->size.group);
         l->size.group = bl__strdup(line + 7);
+    } else if (strncmp(line, "tunit ", 6) == 0) {
+        const char *u = line + 6;
+        if (strcmp(u, "ns") == 0 || strcmp(u, "us") == 0 || strcmp(u, "ms") == 0 ||
+            strcmp(u, "s") == 0)
+            snprintf(l->time_unit, sizeof l->time_unit, "%s", u);
+        else if (!r->proto_error[0])
+            snprintf(r->proto_error, sizeof r->proto_error, "bad tunit line: %.100s", line);
     } else if (strncmp(line, "threads ", 8) == 0) {
         int t = atoi(line + 8);
         l->threads = t > 0 ? t : 0;

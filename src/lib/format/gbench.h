@@ -6,12 +6,6 @@
 
 #include "benchlab/results.h"
 
-/*
- * The rows Google Benchmark writes after benchmark b's repetitions and
- * aggregates, each preceded by ",\n": the definition's own statistics
- * (bl_statistic, with two launches or more), then the BigO and RMS of every
- * complexity fit whose last benchmark is b. 0 or -ENOMEM.
- */
 /* A counter as Google Benchmark names it. */
 struct gb_counter {
     char name[72];
@@ -29,6 +23,24 @@ size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t ca
  * 2 stddev, 3 cv), or the definition's own statistic st when not NULL. */
 double bl__gbench_aggregate(int which, const struct bl_statistic *st, const double *x, size_t n);
 
-int bl__gbench_json_extras(FILE *f, const bl_results *res, size_t b, int family, int instance);
+/* The unit Google Benchmark's outputs show launch l's times in: its
+ * .time_unit, else the run's (bl_results.time_unit, --time-unit), else ns;
+ * l NULL: the run's. */
+const char *bl__gbench_unit(const bl_results *res, const bl_launch *l);
+/* What turns ns into `unit` ("ms": 1e-6). */
+double bl__gbench_unit_scale(const char *unit);
+/* The label of an aggregate of br: the one every finished launch has, else
+ * NULL (Google Benchmark's statistics.cc: only when all are the same). */
+const char *bl__gbench_same_label(const bl_bench_result *br);
+
+/*
+ * The rows Google Benchmark writes after benchmark b's repetitions and
+ * aggregates, each preceded by ",\n": the definition's own statistics
+ * (bl_statistic, with two launches or more), then the BigO and RMS of every
+ * complexity fit whose last benchmark is b. family[i] and
+ * instance[i] are benchmark i's indexes in the JSON. 0 or -ENOMEM.
+ */
+int bl__gbench_json_extras(FILE *f, const bl_results *res, size_t b, const int *family,
+                           const int *instance);
 
 #endif

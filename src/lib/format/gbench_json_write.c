@@ -10,8 +10,11 @@
  * and the batches had no pauses; else the real time, flagged
  * "cpu_time_is_real_time"), iterations
  * the repetitions of its clean
- * measured batches. With more than one launch, the mean, median, stddev and
- * cv aggregates follow, as Google Benchmark writes them. A benchmark with
+ * measured batches. Times are in the launch's unit (.time_unit, Google
+ * Benchmark's Unit(); else the run's --time-unit; else ns). With more than
+ * one launch, the mean, median, stddev and cv aggregates follow, as Google
+ * Benchmark writes them: in the first launch's unit, with the label only
+ * when every launch had the same. A benchmark with
  * no finished launch is one entry with error_occurred and error_message,
  * and, as Google Benchmark always writes them, iterations, real_time,
  * cpu_time and time_unit (what its failed launch measured, else zeros).
@@ -87,8 +90,8 @@ static void write_context(FILE *f, const bl_results *res, const char *executable
 }
 
 /* Google Benchmark's form of a benchmark that did not run. */
-static void write_failed(FILE *f, const bl_bench_result *br, const char *name, int fam, int inst,
-                         int first)
+static void write_failed(FILE *f, const bl_results *res, const bl_bench_result *br,
+                         const char *name, int fam, int inst, int first)
 {
     const char *msg = "no launch finished";
     const bl_launch *said = NULL;
@@ -106,16 +109,22 @@ static void write_failed(FILE *f, const bl_bench_result *br, const char *name, i
      * reads them): what the failed launch measured, else zeros */
     double rt = said && isfinite(said->ns_per_op) ? said->ns_per_op : 0;
     double ct = said ? bl_launch_cpu_per_op(said) : NAN;
+    const bl_launch *any = said ? said : br->n_launches ? &br->launches[0] : NULL;
+    const char *unit = bl__gbench_unit(res, any);
+    double k = bl__gbench_unit_scale(unit);
     fprintf(f, ",\n      \"iterations\": %llu,\n      \"real_time\": ",
             said ? (unsigned long long)said->measured_reps : 0ull);
-    bl__json_number(f, rt);
+    bl__json_number(f, rt * k);
     fputs(",\n      \"cpu_time\": ", f);
-    bl__json_number(f, isfinite(ct) ? ct : 0);
-    fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
+    bl__json_number(f, isfinite(ct) ? ct * k : 0);
+    fprintf(f, ",\n      \"time_unit\": \"%s\"\n    }", unit);
 }
 
-/* One benchmark's launches: real and CPU time per op, and the counters. */
+/* One benchmark's launches: real and CPU time per op (ns), and the counters;
+ * the unit of the first, and the label every launch has (NULL: none, or
+ * not the same). */
 struct series {
+    const char *unit, *label;
     const double *rt, *ct;
     struct gb_counter (*cs)[32]; /* not const: ISO C before C2X cannot add it to an array pointer */
     const size_t *ncs;
@@ -136,11 +145,12 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
         fprintf(f, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n", threads,
                 agg_name[a]);
         fprintf(f, "      \"aggregate_unit\": \"%s\",\n", a == 3 ? "percentage" : "time");
+        double k = a == 3 ? 1 : bl__gbench_unit_scale(s->unit); /* cv: a fraction */
         fprintf(f, "      \"iterations\": %zu,\n      \"real_time\": ", s->n);
-        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->rt, s->n));
+        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->rt, s->n) * k);
         fputs(",\n      \"cpu_time\": ", f);
-        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->ct, s->n));
-        fputs(",\n      \"time_unit\": \"ns\"", f);
+        bl__json_number(f, bl__gbench_aggregate(a, NULL, s->ct, s->n) * k);
+        fprintf(f, ",\n      \"time_unit\": \"%s\"", s->unit);
         /* the counters every launch has, aggregated the same way */
         for (size_t c = 0; c < s->ncs[0]; c++) {
             double *v = calloc(s->n, sizeof *v);
@@ -157,23 +167,64 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
             }
             free(v);
         }
+        if (s->label) {
+            fputs(",\n      \"label\": ", f);
+            bl__json_string(f, s->label);
+        }
         fputs("\n    }", f);
     }
 }
 
+/*
+ * Each benchmark's family (the name up to its first '/', numbered in order
+ * of appearance) and its index among the family's: fam[b], inst[b]. 0 or
+ * -ENOMEM.
+ */
+static int number_families(const bl_results *res, int *fam, int *inst)
+{
+    size_t n = res->n_benches;
+    char **families = calloc(n ? n : 1, sizeof *families);
+    int *seen = calloc(n ? n : 1, sizeof *seen);
+    int n_family = 0, err = families && seen ? 0 : -ENOMEM;
+    for (size_t b = 0; !err && b < n; b++) {
+        char *name = gb_name(res->benches[b].name);
+        if (!name) {
+            err = -ENOMEM;
+            break;
+        }
+        size_t flen = strcspn(name, "/");
+        fam[b] = -1;
+        for (int i = 0; i < n_family; i++)
+            if (strlen(families[i]) == flen && strncmp(families[i], name, flen) == 0)
+                fam[b] = i;
+        if (fam[b] < 0) {
+            families[n_family] = strndup(name, flen);
+            if (!families[n_family])
+                err = -ENOMEM;
+            fam[b] = n_family++;
+        }
+        inst[b] = seen[fam[b]]++;
+        free(name);
+    }
+    for (int i = 0; families && i < n_family; i++)
+        free(families[i]);
+    free(families);
+    free(seen);
+    return err;
+}
+
 int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
 {
-    write_context(f, res, executable);
-
-    int first = 1, n_family = 0;
-    char **families = calloc(res->n_benches ? res->n_benches : 1, sizeof *families);
-    int *family_seen = calloc(res->n_benches ? res->n_benches : 1, sizeof *family_seen);
-    if (!families || !family_seen) {
-        free(families);
-        free(family_seen);
-        return -ENOMEM;
+    int *fams = calloc(res->n_benches ? res->n_benches : 1, sizeof *fams);
+    int *insts = calloc(res->n_benches ? res->n_benches : 1, sizeof *insts);
+    int err = fams && insts ? number_families(res, fams, insts) : -ENOMEM;
+    if (err) {
+        free(fams);
+        free(insts);
+        return err;
     }
-    int err = 0;
+    write_context(f, res, executable);
+    int first = 1;
     for (size_t b = 0; b < res->n_benches && !err; b++) {
         const bl_bench_result *br = &res->benches[b];
         char *name = gb_name(br->name);
@@ -181,25 +232,15 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             err = -ENOMEM;
             break;
         }
-        /* the family: the name up to its first '/' */
-        size_t flen = strcspn(name, "/");
-        int fam = -1;
-        for (int i = 0; i < n_family; i++)
-            if (strlen(families[i]) == flen && strncmp(families[i], name, flen) == 0)
-                fam = i;
-        if (fam < 0) {
-            families[n_family] = strndup(name, flen);
-            fam = n_family++;
-        }
-        int inst = family_seen[fam]++;
+        int fam = fams[b], inst = insts[b];
         size_t n_ok = 0;
         for (size_t i = 0; i < br->n_launches; i++)
             n_ok += launch_ok(&br->launches[i]);
         if (n_ok == 0) {
-            write_failed(f, br, name, fam, inst, first);
+            write_failed(f, res, br, name, fam, inst, first);
             first = 0;
             free(name);
-            err = bl__gbench_json_extras(f, res, b, fam, inst); /* a fit may end here */
+            err = bl__gbench_json_extras(f, res, b, fams, insts); /* a fit may end here */
             continue;
         }
         double *rt = calloc(n_ok, sizeof *rt), *ct = calloc(n_ok, sizeof *ct);
@@ -216,10 +257,15 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
         }
         int threads = 1;
         size_t k = 0;
+        const char *unit0 = NULL;
         for (size_t i = 0; i < br->n_launches; i++) {
             const bl_launch *l = &br->launches[i];
             if (!launch_ok(l))
                 continue;
+            const char *unit = bl__gbench_unit(res, l);
+            double scale = bl__gbench_unit_scale(unit);
+            if (!unit0)
+                unit0 = unit;
             threads = l->threads > 0 ? l->threads : 1;
             rt[k] = l->ns_per_op;
             ct[k] = bl_launch_cpu_per_op(l);
@@ -232,39 +278,39 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             fprintf(f, "      \"repetition_index\": %zu,\n      \"threads\": %d,\n", k, threads);
             fprintf(f, "      \"iterations\": %llu,\n      \"real_time\": ",
                     (unsigned long long)l->measured_reps);
-            bl__json_number(f, rt[k]);
+            bl__json_number(f, rt[k] * scale);
             fputs(",\n      \"cpu_time\": ", f);
-            bl__json_number(f, ct[k]);
-            fputs(",\n      \"time_unit\": \"ns\"", f);
+            bl__json_number(f, ct[k] * scale);
+            fprintf(f, ",\n      \"time_unit\": \"%s\"", unit);
             if (!isfinite(bl_launch_cpu_per_op(l)))
                 fputs(",\n      \"cpu_time_is_real_time\": true", f);
-            if (l->label) {
-                fputs(",\n      \"label\": ", f);
-                bl__json_string(f, l->label);
-            }
             for (size_t c = 0; c < ncs[k]; c++) {
                 fputs(",\n      ", f);
                 bl__json_string(f, cs[k][c].name);
                 fputs(": ", f);
                 bl__json_number(f, cs[k][c].value);
             }
+            if (l->label) { /* last, as Google Benchmark writes it */
+                fputs(",\n      \"label\": ", f);
+                bl__json_string(f, l->label);
+            }
             fputs("\n    }", f);
             k++;
         }
         if (n_ok > 1)
-            write_aggregates(f, name, fam, inst, threads, &(struct series){rt, ct, cs, ncs, n_ok});
+            write_aggregates(
+                f, name, fam, inst, threads,
+                &(struct series){unit0, bl__gbench_same_label(br), rt, ct, cs, ncs, n_ok});
         free(rt);
         free(ct);
         free(cs);
         free(ncs);
         free(name);
-        err = bl__gbench_json_extras(f, res, b, fam, inst); /* statistics, BigO, RMS */
+        err = bl__gbench_json_extras(f, res, b, fams, insts); /* statistics, BigO, RMS */
     }
     fputs("\n  ]\n}\n", f);
-    for (int i = 0; i < n_family; i++)
-        free(families[i]);
-    free(families);
-    free(family_seen);
+    free(fams);
+    free(insts);
     if (err)
         return err;
     return ferror(f) ? -EIO : 0;

@@ -9,14 +9,20 @@
  * The rows are Google Benchmark's runs: one "iteration" per launch (a
  * worker process), then, with two launches or more, the mean, median,
  * stddev and cv aggregates and the definition's own statistics, as
- * gbench_json_write.c writes them. Times are ns. A BigO row holds the
- * coefficients of the fit (benchlab's, over the launches' medians; the CPU
- * coefficient is the same curve fitted to the CPU times), an RMS row the
- * normalised RMS of both fits.
+ * gbench_json_write.c writes them. Times are in the launch's unit
+ * (.time_unit, else the run's --time-unit, else ns), its aggregates in the
+ * unit of its first launch. A BigO row holds the coefficients of the fit
+ * (benchlab's, over the launches' medians; the CPU coefficient is the same
+ * curve fitted to the CPU times) in the run's unit, as Google Benchmark
+ * ignores Unit() there, an RMS row the normalised RMS of both fits. An
+ * aggregate carries the label when every launch had the same one; a fit's
+ * rows carry its first benchmark's (Google Benchmark's statistics.cc and
+ * complexity.cc).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +47,8 @@ struct gb_run {
     size_t repetitions;
     int threads;
     double real, cpu; /* ns; the coefficients of a BigO; fractions for a percentage */
+    const char *unit; /* the unit shown: "ns", "us", "ms", "s" */
+    double scale;     /* what turns ns into it */
     int curve;        /* BigO: enum bl_complexity */
     const char *label, *error;
     struct gb_counter counters[32];
@@ -79,6 +87,8 @@ static struct gb_run *add_run(struct gb_runs *r, const char *run_name, const cha
         return NULL;
     }
     x->threads = 1;
+    x->unit = "ns";
+    x->scale = 1;
     r->n++;
     return x;
 }
@@ -102,6 +112,38 @@ static char *gb_name(const char *full)
 static bool launch_ok(const bl_launch *l)
 {
     return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
+}
+
+const char *bl__gbench_unit(const bl_results *res, const bl_launch *l)
+{
+    if (l && l->time_unit[0])
+        return l->time_unit;
+    return res && res->time_unit[0] ? res->time_unit : "ns";
+}
+
+double bl__gbench_unit_scale(const char *unit)
+{
+    return strcmp(unit, "s") == 0    ? 1e-9
+           : strcmp(unit, "ms") == 0 ? 1e-6
+           : strcmp(unit, "us") == 0 ? 1e-3
+                                     : 1;
+}
+
+const char *bl__gbench_same_label(const bl_bench_result *br)
+{
+    const char *label = NULL;
+    bool first = true;
+    for (size_t i = 0; i < br->n_launches; i++) {
+        const bl_launch *l = &br->launches[i];
+        if (!launch_ok(l))
+            continue;
+        const char *x = l->label ? l->label : "";
+        if (!first && strcmp(x, label) != 0)
+            return NULL;
+        label = x;
+        first = false;
+    }
+    return label && *label ? label : NULL;
 }
 
 static int by_counter_name(const void *a, const void *b)
@@ -181,6 +223,7 @@ double bl__gbench_aggregate(int which, const struct bl_statistic *st, const doub
  * iterations. Counters present in every launch are aggregated too. */
 static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t first, size_t k)
 {
+    const char *label = bl__gbench_same_label(br);
     static const char *const names[] = {"mean", "median", "stddev", "cv"};
     size_t n_stats = 0;
     while (br->statistics && br->statistics[n_stats].name)
@@ -208,6 +251,9 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
         x->iterations = k;
         x->repetitions = k;
         x->threads = it0.threads;
+        x->unit = it0.unit; /* Google Benchmark's: its first repetition's */
+        x->scale = it0.scale;
+        x->label = label;
         x->real = bl__gbench_aggregate((int)a, st, rt, k);
         x->cpu = bl__gbench_aggregate((int)a, st, ct, k);
         for (size_t c = 0; c < it0.n_counters; c++) {
@@ -231,7 +277,7 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
 }
 
 /* The iteration rows of benchmark b, its aggregates, or its error row. */
-static int add_bench(struct gb_runs *r, const bl_bench_result *br)
+static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_result *br)
 {
     char *name = gb_name(br->name);
     if (!name)
@@ -254,6 +300,8 @@ static int add_bench(struct gb_runs *r, const bl_bench_result *br)
         x->repetitions = n_ok;
         x->threads = l->threads > 0 ? l->threads : 1;
         x->real = l->ns_per_op;
+        x->unit = bl__gbench_unit(res, l);
+        x->scale = bl__gbench_unit_scale(x->unit);
         x->cpu = bl_launch_cpu_per_op(l);
         if (!isfinite(x->cpu))
             x->cpu = x->real;
@@ -313,7 +361,10 @@ static int add_fit(struct gb_runs *r, const bl_results *res, const bl_complexity
     double *ns = calloc(n, sizeof *ns), *cpu = calloc(n, sizeof *cpu), *g = calloc(n, sizeof *g);
     int err = ns && cpu && g ? 0 : -ENOMEM;
     int threads = 1;
+    size_t first = c->benches[0]; /* the fit's first benchmark in run order */
     for (size_t i = 0; !err && i < n; i++) {
+        if (c->benches[i] < first)
+            first = c->benches[i];
         const bl_bench_result *b = &res->benches[c->benches[i]];
         const bl_launch *l = sized(b);
         ns[i] = l ? l->size.n : NAN;
@@ -339,9 +390,22 @@ static int add_fit(struct gb_runs *r, const bl_results *res, const bl_complexity
         x->kind = k == 0 ? RUN_BIGO : RUN_RMS;
         snprintf(x->aggregate, sizeof x->aggregate, "%s", k == 0 ? "BigO" : "RMS");
         x->percentage = k == 1;
-        x->repetitions = 1;
+        /* its first benchmark's repetitions and first label, as Google
+         * Benchmark's */
+        const bl_launch *l0 = NULL;
+        x->repetitions = 0;
+        for (size_t j = 0; j < res->benches[first].n_launches; j++)
+            if (launch_ok(&res->benches[first].launches[j])) {
+                l0 = l0 ? l0 : &res->benches[first].launches[j];
+                x->repetitions++;
+            }
         x->threads = threads;
         x->curve = c->best.curve;
+        x->label = l0 ? l0->label : NULL;
+        /* a coefficient is in the run's unit (Google Benchmark's default
+         * unit: it ignores Unit() here); an RMS is a fraction */
+        x->unit = bl__gbench_unit(res, NULL);
+        x->scale = k == 0 ? bl__gbench_unit_scale(x->unit) : 1;
         x->real = k == 0 ? c->best.coefficient : c->best.rms;
         x->cpu = k == 0 ? fc.coefficient : fc.rms;
     }
@@ -372,7 +436,7 @@ static int build(struct gb_runs *r, const bl_results *res)
 {
     int err = 0;
     for (size_t b = 0; !err && b < res->n_benches; b++) {
-        err = add_bench(r, &res->benches[b]);
+        err = add_bench(r, res, &res->benches[b]);
         if (!err)
             err = add_fits_after(r, res, b);
     }
@@ -463,16 +527,16 @@ static void console_row(FILE *f, const struct gb_run *x, int width)
     }
     char rt[64], ct[64];
     if (x->kind == RUN_BIGO) {
-        fprintf(f, "%10.2f %-4s %10.2f %-4s ", x->real, big_o_name(x->curve), x->cpu,
-                big_o_name(x->curve));
+        fprintf(f, "%10.2f %-4s %10.2f %-4s ", x->real * x->scale, big_o_name(x->curve),
+                x->cpu * x->scale, big_o_name(x->curve));
     } else if (x->kind == RUN_RMS) {
         fprintf(f, "%10.0f %-4s %10.0f %-4s ", x->real * 100, "%", x->cpu * 100, "%");
     } else if (x->percentage) {
         fprintf(f, "%10.2f %-4s %10.2f %-4s ", x->real * 100, "%", x->cpu * 100, "%");
     } else {
-        format_time(rt, sizeof rt, x->real);
-        format_time(ct, sizeof ct, x->cpu);
-        fprintf(f, "%s %-4s %s %-4s ", rt, "ns", ct, "ns");
+        format_time(rt, sizeof rt, x->real * x->scale);
+        format_time(ct, sizeof ct, x->cpu * x->scale);
+        fprintf(f, "%s %-4s %s %-4s ", rt, x->unit, ct, x->unit);
     }
     if (x->kind != RUN_BIGO && x->kind != RUN_RMS)
         fprintf(f, "%10llu", x->iterations);
@@ -601,11 +665,18 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
         }
         if (x->kind != RUN_BIGO && x->kind != RUN_RMS)
             fprintf(f, "%llu", x->iterations);
-        fprintf(f, ",%g,%g,", x->real, x->cpu);
+        /* a percentage aggregate as Google Benchmark 1.7.1's CSV writes it:
+         * the fraction times the unit's count per second over the
+         * repetitions (GetAdjustedRealTime; its console and JSON show the
+         * fraction) */
+        double mul = x->kind == RUN_AGGREGATE && x->percentage
+                         ? 1e9 * bl__gbench_unit_scale(x->unit) / (double)x->iterations
+                         : x->scale;
+        fprintf(f, ",%g,%g,", x->real * mul, x->cpu * mul);
         if (x->kind == RUN_BIGO)
             fputs(big_o_name(x->curve), f);
         else if (x->kind != RUN_RMS)
-            fputs("ns", f);
+            fputs(x->unit, f);
         const struct gb_counter *bps = find_counter(x, "bytes_per_second");
         const struct gb_counter *ips = find_counter(x, "items_per_second");
         fputc(',', f);
@@ -635,6 +706,7 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
 
 static void json_row(FILE *f, const struct gb_run *x, int family, int instance)
 {
+    double k = x->percentage ? 1 : x->scale;
     fputs(",\n    {\n      \"name\": ", f);
     bl__json_string(f, x->name);
     fprintf(f, ",\n      \"family_index\": %d,\n      \"per_family_instance_index\": %d,\n", family,
@@ -648,20 +720,20 @@ static void json_row(FILE *f, const struct gb_run *x, int family, int instance)
     fprintf(f, ",\n      \"aggregate_unit\": \"%s\",\n", x->percentage ? "percentage" : "time");
     if (x->kind == RUN_BIGO) {
         fputs("      \"cpu_coefficient\": ", f);
-        bl__json_number(f, x->cpu);
+        bl__json_number(f, x->cpu * k);
         fputs(",\n      \"real_coefficient\": ", f);
-        bl__json_number(f, x->real);
-        fprintf(f, ",\n      \"big_o\": \"%s\",\n      \"time_unit\": \"ns\"",
-                big_o_name(x->curve));
+        bl__json_number(f, x->real * k);
+        fprintf(f, ",\n      \"big_o\": \"%s\",\n      \"time_unit\": \"%s\"", big_o_name(x->curve),
+                x->unit);
     } else if (x->kind == RUN_RMS) {
         fputs("      \"rms\": ", f);
         bl__json_number(f, x->cpu);
     } else {
         fprintf(f, "      \"iterations\": %llu,\n      \"real_time\": ", x->iterations);
-        bl__json_number(f, x->real);
+        bl__json_number(f, x->real * k);
         fputs(",\n      \"cpu_time\": ", f);
-        bl__json_number(f, x->cpu);
-        fputs(",\n      \"time_unit\": \"ns\"", f);
+        bl__json_number(f, x->cpu * k);
+        fprintf(f, ",\n      \"time_unit\": \"%s\"", x->unit);
         for (size_t c = 0; c < x->n_counters; c++) {
             fputs(",\n      ", f);
             bl__json_string(f, x->counters[c].name);
@@ -669,24 +741,39 @@ static void json_row(FILE *f, const struct gb_run *x, int family, int instance)
             bl__json_number(f, x->counters[c].value);
         }
     }
+    if (x->label) {
+        fputs(",\n      \"label\": ", f);
+        bl__json_string(f, x->label);
+    }
     fputs("\n    }", f);
 }
 
-int bl__gbench_json_extras(FILE *f, const bl_results *res, size_t b, int family, int instance)
+int bl__gbench_json_extras(FILE *f, const bl_results *res, size_t b, const int *family,
+                           const int *instance)
 {
     struct gb_runs r = {0};
     const bl_bench_result *br = &res->benches[b];
     int err = 0;
     if (br->statistics && br->statistics[0].name)
-        err = add_bench(&r, br);
+        err = add_bench(&r, res, br);
     for (size_t i = 0; !err && i < r.n; i++) /* the statistics of the definition's own */
         if (r.v[i].own_statistic)
-            json_row(f, &r.v[i], family, instance);
+            json_row(f, &r.v[i], family[b], instance[b]);
     runs_free(&r);
-    if (!err)
-        err = add_fits_after(&r, res, b);
-    for (size_t i = 0; !err && i < r.n; i++)
-        json_row(f, &r.v[i], family, instance);
-    runs_free(&r);
+    /* a fit's rows have its first benchmark's indexes, as Google Benchmark's */
+    for (size_t i = 0; !err && i < res->n_complexity; i++) {
+        const bl_complexity_result *c = &res->complexity[i];
+        size_t first = SIZE_MAX, last = 0;
+        for (size_t k = 0; k < c->n_points; k++) {
+            first = c->benches[k] < first ? c->benches[k] : first;
+            last = c->benches[k] > last ? c->benches[k] : last;
+        }
+        if (!c->n_points || last != b)
+            continue;
+        err = add_fit(&r, res, c);
+        for (size_t k = 0; !err && k < r.n; k++)
+            json_row(f, &r.v[k], family[first], instance[first]);
+        runs_free(&r);
+    }
     return err;
 }

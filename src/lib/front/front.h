@@ -314,5 +314,13 @@ int bl__gbench_flags(int *argc, char ***argv, int *status);
  * them after the table. */
 void bl__statistics_attach(bl_results *res);
 void bl__statistics_write(FILE *f, const bl_results *res);
+/* For benchlab run SUITE: the same lists, computed by the suite started
+ * once more as `SUITE --benchlab-statistics` (nothing when it cannot say);
+ * bl__statistics_detach takes them off res and ends that process. */
+void bl__statistics_attach_remote(bl_results *res, const char *exe);
+void bl__statistics_detach(bl_results *res);
+/* `SUITE --benchlab-statistics`: answer the runner on stdin and stdout
+ * until end of input. Returns the exit status. */
+int bl__statistics_serve(void);
 
 #endif /* BENCHLAB_FRONT_H */

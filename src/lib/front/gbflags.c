@@ -188,6 +188,13 @@ static const char *gb_format(const char *v)
     return NULL;
 }
 
+/* --benchmark_time_unit's value is one of Google Benchmark's units */
+static int gb_unit(const char *v)
+{
+    return v && (strcmp(v, "ns") == 0 || strcmp(v, "us") == 0 || strcmp(v, "ms") == 0 ||
+                 strcmp(v, "s") == 0);
+}
+
 /*
  * Google Benchmark's --benchmark_perf_counters list (libpfm names: CYCLES,
  * INSTRUCTIONS, BRANCHES, BRANCH-MISSES, CACHE-REFERENCES, CACHE-MISSES, in
@@ -339,8 +346,12 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
                 free(clist);
                 out[m++] = keep(t.data);
             }
-        } else if (flag_is(a, len, "benchmark_time_unit") ||
-                   flag_is(a, len, "benchmark_counters_tabular") ||
+        } else if (flag_is(a, len, "benchmark_time_unit")) {
+            if (!gb_unit(v)) /* the unit where a benchmark sets none (Unit()) */
+                why = "is ns, us, ms or s";
+            out[m++] = (char *)"--time-unit";
+            out[m++] = (char *)(v ? v : "");
+        } else if (flag_is(a, len, "benchmark_counters_tabular") ||
                    flag_is(a, len, "benchmark_color") ||
                    flag_is(a, len, "benchmark_display_aggregates_only") ||
                    flag_is(a, len, "benchmark_report_aggregates_only") ||

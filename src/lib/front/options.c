@@ -24,6 +24,8 @@ static const char *const run_formats[] = {"go", "json", "csv", "markdown", NULL}
 /* a suite also writes Google Benchmark's JSON (docs/formats.md) */
 static const char *const suite_formats[] = {
     "go", "json", "csv", "markdown", "gbench-json", "gbench-csv", "gbench-console", NULL};
+/* Google Benchmark's time units, for its formats (--time-unit) */
+static const char *const gbench_units[] = {"ns", "us", "ms", "s", NULL};
 static const char *const profile_modes[] = {"sample", "trace", NULL};
 static const char *const profile_outputs[] = {
     "text", "flat", "tree", "folded", "csv", "svg", "pprof", "speedscope", "chrome", "raw", NULL};
@@ -116,6 +118,9 @@ static const struct bl__opt suite_opts[] = {
      BL__ID_SHARD},
     {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", suite_formats, NO_RANGE,
      "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT},
+    {"time-unit", 0, BL__ARG_CHOICE, 0, "UNIT", gbench_units, NO_RANGE, "ns",
+     "times in the gbench-* formats in UNIT, for benchmarks that set none (.time_unit)",
+     BL__ID_TIME_UNIT},
     {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",
      "value of the pkg: configuration line", BL__ID_PKG},
     {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,

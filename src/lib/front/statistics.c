@@ -1,22 +1,41 @@
 /*
  * statistics.c - the statistics a definition brings of its own
- * (.statistics, Google Benchmark's ComputeStatistics) on the suite's side.
+ * (.statistics, Google Benchmark's ComputeStatistics).
  *
- * Only the suite's own runner has the functions (they live in the suite's
- * code), so bl_run_main attaches each definition's list to its benchmark's
- * results here, from this process's registry, before anything is written;
- * Google Benchmark's writers (format/gbench_*.c) then add the rows, and the
- * lines below follow benchlab's table. `benchlab run SUITE` has no such
- * functions in its process: there the list stays NULL.
+ * The functions live in the suite's code. The suite's own runner attaches
+ * each definition's list to its benchmark's results from this process's
+ * registry (bl__statistics_attach). `benchlab run SUITE` has no such
+ * functions in its process: it asks the suite, started once more as
+ * `SUITE --benchlab-statistics` (bl__statistics_serve), which names each
+ * benchmark's statistics and computes one over the values it is sent, so
+ * the same rows come out (bl__statistics_attach_remote). Either way
+ * Google Benchmark's writers (format/gbench_*.c) then add the rows, and
+ * the lines below follow benchlab's table.
+ *
+ * The protocol, one line each way, on the co-process's stdin and stdout:
+ *   "?\tNAME"               -> "K" then K lines "PERCENTAGE\tSTATISTIC"
+ *   "=\tNAME\tI\tV1 V2 ..."  -> the value of statistic I ("%.17g"; nan if none)
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../base/base.h"
 #include "../bench/bench.h"
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "front.h"
+
+extern char **environ;
 
 void bl__statistics_attach(bl_results *res)
 {
@@ -60,4 +79,234 @@ void bl__statistics_write(FILE *f, const bl_results *res)
                     b->name, n);
         free(v);
     }
+}
+
+/* ---- the suite's side: --benchlab-statistics ---------------------------- */
+
+/* The statistics of the benchmark named `name` (NULL: none). */
+static const bl_statistic *statistics_of(const char *name)
+{
+    const struct bl__instance *in = bl__registry_find(name);
+    return in ? in->def->statistics : NULL;
+}
+
+int bl__statistics_serve(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, stdin) > 0) {
+        line[strcspn(line, "\n")] = '\0';
+        char *name = strchr(line, '\t');
+        if (!name)
+            break;
+        *name++ = '\0';
+        char *rest = strchr(name, '\t');
+        if (rest)
+            *rest++ = '\0';
+        const bl_statistic *st = statistics_of(name);
+        size_t k = 0;
+        while (st && st[k].name)
+            k++;
+        if (strcmp(line, "?") == 0) {
+            printf("%zu\n", k);
+            for (size_t i = 0; i < k; i++) {
+                char one[256];
+                snprintf(one, sizeof one, "%s", st[i].name);
+                for (char *c = one; *c; c++)
+                    if (*c == '\t' || *c == '\n' || *c == '\r')
+                        *c = ' ';
+                printf("%d\t%s\n", st[i].percentage != 0, one);
+            }
+        } else if (strcmp(line, "=") == 0 && rest) {
+            char *end;
+            unsigned long i = strtoul(rest, &end, 10);
+            double *v = NULL, x = NAN;
+            size_t n = 0, vcap = 0;
+            for (char *p = end; *p;) {
+                double d = strtod(p, &end);
+                if (end == p || bl__grow((void **)&v, &vcap, n + 1, sizeof *v))
+                    break;
+                v[n++] = d;
+                p = end;
+            }
+            if (i < k && st[i].fn && n > 0)
+                x = st[i].fn(v, n, st[i].data);
+            free(v);
+            printf("%.17g\n", x);
+        } else {
+            break;
+        }
+        if (fflush(stdout) != 0)
+            break;
+    }
+    free(line);
+    return 0;
+}
+
+/* ---- the runner's side: benchlab run SUITE ------------------------------ */
+
+/* The suite, started with --benchlab-statistics, and what it answered. */
+static struct {
+    pid_t pid;
+    FILE *to, *from;
+    struct remote {
+        bl_statistic *list; /* ends with {0}; names allocated */
+        char *bench;
+    } * benches;
+    size_t n_benches;
+} co = {.pid = -1};
+
+struct remote_stat {
+    const char *bench;
+    size_t index;
+};
+
+/* Send what is in co.to: a suite that ended gives EPIPE, not SIGPIPE
+ * (blocked meanwhile, a pending one taken). 0, or -1. */
+static int send_request(void)
+{
+    sigset_t pipe_set, old;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    int rc = fflush(co.to) == 0 ? 0 : -1;
+    if (rc && errno == EPIPE) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&pipe_set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* A statistic computed by the suite: data is a struct remote_stat. */
+static double remote_fn(const double *values, size_t n, const void *data)
+{
+    const struct remote_stat *r = data;
+    if (!co.to || !co.from)
+        return NAN;
+    fprintf(co.to, "=\t%s\t%zu\t", r->bench, r->index);
+    for (size_t i = 0; i < n; i++)
+        fprintf(co.to, "%s%.17g", i ? " " : "", values[i]);
+    fputc('\n', co.to);
+    char line[128];
+    if (send_request() != 0 || !fgets(line, sizeof line, co.from))
+        return NAN;
+    return strtod(line, NULL);
+}
+
+static int start_suite(const char *exe)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0)
+        return -1;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    /* a suite from before this mode says it does not know the option */
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {(char *)exe, (char *)"--benchlab-statistics", NULL};
+    int rc = posix_spawn(&co.pid, exe, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    co.to = rc == 0 ? fdopen(in[1], "w") : NULL;
+    co.from = rc == 0 ? fdopen(out[0], "r") : NULL;
+    if (!co.to || !co.from) {
+        if (co.to)
+            fclose(co.to);
+        else
+            close(in[1]);
+        if (co.from)
+            fclose(co.from);
+        else
+            close(out[0]);
+        co.to = co.from = NULL;
+        if (rc == 0)
+            waitpid(co.pid, NULL, 0);
+        co.pid = -1;
+        return -1;
+    }
+    return 0;
+}
+
+/* What the suite says of `name`'s statistics: a list ending with {0}, or
+ * NULL for none. */
+static bl_statistic *ask_list(const char *name, struct remote_stat **rs)
+{
+    char line[512];
+    fprintf(co.to, "?\t%s\n", name);
+    if (send_request() != 0 || !fgets(line, sizeof line, co.from))
+        return NULL;
+    size_t k = strtoul(line, NULL, 10);
+    if (k == 0 || k > 1000)
+        return NULL;
+    bl_statistic *list = calloc(k + 1, sizeof *list);
+    *rs = calloc(k, sizeof **rs);
+    for (size_t i = 0; list && *rs && i < k; i++) {
+        if (!fgets(line, sizeof line, co.from))
+            break;
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        list[i].name = bl__strdup(tab ? tab + 1 : "");
+        list[i].percentage = line[0] == '1';
+        list[i].fn = remote_fn;
+        (*rs)[i].index = i;
+        list[i].data = &(*rs)[i];
+    }
+    return list;
+}
+
+void bl__statistics_attach_remote(bl_results *res, const char *exe)
+{
+    if (!res || !res->n_benches || start_suite(exe) != 0)
+        return;
+    co.benches = calloc(res->n_benches, sizeof *co.benches);
+    for (size_t i = 0; co.benches && i < res->n_benches; i++) {
+        struct remote_stat *rs = NULL;
+        struct remote *r = &co.benches[co.n_benches++];
+        r->bench = bl__strdup(res->benches[i].name);
+        r->list = r->bench ? ask_list(r->bench, &rs) : NULL;
+        for (size_t k = 0; rs && r->list && r->list[k].fn; k++)
+            rs[k].bench = r->bench;
+        if (r->list && r->list[0].name)
+            res->benches[i].statistics = r->list;
+        else
+            free(rs);
+    }
+}
+
+void bl__statistics_detach(bl_results *res)
+{
+    for (size_t i = 0; res && i < res->n_benches; i++)
+        for (size_t k = 0; k < co.n_benches; k++)
+            if (res->benches[i].statistics == co.benches[k].list)
+                res->benches[i].statistics = NULL;
+    for (size_t k = 0; k < co.n_benches; k++) {
+        bl_statistic *l = co.benches[k].list;
+        if (l && l[0].data)
+            free((void *)l[0].data); /* the struct remote_stat array */
+        for (size_t j = 0; l && l[j].fn; j++)
+            free((char *)l[j].name);
+        free(l);
+        free(co.benches[k].bench);
+    }
+    free(co.benches);
+    co.benches = NULL;
+    co.n_benches = 0;
+    if (co.to) {
+        send_request();
+        fclose(co.to); /* end of input: the suite ends */
+    }
+    if (co.from)
+        fclose(co.from);
+    co.to = co.from = NULL;
+    if (co.pid > 0)
+        waitpid(co.pid, NULL, 0);
+    co.pid = -1;
 }

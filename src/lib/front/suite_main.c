@@ -370,6 +370,8 @@ int bl_main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--benchlab-worker") == 0)
         return bl__worker_main_argv(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "--benchlab-statistics") == 0)
+        return bl__statistics_serve(); /* for benchlab run SUITE (statistics.c) */
     if (argc >= 2 && strcmp(argv[1], "--benchlab-list") == 0) {
         size_t n;
         const struct bl__instance *in = bl__registry_instances(&n);
@@ -408,6 +410,7 @@ int bl_main(int argc, char **argv)
 /* Take the parsed options into the run's options; 0, or 2 after the message. */
 struct suite_args {
     const char *out_path, *color, *format, *profile_list;
+    const char *time_unit; /* --time-unit: Google Benchmark's formats; NULL: ns */
     long profile_top;
     int list, table, plots, do_save;
     bl_run_save_request save;
@@ -482,6 +485,9 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
             break;
         case BL__ID_FORMAT:
             s->format = v;
+            break;
+        case BL__ID_TIME_UNIT:
+            s->time_unit = v;
             break;
         case BL__ID_PKG:
             o->pkg = v;
@@ -642,6 +648,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
         status = 2;
     }
     if (fr->fmt != FMT_GO && res) {
+        if (sa->time_unit)
+            snprintf(res->time_unit, sizeof res->time_unit, "%s", sa->time_unit);
         int werr = fr->fmt == FMT_GBENCH_JSON      ? bl_gbench_json_write(fr->out, res, prog)
                    : fr->fmt == FMT_GBENCH_CSV     ? bl_gbench_csv_write(fr->out, res)
                    : fr->fmt == FMT_GBENCH_CONSOLE ? bl_gbench_console_write(fr->out, res)
@@ -720,6 +728,9 @@ int bl_run_main(int argc, char **argv, const char *exe)
     clear_progress(&fr);
     if (!exe)
         bl__statistics_attach(res); /* the suite's own runner has the functions */
+    else if (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
+             fr.fmt == FMT_GBENCH_CONSOLE)
+        bl__statistics_attach_remote(res, exe); /* benchlab run: the suite computes them */
     int status;
     if (rc < 0 && rc != BL_EINTR) {
         fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
@@ -739,6 +750,8 @@ int bl_run_main(int argc, char **argv, const char *exe)
                     prog, tune_err);
         status = save_results(&sa, prog, res, rc, status);
     }
+    if (exe)
+        bl__statistics_detach(res);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);

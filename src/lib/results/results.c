@@ -827,6 +827,8 @@ int bl_results_merge(bl_results *into, const bl_results *from)
         if (bl_results_set_unit_meta(into, from->units[i].unit, from->units[i].key,
                                      from->units[i].value) < 0)
             return -ENOMEM;
+    if (!into->time_unit[0])
+        memcpy(into->time_unit, from->time_unit, sizeof into->time_unit);
     for (size_t i = 0; i < from->n_benches; i++) {
         const bl_bench_result *s = &from->benches[i];
         bl_bench_result *d = bl_results_bench(into, s->name);
