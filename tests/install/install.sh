@@ -70,6 +70,57 @@ cmake --build "$tmp/gbc" >/dev/null
 "$tmp/gbc/link_main_test" --benchmark_min_time=0.02 --no-table >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err"; exit 1; }
 grep -q '^BenchmarkBM_empty	' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
+# find_package(benchmark), Google Benchmark's own CMake lines unchanged: benchlab's
+# benchmarkConfig.cmake sits in lib/cmake/benchlab-gbench, used when asked for...
+gbcfg=$(find "$tmp/prefix" -name benchmarkConfig.cmake)
+gbdir=$(dirname "$gbcfg")
+test "$(basename "$gbdir")" = benchlab-gbench -a -f "$gbdir/benchmarkConfigVersion.cmake" ||
+    { echo "benchmarkConfig.cmake not installed in lib/cmake/benchlab-gbench: '$gbcfg'"; exit 1; }
+for ask in "-Dbenchmark_DIR=$gbdir" "-DCMAKE_PREFIX_PATH=$gbdir"; do
+    rm -rf "$tmp/gfb"
+    cmake -S "$src/tests/install/gb_find_benchmark" -B "$tmp/gfb" -G Ninja "$ask" -DSUITES="$gbs" \
+        >"$tmp/out" 2>&1 || { echo "find_package(benchmark) with $ask:"; cat "$tmp/out"; exit 1; }
+    grep -q "^benchmark_DIR:[A-Z]*=$gbdir\$" "$tmp/gfb/CMakeCache.txt" ||
+        { echo "$ask:"; grep '^benchmark_DIR' "$tmp/gfb/CMakeCache.txt"; exit 1; }
+    cmake --build "$tmp/gfb" >/dev/null
+    "$tmp/gfb/map_test" --benchmark_list_tests | grep -q '^MapFixture/Lookup/4096$'
+    # benchlab's options and Go lines: benchmark::benchmark_main is benchlab's main
+    "$tmp/gfb/link_main_test" --benchmark_min_time=0.02 --no-table >"$tmp/out" 2>"$tmp/err" ||
+        { cat "$tmp/err"; exit 1; }
+    grep -q '^BenchmarkBM_empty	' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
+done
+# ...not otherwise: benchlab's prefix alone leaves find_package(benchmark) to Google Benchmark
+rm -rf "$tmp/gfb"
+if cmake -S "$src/tests/install/gb_find_benchmark" -B "$tmp/gfb" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$tmp/prefix" -DSUITES="$gbs" >"$tmp/out" 2>&1; then
+    if grep -q "^benchmark_DIR:[A-Z]*=$tmp/" "$tmp/gfb/CMakeCache.txt"; then
+        echo "find_package(benchmark) took benchlab's layer unasked"; exit 1
+    fi
+fi
+# its version is Google Benchmark 1.7.1's, with Google Benchmark's rule (same major)
+mkdir "$tmp/gv"
+for want in 1.5 1.7.1 1.8; do
+    printf 'cmake_minimum_required(VERSION 3.22)\nproject(gv CXX)\nfind_package(benchmark %s REQUIRED)\n' \
+        "$want" >"$tmp/gv/CMakeLists.txt"
+    rm -rf "$tmp/gv/b"
+    if cmake -S "$tmp/gv" -B "$tmp/gv/b" -Dbenchmark_DIR="$gbdir" >"$tmp/out" 2>&1; then
+        test "$want" != 1.8 || { echo "find_package(benchmark 1.8) accepted 1.7.1"; exit 1; }
+        grep -q "^benchmark_DIR:[A-Z]*=$gbdir\$" "$tmp/gv/b/CMakeCache.txt" ||
+            { echo "find_package(benchmark $want) did not take benchlab's"; exit 1; }
+    else
+        test "$want" = 1.8 && grep -q 'version: 1\.7\.1' "$tmp/out" ||
+            { echo "find_package(benchmark $want):"; cat "$tmp/out"; exit 1; }
+    fi
+done
+# moved away from the benchlab package it stands on, it says so
+cp -r "$gbdir" "$tmp/lone"
+printf 'cmake_minimum_required(VERSION 3.22)\nproject(gv CXX)\nfind_package(benchmark REQUIRED)\n' \
+    >"$tmp/gv/CMakeLists.txt"
+rm -rf "$tmp/gv/b"
+if cmake -S "$tmp/gv" -B "$tmp/gv/b" -Dbenchmark_DIR="$tmp/lone" >"$tmp/out" 2>&1; then
+    echo "a lone benchmarkConfig.cmake was accepted"; exit 1
+fi
+grep -q 'benchlab' "$tmp/out" || { cat "$tmp/out"; exit 1; }
 # The profilers: the libraries are installed, and the installed benchlab
 # finds its sampler by itself (beside its executable, even moved elsewhere).
 unset BENCHLAB_SAMPLER_LIB
