@@ -549,6 +549,23 @@ bad-flags-are-named)
     run "$bin/bl_map_test" --benchmark_filter='(' --benchmark_list_tests
     expect_status 2
     err_has "benchmark_filter '('"
+    # an escape Google Benchmark's regex refuses is refused, not read as the bare
+    # letter (glibc alone takes '\d' for 'd': MapLookup/ then selects nothing)
+    run "$bin/bl_map_test" --benchmark_filter='MapLookup/\d+$' --benchmark_list_tests
+    expect_status 2
+    err_has "benchmark_filter 'MapLookup/.d+\$': '.d' is not an escape in POSIX extended"
+    err_has 'a digit is \[0-9\]'
+    run "$bin/bl_map_test" --benchmark_filter='-Lookup/8\]' --benchmark_list_tests
+    expect_status 2
+    err_has "'.]' is not an escape"
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_map_test" --benchmark_list_tests --benchmark_filter='MapLookup/\d+$' >"$tmp/gbo" 2>&1
+        grep -q 'Could not compile benchmark re' "$tmp/gbo" || fail "Google Benchmark took '\\d'"
+    fi
+    # the escapes it takes still work, and inside brackets a backslash is a character
+    same_list map_test --benchmark_filter='Lookup/\(8|64\)$'
+    same_list map_test --benchmark_filter='^BM_MapLookup/[[:digit:]]{3}$'
+    same_list map_test --benchmark_filter='Fixture[\d/]Lookup/[^]\w]4'
     ;;
 loops-match-google-benchmark)
     # iterations() at each repetition, as Google Benchmark gives it (the

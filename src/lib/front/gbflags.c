@@ -45,6 +45,48 @@ static const char *gb_name(const struct bl__instance *in)
 }
 
 /*
+ * The first backslash escape in the regex s that Google Benchmark's
+ * std::regex (extended grammar) refuses, or 0. Outside a bracket
+ * expression only . [ \ ( ) * + ? { | ^ $ may follow a backslash (not even
+ * ] or }); inside one a backslash is an ordinary character. glibc's regcomp
+ * would take the others, some as GNU operators (\w, \b) and the rest as the
+ * bare letter, so that "\d" would silently select names with a "d".
+ */
+static char gb_bad_escape(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p == '\\') {
+            if (!p[1])
+                return 0; /* trailing backslash: regcomp's own message */
+            if (!strchr(".[\\()*+?{|^$", p[1]))
+                return p[1];
+            p++;
+        } else if (*p == '[') {
+            /* [^]...], []...], and [:class:], [.coll.], [=equiv=] inside */
+            p++;
+            if (*p == '^')
+                p++;
+            if (*p == ']')
+                p++;
+            while (*p && *p != ']') {
+                if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+                    const char *end = p + 2;
+                    while (*end && !(end[0] == p[1] && end[1] == ']'))
+                        end++;
+                    if (!*end)
+                        return 0; /* unterminated: regcomp says so */
+                    p = end + 1;
+                }
+                p++;
+            }
+            if (!*p)
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/*
  * Google Benchmark's filter as Google Benchmark applies it: the regex is
  * searched for in each GB name ("-RE": the names it is not found in; "" and
  * "all": every one). Compiles spec into *re, sets *negative; NULL spec:
@@ -61,6 +103,18 @@ static int gb_filter_compile(const char *prog, const char **spec, regex_t *re, i
     *spec = s;
     if (!s)
         return 0;
+    char esc = gb_bad_escape(s);
+    if (esc) {
+        fprintf(stderr,
+                "%s: --benchmark_filter '%s': '\\%c' is not an escape in POSIX extended "
+                "regular expressions, the filter's syntax (Google Benchmark refuses it too)%s\n",
+                prog, s, esc,
+                esc == 'd'   ? "; a digit is [0-9]"
+                : esc == 's' ? "; a space is [[:space:]]"
+                : esc == 'w' ? "; a word character is [[:alnum:]_]"
+                             : "; an ordinary character needs no backslash");
+        return 2;
+    }
     int rc = regcomp(re, s, REG_EXTENDED | REG_NOSUB);
     if (rc) {
         char msg[200];
