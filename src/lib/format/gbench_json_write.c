@@ -238,6 +238,8 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             fputs(",\n      \"time_unit\": \"ns\"", f);
             if (!isfinite(bl_launch_cpu_per_op(l)))
                 fputs(",\n      \"cpu_time_is_real_time\": true", f);
+            if (l->disturbed) /* no clean batch anywhere: docs/engine.md, "Invalidation" */
+                fputs(",\n      \"disturbed\": true", f);
             if (l->label) {
                 fputs(",\n      \"label\": ", f);
                 bl__json_string(f, l->label);
