@@ -435,6 +435,31 @@ disturbed-launch-is-replaced)
     [ "$(grep -c '^BenchmarkFakeB	' "$tmp/out")" -eq 1 ] || fail "only the clean launch is a result"
     out_lacks '^# note BenchmarkFakeB: disturbed'
     ;;
+threads-in-gbench-convention)
+    # Google Benchmark (v1.7.1) reports a benchmark of T threads with the
+    # iterations of all threads and real_time = the team's wall time over
+    # them, cpu_time = the threads' CPU time over them; benchlab's own
+    # outputs keep the time one thread's op took. The fake's batches: 1000
+    # repetitions per thread in about 1 ms, the loop 1 ns per op.
+    fake=$(dirname "$0")/fake_suite.sh
+    export FAKE_LOG="$tmp/log"
+    FAKE_THREADS=4 run "$cli" run "$fake" --filter FakeA --count 2 --format gbench-json
+    expect_status 0
+    [ "$(grep -c '"threads": 4,' "$tmp/out")" -ge 2 ] || fail "gbench JSON: threads"
+    [ "$(grep -c '"iterations": 48000,' "$tmp/out")" -eq 2 ] || fail "gbench JSON: 12 batches x 1000 x 4 threads"
+    [ "$(grep -c '"real_time": 249\.75[0-9]*,' "$tmp/out")" -ge 2 ] || fail "gbench JSON: real_time = 999 ns / 4"
+    [ "$(grep -c '"cpu_time": 999\.0[0-9]*,' "$tmp/out")" -ge 2 ] || fail "gbench JSON: cpu_time per thread's op"
+    FAKE_THREADS=4 run "$cli" run "$fake" --filter FakeA --count 2 --format gbench-console
+    expect_status 0
+    [ "$(grep -c '^FakeA  *250 ns  *999 ns  *48000$' "$tmp/out")" -eq 2 ] || fail "gbench console"
+    out_has '^FakeA_median  *250 ns  *999 ns  *2$'
+    # benchlab's own output: the time one thread's op took, the team's rate
+    err_has '^FakeA  *999.0 ns  *999.0 ns .*4.004 M ops/s$'
+    # one thread: as it was
+    run "$cli" run "$fake" --filter FakeA --count 2 --format gbench-json
+    [ "$(grep -c '"iterations": 12000,' "$tmp/out")" -eq 2 ] || fail "one thread: iterations"
+    [ "$(grep -c '"real_time": 999\.0[0-9]*,' "$tmp/out")" -ge 2 ] || fail "one thread: real_time"
+    ;;
 tune-file-cached-per-machine)
     fake=$(dirname "$0")/fake_suite.sh
     export FAKE_LOG="$tmp/log"
