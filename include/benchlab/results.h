@@ -81,9 +81,12 @@ typedef struct bl_size {
 /* One worker process. */
 typedef struct bl_launch {
     int status;     /* 0, or BL_ECRASH, BL_ETIMEOUT, BL_EEXIT, BL_EPROTO, BL_EBENCH, BL_EINTR */
-    bool disturbed; /* BL_EBENCH because every measured batch was disturbed: the
-                       machine's noise, not the benchmark; the runner launches another
-                       in its place (up to 2 per benchmark) */
+    bool disturbed; /* every measured batch was disturbed: the machine's noise, not
+                       the benchmark. Beside a launch with a clean batch it is BL_EBENCH,
+                       discarded, and the runner launches another in its place (up to 2
+                       per benchmark); when no launch of the benchmark has one, the runner
+                       keeps it (status 0) with times from all its batches, which include
+                       time off CPU (docs/engine.md, "Invalidation") */
     bool skipped;   /* the benchmark called bl_skip() */
     char *message;  /* what went wrong, or the skip reason; NULL when fine */
     bl_sample *samples;
@@ -374,6 +377,8 @@ typedef struct bl_estimate {
     double overhead_ns;  /* mean over launches of the subtracted loop overhead */
     double cpu_ns;       /* on-CPU time per op (bl_launch_cpu_per_op), centred over the
                             launches as the time is; NAN when the launches have none */
+    bool disturbed;      /* the launches had no clean batch (bl_launch.disturbed, kept
+                            because no launch had one): the times include time off CPU */
 } bl_estimate;
 
 /*

@@ -18,6 +18,8 @@ fi
 echo "$*" >>"$FAKE_LOG"
 {
     printf 'hello 1 %d\ncalib 20 0 rusage\n' $$
+    # $FAKE_THREADS: a benchmark of that many threads (batch times are the group's)
+    [ -z "${FAKE_THREADS:-}" ] || printf 'threads %d\n' "$FAKE_THREADS"
     printf 's p 1000 1000000 1000000 0 0 0 0 0\n'
     i=0
     while [ $i -lt $n ]; do

@@ -140,6 +140,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
                            l->n_measured, why.data ? why.data : "no batches");
         bl__buf_fini(&why);
         l->disturbed = true;
+        bl_launch_finish(l); /* the disturbed batches' values, kept if no launch is clean */
         how = BL__LAUNCH_DISTURBED;
     }
     /* a timing launch that stands has a value (else it is BL_EBENCH above) */

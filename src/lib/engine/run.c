@@ -276,6 +276,29 @@ static bool run_bench(struct run *r, size_t i, int round)
     return true;
 }
 
+/*
+ * A benchmark whose every launch found only disturbed batches (a long
+ * operation on a loaded machine: no batch of it runs without being
+ * preempted) still gets a number, as Google Benchmark would give one: its
+ * disturbed launches are kept, measured by all their batches
+ * (bl_launch_finish), and stay marked `disturbed` for every writer to
+ * flag. Beside a launch with a clean measurement they stay discarded.
+ */
+static void keep_disturbed(bl_results *res)
+{
+    for (size_t i = 0; i < res->n_benches; i++) {
+        bl_bench_result *b = &res->benches[i];
+        bool good = false;
+        for (size_t j = 0; j < b->n_launches; j++)
+            good |= b->launches[j].status == 0 && !b->launches[j].skipped;
+        for (size_t j = 0; !good && j < b->n_launches; j++) {
+            bl_launch *l = &b->launches[j];
+            if (l->disturbed && l->status == BL_EBENCH && !isnan(l->ns_per_op))
+                l->status = 0;
+        }
+    }
+}
+
 /* The run failed when a benchmark broke, or found no clean measurement
  * in any launch; disturbed launches beside good ones are only noted. */
 static int run_verdict(const bl_results *res)
@@ -340,6 +363,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         if (obs && obs->on_begin)
             obs->on_begin(obs->ctx, r->res, r->total);
         run_rounds(r);
+        keep_disturbed(r->res);
         bl__plan_finish(&r->plan, r->res);
         if (r->rc == 0)
             r->rc = run_verdict(r->res);

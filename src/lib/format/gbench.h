@@ -19,6 +19,27 @@ struct gb_counter {
  * std::map, else in the launch's order. How many were put in out[0..cap). */
 size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t cap, int sorted);
 
+/*
+ * A launch as one Google Benchmark repetition, in Google Benchmark's thread
+ * convention (v1.7.1's BenchmarkRunner: each thread's iterations, wall time
+ * and CPU time are summed, the wall time divided by the threads, then both
+ * times by the summed iterations). With T threads: `iterations` counts
+ * every thread's (benchlab's repetitions per thread x T); `real` is the
+ * team's wall time per operation of any thread, benchlab's time per op
+ * (the wall time one thread's op took, all T running) over T; `cpu` is
+ * benchlab's on-CPU time per op, what one thread spent on the CPU per op,
+ * as Google Benchmark's summed CPU time over the summed iterations is
+ * (the real time where it was not measured: `cpu_is_real`). T = 1 leaves
+ * every value as it is.
+ */
+struct gb_times {
+    unsigned long long iterations;
+    double real, cpu; /* ns */
+    int threads;
+    int cpu_is_real;
+};
+void bl__gbench_times(const bl_launch *l, struct gb_times *out);
+
 /* Google Benchmark's four aggregates of x[0..n) (0 mean, 1 median,
  * 2 stddev, 3 cv), or the definition's own statistic st when not NULL. */
 double bl__gbench_aggregate(int which, const struct bl_statistic *st, const double *x, size_t n);

@@ -10,7 +10,9 @@
  * and the batches had no pauses; else the real time, flagged
  * "cpu_time_is_real_time"), iterations
  * the repetitions of its clean
- * measured batches. Times are in the launch's unit (.time_unit, Google
+ * measured batches; with threads, Google Benchmark's convention
+ * (bl__gbench_times: iterations of all threads, real_time over them).
+ * Times are in the launch's unit (.time_unit, Google
  * Benchmark's Unit(); else the run's --time-unit; else ns). With more than
  * one launch, the mean, median, stddev and cv aggregates follow, as Google
  * Benchmark writes them: in the first launch's unit, with the label only
@@ -266,24 +268,25 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
             double scale = bl__gbench_unit_scale(unit);
             if (!unit0)
                 unit0 = unit;
-            threads = l->threads > 0 ? l->threads : 1;
-            rt[k] = l->ns_per_op;
-            ct[k] = bl_launch_cpu_per_op(l);
-            if (!isfinite(ct[k]))
-                ct[k] = rt[k]; /* not measured: said in "cpu_time_is_real_time" */
+            struct gb_times t;
+            bl__gbench_times(l, &t); /* Google Benchmark's thread convention */
+            threads = t.threads;
+            rt[k] = t.real;
+            ct[k] = t.cpu; /* the real time when not measured: "cpu_time_is_real_time" */
             ncs[k] = bl__gbench_counters(l, cs[k], 32, 0);
             fputs(first ? "" : ",\n", f);
             first = 0;
             write_common(f, name, name, "iteration", fam, inst, n_ok, threads);
             fprintf(f, "      \"repetition_index\": %zu,\n      \"threads\": %d,\n", k, threads);
-            fprintf(f, "      \"iterations\": %llu,\n      \"real_time\": ",
-                    (unsigned long long)l->measured_reps);
+            fprintf(f, "      \"iterations\": %llu,\n      \"real_time\": ", t.iterations);
             bl__json_number(f, rt[k] * scale);
             fputs(",\n      \"cpu_time\": ", f);
             bl__json_number(f, ct[k] * scale);
             fprintf(f, ",\n      \"time_unit\": \"%s\"", unit);
-            if (!isfinite(bl_launch_cpu_per_op(l)))
+            if (t.cpu_is_real)
                 fputs(",\n      \"cpu_time_is_real_time\": true", f);
+            if (l->disturbed) /* no clean batch anywhere: docs/engine.md, "Invalidation" */
+                fputs(",\n      \"disturbed\": true", f);
             for (size_t c = 0; c < ncs[k]; c++) {
                 fputs(",\n      ", f);
                 bl__json_string(f, cs[k][c].name);

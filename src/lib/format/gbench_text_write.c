@@ -202,6 +202,17 @@ static double sd_of(const double *x, size_t n)
     return sqrt(s / (double)(n - 1));
 }
 
+void bl__gbench_times(const bl_launch *l, struct gb_times *out)
+{
+    out->threads = l->threads > 0 ? l->threads : 1;
+    out->iterations = l->measured_reps * (unsigned long long)out->threads;
+    out->real = l->ns_per_op / out->threads;
+    out->cpu = bl_launch_cpu_per_op(l);
+    out->cpu_is_real = !isfinite(out->cpu);
+    if (out->cpu_is_real)
+        out->cpu = out->real;
+}
+
 double bl__gbench_aggregate(int which, const struct bl_statistic *st, const double *x, size_t n)
 {
     if (st)
@@ -296,15 +307,15 @@ static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_re
             break;
         }
         x->kind = RUN_ITERATION;
-        x->iterations = l->measured_reps;
+        struct gb_times t;
+        bl__gbench_times(l, &t);
+        x->iterations = t.iterations;
         x->repetitions = n_ok;
-        x->threads = l->threads > 0 ? l->threads : 1;
-        x->real = l->ns_per_op;
+        x->threads = t.threads;
+        x->real = t.real;
+        x->cpu = t.cpu;
         x->unit = bl__gbench_unit(res, l);
         x->scale = bl__gbench_unit_scale(x->unit);
-        x->cpu = bl_launch_cpu_per_op(l);
-        if (!isfinite(x->cpu))
-            x->cpu = x->real;
         x->label = l->label;
         x->n_counters = bl__gbench_counters(l, x->counters, 32, 1);
         k++;

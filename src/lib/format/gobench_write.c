@@ -16,6 +16,7 @@
 
 #include "../base/base.h"
 #include "benchlab/format.h"
+#include "text.h"
 
 /* The value written for a time that overhead subtraction took to zero:
  * benchstat reads a literal "0 ns/op" as a unit of its own (its tidying
@@ -240,8 +241,16 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
     int rc = 0;
     for (size_t i = 0; !rc && i < r->n_benches; i++) {
         bl_diagnosis d;
-        char lines[3][BL_DIAGNOSIS_LINE];
+        char lines[3][BL_DIAGNOSIS_LINE], dn[640];
         int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+        if (bl__disturbed_note(&r->benches[i], dn, sizeof dn)) {
+            b.len = 0;
+            bl__buf_puts(&b, "# note ");
+            bl__gobench_field_buf(&b, r->benches[i].name);
+            bl__buf_puts(&b, ": ");
+            bl__gobench_text_buf(&b, dn);
+            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
+        }
         for (int k = 0; !rc && k < n; k++) {
             b.len = 0;
             bl__buf_puts(&b, "# note ");

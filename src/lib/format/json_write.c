@@ -190,7 +190,8 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     NUM("batch_cv", e.batch_cv);
     NUM("overhead_ns", e.overhead_ns);
 #undef NUM
-    fprintf(f, ",\"n_batches\":%zu,\"n_measured\":%zu}", e.n_batches, e.n_measured);
+    fprintf(f, ",\"n_batches\":%zu,\"n_measured\":%zu,\"disturbed\":%s}", e.n_batches, e.n_measured,
+            e.disturbed ? "true" : "false");
 }
 
 /* One modality judgement: null when not tested. */

@@ -219,6 +219,8 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         rc = str(c, j, "message", &message);
     if (!rc)
         rc = boolean(c, j, "skipped", &l->skipped);
+    if (!rc)
+        rc = boolean(c, j, "disturbed", &l->disturbed);
     if (rc)
         return rc;
     l->status = status ? status_code(status) : 0;

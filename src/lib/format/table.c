@@ -257,6 +257,37 @@ static void modes_words(char *out, size_t size, const char *what, const bl_modal
     }
 }
 
+int bl__disturbed_note(const bl_bench_result *b, char *buf, size_t size)
+{
+    size_t n = 0, batches = 0, by[BL_INVALID_NREASONS] = {0};
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped || !l->disturbed || isnan(l->ns_per_op))
+            continue;
+        n++;
+        batches += l->n_measured;
+        for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
+            by[k] += l->invalid_by[k];
+    }
+    if (!n)
+        return 0;
+    char why[256] = "";
+    size_t used = 0;
+    for (unsigned k = 0; k < BL_INVALID_NREASONS && used < sizeof why; k++)
+        if (by[k]) {
+            int w = snprintf(why + used, sizeof why - used, "%s%s %zu", used ? ", " : "",
+                             bl_invalid_name(k), by[k]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    snprintf(buf, size,
+             "disturbed: no clean batch in any launch, so the %zu disturbed batch%s of %zu "
+             "launch%s (%s) are the measurement: time/op includes time off CPU (an upper "
+             "bound), cpu/op is the time on CPU; a quieter machine or a longer --time gives "
+             "a clean one",
+             batches, batches == 1 ? "" : "es", n, n == 1 ? "" : "es", why);
+    return 1;
+}
+
 int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS_LINE])
 {
     int n = 0;
@@ -661,15 +692,19 @@ static void write_bench_notes(FILE *f, const struct bl__run_row *row, const stru
         write_reasons(f, intrinsic, NULL);
         fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
     }
-    if (ok && invalid * 20 > measured) {
+    if (ok && invalid * 20 > measured && invalid < measured) {
         fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", p->yellow, p->reset,
                 name, invalid, measured);
         write_reasons(f, disturbed, by);
         fprintf(f, ")\n");
     }
+    char dn[640];
+    bool kept_disturbed = bl__disturbed_note(b, dn, sizeof dn) != 0;
+    if (kept_disturbed)
+        fprintf(f, "%snote%s %s: %s\n", p->yellow, p->reset, name, bl__terminal_safe(sm, dn));
     /* launches are the unit: a few clean batches per launch are enough,
      * fewer than 10 in all are not */
-    if (ok && measured - invalid < 10)
+    else if (ok && measured - invalid < 10)
         fprintf(f, "%snote%s %s: only %zu clean batches in all, treat this result with care\n",
                 p->yellow, p->reset, name, measured - invalid);
     if (ok && row->idle)

@@ -8,4 +8,10 @@ int bl__text_width(const char *s);
 /* Write s padded with spaces to w columns, on the left when `right`. */
 void bl__text_pad(FILE *f, const char *s, int w, int right);
 
+/* The note of a benchmark measured only by disturbed batches (its launches
+ * kept with bl_launch.disturbed), without the name: what was disturbed
+ * and what the numbers then mean. 0 when there is none, else 1. */
+struct bl_bench_result;
+int bl__disturbed_note(const struct bl_bench_result *b, char *buf, size_t size);
+
 #endif

@@ -193,7 +193,7 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
         struct bl__buf sn = {0}, sm = {0};
         fprintf(stderr, "benchlab: %s: %s%s\n", bl__terminal_safe(&sn, b->name),
                 bl__terminal_safe(&sm, l->message ? l->message : "failed"),
-                l->disturbed ? " (launch discarded)" : "");
+                l->disturbed ? " (launch set aside: kept only if no launch is clean)" : "");
         bl__buf_fini(&sn);
         bl__buf_fini(&sm);
     }
@@ -634,7 +634,21 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
                 "parameter, or .complexity_param)\n",
                 prog);
     if (fr->fmt == FMT_GO && res) {
-        int werr = bl_gobench_write_complexity(fr->out, res);
+        /* launches kept at the end of the run although disturbed (bl_run:
+         * no launch of their benchmark was clean) were not written when
+         * they ended */
+        int werr = 0;
+        for (size_t i = 0; !werr && i < res->n_benches; i++)
+            for (size_t j = 0; !werr && j < res->benches[i].n_launches; j++) {
+                const bl_launch *l = &res->benches[i].launches[j];
+                if (!l->disturbed || l->status || l->skipped)
+                    continue;
+                werr = bl_gobench_write_units(fr->out, res, &fr->units_written);
+                if (!werr)
+                    werr = bl_gobench_write_launch(fr->out, &res->benches[i], l);
+            }
+        if (!werr)
+            werr = bl_gobench_write_complexity(fr->out, res);
         if (!werr)
             werr = bl_gobench_write_notes(fr->out, res);
         if (!fr->go_err)

@@ -538,6 +538,29 @@ void bl_launch_finish(bl_launch *l)
             refs[n_cyc++] = s->ref_ns;
         }
     }
+    /* A launch the runner kept although every measured batch was disturbed
+     * (l->disturbed: no launch of its benchmark had a clean one) is
+     * measured by all its batches, as they were: times that include the
+     * time off CPU, flagged as such wherever they are shown. */
+    if (n_work == 0 && l->disturbed && work && cyc && refs && ovh && ovh_cyc) {
+        bool any_ovh = n_ovh > 0;
+        for (size_t i = 0; i < l->n_samples; i++) {
+            const bl_sample *s = &l->samples[i];
+            if (s->stage == BL_STAGE_OVERHEAD && !any_ovh) {
+                ovh[n_ovh++] = batch_per_op(l, s);
+                if (s->ref_ns > 0)
+                    ovh_cyc[n_ovh_cyc++] = batch_per_op(l, s) / s->ref_ns;
+            }
+            if (s->stage != BL_STAGE_MEASURE)
+                continue;
+            l->measured_reps += s->reps;
+            work[n_work++] = batch_per_op(l, s);
+            if (s->ref_ns > 0) {
+                cyc[n_cyc] = batch_per_op(l, s) / s->ref_ns;
+                refs[n_cyc++] = s->ref_ns;
+            }
+        }
+    }
     l->overhead_ns = n_ovh ? bl_stats_median(ovh, n_ovh) : 0.0;
     l->raw_ns_per_op = n_work ? bl_stats_median(work, n_work) : NAN;
     if (n_work) {
@@ -576,9 +599,9 @@ void bl_launch_finish(bl_launch *l)
 
 /* A batch whose on-CPU time per op can be told: the thread's CPU clock
  * covers a batch's paused parts too, so a batch with pauses has none. */
-static bool cpu_known(const bl_sample *s)
+static bool cpu_known(const bl_sample *s, bool take_disturbed)
 {
-    return !s->invalid && s->reps > 0 && s->cpu_ns >= 0 && !s->pauses;
+    return (!s->invalid || take_disturbed) && s->reps > 0 && s->cpu_ns >= 0 && !s->pauses;
 }
 
 double bl_launch_cpu_per_op(const bl_launch *l)
@@ -586,19 +609,27 @@ double bl_launch_cpu_per_op(const bl_launch *l)
     double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
     if (!v)
         return NAN;
+    /* a launch kept with only disturbed batches (bl_launch_finish) takes
+     * them all: time off CPU does not run the CPU clock */
+    bool all = false;
+    if (l->disturbed) {
+        all = true;
+        for (size_t i = 0; i < l->n_samples && all; i++)
+            all = l->samples[i].stage != BL_STAGE_MEASURE || l->samples[i].invalid;
+    }
     /* the CPU clock is read outside the wall clock's reads, so each batch's
      * CPU time carries their cost: the empty loop's excess over its wall
      * time is that cost */
     size_t n = 0;
     for (size_t i = 0; i < l->n_samples; i++)
-        if (l->samples[i].stage == BL_STAGE_OVERHEAD && cpu_known(&l->samples[i]))
+        if (l->samples[i].stage == BL_STAGE_OVERHEAD && cpu_known(&l->samples[i], false))
             v[n++] = l->samples[i].cpu_ns - l->samples[i].ns;
     double reads = n ? bl_stats_median(v, n) : 0;
     reads = reads > 0 ? reads : 0;
     n = 0;
     for (size_t i = 0; i < l->n_samples; i++) {
         const bl_sample *s = &l->samples[i];
-        if (s->stage != BL_STAGE_MEASURE || !cpu_known(s))
+        if (s->stage != BL_STAGE_MEASURE || !cpu_known(s, all))
             continue;
         /* one thread cannot be on CPU longer than the wall time (per-op
          * hooks read the clocks once per op, not once per batch) */
@@ -674,6 +705,7 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
             continue;
         centres[n++] = l->ns_per_op;
         only = l;
+        out->disturbed |= l->disturbed;
         ovh += isnan(l->overhead_ns) ? 0 : l->overhead_ns;
         out->n_measured += l->n_measured;
         double lmin = NAN;
