@@ -473,6 +473,16 @@ debug-info-separate)
     [ "$f" = spin ] || fail "stripped: $off resolves to '$f', not spin"
     # one name per function (its entry, from the CFI), not one per sampled address
     share_near n.folded "$off" 100 3
+    # every frame of k is named after its function's entry, main too (it pushes
+    # registers, so its CFI has several rows: a row's start is not the entry)
+    nm dbg/.build-id/*/*.debug | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print "k+0x" $1 }' |
+        sort -u >entries
+    tr ';' '\n' <n.folded | sed 's/ [0-9]*$//' | grep '^k+0x' | sort -u >named
+    [ -s named ] || fail "stripped: no k+0xOFFSET frames"
+    comm -23 named entries >not_entries
+    [ -s not_entries ] && fail "stripped: frames not at a function's entry: $(tr '\n' ' ' <not_entries)"
+    main=$(nm dbg/.build-id/*/*.debug | awk '$3 == "main" { sub(/^0+/, "", $1); print "k+0x" $1 }')
+    grep -qx "$main" named || fail "stripped: main ($main) not among the frames: $(tr '\n' ' ' <named)"
     # libc: named from libc6-dbg when installed, else libc.so.6+0xOFFSET; never [libc.so.6]
     grep -q '\[libc' n.folded && fail "a libc frame without its offset"
     libc=$(ldd ./k | sed -n 's/.*libc.so.6 => \([^ ]*\).*/\1/p')
