@@ -76,8 +76,11 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r, const b
         fprintf(f, "  median %s  (too few runs for a %.0f%% CI)    mean %s ± %s (stddev)\n", med,
                 w->confidence * 100, mean, sd);
     }
-    fprintf(f, "  MAD %s    range %s … %s    user %s, system %s    peak RSS %.1f MiB    %zu runs\n",
-            mad, mn, mx, us, sy, (double)r->max_rss_bytes / 1048576.0, r->n_runs);
+    /* a bound is benchlab's own peak, which the kernel counts for the spawn (exec.h) */
+    fprintf(
+        f, "  MAD %s    range %s … %s    user %s, system %s    peak RSS %s%.1f MiB%s    %zu runs\n",
+        mad, mn, mx, us, sy, r->max_rss_is_bound ? "≤ " : "", (double)r->max_rss_bytes / 1048576.0,
+        r->max_rss_is_bound ? " (benchlab's own, which the kernel counts)" : "", r->n_runs);
     if (w->median <= 0 && res->n_shell_runs) {
         char sh[32];
         fmt_time(sh, sizeof sh, res->shell_wall_ns, u);
