@@ -228,6 +228,17 @@ ratio-and-verdict)
     out_has "^Relative to 'sleep 0.001'"
     grep -q 'sleep 0.05 .*[0-9.]*x .*slower (p=' "$tmp/out" || fail "no ratio and verdict"
     ;;
+too-few-runs-to-tell)
+    # 3 runs each: the U test's p is never below 0.1, so "no significant
+    # difference" would be said of any two commands, however far apart
+    run "$cli" exec -N -r 3 "sleep 0.001" "sleep 0.2"
+    expect_status 0
+    out_has "sleep 0.2 .*x  too few runs to tell (3 and 3: the U test's p cannot go below 0.1; "
+    out_lacks 'no significant difference'
+    run "$cli" exec -N -r 2 --reference "sleep 0.001" "sleep 0.2"
+    expect_status 0
+    out_has "too few runs to tell (2 and 2: .* below 0.33; "
+    ;;
 interrupt-keeps-runs)
     "$cli" exec -N --time 60 --min-runs 1000 "sleep 0.02" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
