@@ -33,6 +33,10 @@ typedef struct bl_exec_run {
     long peak_rss_bytes; /* ru_maxrss of the command's process (or its shell) */
     int exit_code;       /* exit status, or -1 when killed by a signal */
     int term_signal;     /* the signal that killed it, or 0 */
+    /* peak_rss_bytes is only a bound, benchlab's own peak: the spawned process
+     * shares benchlab's memory until it execs the command, and the kernel counts
+     * that memory's peak in ru_maxrss. The command's own peak is at most this. */
+    int peak_rss_is_bound;
 } bl_exec_run;
 
 enum bl_exec_order {
@@ -121,7 +125,8 @@ typedef struct bl_exec_result {
     size_t n_runs;
     size_t cap_runs;
     bl_summary wall, user, sys; /* of wall_ns, user_ns, sys_ns; valid when n_runs > 0 */
-    long max_rss_bytes;
+    long max_rss_bytes;         /* the largest measured peak_rss_bytes; else the largest bound */
+    int max_rss_is_bound;       /* no run's peak was measured: max_rss_bytes is only a bound */
 } bl_exec_result;
 
 typedef struct bl_exec_results {

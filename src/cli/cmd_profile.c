@@ -160,6 +160,28 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
     return 0;
 }
 
+/* The interpreter a script's #! line names (its first word), in buf: 0, or -1 when path is
+ * not such a script. */
+static int script_interpreter(const char *path, char *buf, size_t cap)
+{
+    char head[PATH_MAX + 3];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = 0;
+    if (n < 3 || head[0] != '#' || head[1] != '!')
+        return -1;
+    const char *p = head + 2 + strspn(head + 2, " \t");
+    size_t len = strcspn(p, " \t\r\n");
+    if (!len || len >= cap)
+        return -1;
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    return 0;
+}
+
 /* Check PROGRAM before starting it: one clear message for each way it cannot work. */
 static int check_program(const char *name, const struct profile_opts *o, char *path, size_t cap,
                          int *is_suite)
@@ -174,10 +196,28 @@ static int check_program(const char *name, const struct profile_opts *o, char *p
     err = bl_profile_check_program(path, &prog);
     if (err)
         return cli_error("profile: %s: %s", path, bl_strerror(err));
+    char interp[PATH_MAX];
+    if ((!prog.is_elf || !prog.is_executable) && !o->trace &&
+        script_interpreter(path, interp, sizeof interp) == 0) {
+        /* a script (a pyenv shim, a wrapper): the sampler is preloaded into its
+         * interpreter and follows the programs it starts (exec included) */
+        struct bl_profile_program ip;
+        if (bl_profile_check_program(interp, &ip) != 0 || !ip.is_elf || !ip.is_executable ||
+            !ip.is_dynamic)
+            return cli_error("profile: %s is a script for %s, which is not a dynamically linked "
+                             "x86-64 executable: the sampler cannot be preloaded into it; "
+                             "profile the program the script runs",
+                             path, interp);
+        fprintf(stderr,
+                "benchlab: profile: %s is a script (#!%s): the profile covers its interpreter "
+                "and the programs it starts\n",
+                path, interp);
+        *is_suite = 0;
+        return 0;
+    }
     if (!prog.is_elf || !prog.is_executable)
-        return cli_error("profile: %s: not an x86-64 ELF executable (for a script, profile its "
-                         "interpreter: benchlab profile -- python3 script.py)",
-                         path);
+        return cli_error("profile: %s: not an x86-64 ELF executable%s", path,
+                         o->trace ? "" : " nor a script with a #! line");
     if (o->trace) {
         if (!prog.is_traced)
             return cli_error("profile: %s was not built with -finstrument-functions; rebuild it "

@@ -528,8 +528,16 @@ int cmd_judge(int argc, char **argv)
         cli_run_label(nl, sizeof nl, ref, &cur_run);
         rc = strcmp(format, "markdown") == 0 ? bl_judge_write_markdown(stdout, set, bl, nl)
                                              : bl_judge_write_text(stdout, set, bl, nl);
+        size_t n_compared = set->n_slower + set->n_faster + set->n_unchanged + set->n_failed;
         if (fflush(stdout) != 0 || rc)
             cli_error("judge: writing: %s", bl_strerror(rc ? rc : -EIO));
+        else if (!n_compared && set->n_new && set->n_missing)
+            /* an exec session judged against a suite's run: a gate that compared
+             * nothing must not pass */
+            cli_error("judge: nothing to judge: %s and %s have no benchmark in common (%zu new, "
+                      "%zu missing); name a run of the same suite or commands with --against "
+                      "@REF",
+                      nl, bl, set->n_new, set->n_missing);
         else
             status = set->n_slower || set->n_failed ? 1 : 0;
     }

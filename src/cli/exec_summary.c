@@ -76,8 +76,11 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r, const b
         fprintf(f, "  median %s  (too few runs for a %.0f%% CI)    mean %s ± %s (stddev)\n", med,
                 w->confidence * 100, mean, sd);
     }
-    fprintf(f, "  MAD %s    range %s … %s    user %s, system %s    peak RSS %.1f MiB    %zu runs\n",
-            mad, mn, mx, us, sy, (double)r->max_rss_bytes / 1048576.0, r->n_runs);
+    /* a bound is benchlab's own peak, which the kernel counts for the spawn (exec.h) */
+    fprintf(
+        f, "  MAD %s    range %s … %s    user %s, system %s    peak RSS %s%.1f MiB%s    %zu runs\n",
+        mad, mn, mx, us, sy, r->max_rss_is_bound ? "≤ " : "", (double)r->max_rss_bytes / 1048576.0,
+        r->max_rss_is_bound ? " (benchlab's own, which the kernel counts)" : "", r->n_runs);
     if (w->median <= 0 && res->n_shell_runs) {
         char sh[32];
         fmt_time(sh, sizeof sh, res->shell_wall_ns, u);
@@ -128,6 +131,33 @@ void cli_exec_order(const bl_exec_results *res, int by_time, int by_mean, size_t
     }
 }
 
+/*
+ * The smallest two-sided p the exact U test can give for samples of na and nb
+ * values: both orders of the samples lying wholly apart, 2 / C(na + nb, na).
+ */
+static double utest_min_p(size_t na, size_t nb)
+{
+    double ways = 1; /* C(na + nb, k) for k = 1..min(na, nb), until it is large */
+    size_t k_max = na < nb ? na : nb;
+    for (size_t k = 1; k <= k_max && ways < 1e9; k++)
+        ways = ways * (double)(na + nb - k_max + k) / (double)k;
+    return fmin(1, 2 / ways);
+}
+
+/* The verdict when p is not below 0.05: no difference, or too few runs to find one. */
+static void print_no_verdict(FILE *f, const char *sep, const bl_exec_result *a,
+                             const bl_exec_result *b, double p)
+{
+    double min_p = utest_min_p(a->n_runs, b->n_runs);
+    if (min_p > 0.05)
+        fprintf(f,
+                "%stoo few runs to tell (%zu and %zu: the U test's p cannot go below %.2g; "
+                "4 runs each can find a difference)\n",
+                sep, a->n_runs, b->n_runs, min_p);
+    else
+        fprintf(f, "%sno significant difference (p=%.3g)\n", sep, p);
+}
+
 static void print_comparison(FILE *f, const bl_exec_results *res, int by_command, int has_reference)
 {
     size_t *order = malloc(res->n_results * sizeof *order);
@@ -161,7 +191,7 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
                 fprintf(f, "; %s (p=%.3g)\n", b->wall.median > a->wall.median ? "slower" : "faster",
                         p);
             else
-                fprintf(f, "; no significant difference (p=%.3g)\n", p);
+                print_no_verdict(f, "; ", a, b, p);
             continue;
         }
         fprintf(f, "  %-30s %.3fx", label(b), ratio);
@@ -170,7 +200,7 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
         if (p < 0.05)
             fprintf(f, "  %s (p=%.3g)\n", ratio > 1 ? "slower" : "faster", p);
         else
-            fprintf(f, "  no significant difference (p=%.3g)\n", p);
+            print_no_verdict(f, "  ", a, b, p);
     }
     free(order);
 }

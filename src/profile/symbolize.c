@@ -404,6 +404,7 @@ static void close_module(struct module *m)
     if (m->dbg_fd >= 0)
         close(m->dbg_fd);
     free(m->dbg_path);
+    free(m->fde_entries);
     free(m->plt_names);
     free(m->loads);
     free(m->syms);
@@ -597,6 +598,100 @@ Dwarf_CFI *bl__module_cfi(struct module *m)
     return m->cfi;
 }
 
+/* A value of the pointer encoding `enc` at p (DW_EH_PE_*: 4- and 8-byte forms, no
+ * relative ones); 0, or -1 for a form we do not read or one past end. */
+static int read_encoded(const unsigned char *p, const unsigned char *end, unsigned enc,
+                        uint64_t *out, size_t *len)
+{
+    int32_t s4;
+    uint32_t u4;
+    switch (enc & 0x0f) {
+    case DW_EH_PE_udata4:
+    case DW_EH_PE_sdata4:
+        if (end - p < 4)
+            return -1;
+        memcpy(&u4, p, 4);
+        memcpy(&s4, p, 4);
+        *out = (enc & 0x0f) == DW_EH_PE_udata4 ? (uint64_t)u4 : (uint64_t)(int64_t)s4;
+        *len = 4;
+        return 0;
+    case DW_EH_PE_absptr:
+    case DW_EH_PE_udata8:
+    case DW_EH_PE_sdata8:
+        if (end - p < 8)
+            return -1;
+        memcpy(out, p, 8);
+        *len = 8;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/*
+ * The functions' entries, from .eh_frame_hdr's binary-search table (the
+ * PT_GNU_EH_FRAME segment, there in stripped files too): one {first address,
+ * FDE} pair per FDE, sorted, each entry relative to the header (the
+ * DW_EH_PE_datarel | sdata4 form every Linux linker writes; another form
+ * leaves the table empty). Loaded on first use.
+ */
+static void load_fde_entries(struct module *m)
+{
+    m->fde_entries_tried = 1;
+    size_t n_ph = 0;
+    if (elf_getphdrnum(m->elf, &n_ph) != 0)
+        return;
+    for (size_t i = 0; i < n_ph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(m->elf, (int)i, &ph) || ph.p_type != PT_GNU_EH_FRAME)
+            continue;
+        Elf_Data *d = elf_getdata_rawchunk(m->elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+        if (!d || d->d_size < 4)
+            return;
+        const unsigned char *p = d->d_buf, *end = p + d->d_size;
+        unsigned ptr_enc = p[1], count_enc = p[2], table_enc = p[3];
+        uint64_t ignored, n_fdes;
+        size_t len_ptr, len_count;
+        if (p[0] != 1 || table_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) ||
+            ptr_enc == DW_EH_PE_omit || count_enc == DW_EH_PE_omit ||
+            read_encoded(p + 4, end, ptr_enc, &ignored, &len_ptr) != 0 ||
+            read_encoded(p + 4 + len_ptr, end, count_enc, &n_fdes, &len_count) != 0)
+            return;
+        const unsigned char *table = p + 4 + len_ptr + len_count;
+        if (n_fdes == 0 || n_fdes > (uint64_t)(end - table) / 8)
+            return;
+        m->fde_entries = malloc(n_fdes * sizeof *m->fde_entries);
+        if (!m->fde_entries)
+            return;
+        for (uint64_t k = 0; k < n_fdes; k++) {
+            int32_t rel;
+            memcpy(&rel, table + 8 * k, 4);
+            m->fde_entries[k] = ph.p_vaddr + (uint64_t)(int64_t)rel;
+        }
+        m->n_fde_entries = n_fdes;
+        return;
+    }
+}
+
+/* The first address of the FDE holding vaddr (its function's entry): 0, or -1 when unknown. */
+static int fde_entry(struct module *m, uint64_t vaddr, uint64_t *entry)
+{
+    if (!m->fde_entries_tried)
+        load_fde_entries(m);
+    size_t lo = 0, hi = m->n_fde_entries; /* the last entry <= vaddr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->fde_entries[mid] <= vaddr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    *entry = m->fde_entries[lo - 1];
+    return 0;
+}
+
 int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__frame *out)
 {
     memset(out, 0, sizeof *out);
@@ -619,14 +714,22 @@ int bl__symbolize(bl__symbolizer *s, uint64_t addr, int want_line, struct bl__fr
             out->name = "[plt]";
             return 0;
         }
-        /* no symbol: the function's extent from its CFI (each FDE covers one
+        /* no symbol: the function's entry from its CFI (each FDE covers one
          * function), so that one function's addresses share one name,
-         * MODULE+0xENTRY, which addr2line resolves later */
+         * MODULE+0xENTRY, which addr2line resolves later. An FDE must cover
+         * vaddr; its first address is the nearest table entry below it (FDEs
+         * do not overlap). dwarf_frame_info's range is only the CFI row's
+         * (from the last push or pop on), the fallback without a table. */
         Dwarf_CFI *cfi = bl__module_cfi(mp->mod);
         Dwarf_Frame *frame = NULL;
         Dwarf_Addr lo, hi;
         if (cfi && dwarf_cfi_addrframe(cfi, vaddr, &frame) == 0) {
-            if (dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr) {
+            uint64_t entry;
+            if (fde_entry(mp->mod, vaddr, &entry) == 0)
+                lo = entry;
+            else if (dwarf_frame_info(frame, &lo, &hi, NULL) < 0)
+                lo = vaddr + 1;
+            if (lo <= vaddr) {
                 out->vaddr = lo;
                 out->start = addr - (vaddr - lo);
             }

@@ -29,6 +29,9 @@ struct module {
     int dw_tried;
     Dwarf_CFI *cfi; /* from .eh_frame (dwarf_getcfi_elf): ours to dwarf_cfi_end() */
     int cfi_tried;
+    uint64_t *fde_entries; /* each FDE's first address, ascending (.eh_frame_hdr's table) */
+    size_t n_fde_entries;
+    int fde_entries_tried;
     GElf_Phdr *loads;
     size_t n_loads;
     struct sym *syms;

@@ -336,7 +336,8 @@ bad-programs)
     printf 'hello\n' >text
     chmod +x text
     "$BL" profile -- ./text >out 2>err && fail "a text file was accepted"
-    grep -q "not an x86-64 ELF executable" err || fail "not ELF: unclear message"
+    grep -q "not an x86-64 ELF executable nor a script with a #! line" err ||
+        fail "not ELF: unclear message"
     "$BL" profile -- "$BIN/known_static" 100 1 >out 2>err && fail "a static program was accepted"
     grep -q "statically linked: the sampler cannot be preloaded" err || fail "static: unclear"
     "$BL" profile -o p.folded -- "$BIN/known_stripped" 20000 200 >out 2>err ||
@@ -345,6 +346,25 @@ bad-programs)
     grep -q "known_stripped+0x" p.folded || fail "stripped frames should name module+offset"
     "$BL" profile --frequency 0 -- "$BIN/known" >out 2>err && fail "--frequency 0 accepted"
     [ $? -eq 2 ] || fail "bad usage must exit 2"
+    ;;
+script-profiled-through-interpreter)
+    # a wrapper script (a pyenv shim is one): the sampler is preloaded into its
+    # interpreter and follows the exec into the program
+    printf '#!/bin/sh\nexec "%s" "$@"\n' "$BIN/known" >wrap
+    chmod +x wrap
+    "$BL" profile -o p.folded -- ./wrap 20000 500 >out 2>err || fail "script: exit $?"
+    grep -q "wrap is a script (#!/bin/sh): the profile covers its interpreter" err ||
+        fail "script: not said"
+    check_known_shares p.folded
+    # an interpreter the sampler cannot reach is named
+    printf '#!%s\n' "$BIN/known_static" >wrap_static
+    chmod +x wrap_static
+    "$BL" profile -- ./wrap_static >out 2>err && fail "a static interpreter was accepted"
+    grep -q "wrap_static is a script for .*known_static, which is not a dynamically linked" err ||
+        fail "static interpreter: unclear message"
+    # trace mode has nothing to follow a script with
+    "$BL" profile --mode trace -- ./wrap >out 2>err && fail "trace: a script was accepted"
+    grep -q "wrap: not an x86-64 ELF executable$" err || fail "trace: script: unclear message"
     ;;
 pause-resume-hook)
     BENCHLAB_PROFILE_OUT=$work/r.raw BENCHLAB_PROFILE_PAUSED=1 \
@@ -473,6 +493,16 @@ debug-info-separate)
     [ "$f" = spin ] || fail "stripped: $off resolves to '$f', not spin"
     # one name per function (its entry, from the CFI), not one per sampled address
     share_near n.folded "$off" 100 3
+    # every frame of k is named after its function's entry, main too (it pushes
+    # registers, so its CFI has several rows: a row's start is not the entry)
+    nm dbg/.build-id/*/*.debug | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print "k+0x" $1 }' |
+        sort -u >entries
+    tr ';' '\n' <n.folded | sed 's/ [0-9]*$//' | grep '^k+0x' | sort -u >named
+    [ -s named ] || fail "stripped: no k+0xOFFSET frames"
+    comm -23 named entries >not_entries
+    [ -s not_entries ] && fail "stripped: frames not at a function's entry: $(tr '\n' ' ' <not_entries)"
+    main=$(nm dbg/.build-id/*/*.debug | awk '$3 == "main" { sub(/^0+/, "", $1); print "k+0x" $1 }')
+    grep -qx "$main" named || fail "stripped: main ($main) not among the frames: $(tr '\n' ' ' <named)"
     # libc: named from libc6-dbg when installed, else libc.so.6+0xOFFSET; never [libc.so.6]
     grep -q '\[libc' n.folded && fail "a libc frame without its offset"
     libc=$(ldd ./k | sed -n 's/.*libc.so.6 => \([^ ]*\).*/\1/p')

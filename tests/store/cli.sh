@@ -341,6 +341,21 @@ merge-files-and-runs)
     expect_status 2
     err_has 'nosuch.txt'
     ;;
+judge-nothing-in-common)
+    # an exec session saved after a suite's run: judge's default baseline is
+    # the suite's run, which shares no benchmark with it; nothing was judged,
+    # so the gate must not pass
+    "$suite" $quick --count 2 --store "$store" >/dev/null 2>&1 || fail "suite run"
+    run "$cli" exec -r 2 --save --store "$store" true
+    expect_status 0
+    run "$cli" judge --store "$store"
+    expect_status 2
+    err_has "judge: nothing to judge: run 2 (.*) and run 1 (.*) have no benchmark in common (1 new, [0-9]* missing); name a run"
+    out_has 'new (not in the baseline): Exec/cmd=true'
+    # one benchmark in common is something to judge
+    run "$cli" judge @2 --against @2 --store "$store"
+    expect_status 0
+    ;;
 exec-and-profile-save)
     run "$cli" exec -r 6 --save --store "$store" --tag sleepy 'true' 'sleep 0.01'
     expect_status 0

@@ -9,7 +9,8 @@
  * The tokenizer mirrors Go's value semantics: skipping spaces advances the
  * tokenizer it was called on, and only the first error is kept, after
  * which every token is the end. Regular expressions are POSIX extended
- * (regcomp), not RE2: the common subset behaves the same.
+ * (regcomp), not RE2: the common subset behaves the same, and RE2's \d \w
+ * \s, (?: and a leading (?i) are translated (re2_to_posix).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -210,6 +211,85 @@ static long regexp_until(const char *s, size_t n)
     return -1;
 }
 
+static void re_put(char *out, size_t *k, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(out + *k, s, n);
+    *k += n;
+}
+
+/*
+ * RE2's shorthands in POSIX terms, so that a filter selects what benchstat's
+ * does: \d \w \s and \D \W \S outside brackets, \d \w \s inside them, (?:
+ * as a plain group and a leading (?i) as REG_ICASE (in *cflags). glibc's
+ * regcomp would take \d for a plain d and refuse (? unclearly, so the RE2
+ * forms it has no equivalent for (other (? groups, \D \W \S in brackets)
+ * are refused by name. Returns the POSIX text (caller frees), or NULL with
+ * *why set (NULL: out of memory).
+ */
+static char *re2_to_posix(const char *in, int *cflags, const char **why)
+{
+    size_t n = strlen(in), k = 0;
+    char *out = malloc(16 * n + 1); /* \W, 2 bytes, becomes 13 */
+    *why = NULL;
+    if (!out)
+        return NULL;
+    size_t i = 0;
+    if (strncmp(in, "(?i)", 4) == 0) {
+        *cflags |= REG_ICASE;
+        i = 4;
+    }
+    int in_br = 0;
+    while (i < n) {
+        char c = in[i];
+        if (!in_br && c == '(' && in[i + 1] == '?') {
+            if (in[i + 2] != ':') {
+                *why = "RE2's (?...) groups other than (?: and a leading (?i) have no POSIX "
+                       "form";
+                free(out);
+                return NULL;
+            }
+            out[k++] = '(';
+            i += 3;
+        } else if (c == '\\' && i + 1 < n && strchr("dDwWsS", in[i + 1])) {
+            static const char *const outside[] = {"[0-9]",         "[^0-9]",      "[[:alnum:]_]",
+                                                  "[^[:alnum:]_]", "[[:space:]]", "[^[:space:]]"};
+            static const char *const inside[] = {"0-9", NULL,        "[:alnum:]_",
+                                                 NULL,  "[:space:]", NULL};
+            size_t at = (size_t)(strchr("dDwWsS", in[i + 1]) - "dDwWsS");
+            if (in_br && !inside[at]) {
+                *why = "RE2's \\D, \\W and \\S inside [...] have no POSIX form";
+                free(out);
+                return NULL;
+            }
+            re_put(out, &k, in_br ? inside[at] : outside[at]);
+            i += 2;
+        } else if (c == '\\' && i + 1 < n && !in_br) {
+            out[k++] = in[i++];
+            out[k++] = in[i++];
+        } else if (!in_br && c == '[') {
+            in_br = 1;
+            out[k++] = in[i++];
+            if (in[i] == '^')
+                out[k++] = in[i++];
+            if (in[i] == ']') /* a ] first is one of the set */
+                out[k++] = in[i++];
+        } else if (in_br && c == '[' && in[i + 1] == ':') {
+            const char *end = strstr(in + i + 2, ":]");
+            size_t len = end ? (size_t)(end - (in + i)) + 2 : n - i;
+            memcpy(out + k, in + i, len);
+            k += len;
+            i += len;
+        } else {
+            if (in_br && c == ']')
+                in_br = 0;
+            out[k++] = in[i++];
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
 static struct tok next_tok(struct tokz *t, int allow_re, struct tokz *next)
 {
     while (t->pos < t->len) {
@@ -231,7 +311,16 @@ static struct tok next_tok(struct tokz *t, int allow_re, struct tokz *next)
                 free(re);
                 return tok_error(t, "out of memory", next);
             }
-            int rc = regcomp(re, expr, REG_EXTENDED | REG_NOSUB);
+            int cflags = REG_EXTENDED | REG_NOSUB;
+            const char *why;
+            char *posix = re2_to_posix(expr, &cflags, &why);
+            if (!posix) {
+                free(re);
+                free(expr);
+                return tok_error(t, why ? why : "out of memory", next);
+            }
+            int rc = regcomp(re, posix, cflags);
+            free(posix);
             if (rc) {
                 char msg[200];
                 regerror(rc, re, msg, sizeof msg);

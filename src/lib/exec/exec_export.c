@@ -77,10 +77,13 @@ int bl_exec_write_gobench(FILE *f, const bl_exec_results *res)
             bl_gobench_format_value(u, sizeof u, run->user_ns);
             bl_gobench_format_value(s, sizeof s, run->sys_ns);
             bl_gobench_format_value(m, sizeof m, (double)run->peak_rss_bytes);
-            fprintf(f,
-                    "Benchmark%s\t%8d\t%10s ns/op\t%10s user-ns/op\t%10s sys-ns/op\t%10s "
-                    "peak-RSS-bytes\n",
-                    name, 1, w, u, s, m);
+            /* a peak that is only benchlab's own (exec.h) is left out, not written as the
+             * command's */
+            fprintf(f, "Benchmark%s\t%8d\t%10s ns/op\t%10s user-ns/op\t%10s sys-ns/op", name, 1, w,
+                    u, s);
+            if (!run->peak_rss_is_bound)
+                fprintf(f, "\t%10s peak-RSS-bytes", m);
+            fputc('\n', f);
         }
     }
     return status_of(f);
@@ -127,7 +130,10 @@ int bl_exec_write_json(FILE *f, const bl_exec_results *res)
             fprintf(f, "%s%d", k ? ", " : "", r->runs[k].exit_code);
         fputs("],\n      \"peak_rss_bytes\": [", f);
         for (size_t k = 0; k < r->n_runs; k++)
-            fprintf(f, "%s%ld", k ? ", " : "", r->runs[k].peak_rss_bytes);
+            if (r->runs[k].peak_rss_is_bound) /* only benchlab's own peak (exec.h) */
+                fprintf(f, "%snull", k ? ", " : "");
+            else
+                fprintf(f, "%s%ld", k ? ", " : "", r->runs[k].peak_rss_bytes);
         fputs("]", f);
         if (r->command->n_params) {
             fputs(",\n      \"parameters\": {", f);
@@ -395,7 +401,7 @@ int bl_exec_to_results(const bl_exec_results *res, bl_results **out)
                 rc = bl_launch_set_metric(l, "user-ns/op", run->user_ns);
             if (!rc)
                 rc = bl_launch_set_metric(l, "sys-ns/op", run->sys_ns);
-            if (!rc)
+            if (!rc && !run->peak_rss_is_bound) /* a bound is benchlab's own peak (exec.h) */
                 rc = bl_launch_set_metric(l, "peak-RSS-bytes", (double)run->peak_rss_bytes);
         }
     }
