@@ -18,6 +18,12 @@
  *            (or 2x the budget with >= 3; at 5x we stop and the runner
  *            flags the benchmark).
  *
+ * The budget is charged with the worker's wall time less the time its
+ * disturbed batches sat off CPU (charged_ns): on a loaded machine a
+ * launch takes longer instead of measuring fewer batches, so it does not
+ * end with no clean batch, or with too few to judge drift and modes.
+ * MAX_WALL budgets of wall time bound it all the same.
+ *
  * Every warmup and measured batch is preceded by an overhead batch of the
  * same size: the benchmark's empty loop (compiled in the user's file by
  * BENCHLAB()), so the overhead is sampled under the same drift as the
@@ -49,6 +55,7 @@
 #define JITTER 0.10
 #define LONG_OP_NS 5e6
 #define SWITCH_MIN_NS 10000
+#define MAX_WALL 20
 
 void bl__send(int fd, const char *fmt, ...)
 {
@@ -261,6 +268,29 @@ static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
              b->ref_ns);
 }
 
+/*
+ * Off-CPU time of a batch the scheduler took the CPU from (preempted,
+ * migrated, or off CPU): it buys no clean measurement, so it is not
+ * charged to the budget. `why` is the batch's judgement (bl_invalid
+ * bits), with the reasons that are the benchmark's nature already left
+ * out; faults alone do not count (a fault is spent on CPU).
+ */
+static void add_stolen(struct bl__engine *e, const struct batch *b, unsigned why)
+{
+    const unsigned sched = BL_INVALID_CTXSW | BL_INVALID_MIGRATION | BL_INVALID_GAP;
+    if ((why & sched) && b->ns > b->acc.cpu_ns)
+        e->stolen_ns += b->ns - b->acc.cpu_ns;
+}
+
+/* Budget spent since `since` (when stolen_ns was `stolen_then`): wall time
+ * less the stolen time in between. */
+static double charged_ns(const struct bl__engine *e, uint64_t now, uint64_t since,
+                         uint64_t stolen_then)
+{
+    uint64_t wall = now - since, stolen = e->stolen_ns - stolen_then;
+    return (double)(wall > stolen ? wall - stolen : 0);
+}
+
 /* An operation of LONG_OP_NS or more fills a batch on its own, so few
  * batches fit in the budget: it gets twice the budget (1 s per benchmark by
  * default), decided once, when its time per op is first known. */
@@ -278,15 +308,34 @@ static void record(struct bl__engine *e, const struct batch *b)
 
     double per_op = (double)b->ns / (double)b->reps;
     uint64_t now = bl__now_ns();
-    double elapsed = (double)(now - e->t_begin);
+    if (e->stage == STAGE_MEASURE) {
+        e->n_measured++;
+        bool valid = clean(e, b);
+        e->n_valid += valid;
+        if (!valid) {
+            bl_sample s = as_sample(b);
+            add_stolen(e, b, bl__sample_judge(&s, 0));
+        }
+    } else if (e->stage != STAGE_DRIVEN) {
+        bl_sample s = as_sample(b);
+        add_stolen(e, b, bl__sample_judge(&s, 0));
+    }
+    double elapsed = charged_ns(e, now, e->t_begin, 0);
+    /* the bound of a machine so loaded that the budget is hardly charged
+     * (a .warmup_s is not counted, as in the budget) */
+    double wall = (double)(now - e->t_begin);
+    if (e->stage == STAGE_PILOT || e->stage == STAGE_WARMUP)
+        wall -= e->warmup_min_ns;
+    bool wall_out = wall >= MAX_WALL * e->budget_ns;
     switch (e->stage) {
     case STAGE_PILOT:
         if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
-            elapsed > 0.5 * e->budget_ns) {
+            elapsed > 0.5 * e->budget_ns || wall_out) {
             long_op_budget(e, per_op);
             e->reps = reps_for(e->target_ns, per_op);
             e->stage = STAGE_WARMUP;
             e->warm_begin = now;
+            e->warm_stolen_ns = e->stolen_ns;
         } else {
             uint64_t next = b->ns < 1000 ? b->reps * 10 : reps_for(1.05 * e->target_ns, per_op);
             if (next < b->reps * 2)
@@ -332,9 +381,9 @@ static void record(struct bl__engine *e, const struct batch *b)
             double prev = median_of(e->warm + e->n_warm - 2 * w, w);
             steady = last >= 0.98 * prev;
         }
-        if (min_done &&
-            (steady || (double)(now - e->warm_begin) >= e->warmup_min_ns + 0.25 * e->budget_ns ||
-             e->n_warm >= 64)) {
+        double warm_ns = charged_ns(e, now, e->warm_begin, e->warm_stolen_ns);
+        if (min_done && (steady || warm_ns >= e->warmup_min_ns + 0.25 * e->budget_ns ||
+                         e->n_warm >= 64 || wall_out)) {
             /* the warm-up .warmup_s asked for is not charged to the budget */
             e->t_begin += (uint64_t)e->warmup_min_ns;
             double recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
@@ -355,13 +404,11 @@ static void record(struct bl__engine *e, const struct batch *b)
         e->n_measured++;
         break;
     case STAGE_MEASURE:
-        e->n_measured++;
-        if (clean(e, b))
-            e->n_valid++;
         if (e->fixed_reps) /* .iterations: one measurement of exactly that many */
             e->stage = STAGE_DONE;
         else if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
-                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
+                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns ||
+                 wall_out)
             e->stage = STAGE_DONE;
         break;
     default:
@@ -453,6 +500,10 @@ static void overhead_ended(void *ctx)
     struct bl__group *g = ctx;
     struct batch b;
     combine(g, true, &b);
+    if (g->eng->stage != STAGE_DRIVEN) { /* judged as the runner does: no nature of its own */
+        bl_sample s = as_sample(&b);
+        add_stolen(g->eng, &b, bl__sample_judge(&s, 0));
+    }
     b.ref_ns = g->eng->ref_before;
     send_batch(g->eng, g->eng->stage == STAGE_WARMUP ? 'o' : 'O', &b);
 }

@@ -66,6 +66,7 @@ struct bl__engine {
     double target_ns;     /* batch length we aim for */
     double budget_ns;     /* measuring budget of the worker */
     uint64_t t_begin;     /* when the first batch started */
+    uint64_t stolen_ns;   /* off-CPU time inside disturbed batches: not charged to the budget */
     int stage;
     uint64_t reps;           /* current batch size for warmup/measure (before jitter) */
     bool macro;              /* one invocation per batch, always */
@@ -78,6 +79,7 @@ struct bl__engine {
     double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;
+    uint64_t warm_stolen_ns; /* stolen_ns when the warmup began */
     uint64_t n_measured, n_valid;
     uint64_t reason_count[8]; /* per bl_invalid bit, over measured batches */
     struct bl__rng rng;
