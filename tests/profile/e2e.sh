@@ -451,10 +451,23 @@ stack-size-and-cut-share)
     grep -q "^_start;__libc_start_main[^;]*;.*main;recurse[^ ]*;recurse" d.folded ||
         fail "64K: the stacks do not reach main"
     "$BL" profile --stack-size 8K -o e.folded -- ./deep 40 300 >out 2>err || fail "exit $?"
-    grep -q "warning: 100.0% of the stacks did not reach their thread's start.*(100.0% ran past the 8 KB stack copy: raise --stack-size)" err ||
+    # Nearly all samples fall in the 40 KB recursion. A few may fall in the
+    # program's start or exit, whose shallow stacks fit in 8 KB and do reach
+    # _start: how many is the load's business (1 of 83 on a loaded machine),
+    # so the cut share is most, not all, and every cut is the copy's doing.
+    line=$(grep "warning: [0-9.]*% of the stacks did not reach their thread's start" err) ||
         fail "8K: the cut share is not reported"
+    cut=$(echo "$line" | sed -n 's/.*warning: \([0-9.]*\)% of the stacks.*/\1/p')
+    past=$(echo "$line" | sed -n 's/.*(\([0-9.]*\)% ran past the 8 KB stack copy: raise --stack-size).*/\1/p')
+    [ -n "$past" ] && [ "$past" = "$cut" ] || fail "8K: not every cut is put on the stack copy: $line"
+    awk -v c="$cut" 'BEGIN { exit !(c >= 90) }' || fail "8K: only $cut% of the stacks were cut"
     grep -q "^\[incomplete-stack\];recurse" e.folded || fail "8K: cut stacks not marked"
-    grep -q "main" e.folded && fail "8K: main invented"
+    # a cut stack does not know its callers: main is never invented under it
+    grep "^\[incomplete-stack\]" e.folded | grep -q "main" && fail "8K: main invented"
+    # and a stack that reached _start held no more than 8 KB of recursion
+    awk -F';' '!/^\[incomplete-stack\]/ { n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^recurse/) n++
+        if (n > 8) { print; bad = 1 } } END { exit bad }' e.folded >deep.txt ||
+        fail "8K: a stack deeper than the copy is said to be complete: $(head -1 deep.txt)"
     "$BL" profile --stack-size 100 -- ./deep 1 1 >out 2>err
     [ $? -eq 2 ] || fail "--stack-size 100 accepted"
     grep -q "stack-size takes 512 to 1M bytes" err || fail "bad --stack-size: unclear"
