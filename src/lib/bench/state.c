@@ -275,11 +275,12 @@ static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
  * bits), with the reasons that are the benchmark's nature already left
  * out; faults alone do not count (a fault is spent on CPU).
  */
-static void add_stolen(struct bl__engine *e, const struct batch *b, unsigned why)
+static bool add_stolen(struct bl__engine *e, const struct batch *b, unsigned why)
 {
     const unsigned sched = BL_INVALID_CTXSW | BL_INVALID_MIGRATION | BL_INVALID_GAP;
     if ((why & sched) && b->ns > b->acc.cpu_ns)
         e->stolen_ns += b->ns - b->acc.cpu_ns;
+    return (why & sched) != 0;
 }
 
 /* Budget spent since `since` (when stolen_ns was `stolen_then`): wall time
@@ -308,6 +309,7 @@ static void record(struct bl__engine *e, const struct batch *b)
 
     double per_op = (double)b->ns / (double)b->reps;
     uint64_t now = bl__now_ns();
+    bool off_cpu = false;
     if (e->stage == STAGE_MEASURE) {
         e->n_measured++;
         bool valid = clean(e, b);
@@ -318,7 +320,7 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
     } else if (e->stage != STAGE_DRIVEN) {
         bl_sample s = as_sample(b);
-        add_stolen(e, b, bl__sample_judge(&s, 0));
+        off_cpu = add_stolen(e, b, bl__sample_judge(&s, 0));
     }
     double elapsed = charged_ns(e, now, e->t_begin, 0);
     /* the bound of a machine so loaded that the budget is hardly charged
@@ -370,6 +372,8 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
+        if (!off_cpu)
+            e->warm_on_cpu[e->n_warm_on_cpu++ % 8] = per_op;
         /* a driven worker that was given its size (ab's later pairs) needs
          * only its caches and predictors warm: a shorter window */
         int w = (double)b->ns >= 10 * e->target_ns ? 1
@@ -386,8 +390,22 @@ static void record(struct bl__engine *e, const struct batch *b)
                          e->n_warm >= 64 || wall_out)) {
             /* the warm-up .warmup_s asked for is not charged to the budget */
             e->t_begin += (uint64_t)e->warmup_min_ns;
-            double recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
-                                      e->n_warm < w ? e->n_warm : w);
+            /* The batch size from the recent warm batches that stayed on
+             * CPU: one preempted for 3 ms looks 3x slow per op, and a
+             * window of 4 on a loaded machine often held two (a Steady of
+             * 385 ns/op was then measured in batches of 86 repetitions, not
+             * 2600). All of them when none did (off CPU by nature). */
+            double recent;
+            if (e->n_warm_on_cpu > 0) {
+                int k = e->n_warm_on_cpu < w ? e->n_warm_on_cpu : w > 8 ? 8 : w;
+                double last_k[8];
+                for (int i = 0; i < k; i++)
+                    last_k[i] = e->warm_on_cpu[(e->n_warm_on_cpu - 1 - i) % 8];
+                recent = median_of(last_k, k);
+            } else {
+                recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
+                                   e->n_warm < w ? e->n_warm : w);
+            }
             e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
             e->stage = STAGE_MEASURE;
             if (e->cmd_fd >= 0) {

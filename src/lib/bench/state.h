@@ -80,6 +80,8 @@ struct bl__engine {
     int n_warm;
     uint64_t warm_begin;
     uint64_t warm_stolen_ns; /* stolen_ns when the warmup began */
+    double warm_on_cpu[8];   /* per-op times of the last warmup batches that stayed on CPU */
+    int n_warm_on_cpu;       /* how many were seen in all (a ring of the last 8) */
     uint64_t n_measured, n_valid;
     uint64_t reason_count[8]; /* per bl_invalid bit, over measured batches */
     struct bl__rng rng;
