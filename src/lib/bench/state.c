@@ -22,7 +22,7 @@
  * disturbed batches sat off CPU (charged_ns): on a loaded machine a
  * launch takes longer instead of measuring fewer batches, so it does not
  * end with no clean batch, or with too few to judge drift and modes.
- * MAX_WALL budgets of wall time bound it all the same.
+ * MAX_WALL budgets of wall time (wall_cap_ns) bound it all the same.
  *
  * Every warmup and measured batch is preceded by an overhead batch of the
  * same size: the benchmark's empty loop (compiled in the user's file by
@@ -292,6 +292,16 @@ static double charged_ns(const struct bl__engine *e, uint64_t now, uint64_t sinc
     return (double)(wall > stolen ? wall - stolen : 0);
 }
 
+/* The wall time a worker may take to spend its budget on a loaded
+ * machine: MAX_WALL budgets, but no more than a second beyond the 5 budgets
+ * the runner's time limit was sized for (a launch of 10 s stops at 51 s,
+ * below the 60 s default --timeout). */
+static double wall_cap_ns(const struct bl__engine *e)
+{
+    double cap = MAX_WALL * e->budget_ns, old = 5 * e->budget_ns + 1e9;
+    return cap < old ? cap : old;
+}
+
 /* An operation of LONG_OP_NS or more fills a batch on its own, so few
  * batches fit in the budget: it gets twice the budget (1 s per benchmark by
  * default), decided once, when its time per op is first known. */
@@ -328,7 +338,7 @@ static void record(struct bl__engine *e, const struct batch *b)
     double wall = (double)(now - e->t_begin);
     if (e->stage == STAGE_PILOT || e->stage == STAGE_WARMUP)
         wall -= e->warmup_min_ns;
-    bool wall_out = wall >= MAX_WALL * e->budget_ns;
+    bool wall_out = wall >= wall_cap_ns(e);
     switch (e->stage) {
     case STAGE_PILOT:
         if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
