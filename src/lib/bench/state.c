@@ -38,6 +38,7 @@
  * last. The overhead batch runs in every thread the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
@@ -56,6 +57,7 @@
 #define LONG_OP_NS 5e6
 #define SWITCH_MIN_NS 10000
 #define MAX_WALL 20
+#define CTXSW_BIT 0 /* BL_INVALID_CTXSW is 1u << 0 */
 
 void bl__send(int fd, const char *fmt, ...)
 {
@@ -283,6 +285,36 @@ static bool add_stolen(struct bl__engine *e, const struct batch *b, unsigned why
     return (why & sched) != 0;
 }
 
+/*
+ * The calling thread's time spent runnable but waiting for a CPU (the
+ * second field of /proc/thread-self/schedstat, in ns): what other
+ * processes took, wherever it fell, between batches too (on a loaded
+ * machine a worker is often preempted right after it sends a batch and
+ * wakes the runner: two thirds of a launch's stolen time fell there).
+ * Sleeping by nature is not waiting. Returns false when it cannot be read.
+ */
+static bool sched_delay(struct bl__engine *e, uint64_t *delay)
+{
+    if (!e->sched_tried) {
+        e->sched_tried = true;
+        e->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    }
+    if (e->sched_fd < 0)
+        return false;
+    char buf[96];
+    ssize_t got = pread(e->sched_fd, buf, sizeof buf - 1, 0);
+    if (got <= 0)
+        return false;
+    buf[got] = '\0';
+    char *end;
+    (void)strtoull(buf, &end, 10);
+    unsigned long long wait = strtoull(end, &end, 10);
+    if (*end != ' ' && *end != '\n')
+        return false;
+    *delay = wait;
+    return true;
+}
+
 /* Budget spent since `since` (when stolen_ns was `stolen_then`): wall time
  * less the stolen time in between. */
 static double charged_ns(const struct bl__engine *e, uint64_t now, uint64_t since,
@@ -319,18 +351,32 @@ static void record(struct bl__engine *e, const struct batch *b)
 
     double per_op = (double)b->ns / (double)b->reps;
     uint64_t now = bl__now_ns();
+    /* A group of one reads its wait for a CPU since the last boundary
+     * (unless preemption is the benchmark's nature: most measured batches
+     * show it); a group of threads charges the off-CPU part of each batch
+     * it would discard, as does a kernel without schedstat. */
+    uint64_t delay;
+    bool by_sched = e->group_of_one && e->stage != STAGE_DRIVEN && sched_delay(e, &delay);
+    if (by_sched) {
+        if (e->sched_delay && delay > e->sched_delay &&
+            !bl__is_intrinsic(CTXSW_BIT, e->reason_count[CTXSW_BIT], e->n_measured))
+            e->stolen_ns += delay - e->sched_delay;
+        e->sched_delay = delay;
+    }
     bool off_cpu = false;
     if (e->stage == STAGE_MEASURE) {
         e->n_measured++;
         bool valid = clean(e, b);
         e->n_valid += valid;
-        if (!valid) {
+        if (!valid && !by_sched) {
             bl_sample s = as_sample(b);
             add_stolen(e, b, bl__sample_judge(&s, 0));
         }
     } else if (e->stage != STAGE_DRIVEN) {
         bl_sample s = as_sample(b);
-        off_cpu = add_stolen(e, b, bl__sample_judge(&s, 0));
+        unsigned why = bl__sample_judge(&s, 0);
+        off_cpu = by_sched ? (why & (BL_INVALID_CTXSW | BL_INVALID_MIGRATION | BL_INVALID_GAP))
+                           : add_stolen(e, b, why);
     }
     double elapsed = charged_ns(e, now, e->t_begin, 0);
     /* the bound of a machine so loaded that the budget is hardly charged
@@ -528,7 +574,9 @@ static void overhead_ended(void *ctx)
     struct bl__group *g = ctx;
     struct batch b;
     combine(g, true, &b);
-    if (g->eng->stage != STAGE_DRIVEN) { /* judged as the runner does: no nature of its own */
+    /* judged as the runner does; a group of one that reads its schedstat
+     * has this batch's waits in its next boundary's account */
+    if (g->eng->stage != STAGE_DRIVEN && !(g->eng->group_of_one && g->eng->sched_fd >= 0)) {
         bl_sample s = as_sample(&b);
         add_stolen(g->eng, &b, bl__sample_judge(&s, 0));
     }

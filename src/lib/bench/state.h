@@ -66,7 +66,11 @@ struct bl__engine {
     double target_ns;     /* batch length we aim for */
     double budget_ns;     /* measuring budget of the worker */
     uint64_t t_begin;     /* when the first batch started */
-    uint64_t stolen_ns;   /* off-CPU time inside disturbed batches: not charged to the budget */
+    uint64_t stolen_ns;   /* time others had our CPU: not charged to the budget (state.c) */
+    bool group_of_one;    /* one thread: batch boundaries are always on that thread */
+    int sched_fd;         /* the thread's /proc schedstat (a group of one); -1: per batch */
+    bool sched_tried;     /* sched_fd was opened, or could not be */
+    uint64_t sched_delay; /* its run-queue wait at the last batch boundary */
     int stage;
     uint64_t reps;           /* current batch size for warmup/measure (before jitter) */
     bool macro;              /* one invocation per batch, always */
