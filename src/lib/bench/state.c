@@ -18,8 +18,9 @@
  *            (or 2x the budget with >= 3; at 5x we stop and the runner
  *            flags the benchmark).
  *
- * The budget is charged with the worker's wall time less the time its
- * disturbed batches sat off CPU (charged_ns): on a loaded machine a
+ * The budget is charged with the worker's wall time less the time it
+ * waited for a CPU (charged_ns: a single thread's schedstat, else the
+ * off-CPU part of the batches it would discard): on a loaded machine a
  * launch takes longer instead of measuring fewer batches, so it does not
  * end with no clean batch, or with too few to judge drift and modes.
  * MAX_WALL budgets of wall time (wall_cap_ns) bound it all the same.
@@ -308,10 +309,10 @@ static bool sched_delay(struct bl__engine *e, uint64_t *delay)
     buf[got] = '\0';
     char *end;
     (void)strtoull(buf, &end, 10);
-    unsigned long long wait = strtoull(end, &end, 10);
+    unsigned long long waited = strtoull(end, &end, 10);
     if (*end != ' ' && *end != '\n')
         return false;
-    *delay = wait;
+    *delay = waited;
     return true;
 }
 
