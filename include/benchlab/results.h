@@ -399,6 +399,7 @@ BL_API int bl_bench_estimate(const bl_bench_result *bench, double confidence, bl
 #define BL_DRIFT_MIN_PCT 2.0 /* drift is said from this size up ... */
 #define BL_DRIFT_MAX_P 0.01  /* ... when Mann-Whitney's p is below this */
 #define BL_MODALITY_MIN_N 12 /* values needed to judge modes (launch centres: --count 12) */
+#define BL_MODES_MIN_PCT 2.0 /* modes are said when the outer two are this far apart or more */
 typedef struct bl_diagnosis {
     /* Drift within launches: each launch's batches over that launch's
      * median (so that launches at different levels, the variance between
@@ -414,7 +415,8 @@ typedef struct bl_diagnosis {
      * when they hold about half the batches each), pooled; the modes are
      * then put back in ns per op at the median of the launch means. */
     bool batches_tested;     /* BL_MODALITY_MIN_N clean batches or more */
-    bool batches_multimodal; /* mvalue >= BL_MVALUE_BIMODAL and 2+ prominent peaks */
+    bool batches_multimodal; /* mvalue >= BL_MVALUE_BIMODAL, 2+ prominent peaks, and the
+                              * outer modes BL_MODES_MIN_PCT apart or more */
     bl_modality batches;     /* modes[] in ns per op */
     /* Modes of the launch centres (ns_per_op), with BL_MODALITY_MIN_N
      * launches or more: the whole process lands in one mode (memory

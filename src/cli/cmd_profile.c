@@ -379,16 +379,13 @@ static void say_info(const struct bl_profile_info *info, const struct profile_op
  * Traced times are elapsed time: a call that waited for a CPU is charged
  * with the wait, and a function's chance to be preempted grows with its
  * traced time, the tracer's cost included. Say so when it happened a lot.
+ * `usage` is the program's, NULL for a raw profile loaded (--load, which
+ * `run --profile=trace` uses): then the raw file's own account only.
  */
 static void warn_preempted(const struct bl_profile_info *info, const struct rusage *usage)
 {
     if (info->kind != BL_PROFILE_TRACED || info->elapsed_ns == 0)
         return;
-    double cpu_ns = ((double)usage->ru_utime.tv_sec + (double)usage->ru_stime.tv_sec) * 1e9 +
-                    ((double)usage->ru_utime.tv_usec + (double)usage->ru_stime.tv_usec) * 1e3;
-    double threads = info->threads ? (double)info->threads : 1.0;
-    double share = cpu_ns / ((double)info->elapsed_ns * threads); /* per thread */
-    long switches = usage->ru_nivcsw;
     if (info->wait_share > 0) { /* the scheduler's own account of the waits */
         if (info->wait_share > 0.05)
             fprintf(stderr,
@@ -400,6 +397,13 @@ static void warn_preempted(const struct bl_profile_info *info, const struct rusa
                     100 * info->wait_share);
         return;
     }
+    if (!usage)
+        return;
+    double cpu_ns = ((double)usage->ru_utime.tv_sec + (double)usage->ru_stime.tv_sec) * 1e9 +
+                    ((double)usage->ru_utime.tv_usec + (double)usage->ru_stime.tv_usec) * 1e3;
+    double threads = info->threads ? (double)info->threads : 1.0;
+    double share = cpu_ns / ((double)info->elapsed_ns * threads); /* per thread */
+    long switches = usage->ru_nivcsw;
     /* at least one preemption per 100 ms per thread, and time visibly lost */
     if (switches > 20 && (double)switches * 1e8 > (double)info->elapsed_ns * threads &&
         share < 0.95)
@@ -489,6 +493,8 @@ int cmd_profile(int argc, char **argv)
         if (err && err != BL_ENOTFOUND)
             return cli_error("profile: %s: %s", o.load, bl_strerror(err));
         say_info(&info, &o);
+        if (!err)
+            warn_preempted(&info, NULL);
         int rc = err != BL_ENOTFOUND ? write_output(p, &o, o.load)
                  : info.kind == BL_PROFILE_TRACED
                      ? cli_error("profile: %s: no calls were traced (is the program built with "

@@ -266,6 +266,25 @@ trace-single-thread)
         check_known_shares p.folded
     fi
     ;;
+trace-waits-said-when-loaded)
+    # A traced program that shares its CPU with a busy loop waits about half
+    # its time, and its traced times hold the waits: said when it runs, and
+    # when its raw profile is loaded (as run --profile=trace turns its raw
+    # profiles into outputs)
+    taskset -c 0 sh -c 'while :; do :; done' &
+    hog=$!
+    taskset -c 0 "$BL" profile --mode trace --raw r.raw -o p.folded -- "$BIN/known_traced" 20000 300 \
+        >out 2>err
+    st=$?
+    kill $hog
+    wait $hog 2>/dev/null
+    [ $st -eq 0 ] || fail "exit status $st"
+    grep -q "warning: the program was preempted" err || fail "live: the waits are not said"
+    "$BL" profile --load r.raw -o q.folded >out 2>err || fail "--load: exit status $?"
+    grep -q "warning: the program was preempted: its threads waited for a CPU [0-9]*% of their time" err ||
+        fail "--load: the waits are not said"
+    [ "$(grep -c 'was preempted' err)" -eq 1 ] || fail "--load: said more than once"
+    ;;
 trace-threads)
     "$BL" profile --mode trace -o p.csv -- "$BIN/known_traced" 20000 200 3 >out 2>err ||
         fail "exit status $?"
@@ -452,10 +471,23 @@ stack-size-and-cut-share)
     grep -q "^_start;__libc_start_main[^;]*;.*main;recurse[^ ]*;recurse" d.folded ||
         fail "64K: the stacks do not reach main"
     "$BL" profile --stack-size 8K -o e.folded -- ./deep 40 300 >out 2>err || fail "exit $?"
-    grep -q "warning: 100.0% of the stacks did not reach their thread's start.*(100.0% ran past the 8 KB stack copy: raise --stack-size)" err ||
+    # Nearly all samples fall in the 40 KB recursion. A few may fall in the
+    # program's start or exit, whose shallow stacks fit in 8 KB and do reach
+    # _start: how many is the load's business (1 of 83 on a loaded machine),
+    # so the cut share is most, not all, and every cut is the copy's doing.
+    line=$(grep "warning: [0-9.]*% of the stacks did not reach their thread's start" err) ||
         fail "8K: the cut share is not reported"
+    cut=$(echo "$line" | sed -n 's/.*warning: \([0-9.]*\)% of the stacks.*/\1/p')
+    past=$(echo "$line" | sed -n 's/.*(\([0-9.]*\)% ran past the 8 KB stack copy: raise --stack-size).*/\1/p')
+    [ -n "$past" ] && [ "$past" = "$cut" ] || fail "8K: not every cut is put on the stack copy: $line"
+    awk -v c="$cut" 'BEGIN { exit !(c >= 90) }' || fail "8K: only $cut% of the stacks were cut"
     grep -q "^\[incomplete-stack\];recurse" e.folded || fail "8K: cut stacks not marked"
-    grep -q "main" e.folded && fail "8K: main invented"
+    # a cut stack does not know its callers: main is never invented under it
+    grep "^\[incomplete-stack\]" e.folded | grep -q "main" && fail "8K: main invented"
+    # and a stack that reached _start held no more than 8 KB of recursion
+    awk -F';' '!/^\[incomplete-stack\]/ { n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^recurse/) n++
+        if (n > 8) { print; bad = 1 } } END { exit bad }' e.folded >deep.txt ||
+        fail "8K: a stack deeper than the copy is said to be complete: $(head -1 deep.txt)"
     "$BL" profile --stack-size 100 -- ./deep 1 1 >out 2>err
     [ $? -eq 2 ] || fail "--stack-size 100 accepted"
     grep -q "stack-size takes 512 to 1M bytes" err || fail "bad --stack-size: unclear"
@@ -677,8 +709,13 @@ run-profile-trace)
     [ "$hot" = "$cold" ] || fail "Hot: hot_fn called $hot times, cold_fn $cold"
     [ "$spin" = $((hot + cold)) ] || fail "Hot: spin called $spin times, expected $((hot + cold))"
     grep -q '^setup_heavy,' $c && fail "Hot: global_setup was traced"
+    # Traced times are elapsed: on a busy machine the few preemptions of a
+    # short trace (several ms each) land where they land (hot_fn had 99.6%
+    # at a load of 20). Then the profile must say that its threads waited,
+    # and the shares are the load's; otherwise they are the code's.
     s=$(share td/BenchmarkHot.folded hot_fn)
-    near "$s" 90 8 || fail "Hot: hot_fn has $s% of the time, expected about 90%"
+    grep -q "warning: the program was preempted: its threads waited for a CPU" err ||
+        near "$s" 90 8 || fail "Hot: hot_fn has $s% of the time, expected about 90% (and no preemption said)"
     for bf in PerOp:op_setup_work Paused:paused_work; do
         c=td/Benchmark${bf%%:*}.csv
         hot=$(csv_calls $c hot_fn)

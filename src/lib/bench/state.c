@@ -18,6 +18,13 @@
  *            (or 2x the budget with >= 3; at 5x we stop and the runner
  *            flags the benchmark).
  *
+ * The budget is charged with the worker's wall time less the time it
+ * waited for a CPU (charged_ns: a single thread's schedstat, else the
+ * off-CPU part of the batches it would discard): on a loaded machine a
+ * launch takes longer instead of measuring fewer batches, so it does not
+ * end with no clean batch, or with too few to judge drift and modes.
+ * MAX_WALL budgets of wall time (wall_cap_ns) bound it all the same.
+ *
  * Every warmup and measured batch is preceded by an overhead batch of the
  * same size: the benchmark's empty loop (compiled in the user's file by
  * BENCHLAB()), so the overhead is sampled under the same drift as the
@@ -32,6 +39,7 @@
  * last. The overhead batch runs in every thread the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +57,8 @@
 #define JITTER 0.10
 #define LONG_OP_NS 5e6
 #define SWITCH_MIN_NS 10000
+#define MAX_WALL 20
+#define CTXSW_BIT 0 /* BL_INVALID_CTXSW is 1u << 0 */
 
 void bl__send(int fd, const char *fmt, ...)
 {
@@ -261,6 +271,70 @@ static void send_batch(struct bl__engine *e, char stage, const struct batch *b)
              b->ref_ns);
 }
 
+/*
+ * Off-CPU time of a batch the scheduler took the CPU from (preempted,
+ * migrated, or off CPU): it buys no clean measurement, so it is not
+ * charged to the budget. `why` is the batch's judgement (bl_invalid
+ * bits), with the reasons that are the benchmark's nature already left
+ * out; faults alone do not count (a fault is spent on CPU).
+ */
+static bool add_stolen(struct bl__engine *e, const struct batch *b, unsigned why)
+{
+    const unsigned sched = BL_INVALID_CTXSW | BL_INVALID_MIGRATION | BL_INVALID_GAP;
+    if ((why & sched) && b->ns > b->acc.cpu_ns)
+        e->stolen_ns += b->ns - b->acc.cpu_ns;
+    return (why & sched) != 0;
+}
+
+/*
+ * The calling thread's time spent runnable but waiting for a CPU (the
+ * second field of /proc/thread-self/schedstat, in ns): what other
+ * processes took, wherever it fell, between batches too (on a loaded
+ * machine a worker is often preempted right after it sends a batch and
+ * wakes the runner: two thirds of a launch's stolen time fell there).
+ * Sleeping by nature is not waiting. Returns false when it cannot be read.
+ */
+static bool sched_delay(struct bl__engine *e, uint64_t *delay)
+{
+    if (!e->sched_tried) {
+        e->sched_tried = true;
+        e->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    }
+    if (e->sched_fd < 0)
+        return false;
+    char buf[96];
+    ssize_t got = pread(e->sched_fd, buf, sizeof buf - 1, 0);
+    if (got <= 0)
+        return false;
+    buf[got] = '\0';
+    char *end;
+    (void)strtoull(buf, &end, 10);
+    unsigned long long waited = strtoull(end, &end, 10);
+    if (*end != ' ' && *end != '\n')
+        return false;
+    *delay = waited;
+    return true;
+}
+
+/* Budget spent since `since` (when stolen_ns was `stolen_then`): wall time
+ * less the stolen time in between. */
+static double charged_ns(const struct bl__engine *e, uint64_t now, uint64_t since,
+                         uint64_t stolen_then)
+{
+    uint64_t wall = now - since, stolen = e->stolen_ns - stolen_then;
+    return (double)(wall > stolen ? wall - stolen : 0);
+}
+
+/* The wall time a worker may take to spend its budget on a loaded
+ * machine: MAX_WALL budgets, but no more than a second beyond the 5 budgets
+ * the runner's time limit was sized for (a launch of 10 s stops at 51 s,
+ * below the 60 s default --timeout). */
+static double wall_cap_ns(const struct bl__engine *e)
+{
+    double cap = MAX_WALL * e->budget_ns, old = 5 * e->budget_ns + 1e9;
+    return cap < old ? cap : old;
+}
+
 /* An operation of LONG_OP_NS or more fills a batch on its own, so few
  * batches fit in the budget: it gets twice the budget (1 s per benchmark by
  * default), decided once, when its time per op is first known. */
@@ -278,15 +352,49 @@ static void record(struct bl__engine *e, const struct batch *b)
 
     double per_op = (double)b->ns / (double)b->reps;
     uint64_t now = bl__now_ns();
-    double elapsed = (double)(now - e->t_begin);
+    /* A group of one reads its wait for a CPU since the last boundary
+     * (unless preemption is the benchmark's nature: most measured batches
+     * show it); a group of threads charges the off-CPU part of each batch
+     * it would discard, as does a kernel without schedstat. */
+    uint64_t delay;
+    bool by_sched = e->group_of_one && e->stage != STAGE_DRIVEN && sched_delay(e, &delay);
+    if (by_sched) {
+        if (e->sched_delay && delay > e->sched_delay &&
+            !bl__is_intrinsic(CTXSW_BIT, e->reason_count[CTXSW_BIT], e->n_measured))
+            e->stolen_ns += delay - e->sched_delay;
+        e->sched_delay = delay;
+    }
+    bool off_cpu = false;
+    if (e->stage == STAGE_MEASURE) {
+        e->n_measured++;
+        bool valid = clean(e, b);
+        e->n_valid += valid;
+        if (!valid && !by_sched) {
+            bl_sample s = as_sample(b);
+            add_stolen(e, b, bl__sample_judge(&s, 0));
+        }
+    } else if (e->stage != STAGE_DRIVEN) {
+        bl_sample s = as_sample(b);
+        unsigned why = bl__sample_judge(&s, 0);
+        off_cpu = by_sched ? (why & (BL_INVALID_CTXSW | BL_INVALID_MIGRATION | BL_INVALID_GAP))
+                           : add_stolen(e, b, why);
+    }
+    double elapsed = charged_ns(e, now, e->t_begin, 0);
+    /* the bound of a machine so loaded that the budget is hardly charged
+     * (a .warmup_s is not counted, as in the budget) */
+    double wall = (double)(now - e->t_begin);
+    if (e->stage == STAGE_PILOT || e->stage == STAGE_WARMUP)
+        wall -= e->warmup_min_ns;
+    bool wall_out = wall >= wall_cap_ns(e);
     switch (e->stage) {
     case STAGE_PILOT:
         if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
-            elapsed > 0.5 * e->budget_ns) {
+            elapsed > 0.5 * e->budget_ns || wall_out) {
             long_op_budget(e, per_op);
             e->reps = reps_for(e->target_ns, per_op);
             e->stage = STAGE_WARMUP;
             e->warm_begin = now;
+            e->warm_stolen_ns = e->stolen_ns;
         } else {
             uint64_t next = b->ns < 1000 ? b->reps * 10 : reps_for(1.05 * e->target_ns, per_op);
             if (next < b->reps * 2)
@@ -321,6 +429,8 @@ static void record(struct bl__engine *e, const struct batch *b)
         }
         if (e->n_warm < 64)
             e->warm[e->n_warm++] = per_op;
+        if (!off_cpu)
+            e->warm_on_cpu[e->n_warm_on_cpu++ % 8] = per_op;
         /* a driven worker that was given its size (ab's later pairs) needs
          * only its caches and predictors warm: a shorter window */
         int w = (double)b->ns >= 10 * e->target_ns ? 1
@@ -332,13 +442,27 @@ static void record(struct bl__engine *e, const struct batch *b)
             double prev = median_of(e->warm + e->n_warm - 2 * w, w);
             steady = last >= 0.98 * prev;
         }
-        if (min_done &&
-            (steady || (double)(now - e->warm_begin) >= e->warmup_min_ns + 0.25 * e->budget_ns ||
-             e->n_warm >= 64)) {
+        double warm_ns = charged_ns(e, now, e->warm_begin, e->warm_stolen_ns);
+        if (min_done && (steady || warm_ns >= e->warmup_min_ns + 0.25 * e->budget_ns ||
+                         e->n_warm >= 64 || wall_out)) {
             /* the warm-up .warmup_s asked for is not charged to the budget */
             e->t_begin += (uint64_t)e->warmup_min_ns;
-            double recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
-                                      e->n_warm < w ? e->n_warm : w);
+            /* The batch size from the recent warm batches that stayed on
+             * CPU: one preempted for 3 ms looks 3x slow per op, and a
+             * window of 4 on a loaded machine often held two (a Steady of
+             * 385 ns/op was then measured in batches of 86 repetitions, not
+             * 2600). All of them when none did (off CPU by nature). */
+            double recent;
+            if (e->n_warm_on_cpu > 0) {
+                int k = e->n_warm_on_cpu < w ? e->n_warm_on_cpu : w > 8 ? 8 : w;
+                double last_k[8];
+                for (int i = 0; i < k; i++)
+                    last_k[i] = e->warm_on_cpu[(e->n_warm_on_cpu - 1 - i) % 8];
+                recent = median_of(last_k, k);
+            } else {
+                recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
+                                   e->n_warm < w ? e->n_warm : w);
+            }
             e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
             e->stage = STAGE_MEASURE;
             if (e->cmd_fd >= 0) {
@@ -355,13 +479,11 @@ static void record(struct bl__engine *e, const struct batch *b)
         e->n_measured++;
         break;
     case STAGE_MEASURE:
-        e->n_measured++;
-        if (clean(e, b))
-            e->n_valid++;
         if (e->fixed_reps) /* .iterations: one measurement of exactly that many */
             e->stage = STAGE_DONE;
         else if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
-                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns)
+                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns ||
+                 wall_out)
             e->stage = STAGE_DONE;
         break;
     default:
@@ -453,6 +575,12 @@ static void overhead_ended(void *ctx)
     struct bl__group *g = ctx;
     struct batch b;
     combine(g, true, &b);
+    /* judged as the runner does; a group of one that reads its schedstat
+     * has this batch's waits in its next boundary's account */
+    if (g->eng->stage != STAGE_DRIVEN && !(g->eng->group_of_one && g->eng->sched_fd >= 0)) {
+        bl_sample s = as_sample(&b);
+        add_stolen(g->eng, &b, bl__sample_judge(&s, 0));
+    }
     b.ref_ns = g->eng->ref_before;
     send_batch(g->eng, g->eng->stage == STAGE_WARMUP ? 'o' : 'O', &b);
 }

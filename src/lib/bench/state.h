@@ -66,6 +66,11 @@ struct bl__engine {
     double target_ns;     /* batch length we aim for */
     double budget_ns;     /* measuring budget of the worker */
     uint64_t t_begin;     /* when the first batch started */
+    uint64_t stolen_ns;   /* time others had our CPU: not charged to the budget (state.c) */
+    bool group_of_one;    /* one thread: batch boundaries are always on that thread */
+    int sched_fd;         /* the thread's /proc schedstat (a group of one); -1: per batch */
+    bool sched_tried;     /* sched_fd was opened, or could not be */
+    uint64_t sched_delay; /* its run-queue wait at the last batch boundary */
     int stage;
     uint64_t reps;           /* current batch size for warmup/measure (before jitter) */
     bool macro;              /* one invocation per batch, always */
@@ -78,6 +83,9 @@ struct bl__engine {
     double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;
+    uint64_t warm_stolen_ns; /* stolen_ns when the warmup began */
+    double warm_on_cpu[8];   /* per-op times of the last warmup batches that stayed on CPU */
+    int n_warm_on_cpu;       /* how many were seen in all (a ring of the last 8) */
     uint64_t n_measured, n_valid;
     uint64_t reason_count[8]; /* per bl_invalid bit, over measured batches */
     struct bl__rng rng;

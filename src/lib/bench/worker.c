@@ -473,6 +473,7 @@ static void plan_engine(struct bl__engine *eng, const struct bl__instance *inst,
                         const struct bl__worker_args *a, char *plan_err, size_t size)
 {
     memset(eng, 0, sizeof *eng);
+    eng->sched_fd = -1;
     eng->fd = a->channel_fd;
     eng->cmd_fd = a->cmd_fd;
     eng->target_ns = a->batch_ms * 1e6;
@@ -623,6 +624,7 @@ int bl__worker_main(const struct bl__worker_args *a)
             inst->def->global_setup(st);
         for (int i = 1; i < n_threads; i++)
             sts[i]->user = st->user; /* what global_setup made, every thread sees */
+        eng.group_of_one = n_threads == 1;
         if (!st->status) {
             if (n_threads == 1)
                 bl__run_body(st);
@@ -635,6 +637,8 @@ int bl__worker_main(const struct bl__worker_args *a)
             eng.prof.flush(); /* the profile is whole before the runner sees "done" */
         merge_threads(&g, &res);
     }
+    if (eng.sched_fd >= 0)
+        close(eng.sched_fd);
     bl__disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     for (int i = 0; i < n_threads; i++)

@@ -10,7 +10,12 @@
  * interval over launches already carries; they are neither drift nor modes.
  *
  * Modes: bl_stats_mvalue over the batches, each divided by its launch's
- * mean, and over the launch centres when there are enough of them.
+ * mean, and over the launch centres when there are enough of them. Modes
+ * closer than BL_MODES_MIN_PCT are not said, as drift below
+ * BL_DRIFT_MIN_PCT is not: a very steady benchmark whose batches step by
+ * a fraction of a percent (the clock's frequency, a neighbour on the
+ * other core) has spikes a histogram calls modes, and they say nothing
+ * of the code.
  */
 #include <errno.h>
 #include <math.h>
@@ -44,7 +49,15 @@ static int modality_judge(const double *xs, size_t n, bool *tested, bool *multim
     if (rc)
         return rc == -ENOMEM ? rc : 0;
     *tested = true;
-    *multimodal = m->mvalue >= BL_MVALUE_BIMODAL && m->n_peaks >= 2;
+    /* modes[] is ascending and holds the most prominent; a lowest mode at
+     * or below zero (an empty loop's time, overhead subtracted) has no
+     * relative distance, and its modes are said as they are */
+    double apart = 0;
+    if (m->n_modes >= 2) {
+        double lo = m->modes[0], hi = m->modes[m->n_modes - 1];
+        apart = lo > 0 ? 100.0 * (hi / lo - 1) : hi > lo ? INFINITY : 0;
+    }
+    *multimodal = m->mvalue >= BL_MVALUE_BIMODAL && m->n_peaks >= 2 && apart >= BL_MODES_MIN_PCT;
     return 0;
 }
 
