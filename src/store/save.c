@@ -9,11 +9,13 @@
  * aborts the transaction with the connection).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store_int.h"
@@ -523,10 +525,105 @@ static int check_writable(bl_store *s, char *err, size_t err_size)
     return rc ? bl__store_fail(s, rc, err, err_size, "cannot be written") : 0;
 }
 
+/* Whether a file or directory can be made in `dir` (which exists), for
+ * the store `path` in messages. 0 or -errno with the reason in err. */
+static int can_make_in(const char *path, const char *dir, char *err, size_t err_size)
+{
+    struct stat st;
+    int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+    if (e) {
+        snprintf(err, err_size, "store %s: %s: %s", path, dir, strerror(e));
+        return -e;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        e = errno;
+        snprintf(err, err_size, "store %s: cannot be created in %s: %s", path, dir, strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size)
+{
+    char def[PATH_MAX + 64];
+    if (!spec || !*spec) {
+        if (bl_store_default_spec(def, sizeof def) != 0) {
+            snprintf(err, err_size, "the default store's path is too long");
+            return -ENAMETOOLONG;
+        }
+        spec = def;
+    }
+    if (bl__store_is_pg_spec(spec))
+        return 0;
+    const char *path = strncmp(spec, "sqlite:", 7) == 0 ? spec + 7 : spec;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        /* an empty file: SQLite would write the schema into it */
+        if (!S_ISREG(st.st_mode) || st.st_size > 0)
+            return 0;
+        if (access(path, W_OK) != 0) {
+            int e = errno;
+            snprintf(err, err_size, "store %s: cannot be written: %s", spec, strerror(e));
+            return -e;
+        }
+    } else if (errno != ENOENT) {
+        int e = errno;
+        snprintf(err, err_size, "store %s: %s", spec, strerror(e));
+        return -e;
+    }
+    /* its directory (SQLite's journal goes beside the file), or, where
+     * that does not exist yet, the one saving would make it in
+     * (store.c's make_parent: the store's own directory, not its ancestors) */
+    char dir[PATH_MAX];
+    if (strlen(path) >= sizeof dir) {
+        snprintf(err, err_size, "store %.200s...: path too long", path);
+        return -ENAMETOOLONG;
+    }
+    memcpy(dir, path, strlen(path) + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int rc = 0;
+    if (stat(dir, &st) != 0 && errno == ENOENT) {
+        char parent[PATH_MAX];
+        memcpy(parent, dir, strlen(dir) + 1);
+        char *up = strrchr(parent, '/');
+        if (!up)
+            snprintf(parent, sizeof parent, ".");
+        else if (up == parent)
+            parent[1] = '\0';
+        else
+            *up = '\0';
+        if (stat(parent, &st) != 0) {
+            int e = errno;
+            snprintf(err, err_size, "store %s: cannot create directory %s: %s", spec, dir,
+                     e == ENOENT ? "its parent does not exist" : strerror(e));
+            return -e;
+        }
+        rc = can_make_in(spec, parent, err, err_size);
+    } else {
+        rc = can_make_in(spec, dir, err, err_size);
+    }
+    if (!rc && name && name_size)
+        snprintf(name, name_size, "%s", spec);
+    return rc ? rc : 1;
+}
+
 int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results, int64_t *run_id,
                        char *where, size_t where_size, char *err, size_t err_size)
 {
     bl_store *s;
+    /* the check before a run creates nothing: a run that then saves
+     * nothing (it failed, or is interrupted) leaves no new store behind */
+    if (!results) {
+        int fresh = bl__store_check_new(req->store, where, where_size, err, err_size);
+        if (fresh)
+            return fresh < 0 ? fresh : 0;
+    }
     int rc = bl_store_open(req->store, BL_STORE_CREATE, &s, err, err_size);
     if (rc)
         return rc;

@@ -85,7 +85,7 @@ int bl_store_default_spec(char *out, size_t size)
     return n >= 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
 }
 
-static int is_pg_spec(const char *spec)
+int bl__store_is_pg_spec(const char *spec)
 {
     return strncmp(spec, "postgresql://", 13) == 0 || strncmp(spec, "postgres://", 11) == 0;
 }
@@ -106,7 +106,7 @@ static char *mask(char *s, size_t from, size_t to)
 static char *redact(const char *spec)
 {
     char *s = strdup(spec);
-    if (!s || !is_pg_spec(s))
+    if (!s || !bl__store_is_pg_spec(s))
         return s;
     size_t auth = (size_t)(strstr(s, "://") + 3 - s);
     size_t end = auth + strcspn(s + auth, "/?");
@@ -504,7 +504,7 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
     }
     char msg[512] = "";
     int rc;
-    if (is_pg_spec(spec)) {
+    if (bl__store_is_pg_spec(spec)) {
         rc = bl__db_pg_open(spec, timeout_ms(), &s->db, msg, sizeof msg);
         if (rc)
             snprintf(err, err_size, "store %s: cannot connect: %s", s->name, msg);
@@ -536,7 +536,7 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
     if (!rc)
         rc = ensure_schema(s, create, err, err_size);
     /* after the schema check, which names a file that is not a store */
-    if (!rc && create && !is_pg_spec(spec))
+    if (!rc && create && !bl__store_is_pg_spec(spec))
         rc = quick_check(s, err, err_size);
     if (rc) {
         bl_store_close(s);

@@ -1,7 +1,8 @@
 /*
  * store_int.h - internals shared by the files of libbenchlab-store:
  * store.c (opening, the schema, runs, references, baselines), save.c
- * (writing runs), load.c (reading runs and history), git.c.
+ * (writing runs, and checking a store before a run), load.c (reading
+ * runs and history), git.c.
  */
 #ifndef BENCHLAB_STORE_STORE_INT_H
 #define BENCHLAB_STORE_STORE_INT_H
@@ -17,6 +18,20 @@ struct bl_store {
     struct bl__db *db;
     char *name; /* for messages: the path, or the URI without its password */
 };
+
+/* Whether spec is a PostgreSQL URI ("postgresql://", "postgres://"). */
+int bl__store_is_pg_spec(const char *spec);
+
+/*
+ * Check, without creating anything, that `spec` (NULL or "": the default
+ * store) is an SQLite store that does not exist yet (or is an empty file)
+ * and could be made: its directory is writable, or can be made in a
+ * writable parent, as bl_store_open(BL_STORE_CREATE) would make it.
+ * Returns 1 (and the store's name in `name`) for such a new store; 0 when
+ * the store exists or is a PostgreSQL URI (open it to check it); or a
+ * negative error with one line in err that names the store.
+ */
+int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size);
 
 /* Shorthands over the backend's operations. */
 #define DB_OPS(store) ((store)->db->ops)

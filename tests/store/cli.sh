@@ -103,6 +103,22 @@ bad-store-refused-before-measuring)
         command -v setpriv >/dev/null || fail "setpriv(1) is missing (Debian package util-linux)"
         as_user="setpriv --bounding-set=-dac_override,-dac_read_search"
     fi
+    # a new store is checked without being made: its directory must be
+    # writable, or makable in a writable parent
+    mkdir ro2
+    chmod a-w ro2
+    run $as_user "$suite" $quick --filter Steady --store ro2/new.db
+    chmod u+w ro2
+    expect_status 2
+    [ ! -s "$tmp/out" ] || fail "measured before refusing a store that cannot be made"
+    err_has 'store ro2/new.db: cannot be created in ro2: Permission denied'
+    err_has 'nothing was measured'
+    [ ! -e ro2/new.db ] || fail "the check made ro2/new.db"
+    run "$suite" $quick --filter Steady --store nodir/deeper/s.db
+    expect_status 2
+    err_has 'store nodir/deeper/s.db: cannot create directory nodir/deeper: its parent does not exist'
+    err_has 'nothing was measured'
+    [ ! -e nodir ] || fail "the check made nodir"
     for locked in "ro ro/s.db" "ro"; do
         chmod a-w $locked
         run $as_user "$suite" $quick --filter Steady --store ro/s.db
@@ -112,6 +128,58 @@ bad-store-refused-before-measuring)
         err_has 'ro/s.db: cannot be written: attempt to write a readonly database'
         err_has 'nothing was measured'
     done
+    ;;
+failed-run-leaves-no-new-store-or-out)
+    # the check before the run creates nothing, and a run in which no
+    # benchmark gave a result saves nothing and writes no --out file: a new
+    # path stays missing, a file that was there stays as it was, and a
+    # non-regular --out (a FIFO here) is still written in place
+    faults="$bin/fixture_faults"
+    for how in "$faults" "$cli run $faults"; do
+        rm -rf store r.txt r.json
+        run $how $quick --filter '^BenchmarkFails$' --store "$store" --out r.txt
+        expect_status 1
+        err_has 'nothing saved: no benchmark gave a result'
+        err_has '\-\-out r.txt: not written: no benchmark gave a result (no file was made)'
+        [ ! -e r.txt ] || fail "$how: a failed run made --out r.txt"
+        if [ -n "${BENCHLAB_TEST_PG:-}" ]; then
+            [ "$(sql 'SELECT count(*) FROM runs')" = 0 ] || fail "$how: a failed run was saved"
+        else
+            [ ! -e "$store" ] && [ ! -e store ] || fail "$how: a failed run left a store behind"
+        fi
+        # not a suite: refused after the check, nothing made either
+        run $cli run /bin/true --save --store "$store" --out r.json
+        expect_status 2
+        err_has 'not a benchlab suite'
+        [ ! -e r.json ] || fail "not a suite: --out r.json made"
+        [ -n "${BENCHLAB_TEST_PG:-}" ] || [ ! -e "$store" ] || fail "not a suite: a store made"
+    done
+    # what was there stays: a store with a run, an --out file
+    "$bin/fixture_store" $quick --filter Steady --store "$store" >/dev/null 2>&1 || fail "first save"
+    [ -n "${BENCHLAB_TEST_PG:-}" ] || cp "$store" before.db
+    echo old >r.txt
+    run "$faults" $quick --filter '^BenchmarkFails$' --store "$store" --out r.txt --format json
+    expect_status 1
+    err_has '\-\-out r.txt: not written: no benchmark gave a result (the file is as it was)'
+    [ "$(cat r.txt)" = old ] || fail "a failed run replaced r.txt"
+    [ "$(sql 'SELECT count(*) FROM runs')" = 1 ] || fail "a failed run was saved"
+    [ -n "${BENCHLAB_TEST_PG:-}" ] || cmp -s "$store" before.db || fail "the store changed"
+    # a FIFO is written in place (the Go header) and stays a FIFO
+    mkfifo pipe
+    cat pipe >got.txt &
+    reader=$!
+    run "$faults" $quick --filter '^BenchmarkFails$' --out pipe
+    wait $reader
+    expect_status 1
+    [ -p pipe ] || fail "the FIFO was replaced"
+    grep -q '^goos: linux$' got.txt || fail "the FIFO did not get the header: $(cat got.txt)"
+    err_lacks 'not written'
+    # a run with a result still makes both
+    rm -f r2.txt
+    run "$faults" $quick --filter '^Benchmark(Fails|AaHealthy)$' --store "$store" --out r2.txt
+    expect_status 1
+    grep -q '^BenchmarkAaHealthy	' r2.txt || fail "--out lost the result"
+    err_has 'saved as run 2 in '
     ;;
 damaged-store-is-refused)
     # a store with a damaged page is not written into: the run is refused

@@ -145,6 +145,11 @@ size_t bl__substring_distance(const char *pattern, const char *text);
  * /dev/stdout, or a path that cannot be resolved (the writer reports it).
  */
 char *bl__output_target(const char *path);
+struct bl_output;
+/* Whether `out` makes or replaces a regular file when closed (written to a
+ * temporary file first), rather than writing to stdout or in place to a
+ * device, FIFO or terminal: 1 or 0. */
+int bl__output_replaces(const struct bl_output *out);
 
 /*
  * The output primitives of every writer (escape.c; docs/formats.md,

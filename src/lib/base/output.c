@@ -360,6 +360,11 @@ const char *bl_output_name(const bl_output *o)
     return o->name;
 }
 
+int bl__output_replaces(const bl_output *o)
+{
+    return o && (o->kind == UNNAMED_TEMP || o->kind == NAMED_TEMP);
+}
+
 static void free_output(bl_output *o)
 {
     if (o->f && o->f != stdout)

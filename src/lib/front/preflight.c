@@ -4,9 +4,11 @@
  * store of --save. A run that would measure for minutes and then fail to
  * write is refused at once instead, naming the path and the reason.
  *
- * These are checks, not reservations: nothing is created here but the
- * store (opened with its schema, as --save would at the end), and a file
- * that changes during the run is still reported at the end.
+ * These are checks, not reservations: nothing is created here (a store
+ * that does not exist yet is checked where the save would make it, by
+ * libbenchlab-store's saver; one that exists is opened and a write rolled
+ * back), so a run that saves or writes nothing leaves nothing new behind;
+ * a file that changes during the run is still reported at the end.
  */
 #include <errno.h>
 #include <limits.h>

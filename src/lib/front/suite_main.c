@@ -57,6 +57,7 @@ struct front {
     int cli_searched;
     size_t units_written; /* Unit metadata lines written so far */
     int go_err;           /* the first error of the Go writer (a line too long): exit 2 */
+    int out_existed;      /* --out named something that existed before the run */
     const bl_bench_result *go_refused; /* the last benchmark whose line was refused: said once */
     /* what launches wrote, already shown: a hash of each text per stream
      * (a suite's static constructors print the same at every launch) */
@@ -600,6 +601,8 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     fr->fmt = out_format(bl__format_for(sa->format, sa->out_path, out_formats, "go"));
     fr->profile_formats = sa->profile_list;
     fr->profile_top = sa->profile_top;
+    struct stat st;
+    fr->out_existed = sa->out_path && stat(sa->out_path, &st) == 0;
     int err = bl_output_open(sa->out_path, output);
     if (err) {
         fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, bl_strerror(err));
@@ -609,9 +612,25 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     return 0;
 }
 
+/* Did any launch give a result (a time)? A run without one has nothing
+ * to save and nothing to write to an --out file. */
+static bool any_result(const bl_results *res)
+{
+    for (size_t i = 0; res && i < res->n_benches; i++)
+        for (size_t j = 0; j < res->benches[i].n_launches; j++) {
+            const bl_launch *l = &res->benches[i].launches[j];
+            if (!l->status && !l->skipped && !isnan(l->ns_per_op))
+                return true;
+        }
+    return false;
+}
+
 /* The table on stderr, what the Go format adds at the end, the whole-run
- * formats, and closing the output (every write checked). Returns the exit
- * status so far. */
+ * formats, and closing the output (every write checked). An --out file
+ * is not written when no benchmark gave a result: a new path is not made
+ * and a file that was there is left as it was (a device, a FIFO or stdout
+ * has had the Go header and gets the rest, as the run goes). Returns the
+ * exit status so far. */
 static int write_results(struct front *fr, const struct suite_args *sa, const bl_run_options *o,
                          const char *prog, bl_results *res, int rc, bl_output *output)
 {
@@ -656,6 +675,12 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
         fflush(fr->out);
     }
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
+    if (!any_result(res) && bl__output_replaces(output)) {
+        bl_output_discard(output);
+        fprintf(stderr, "%s: --out %s: not written: no benchmark gave a result (%s)\n", prog,
+                sa->out_path, fr->out_existed ? "the file is as it was" : "no file was made");
+        return status;
+    }
     if (fr->go_err) {
         if (fr->go_err != BL_ETOOLONG) /* that one was said at its launch */
             fprintf(stderr, "%s: writing results: %s\n", prog, bl_strerror(fr->go_err));
@@ -694,6 +719,11 @@ static int save_results(const struct suite_args *sa, const char *prog, const bl_
     if (rc == BL_EINTR) {
         fprintf(stderr,
                 "%s: --save: an interrupted run is not saved (the store keeps whole runs)\n", prog);
+        return status;
+    }
+    if (!any_result(res)) {
+        /* a store the check before the run found missing is not made either */
+        fprintf(stderr, "%s: --save: nothing saved: no benchmark gave a result\n", prog);
         return status;
     }
     char why[1024] = "", where[512] = "";
