@@ -152,6 +152,12 @@ typedef struct bl_bench_result {
      * functions ask the suite (until it detaches them); NULL otherwise
      * (results read back from a file). */
     const struct bl_statistic *statistics;
+    /* The benchmark's own plan where its definition set one that differs
+     * from the run's (.time_s and .count of benchlab.h; Google Benchmark's
+     * MinTime and Repetitions): the run's are the metadata time-budget-s
+     * and launches. 0 each: the run's. */
+    double own_time_s; /* its time budget in seconds, over all its launches */
+    int own_count;     /* its launches */
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */
@@ -379,6 +385,9 @@ typedef struct bl_estimate {
                             launches as the time is; NAN when the launches have none */
     bool disturbed;      /* the launches had no clean batch (bl_launch.disturbed, kept
                             because no launch had one): the times include time off CPU */
+    double cpu_spread;   /* (max - min) / median of the launches' on-CPU times per op, as
+                            spread is of their times; NAN with fewer than 2 launches that
+                            have one */
 } bl_estimate;
 
 /*

@@ -119,7 +119,19 @@ per-benchmark-count-and-time)
         [ "$(lines BenchmarkDefault)" -eq 4 ] || fail "$how: Default: want --count 4"
         [ "$(values BenchmarkBudget budget_s | sort -u)" = 0.1000 ] || fail "$how: Budget: want 0.1 s per launch"
         [ "$(values BenchmarkDefault budget_s | sort -u)" = 0.05000 ] || fail "$how: Default: want 0.05 s per launch"
+        # the header's budget and count are the run's; Budget says its own
+        # in a note (a comment: compare reads the file as before)
+        out_has '^# time-budget-s: 0.2$'
+        out_has '^# launches: 4$'
+        out_has "^# note BenchmarkBudget: its own plan: time budget 0.3 s over 3 launches (time-budget-s and launches above are the run's)$"
+        out_lacks '^# note BenchmarkDefault'
+        cp "$tmp/out" "$tmp/$how.txt"
     done
+    run "$cli" compare "$tmp/suite.txt" "$tmp/cli.txt"
+    expect_status 0
+    out_has '^Budget '
+    out_has '^Default '
+    out_lacks 'note'
     # the runner learns them from the listing it asks for
     run "$suite" --benchlab-list suite settings
     expect_status 0

@@ -578,10 +578,74 @@ static void a_config_key_never_makes_the_file_look_like_json(void **state)
     bl_results_destroy(r);
 }
 
+/* A benchmark with its own budget or count says so in a note after the
+ * results, since the header's time-budget-s and launches are the run's;
+ * one with the run's says nothing. The JSON keeps it and reads it back. */
+static void own_plan_is_a_note_and_the_header_stays_the_runs(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_results_set_meta(r, "time-budget-s", "0.5");
+    bl_results_set_meta(r, "launches", "6");
+    launch_of(r, "BenchmarkRun", 10);
+    launch_of(r, "BenchmarkBoth", 10);
+    launch_of(r, "BenchmarkTime", 10);
+    launch_of(r, "BenchmarkCount", 10);
+    bl_results_bench(r, "BenchmarkBoth")->own_time_s = 0.3;
+    bl_results_bench(r, "BenchmarkBoth")->own_count = 3;
+    bl_results_bench(r, "BenchmarkTime")->own_time_s = 2;
+    bl_results_bench(r, "BenchmarkCount")->own_count = 12;
+    int wrc;
+    char *text;
+    bl_results *back = write_and_read(r, &wrc, &text);
+    assert_int_equal(wrc, 0);
+    assert_non_null(back);
+    assert_non_null(strstr(text, "# time-budget-s: 0.5\n# launches: 6\n"));
+    assert_non_null(strstr(text, "\n# note BenchmarkBoth: its own plan: time budget 0.3 s over 3 "
+                                 "launches (time-budget-s and launches above are the run's)\n"));
+    assert_non_null(strstr(
+        text,
+        "\n# note BenchmarkTime: its own time budget: 2 s (time-budget-s above is the run's)\n"));
+    assert_non_null(strstr(
+        text,
+        "\n# note BenchmarkCount: its own count: 12 launches (launches above is the run's)\n"));
+    assert_null(strstr(text, "# note BenchmarkRun"));
+    /* comments: the results read back whole, the run's metadata unchanged */
+    assert_int_equal(back->n_benches, 4);
+    assert_string_equal(bl_results_get_meta(back, "time-budget-s"), "0.5");
+    free(text);
+    bl_results_destroy(back);
+    /* JSON: "own_plan" per benchmark, read back */
+    char *js = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&js, &len);
+    assert_int_equal(bl_json_write(f, r), 0);
+    fclose(f);
+    assert_non_null(strstr(js, "\"own_plan\":{\"time_s\":0.3,\"count\":3}"));
+    assert_non_null(strstr(js, "\"own_plan\":{\"time_s\":2,\"count\":null}"));
+    assert_non_null(strstr(js, "\"own_plan\":{\"time_s\":null,\"count\":12}"));
+    FILE *tmp = tmpfile();
+    fwrite(js, 1, len, tmp);
+    fflush(tmp);
+    rewind(tmp);
+    char err[256] = "";
+    assert_int_equal(bl_results_read_fd(fileno(tmp), "t.json", &back, NULL, err, sizeof err), 0);
+    fclose(tmp);
+    const bl_bench_result *both = bl_results_bench(back, "BenchmarkBoth");
+    assert_true(both->own_time_s == 0.3 && both->own_count == 3);
+    assert_true(bl_results_bench(back, "BenchmarkTime")->own_count == 0);
+    assert_true(bl_results_bench(back, "BenchmarkCount")->own_time_s == 0);
+    assert_true(bl_results_bench(back, "BenchmarkRun")->own_time_s == 0);
+    free(js);
+    bl_results_destroy(back);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_are_formatted_as_go_testing),
+        cmocka_unit_test(own_plan_is_a_note_and_the_header_stays_the_runs),
         cmocka_unit_test(result_line_has_name_iterations_and_units),
         cmocka_unit_test(threaded_launch_rates_count_all_threads),
         cmocka_unit_test(rates_and_unit_metadata),

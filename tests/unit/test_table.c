@@ -1,7 +1,8 @@
 /*
  * test_table.c - `run`'s summary table (bl_table_write): the user metrics
  * with their median and spread over the launches, and the on-CPU time
- * beside the wall time.
+ * beside the wall time with its own spread (and the same in the Markdown
+ * and JSON).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -122,11 +123,98 @@ static void cpu_time_is_a_column_when_measured(void **state)
     bl_results_destroy(r);
 }
 
+/* Six launches steady in wall time (50 ns/op) whose on-CPU time per op is
+ * cpu[k]: median 30 ns, range 27..33, so a cpu spread of 20%. */
+static bl_results *cpu_spread_results(void)
+{
+    static const double cpu[] = {30, 33, 27, 30, 31.5, 28.5};
+    bl_results *r = bl_results_create();
+    bl_bench_result *b = bl_results_bench(r, "BenchmarkWaits");
+    for (int k = 0; k < 6; k++) {
+        bl_launch *l = bl_results_add_launch(b);
+        for (int i = 0; i < 20; i++) {
+            bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 1000, .cpu_ns = 2000};
+            bl_sample m = {.stage = BL_STAGE_MEASURE,
+                           .reps = 1000,
+                           .ns = 51000,
+                           .cpu_ns = 1000 * (cpu[k] + 1) + 1000};
+            bl_launch_add_sample(l, &o);
+            bl_launch_add_sample(l, &m);
+        }
+        bl_launch_finish(l);
+    }
+    return r;
+}
+
+/* cpu/op has a spread of its own, by the time's estimator: (max - min) /
+ * median over the launches, in the table, the Markdown and the JSON. */
+static void cpu_time_shows_its_spread_as_time_does(void **state)
+{
+    (void)state;
+    bl_results *r = cpu_spread_results();
+    bl_estimate e;
+    assert_int_equal(bl_bench_estimate(&r->benches[0], 0.95, &e), 0);
+    assert_true(fabs(e.cpu_ns - 30) < 1e-9);
+    assert_true(fabs(e.cpu_spread - 0.2) < 1e-9);
+    assert_true(fabs(e.spread) < 1e-9); /* the wall time did not move */
+    char *t = table_of(r);
+    char *row = line_of(t, "Waits");
+    assert_non_null(strstr(t, "  spread  cpu spread  batches"));
+    /* launches, spread, cpu spread, batches */
+    if (!row || !strstr(row, "  6   0.00%         20%  120/120  "))
+        fail_msg("no cpu spread of 20%% beside the time's 0.00%% in:\n%s", t);
+    free(row);
+    free(t);
+    /* Markdown: both spreads, cpu/op between them and the overhead */
+    char *md = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&md, &len);
+    assert_non_null(f);
+    assert_int_equal(bl_markdown_write(f, r), 0);
+    fclose(f);
+    assert_non_null(strstr(md, "| benchmark | time/op | 95% CI | spread | cpu/op | cpu spread | "
+                               "overhead |"));
+    if (!strstr(md, " | 0.00% | 30.00 ns | 20% | "))
+        fail_msg("no cpu/op and its spread in:\n%s", md);
+    free(md);
+    /* JSON: the estimate carries both */
+    char *js = NULL;
+    f = open_memstream(&js, &len);
+    assert_non_null(f);
+    assert_int_equal(bl_json_write(f, r), 0);
+    fclose(f);
+    if (!strstr(js, "\"cpu_ns_per_op\":30,") || !strstr(js, "\"cpu_spread\":0.2,"))
+        fail_msg("no cpu_ns_per_op and cpu_spread in the estimate:\n%s", js);
+    free(js);
+    bl_results_destroy(r);
+    /* one launch: no spread to give, "-" as the time's */
+    r = bl_results_create();
+    bl_bench_result *one = bl_results_bench(r, "BenchmarkOnce");
+    bl_launch *l = bl_results_add_launch(one);
+    for (int i = 0; i < 20; i++) {
+        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 1000, .cpu_ns = 2000};
+        bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 51000, .cpu_ns = 32000};
+        bl_launch_add_sample(l, &o);
+        bl_launch_add_sample(l, &m);
+    }
+    bl_launch_finish(l);
+    assert_int_equal(bl_bench_estimate(one, 0.95, &e), 0);
+    assert_true(isnan(e.cpu_spread));
+    t = table_of(r);
+    row = line_of(t, "Once");
+    if (!row || !strstr(row, "  1       -           -  "))
+        fail_msg("want '-' for both spreads of one launch in:\n%s", t);
+    free(row);
+    free(t);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(metrics_show_their_spread_over_launches_as_time_does),
         cmocka_unit_test(cpu_time_is_a_column_when_measured),
+        cmocka_unit_test(cpu_time_shows_its_spread_as_time_does),
     };
     return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

@@ -246,14 +246,19 @@ static bool run_bench(struct run *r, size_t i, int round)
         r->rc = -ENOMEM;
         return false;
     }
-    if (round == 0 && !run_passes(r, i, b))
-        return false;
+    const struct bl__plan_entry *pe = &r->plan.entry[i];
+    if (round == 0) {
+        /* its own plan, for the outputs: the metadata say the run's */
+        b->own_time_s = pe->time_s != r->o.time_s ? pe->time_s : 0;
+        b->own_count = pe->count != r->o.count ? pe->count : 0;
+        if (!run_passes(r, i, b))
+            return false;
+    }
     bl_launch *l = bl_results_add_launch(b);
     if (!l) {
         r->rc = -ENOMEM;
         return false;
     }
-    const struct bl__plan_entry *pe = &r->plan.entry[i];
     int how = bl__launch_run(&r->la, name, bl__rng_next(&r->rng) | 1, l, NULL,
                              bl__plan_reps(&r->plan, i), pe->time_s / pe->count);
     /* the launch is in the results whatever happened to its worker */

@@ -16,6 +16,7 @@
 
 #include "../base/base.h"
 #include "benchlab/format.h"
+#include "run_rows.h"
 #include "text.h"
 
 /* The value written for a time that overhead subtraction took to zero:
@@ -241,8 +242,12 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
     int rc = 0;
     for (size_t i = 0; !rc && i < r->n_benches; i++) {
         bl_diagnosis d;
-        char lines[3][BL_DIAGNOSIS_LINE], dn[640];
-        int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+        char lines[4][BL_DIAGNOSIS_LINE], dn[640];
+        /* a budget or count of its own first: the header's are the run's */
+        int own = bl__run_rows_own_plan(lines[0], sizeof lines[0], &r->benches[i]);
+        int n =
+            bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines + own) : 0;
+        n += own;
         if (bl__disturbed_note(&r->benches[i], dn, sizeof dn)) {
             b.len = 0;
             bl__buf_puts(&b, "# note ");

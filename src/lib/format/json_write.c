@@ -182,9 +182,11 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     NUM("median", e.median);
     NUM("mean", e.mean);
     NUM("ref_cycles_per_op", e.ref_cycles);
+    NUM("cpu_ns_per_op", e.cpu_ns);
     NUM("min", e.min);
     NUM("max", e.max);
     NUM("spread", e.spread);
+    NUM("cpu_spread", e.cpu_spread);
     NUM("cv", e.cv);
     NUM("batch_min", e.batch_min);
     NUM("batch_cv", e.batch_cv);
@@ -273,6 +275,21 @@ static void write_passes(FILE *f, const bl_bench_result *b)
         }
         fputc('}', f);
     }
+}
+
+/* The benchmark's own budget and count, where they differ from the run's
+ * (meta time-budget-s and launches): present only then. */
+static void write_own_plan(FILE *f, const bl_bench_result *b)
+{
+    if (!(b->own_time_s > 0) && b->own_count <= 0)
+        return;
+    fputs(",\"own_plan\":{\"time_s\":", f);
+    bl__json_number(f, b->own_time_s > 0 ? b->own_time_s : NAN);
+    fputs(",\"count\":", f);
+    if (b->own_count > 0)
+        fprintf(f, "%d}", b->own_count);
+    else
+        fputs("null}", f);
 }
 
 static void write_fit(FILE *f, const bl_complexity_result *c, const bl_complexity_fit *x)
@@ -403,6 +420,7 @@ int bl_json_write(FILE *f, const bl_results *r)
         fputs(",\"diagnosis\":", f);
         write_diagnosis(f, b);
         write_passes(f, b);
+        write_own_plan(f, b);
         fputc('}', f);
     }
     fputc(']', f);

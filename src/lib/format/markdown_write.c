@@ -1,9 +1,11 @@
 /*
  * markdown_write.c - run results as a GitHub-flavoured Markdown table, for
  * pull requests and reports: per benchmark its estimate over the launches
- * (bl_bench_estimate: the centre and 95% interval `run`'s table shows), the
- * overhead subtracted and the batches measured and invalidated, ref-cycles
- * and the throughput (all threads counted) when some benchmark has them;
+ * (bl_bench_estimate: the centre and 95% interval `run`'s table shows) and
+ * its spread over the launches, the on-CPU time per op with its own spread
+ * when it was measured, the overhead subtracted and the batches measured
+ * and invalidated, ref-cycles and the throughput (all threads counted)
+ * when some benchmark has them;
  * the run's configuration above the table, the diagnosis notes (drift,
  * modes) below it. The rows are run_rows.c's, the ones `run`'s table reads.
  */
@@ -39,10 +41,13 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     if (bl__run_rows_build(&rows, r) != 0)
         return -ENOMEM;
     int one_launch = 0; /* some interval comes from the batches of one process */
+    /* the spreads and cpu/op as `run`'s table shows them (table.c) */
     fprintf(f,
-            "| benchmark | time/op | 95%% CI | overhead | launches | batches | invalid |%s%s\n"
-            "|---|---:|---:|---:|---:|---:|---:|%s%s\n",
-            rows.any_ref ? " ref-cycles/op |" : "", rows.any_rate ? " throughput |" : "",
+            "| benchmark | time/op | 95%% CI | spread |%s overhead | launches | batches | "
+            "invalid |%s%s\n"
+            "|---|---:|---:|---:|%s---:|---:|---:|---:|%s%s\n",
+            rows.any_cpu ? " cpu/op | cpu spread |" : "", rows.any_ref ? " ref-cycles/op |" : "",
+            rows.any_rate ? " throughput |" : "", rows.any_cpu ? "---:|---:|" : "",
             rows.any_ref ? "---:|" : "", rows.any_rate ? "---:|" : "");
     for (size_t i = 0; i < rows.n_rows; i++) {
         const struct bl__run_row *row = &rows.rows[i];
@@ -65,7 +70,18 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         } else {
             fputs("-", f);
         }
-        fprintf(f, " | %s | %zu%s | %zu | %zu |", o, row->bench->n_launches,
+        /* the spreads over launches; "-" with one launch or no measurable work */
+        char sp[32] = "-", cpu[64] = "-", cpu_sp[32] = "-";
+        if (row->have && e->n_launches > 1 && !row->idle)
+            bl__run_rows_percent(sp, sizeof sp, e->spread);
+        if (row->have && !row->idle)
+            bl__run_rows_percent(cpu_sp, sizeof cpu_sp, e->cpu_spread);
+        if (row->have)
+            bl_format_duration(cpu, sizeof cpu, e->cpu_ns);
+        fprintf(f, " | %s |", sp);
+        if (rows.any_cpu)
+            fprintf(f, " %s | %s |", cpu, cpu_sp);
+        fprintf(f, " %s | %zu%s | %zu | %zu |", o, row->bench->n_launches,
                 row->failed ? " (some failed)" : "", row->measured, row->invalid);
         if (rows.any_ref) {
             char v[64] = "-";
@@ -91,8 +107,12 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     int noted = 0;
     for (size_t i = 0; i < r->n_benches; i++) {
         bl_diagnosis d;
-        char lines[3][BL_DIAGNOSIS_LINE];
-        int n = bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
+        char lines[4][BL_DIAGNOSIS_LINE];
+        /* and a budget or count of its own: the metadata above are the run's */
+        int own = bl__run_rows_own_plan(lines[0], sizeof lines[0], &r->benches[i]);
+        int n =
+            bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines + own) : 0;
+        n += own;
         for (int k = 0; k < n; k++) {
             fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
             bl__markdown_text(f, r->benches[i].name);

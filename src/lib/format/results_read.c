@@ -320,6 +320,21 @@ static int read_passes(struct ctx *c, bl_bench_result *b, const struct bl__json 
     return rc;
 }
 
+/* "own_plan": the benchmark's own budget and count (absent: the run's). */
+static int read_own_plan(struct ctx *c, bl_bench_result *b, const struct bl__json *j)
+{
+    const struct bl__json *o;
+    double t = 0, n = 0;
+    int rc = object(c, j, "own_plan", BL_JOBJ, &o);
+    if (!rc && o && !(rc = num(c, o, "time_s", 0, &t)))
+        rc = count(c, o, "count", 1e6, &n);
+    if (rc)
+        return rc;
+    b->own_time_s = t > 0 && isfinite(t) ? t : 0;
+    b->own_count = (int)n;
+    return 0;
+}
+
 static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *doc)
 {
     int rc = read_labels(c, r, doc, "config", 0);
@@ -370,6 +385,8 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
         at(c, "benchmarks[%zu]", i);
         if (!rc)
             rc = read_passes(c, br, b);
+        if (!rc)
+            rc = read_own_plan(c, br, b);
     }
     return rc;
 }

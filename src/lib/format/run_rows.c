@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,4 +160,32 @@ void bl__run_rows_fini(struct bl__run_rows *rows)
         free(rows->rows[i].metrics);
     free(rows->rows);
     memset(rows, 0, sizeof *rows);
+}
+
+void bl__run_rows_percent(char *out, size_t size, double share)
+{
+    double p = 100 * share;
+    if (isnan(p))
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, "%.*f%%", p < 1 ? 2 : p < 10 ? 1 : 0, p);
+}
+
+int bl__run_rows_own_plan(char *out, size_t size, const bl_bench_result *b)
+{
+    int n = 0;
+    if (b->own_time_s > 0 && b->own_count > 0)
+        n = snprintf(out, size,
+                     "its own plan: time budget %g s over %d launches (time-budget-s and "
+                     "launches above are the run's)",
+                     b->own_time_s, b->own_count);
+    else if (b->own_time_s > 0)
+        n = snprintf(out, size, "its own time budget: %g s (time-budget-s above is the run's)",
+                     b->own_time_s);
+    else if (b->own_count > 0)
+        n = snprintf(out, size, "its own count: %d launches (launches above is the run's)",
+                     b->own_count);
+    else if (size)
+        out[0] = '\0';
+    return n > 0;
 }

@@ -50,4 +50,14 @@ struct bl__run_rows {
 int bl__run_rows_build(struct bl__run_rows *rows, const bl_results *results);
 void bl__run_rows_fini(struct bl__run_rows *rows);
 
+/* What a benchmark's own plan (own_time_s, own_count) makes of the run's
+ * time-budget-s and launches, in one line for the Go format's and the
+ * Markdown's notes: "its own time budget: 0.3 s (time-budget-s above is
+ * the run's)". Returns 1, or 0 (and "") when it has none. */
+int bl__run_rows_own_plan(char *out, size_t size, const bl_bench_result *bench);
+
+/* A spread (a share: 0.0042 for 0.42%) as both tables print it, two
+ * significant digits at most: "0.42%", "3.1%", "12%"; "-" for NAN. */
+void bl__run_rows_percent(char *out, size_t size, double share);
+
 #endif

@@ -6,7 +6,8 @@
  * between processes is in it), the number of launches and their spread
  * ((max - min) / median of the launch centres), clean/measured batches,
  * the loop overhead that was subtracted, and the throughput at the centre;
- * the on-CPU time per op beside the wall time (bl_launch_cpu_per_op).
+ * the on-CPU time per op beside the wall time (bl_launch_cpu_per_op) with
+ * its own spread over the launches, measured as the time's.
  * Below the table, plain-word notes, one per benchmark and kind: disturbed
  * batches and why, failures, skips, drift within launches and modes in the
  * batch times or the launch centres (bl_bench_diagnose).
@@ -106,16 +107,6 @@ void bl_format_complexity(char *out, size_t size, const bl_complexity_result *c)
 }
 
 #define PLOT_CELLS 20
-
-/* A percentage with two significant digits at most: 0.42%, 3.1%, 12%. */
-static void format_percent(char *out, size_t size, double share)
-{
-    double p = 100 * share;
-    if (isnan(p))
-        snprintf(out, size, "-");
-    else
-        snprintf(out, size, "%.*f%%", p < 1 ? 2 : p < 10 ? 1 : 0, p);
-}
 
 /*
  * "1.146 GiB/s", "45.60 M items/s", 4 significant digits. Bytes take
@@ -335,6 +326,7 @@ enum {
     C_CI,
     C_LAUNCHES,
     C_SPREAD,
+    C_CPU_SPREAD,
     C_BATCHES,
     C_OVH,
     C_RATE,
@@ -343,13 +335,13 @@ enum {
     C_METRICS,
     C_PLOT
 };
-#define NCOL 14
+#define NCOL 15
 #define CELL 160
 
-static const char *const head[NCOL] = {"benchmark", "time/op",         "cpu/op", "ref-cycles/op",
-                                       "95% CI",    "launches",        "spread", "batches",
-                                       "overhead",  "throughput",      "B/op",   "allocs/op",
-                                       "metrics",   "batches in order"};
+static const char *const head[NCOL] = {"benchmark", "time/op",  "cpu/op",          "ref-cycles/op",
+                                       "95% CI",    "launches", "spread",          "cpu spread",
+                                       "batches",   "overhead", "throughput",      "B/op",
+                                       "allocs/op", "metrics",  "batches in order"};
 
 /* The text of one row, cell by cell. */
 struct cells {
@@ -410,7 +402,7 @@ static void metrics_cell(const struct bl__run_row *row, char *out, size_t size, 
         if (m->n > 1 && !isnan(m->spread)) {
             pct[0] = ' ';
             pct[1] = '(';
-            format_percent(pct + 2, sizeof pct - 3, m->spread);
+            bl__run_rows_percent(pct + 2, sizeof pct - 3, m->spread);
             strcat(pct, ")");
         }
         int w = snprintf(out + len, size - len, "%s%s%s%s%s%s", len ? ", " : "", num,
@@ -450,9 +442,14 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
     }
     snprintf(c->cell[C_LAUNCHES], CELL, "%zu", e->n_launches);
     if (e->n_launches > 1 && !row->idle)
-        format_percent(c->cell[C_SPREAD], CELL, e->spread);
+        bl__run_rows_percent(c->cell[C_SPREAD], CELL, e->spread);
     else
         snprintf(c->cell[C_SPREAD], CELL, "-");
+    /* the on-CPU time's spread, as the time's (the same "-" for an idle body) */
+    if (!isnan(e->cpu_spread) && !row->idle)
+        bl__run_rows_percent(c->cell[C_CPU_SPREAD], CELL, e->cpu_spread);
+    else
+        snprintf(c->cell[C_CPU_SPREAD], CELL, "-");
     snprintf(c->cell[C_BATCHES], CELL, "%zu/%zu", e->n_batches, e->n_measured);
     bl_format_duration(c->cell[C_OVH], CELL, e->overhead_ns);
     /* reference cycles: the launches' values, centred as the time is */
@@ -481,7 +478,7 @@ static int table_layout(struct layout *lo, const struct bl__run_rows *rows, unsi
         [C_NAME] = true,   [C_TIME] = true,    [C_CI] = true, [C_LAUNCHES] = true,
         [C_SPREAD] = true, [C_BATCHES] = true, [C_OVH] = true};
     memcpy(lo->show, always, sizeof lo->show);
-    lo->show[C_CPU] = rows->any_cpu;
+    lo->show[C_CPU] = lo->show[C_CPU_SPREAD] = rows->any_cpu;
     lo->show[C_REF] = rows->any_ref;
     lo->show[C_RATE] = rows->any_rate;
     lo->show[C_BYTES] = lo->show[C_ALLOCS] = rows->any_alloc;

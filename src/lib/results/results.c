@@ -688,7 +688,7 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     out->confidence = confidence;
     out->centre = out->ci_lo = out->ci_hi = out->median = out->mean = out->min = out->max = NAN;
     out->spread = out->cv = out->batch_min = out->batch_cv = out->overhead_ns = NAN;
-    out->ref_cycles = out->cpu_ns = NAN;
+    out->ref_cycles = out->cpu_ns = out->cpu_spread = NAN;
     double *centres = malloc((b->n_launches ? b->n_launches : 1) * sizeof *centres);
     double *cvs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *cvs);
     if (!centres || !cvs) {
@@ -757,6 +757,16 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
         double cpu = l->status || l->skipped || isnan(l->ns_per_op) ? NAN : bl_launch_cpu_per_op(l);
         if (!isnan(cpu))
             cvs[n_cpu++] = cpu;
+    }
+    if (n_cpu >= 2) {
+        /* its spread as the time's: the range of the launches over their median */
+        double cmin = cvs[0], cmax = cvs[0];
+        for (size_t i = 1; i < n_cpu; i++) {
+            cmin = cvs[i] < cmin ? cvs[i] : cmin;
+            cmax = cvs[i] > cmax ? cvs[i] : cmax;
+        }
+        double cmed = bl_stats_median(cvs, n_cpu);
+        out->cpu_spread = cmed > 0 ? (cmax - cmin) / cmed : 0;
     }
     if (n_cpu && bl_stats_median_interval(cvs, n_cpu, confidence, &m, &lo, &hi) == 0)
         out->cpu_ns = m;
@@ -879,6 +889,10 @@ int bl_results_merge(bl_results *into, const bl_results *from)
             memcpy(d->counter_unit, s->counter_unit, sizeof d->counter_unit);
             memcpy(d->counter_per_op, s->counter_per_op, sizeof d->counter_per_op);
             d->counters_scaled = s->counters_scaled;
+        }
+        if (!d->own_time_s && !d->own_count) {
+            d->own_time_s = s->own_time_s;
+            d->own_count = s->own_count;
         }
         if (!d->counters_message && s->counters_message &&
             !(d->counters_message = bl__strdup(s->counters_message)))
