@@ -47,6 +47,13 @@ grep -q '^BenchmarkForeignFree	' "$tmp/out" || fail "ForeignFree timing lost"
 ! grep -q '^BenchmarkForeignFree	.*B/op' "$tmp/out" || fail "ForeignFree must not report B/op"
 grep -q 'BenchmarkForeignFree: --alloc: it frees or resizes memory that was not allocated in the measured loop' "$tmp/err" ||
     fail "no reason for ForeignFree"
+# per-op counts come from the pass's own k and k+d repetitions, not the
+# timing launches' count: with --iterations 7 (7 repetitions a timing
+# launch) they stay exact
+"$bin/fixture_alloc" --alloc --iterations 7 --count 2 --filter '^BenchmarkFixedSizes$' --timeout 20s >"$tmp/out" 2>"$tmp/err" ||
+    fail "--iterations 7: exit status $?"
+[ "$(awk '$1 == "BenchmarkFixedSizes" { print $2 }' "$tmp/out" | sort -u)" = 7 ] || fail "--iterations 7: want 7 a launch"
+expect FixedSizes 148 3
 # without --alloc: no allocation columns at all
 "$bin/fixture_alloc" --time 0.02s --filter FixedSizes >"$tmp/out" 2>"$tmp/err"
 ! grep -q 'B/op' "$tmp/out" || fail "B/op without --alloc"
