@@ -124,7 +124,7 @@ per-benchmark-count-and-time)
         out_has '^# time-budget-s: 0.2$'
         out_has '^# launches: 4$'
         out_has "^# note BenchmarkBudget: its own plan: time budget 0.3 s over 3 launches (time-budget-s and launches above are the run's)$"
-        out_lacks '^# note BenchmarkDefault'
+        out_lacks '^# note BenchmarkDefault: its own'
         cp "$tmp/out" "$tmp/$how.txt"
     done
     run "$cli" compare "$tmp/suite.txt" "$tmp/cli.txt"
