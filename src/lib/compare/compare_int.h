@@ -374,6 +374,12 @@ const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_
  * field for the first table, then those that changed. */
 typedef void (*bl__header_fn)(void *ctx, const char *line);
 void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx);
+/* The same fields as name and value ("" where the table has none): every
+ * field for the first table, then those that differ from the previous
+ * table's, so that all tables together are linear in the input however
+ * often the configuration changes. */
+typedef void (*bl__field_fn)(void *ctx, const char *name, const char *value);
+void bl__table_fields(bl_compare *c, size_t ti, bl__field_fn fn, void *ctx);
 /* compare_in.c: read the inputs in order, detecting each one's format. */
 int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
                          char *err, size_t err_size);
