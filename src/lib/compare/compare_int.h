@@ -105,6 +105,9 @@ void bl__cfgmaps_fini(struct bl__cfgmaps *m);
 uint32_t bl__cfgmap_get(const struct bl__cfgmaps *m, uint32_t map, uint32_t ord);
 /* map with ord set to val (0 unsets): the new map's id, or -ENOMEM. */
 long bl__cfgmap_set(struct bl__cfgmaps *m, uint32_t map, uint32_t ord, uint32_t val);
+/* map with n (ord, val) pairs set (pairs[2i], pairs[2i+1]), sorted by ord;
+ * the value of an ord given twice is the later one. */
+long bl__cfgmap_set_many(struct bl__cfgmaps *m, uint32_t map, const uint32_t *pairs, size_t n);
 /* The smallest ordinal >= from at which maps a and b differ, or -1. */
 long bl__cfgmap_diff(const struct bl__cfgmaps *m, uint32_t a, uint32_t b, uint32_t from);
 
