@@ -18,7 +18,10 @@
 # Times are user + system CPU seconds (CLOCK=cpu, the default) measured by
 # rusage.py to the microsecond from the kernel's rusage; each point is the
 # least of REPS runs (default 3), the run the rest of the machine disturbed
-# least. On a loaded machine wall time is noise (a shared 2-CPU machine at
+# least, and the runs of a dimension's sizes are interleaved (N, 2N, 4N,
+# 8N, then again) so that a change of the machine's load falls on every
+# size alike rather than on one (a load of 18 on 2 CPUs moved one size's
+# best of 3 by 20% when the sizes ran one after the other). On a loaded machine wall time is noise (a shared 2-CPU machine at
 # load 16 gave 2.9 per doubling for runs whose CPU time grew 2.07 and whose
 # instruction count, under valgrind --tool=callgrind, grew 2.02). The first
 # size of each dimension and command (base_of) makes the largest run take
@@ -62,7 +65,7 @@ base_of() {
     gb-names.compare) echo 6250 ;;
     json-keys.merge) echo 64000 ;;
     json-keys.report) echo 100000 ;;
-    json-keys.compare) echo 32000 ;;
+    json-keys.compare) echo 64000 ;;
     units.merge) echo 64000 ;;
     units.report | units.compare) echo 128000 ;;
     launches.merge) echo 25000 ;;
@@ -80,41 +83,54 @@ printf '%-11s %-8s %9s %10s %9s %9s %7s %7s\n' \
 failed=0
 for d in $dims; do
     for cmd in $cmds; do
-        n=$(base_of "$d" "$cmd")
-        i=0
-        prev_t='' prev_m=''
-        while [ $i -lt "$steps" ]; do
-            in=$tmp/in.$d.$n
-            [ -f "$in" ] || python3 "$here/gen.py" "$d" "$n" "$in"
-            case $cmd in
-            merge) set -- "$bin" merge "$in" -o "$tmp/out.json" ;;
-            report) set -- "$bin" report "$in" -o "$tmp/out.html" ;;
-            compare) set -- "$bin" compare "$in" ;;
-            *)
-                echo "unknown command $cmd (merge, report or compare)" >&2
-                exit 2
-                ;;
-            esac
-            read -r cpu wall m st <<EOT
-$(python3 "$here/rusage.py" "$reps" "$tmp/stdout" "$@")
+        case $cmd in merge | report | compare) ;; *)
+            echo "unknown command $cmd (merge, report or compare)" >&2
+            exit 2
+            ;;
+        esac
+        # the sizes' runs interleaved, round after round, so that each size
+        # sees the same changes of the machine's load; then per size the
+        # least CPU time and peak RSS of its rounds
+        n0=$(base_of "$d" "$cmd")
+        : >"$tmp/points"
+        r=0
+        while [ $r -lt "$reps" ]; do
+            i=0 n=$n0
+            while [ $i -lt "$steps" ]; do
+                in=$tmp/in.$d.$n
+                [ -f "$in" ] || python3 "$here/gen.py" "$d" "$n" "$in"
+                case $cmd in
+                merge) set -- "$bin" merge "$in" -o "$tmp/out.json" ;;
+                report) set -- "$bin" report "$in" -o "$tmp/out.html" ;;
+                compare) set -- "$bin" compare "$in" ;;
+                esac
+                read -r cpu wall m st <<EOT
+$(python3 "$here/rusage.py" 1 "$tmp/stdout" "$@")
 EOT
-            if [ "$st" -ne 0 ]; then
-                echo "$d $cmd N=$n exited $st:" >&2
-                tail -3 "$tmp/stdout.err" >&2
-                failed=1
-            fi
-            if [ "$clock" = cpu ]; then t=$cpu; else t=$wall; fi
-            bytes=$(wc -c <"$in")
-            awk -v d="$d" -v c="$cmd" -v n="$n" -v b="$bytes" -v t="$t" -v m="$m" \
-                -v pt="$prev_t" -v pm="$prev_m" 'BEGIN {
-                    tr = pt == "" ? "-" : sprintf("%.2f", t / pt)
-                    mr = pm == "" ? "-" : sprintf("%.2f", m / pm)
-                    printf "%-11s %-8s %9d %10d %9.3f %9d %7s %7s\n", d, c, n, b, t, m, tr, mr
-                }'
-            prev_t=$t prev_m=$m
-            i=$((i + 1))
-            n=$((n * 2))
+                if [ "$st" -ne 0 ]; then
+                    echo "$d $cmd N=$n exited $st:" >&2
+                    tail -3 "$tmp/stdout.err" >&2
+                    failed=1
+                fi
+                if [ "$clock" = cpu ]; then t=$cpu; else t=$wall; fi
+                echo "$i $n $(wc -c <"$in") $t $m" >>"$tmp/points"
+                i=$((i + 1))
+                n=$((n * 2))
+            done
+            r=$((r + 1))
         done
+        sort -n -k1,1 "$tmp/points" | awk -v d="$d" -v c="$cmd" '
+            { i = $1; n[i] = $2; b[i] = $3
+              if (!(i in t) || $4 < t[i]) t[i] = $4
+              if (!(i in m) || $5 < m[i]) m[i] = $5
+              if (i > last) last = i }
+            END {
+                for (i = 0; i <= last; i++) {
+                    tr = i == 0 ? "-" : sprintf("%.2f", t[i] / t[i - 1])
+                    mr = i == 0 ? "-" : sprintf("%.2f", m[i] / m[i - 1])
+                    printf "%-11s %-8s %9d %10d %9.3f %9d %7s %7s\n", d, c, n[i], b[i], t[i], m[i], tr, mr
+                }
+            }'
     done
     rm -f "$tmp"/in."$d".*
 done
