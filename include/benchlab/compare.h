@@ -75,7 +75,7 @@ BL_API int bl_compare_write_text_plots(bl_compare *cmp, FILE *out);
 BL_API int bl_compare_write_csv(bl_compare *cmp, FILE *out, FILE *warn);
 /* GitHub-flavoured Markdown tables, same numbers as the text. */
 BL_API int bl_compare_write_markdown(bl_compare *cmp, FILE *out);
-/* JSON, schema "benchlab-compare/1" (docs/json-schema.md). */
+/* JSON, schema "benchlab-compare/2" (docs/json-schema.md). */
 BL_API int bl_compare_write_json(bl_compare *cmp, FILE *out);
 /*
  * What benchstat leaves unsaid, one "benchlab compare: note: ..." line each,

@@ -411,7 +411,7 @@ int cmd_baseline(int argc, char **argv)
     bl_store *s;
     if (cli_store_open("baseline", spec, 0, &s))
         return 2;
-    char err[1024];
+    char err[1024], d[640];
     int rc = 0;
     if (set) {
         const char *ref = n == 3 ? a[2] : "@latest";
@@ -420,15 +420,17 @@ int cmd_baseline(int argc, char **argv)
         if (!rc)
             rc = bl_store_baseline_set(s, a[1], id, err, sizeof err);
         if (!rc)
-            printf("baseline %s = run %lld\n", a[1], (long long)id);
+            printf("baseline %s = run %lld\n", bl_terminal_text(d, sizeof d, a[1]), (long long)id);
     } else {
         bl_store_baseline *b;
         size_t nb;
         rc = bl_store_baseline_list(s, &b, &nb, err, sizeof err);
         for (size_t i = 0; !rc && i < nb; i++) {
-            char d[32];
-            short_date(d, sizeof d, b[i].set_at);
-            printf("%s = run %lld (set %s)\n", b[i].name, (long long)b[i].run_id, d);
+            char date[32];
+            short_date(date, sizeof date, b[i].set_at);
+            /* a shared store's names are anyone's: shown, not obeyed */
+            printf("%s = run %lld (set %s)\n", bl_terminal_text(d, sizeof d, b[i].name),
+                   (long long)b[i].run_id, date);
         }
         if (!rc)
             bl_store_baselines_free(b, nb);
@@ -633,13 +635,18 @@ int cmd_merge(int argc, char **argv)
             break;
         }
         const char *a = bl_results_get_config(merged, "cpu"), *b = bl_results_get_config(r, "cpu");
+        /* the CPUs and commits are the files' words: shown, not obeyed */
+        char sa[200], sb[200], sp[400];
         if (i > first_pos && a && b && strcmp(a, b) != 0)
-            fprintf(stderr, "benchlab: merge: %s ran on another CPU (%s, not %s)\n", argv[i], b, a);
+            fprintf(stderr, "benchlab: merge: %s ran on another CPU (%s, not %s)\n",
+                    bl_terminal_text(sp, sizeof sp, argv[i]), bl_terminal_text(sb, sizeof sb, b),
+                    bl_terminal_text(sa, sizeof sa, a));
         const char *ca = bl_results_get_meta(merged, "commit"),
                    *cb = bl_results_get_meta(r, "commit");
         if (i > first_pos && ca && cb && strcmp(ca, cb) != 0)
-            fprintf(stderr, "benchlab: merge: %s is from commit %.12s, not %.12s\n", argv[i], cb,
-                    ca);
+            fprintf(stderr, "benchlab: merge: %s is from commit %.12s, not %.12s\n",
+                    bl_terminal_text(sp, sizeof sp, argv[i]), bl_terminal_text(sb, sizeof sb, cb),
+                    bl_terminal_text(sa, sizeof sa, ca));
         if (bl_results_merge(merged, r))
             status = cli_error("merge: out of memory");
         bl_results_destroy(r);

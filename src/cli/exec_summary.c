@@ -176,8 +176,11 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
         free(order);
         return;
     }
+    /* labels are the user's commands or names read from a parameter list:
+     * shown, not obeyed, as in "Benchmark 1: ..." */
+    char sa[512], sb[512], sz[512];
     fprintf(f, "Relative to '%s' (ratio of medians, %.0f%% interval; Mann-Whitney U test):\n",
-            label(a), a->wall.confidence * 100);
+            bl_terminal_text(sa, sizeof sa, label(a)), a->wall.confidence * 100);
     for (size_t k = 0; k < res->n_results; k++) {
         const bl_exec_result *b = &res->results[order[k]];
         double ratio, lo, hi, p;
@@ -185,8 +188,9 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
             continue;
         if (a->wall.median <= 0 || b->wall.median <= 0) {
             const bl_exec_result *z = a->wall.median <= 0 ? a : b;
-            fprintf(f, "  %-30s no ratio: the median of '%s' is 0 (see its note)", label(b),
-                    label(z));
+            fprintf(f, "  %-30s no ratio: the median of '%s' is 0 (see its note)",
+                    bl_terminal_text(sb, sizeof sb, label(b)),
+                    bl_terminal_text(sz, sizeof sz, label(z)));
             if (p < 0.05)
                 fprintf(f, "; %s (p=%.3g)\n", b->wall.median > a->wall.median ? "slower" : "faster",
                         p);
@@ -194,7 +198,7 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
                 print_no_verdict(f, "; ", a, b, p);
             continue;
         }
-        fprintf(f, "  %-30s %.3fx", label(b), ratio);
+        fprintf(f, "  %-30s %.3fx", bl_terminal_text(sb, sizeof sb, label(b)), ratio);
         if (isfinite(lo))
             fprintf(f, " [%.3f, %.3f]", lo, hi);
         if (p < 0.05)
@@ -218,18 +222,19 @@ void cli_exec_summary(FILE *f, const bl_exec_results *res, int by_command, int h
 {
     for (size_t i = 0; i < res->n_results; i++)
         print_result(f, i, &res->results[i], res, unit_ns);
+    char shell[256]; /* $SHELL's or --shell's */
     if (res->n_shell_runs) {
         char sh[32];
         fmt_time(sh, sizeof sh, res->shell_wall_ns, unit_ns);
         fprintf(f,
                 "Shell start-up (%s -c '', median of %zu runs in the same rounds): %s, "
                 "subtracted from every run.\n",
-                res->shell, res->n_shell_runs, sh);
+                bl_terminal_text(shell, sizeof shell, res->shell), res->n_shell_runs, sh);
     } else if (res->shell[0] && any_runs(res)) {
         fprintf(f,
                 "Shell start-up (%s -c ''): not measured before the session ended; the "
                 "times above include it.\n",
-                res->shell);
+                bl_terminal_text(shell, sizeof shell, res->shell));
     }
     if (res->stopped_early)
         fprintf(f,

@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchlab/common.h"
@@ -28,14 +29,36 @@ static const struct {
     {"merge", cmd_merge},
 };
 
+/* Messages quote inputs (a file's line, a stored name): each line of one
+ * is printed with its control characters shown as \x1b (bl_terminal_text),
+ * never obeyed by the terminal. */
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("benchlab: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char *msg = NULL;
+    int n = vasprintf(&msg, fmt, ap);
     va_end(ap);
+    fputs("benchlab: ", stderr);
+    if (n < 0) {
+        fputs(fmt, stderr); /* out of memory: the message's bare form */
+        fputc('\n', stderr);
+        return 2;
+    }
+    char *safe = malloc(4 * (size_t)n + 1); /* \xNN: 4 bytes a byte at most */
+    for (char *line = msg, *end; safe; line = end + 1) {
+        end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        fputs(bl_terminal_text(safe, 4 * (size_t)n + 1, line), stderr);
+        fputc('\n', stderr);
+        if (!end || !end[1])
+            break;
+    }
+    if (!safe)
+        fprintf(stderr, "%s\n", msg);
+    free(safe);
+    free(msg);
     return 2;
 }
 

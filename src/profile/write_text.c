@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/base/base.h" /* bl__csv_field: base/escape.c, built in */
+#include "../lib/base/base.h" /* bl__csv_field, bl__terminal_safe: base/escape.c, buf.c, built in */
 #include "profile_int.h"
 
 static double pct(const bl_profile *p, double v)
@@ -33,6 +33,7 @@ static int write_flat(const bl_profile *p, FILE *out, size_t limit)
     if (!fs && p->n_funcs)
         return -ENOMEM;
     int traced = p->kind == BL_PROFILE_TRACED;
+    struct bl__buf safe = {0};
     fprintf(out, "%8s %12s %8s %12s %12s  %s\n", "total%", "total", "self%", "self",
             traced ? "calls" : "", "function");
     for (size_t i = 0; i < n && i < limit; i++) {
@@ -44,11 +45,14 @@ static int write_flat(const bl_profile *p, FILE *out, size_t limit)
             fprintf(out, " %12llu", (unsigned long long)fs[i].calls);
         else
             fprintf(out, " %12s", "");
-        fprintf(out, "  %s", fs[i].name);
+        /* names and files from a binary's symbols and debug information,
+         * which anyone may have written: shown, not obeyed, on a terminal */
+        fprintf(out, "  %s", bl__terminal_safe(&safe, fs[i].name));
         if (fs[i].file)
-            fprintf(out, "  (%s:%d)", fs[i].file, fs[i].line);
+            fprintf(out, "  (%s:%d)", bl__terminal_safe(&safe, fs[i].file), fs[i].line);
         fputc('\n', out);
     }
+    bl__buf_fini(&safe);
     free(fs);
     return 0;
 }
@@ -106,7 +110,10 @@ static int write_tree_node(const bl_profile *p, FILE *out, uint32_t node, int de
         fprintf(out, "%7.2f%% %7.2f%% ", pct(p, nd->total), pct(p, clamp0(nd->self)));
         if (p->kind == BL_PROFILE_TRACED)
             fprintf(out, "%12llu ", (unsigned long long)nd->calls);
-        fprintf(out, "%*s%s\n", 2 * (depth - 1), "", p->funcs[nd->func].name);
+        struct bl__buf safe = {0};
+        fprintf(out, "%*s%s\n", 2 * (depth - 1), "",
+                bl__terminal_safe(&safe, p->funcs[nd->func].name));
+        bl__buf_fini(&safe);
     }
     size_t n;
     uint32_t *kids = bl__profile_children(p, node, &n, 0);

@@ -25,6 +25,21 @@ shell-runs-and-subtracts)
     # the shell's start-up was measured in the same rounds and its subtraction reported
     out_has "Shell start-up (sh -c '', median of 5 runs in the same rounds): .*subtracted"
     ;;
+names-are-shown-not-obeyed)
+    # names from a parameter list or -n: a screen clear and an OSC 52
+    # clipboard write are printed as \x1b in the summary and the
+    # comparison, never sent to the terminal
+    esc=$(printf '\033')
+    run "$cli" exec -N -r 3 "echo x" "$(printf 'echo \033]0;t\007y')" \
+        -n "$(printf 'n\033[2J')" -n "$(printf 'm\033]52;c;eA==\007')"
+    expect_status 0
+    out_lacks "$esc"
+    out_has '^Benchmark 1: n\\x1b\[2J$'
+    out_has '^Benchmark 2: m\\x1b]52;c;eA==\\x07$'
+    # the faster is the reference, the other compared with it
+    out_has "^Relative to '\\(n\\\\x1b\\[2J\\|m\\\\x1b]52;c;eA==\\\\x07\\)' "
+    out_has '^  \(n\\x1b\[2J\|m\\x1b]52;c;eA==\\x07\) .*x '
+    ;;
 no-shell-splits-words)
     printf '#!/bin/sh\necho "$#:$1" >> "%s"\n' "$log" >"$tmp/append"
     chmod +x "$tmp/append"

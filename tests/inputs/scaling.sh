@@ -60,6 +60,45 @@ if [ "$case_name" = go-keys ]; then
     check "$ratio" "x + 0 < 8" \
         "peak memory of compare on $n keys ($kb KiB) over $((n / 4)) keys ($small_kb KiB)"
 fi
+if [ "$case_name" = go-keys ]; then
+    # compare -format json and markdown print each table's configuration
+    # as what changed since the previous table: linear, about 300 bytes a
+    # table. Every key above every table would be n^2/2 keys (4 GB at
+    # 20k): a file limit of 64 MiB stops that with SIGXFSZ.
+    for fmt in json markdown; do
+        (
+            ulimit -f 65536
+            exec timeout 60 "$bin/benchlab" compare -format "$fmt" "$tmp/in" >"$tmp/cmp.$fmt"
+        )
+        st=$?
+        [ "$st" -eq 0 ] || fail "compare -format $fmt of $n keys: exit status $st (153 or 25: over 64 MiB)"
+    done
+    # the JSON reads back, and applying each table's changes in turn gives
+    # table i the keys key0..key(i) with their values, and key(i+1).. ""
+    python3 - "$tmp/cmp.json" "$n" <<'PY' || fail "compare -format json's config_changes do not add up"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+assert doc["schema"] == "benchlab-compare/2", doc["schema"]
+tables = doc["tables"]
+assert len(tables) == n, len(tables)
+cfg = {}
+for i, t in enumerate(tables):
+    ch = t["config_changes"]
+    if i > 0:
+        assert ch == {f"key{i}": f"value{i}"}, (i, ch)
+    cfg.update(ch)
+    for j in (0, i // 2, i, i + 1, n - 1):
+        if j < n:
+            assert cfg[f"key{j}"] == (f"value{j}" if j <= i else ""), (i, j)
+assert cfg["goos"] == "linux" and cfg["pkg"] == "scale"
+PY
+    # Markdown: every key above the first table, then the one each adds
+    [ "$(grep -o '[*][*]key[0-9]*:[*][*]' "$tmp/cmp.markdown" | wc -l)" -eq $((2 * n - 1)) ] ||
+        fail "compare -format markdown's configuration lines are not the $((2 * n - 1)) expected"
+    grep -qx "[*][*]key$((n - 1)):[*][*] value$((n - 1))" "$tmp/cmp.markdown" ||
+        fail "the last table's key is missing from the Markdown"
+fi
 if [ "$case_name" = units ]; then
     # compare reads Unit metadata through its own index
     run timeout 60 "$bin/benchlab" compare "$tmp/in"

@@ -197,6 +197,27 @@ static void hostile_names_quote_as_every_writer(void **state)
     bl_profile_destroy(p);
 }
 
+/* The flat profile and the call tree go to a terminal: a function name
+ * from a binary's symbols holding an OSC 52 clipboard write is shown as
+ * \x1b..., never sent as it is. */
+static void text_views_show_control_characters_escaped(void **state)
+{
+    (void)state;
+    bl_profile *p = bl_profile_create(BL_PROFILE_SAMPLED);
+    const char *frames[] = {"main", "ev\x1b]52;c;eA==\x07il\x9b"};
+    assert_int_equal(bl_profile_add_stack(p, frames, 2, 5, 0), 0);
+    enum bl_profile_format views[] = {BL_PROFILE_FLAT, BL_PROFILE_TREE};
+    for (size_t i = 0; i < 2; i++) {
+        size_t len;
+        char *text = render(p, views[i], &len);
+        assert_null(memchr(text, 0x1b, len));
+        assert_null(memchr(text, 0x07, len));
+        assert_non_null(strstr(text, "ev\\x1b]52;c;eA==\\x07il\\x9b"));
+        free(text);
+    }
+    bl_profile_destroy(p);
+}
+
 static void speedscope_and_chrome_name_every_frame(void **state)
 {
     (void)state;
@@ -424,6 +445,7 @@ int main(void)
         cmocka_unit_test(svg_has_one_frame_per_node_and_escapes),
         cmocka_unit_test(speedscope_and_chrome_name_every_frame),
         cmocka_unit_test(hostile_names_quote_as_every_writer),
+        cmocka_unit_test(text_views_show_control_characters_escaped),
         cmocka_unit_test(pprof_starts_with_sample_types_and_holds_names),
         cmocka_unit_test(format_names_and_extensions_parse),
         cmocka_unit_test(load_rejects_missing_empty_and_garbage),

@@ -290,6 +290,49 @@ judge-finds-a-regression)
     expect_status 0
     out_has '^Work/n=200 .* unchanged$'
     ;;
+judge-shows-hostile-names-escaped)
+    # names, configuration and baseline names from hostile files: an OSC 52
+    # clipboard write, a screen clear, a window title. Every text writer
+    # shows them as \x1b, never sends them to the terminal.
+    esc=$(printf '\033')
+    for r in 1 2; do
+        {
+            printf 'goos: linux\ncpu: cpu%d\033]0;title\007\n' "$r"
+            for i in 1 2 3 4 5 6 7 8; do
+                printf 'BenchmarkA\033]52;c;cHduZWQ=\007x-8 1 %d ns/op\n' "$((400 * r + i))"
+                printf 'BenchmarkOnly%d\033[2J-8 1 %d ns/op\n' "$r" "$((100 + i))"
+            done
+        } >"$tmp/h$r.txt"
+        "$cli" merge "$tmp/h$r.txt" --save --store "$store" >/dev/null 2>&1 || fail "merge --save $r"
+    done
+    run "$cli" judge --store "$store"
+    expect_status 1
+    out_lacks "$esc"
+    out_has '^A\\x1b]52;c;cHduZWQ=\\x07x-8 .* SLOWER$'
+    out_has '^new (not in the baseline): Only2\\x1b\[2J-8$'
+    out_has '^missing (in the baseline only): Only1\\x1b\[2J-8$'
+    run "$cli" judge --format markdown --store "$store"
+    out_lacks "$esc"
+    run "$cli" history --store "$store"
+    out_lacks "$esc"
+    out_has '^A\\x1b]52;c;cHduZWQ=\\x07x-8 '
+    # a baseline name in a shared store is anyone's; errors quote names
+    run "$cli" baseline set "$(printf 'b\033]0;t\007')" @1 --store "$store"
+    expect_status 0
+    out_lacks "$esc"
+    run "$cli" baseline list --store "$store"
+    out_lacks "$esc"
+    out_has '^b\\x1b]0;t\\x07 = run 1 '
+    run "$cli" judge --against "$(printf 'n\033[2J')" --store "$store"
+    expect_status 2
+    err_lacks "$esc"
+    err_has "no baseline named 'n\\\\x1b\\[2J'"
+    # merge warns of files from other CPUs, quoting them
+    run "$cli" merge "$tmp/h1.txt" "$tmp/h2.txt" -o "$tmp/m.txt"
+    expect_status 0
+    err_lacks "$esc"
+    err_has 'ran on another CPU (cpu2\\x1b]0;title\\x07, not cpu1\\x1b]0;title\\x07)'
+    ;;
 judge-markdown-against-a-baseline)
     "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "base run"
     FIXTURE_FACTOR=4 "$suite" $quick --count 8 --store "$store" >/dev/null 2>&1 || fail "slow run"

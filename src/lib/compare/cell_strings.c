@@ -96,7 +96,7 @@ const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_
     return i < 0 ? NULL : &c->cells[i];
 }
 
-void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx)
+void bl__table_fields(bl_compare *c, size_t ti, bl__field_fn fn, void *ctx)
 {
     const struct proj *p = c->tablep;
     /* after the first table, only the fields that differ from the previous
@@ -108,10 +108,26 @@ void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx)
          pos++) {
         if (fl->kind == FK_UNIT)
             continue;
-        uint32_t v = bl__key_get(p, c->tables[ti].key, fl);
-        struct bl__buf b = {0};
-        bl__buf_printf(&b, "%s: %s", fl->name, c->str.s[v]);
-        fn(ctx, b.data ? b.data : "");
-        bl__buf_fini(&b);
+        fn(ctx, fl->name, c->str.s[bl__key_get(p, c->tables[ti].key, fl)]);
     }
+}
+
+struct header_line {
+    bl__header_fn fn;
+    void *ctx;
+};
+
+static void header_line(void *ctx, const char *name, const char *value)
+{
+    const struct header_line *h = ctx;
+    struct bl__buf b = {0};
+    bl__buf_printf(&b, "%s: %s", name, value);
+    h->fn(h->ctx, b.data ? b.data : "");
+    bl__buf_fini(&b);
+}
+
+void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx)
+{
+    struct header_line h = {fn, ctx};
+    bl__table_fields(c, ti, header_line, &h);
 }

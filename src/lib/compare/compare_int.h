@@ -105,6 +105,9 @@ void bl__cfgmaps_fini(struct bl__cfgmaps *m);
 uint32_t bl__cfgmap_get(const struct bl__cfgmaps *m, uint32_t map, uint32_t ord);
 /* map with ord set to val (0 unsets): the new map's id, or -ENOMEM. */
 long bl__cfgmap_set(struct bl__cfgmaps *m, uint32_t map, uint32_t ord, uint32_t val);
+/* map with n (ord, val) pairs set (pairs[2i], pairs[2i+1]), sorted by ord;
+ * the value of an ord given twice is the later one. */
+long bl__cfgmap_set_many(struct bl__cfgmaps *m, uint32_t map, const uint32_t *pairs, size_t n);
 /* The smallest ordinal >= from at which maps a and b differ, or -1. */
 long bl__cfgmap_diff(const struct bl__cfgmaps *m, uint32_t a, uint32_t b, uint32_t from);
 
@@ -374,6 +377,12 @@ const struct cell *bl__cell_at(const bl_compare *c, const struct table *t, size_
  * field for the first table, then those that changed. */
 typedef void (*bl__header_fn)(void *ctx, const char *line);
 void bl__table_headers(bl_compare *c, size_t ti, bl__header_fn fn, void *ctx);
+/* The same fields as name and value ("" where the table has none): every
+ * field for the first table, then those that differ from the previous
+ * table's, so that all tables together are linear in the input however
+ * often the configuration changes. */
+typedef void (*bl__field_fn)(void *ctx, const char *name, const char *value);
+void bl__table_fields(bl_compare *c, size_t ti, bl__field_fn fn, void *ctx);
 /* compare_in.c: read the inputs in order, detecting each one's format. */
 int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
                          char *err, size_t err_size);

@@ -280,6 +280,12 @@ static int cmp_pos(const void *a, const void *b)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
+static int cmp_ord(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
 static int is_config_excluded(const bl_compare *c, const char *key)
 {
     for (size_t i = 0; i < c->n_config_excl; i++)
@@ -330,17 +336,32 @@ int bl__cfg_sync(bl_compare *c)
             rc = bl__proj_add_sub(ps[j], c->str.s[k], k, ord);
     }
     free(fresh);
+    /* the changed keys as (ordinal, value) pairs in ordinal order, set at
+     * once: a whole configuration read from JSON makes each map node once */
+    uint32_t *pairs = NULL;
+    size_t n_pairs = 0;
+    if (!rc && !(pairs = malloc(c->n_cfg_pending * 2 * sizeof *pairs)))
+        rc = -ENOMEM;
     for (size_t i = 0; i < c->n_cfg_pending && !rc; i++) {
         uint32_t k = c->cfg_pending[i];
         uint64_t info;
         if (!bl__umap_get(&c->cfg_info, k, &info) || info == CFG_EXCLUDED)
             continue;
-        long m = bl__cfgmap_set(&c->maps, c->cfg_map, (uint32_t)(info - 1), bl__cfg_value(c, k));
+        pairs[2 * n_pairs] = (uint32_t)(info - 1);
+        pairs[2 * n_pairs + 1] = bl__cfg_value(c, k);
+        n_pairs++;
+    }
+    if (!rc && n_pairs) {
+        /* stable would keep the later of an ordinal pending twice; both
+         * carry the key's current value, so any order does */
+        qsort(pairs, n_pairs, 2 * sizeof *pairs, cmp_ord);
+        long m = bl__cfgmap_set_many(&c->maps, c->cfg_map, pairs, n_pairs);
         if (m < 0)
             rc = -ENOMEM;
         else
             c->cfg_map = (uint32_t)m;
     }
+    free(pairs);
     if (!rc)
         c->n_cfg_pending = 0;
     return rc;

@@ -1,7 +1,9 @@
 /*
  * write_json.c - the comparison tables as JSON (`compare -format json`,
- * schema "benchlab-compare/1"; docs/compare.md): per table its key, unit
- * and columns, per row its cells (n, center, interval, warnings and the
+ * schema "benchlab-compare/2"; docs/json-schema.md): per table the
+ * configuration keys that changed since the previous table (all of them
+ * in the first: linear output however often the configuration changes),
+ * its unit and columns, per row its cells (n, center, interval, warnings and the
  * comparison with the base column), and the geomeans.
  */
 #include <errno.h>
@@ -12,10 +14,26 @@
 
 #include "compare_int.h"
 
+struct json_field {
+    FILE *f;
+    int any;
+};
+
+static void json_field(void *ctx, const char *name, const char *value)
+{
+    struct json_field *jf = ctx;
+    if (jf->any)
+        fputc(',', jf->f);
+    bl__json_string(jf->f, name);
+    fputc(':', jf->f);
+    bl__json_string(jf->f, value);
+    jf->any = 1;
+}
+
 int bl_compare_write_json(bl_compare *c, FILE *f)
 {
     struct bl__buf b = {0};
-    fputs("{\"schema\":\"benchlab-compare/1\",", f);
+    fputs("{\"schema\":\"benchlab-compare/2\",", f);
     fputs("\"alpha\":", f);
     bl__json_number(f, c->opts.alpha);
     fputs(",\"confidence\":", f);
@@ -24,19 +42,9 @@ int bl_compare_write_json(bl_compare *c, FILE *f)
     for (size_t ti = 0; ti < c->n_tables; ti++) {
         const struct table *t = &c->tables[ti];
         fputs(ti ? ",\n{" : "\n{", f);
-        fputs("\"config\":{", f);
-        int any = 0;
-        for (size_t i = 0; i < c->tablep->n_flat; i++) {
-            const struct field *fl = c->tablep->flat[i];
-            if (fl->kind == FK_UNIT)
-                continue;
-            if (any)
-                fputc(',', f);
-            bl__json_string(f, fl->name);
-            fputc(':', f);
-            bl__json_string(f, c->str.s[bl__key_get(c->tablep, t->key, fl)]);
-            any = 1;
-        }
+        fputs("\"config_changes\":{", f);
+        struct json_field jf = {f, 0};
+        bl__table_fields(c, ti, json_field, &jf);
         fputs("},\"unit\":", f);
         bl__json_string(f, c->str.s[t->unit]);
         fputs(",\"assume\":", f);

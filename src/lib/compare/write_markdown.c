@@ -1,7 +1,8 @@
 /*
  * write_markdown.c - the comparison tables as Markdown (`compare -format
  * markdown`), for a pull request or a wiki: one GitHub table per table,
- * its key in bold above it, every name and value through
+ * its configuration in bold above it (as the text table's header: every
+ * key above the first table, then only those that changed), every name and value through
  * bl__markdown_text (no markup, no HTML).
  */
 #include <errno.h>
@@ -67,6 +68,21 @@ static void cell_strings(const bl_compare *c, const struct table *t, size_t r, s
     }
 }
 
+struct md_field {
+    FILE *f;
+    int any;
+};
+
+static void md_field(void *ctx, const char *name, const char *value)
+{
+    struct md_field *mf = ctx;
+    fprintf(mf->f, "%s**", mf->any ? ", " : "");
+    bl__markdown_text(mf->f, name);
+    fputs(":** ", mf->f);
+    bl__markdown_text(mf->f, value);
+    mf->any = 1;
+}
+
 int bl_compare_write_markdown(bl_compare *c, FILE *f)
 {
     struct bl__buf b = {0};
@@ -76,19 +92,9 @@ int bl_compare_write_markdown(bl_compare *c, FILE *f)
         const struct table *t = &c->tables[ti];
         if (ti > 0)
             fputc('\n', f);
-        int any = 0;
-        for (size_t i = 0; i < c->tablep->n_flat; i++) {
-            const struct field *fl = c->tablep->flat[i];
-            if (fl->kind == FK_UNIT)
-                continue;
-            uint32_t v = bl__key_get(c->tablep, t->key, fl);
-            fprintf(f, "%s**", any ? ", " : "");
-            bl__markdown_text(f, fl->name);
-            fputs(":** ", f);
-            bl__markdown_text(f, c->str.s[v]);
-            any = 1;
-        }
-        if (any)
+        struct md_field mf = {f, 0};
+        bl__table_fields(c, ti, md_field, &mf);
+        if (mf.any)
             fputs("\n\n", f);
         fputs("| ", f);
         bl__markdown_text(f, c->str.s[t->unit]);

@@ -95,6 +95,7 @@ static int in_table(const bl_judgement *j)
 static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, const char *what,
                        int markdown)
 {
+    struct bl__buf safe = {0};
     size_t n = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (s->items[i].verdict != v)
@@ -106,7 +107,7 @@ static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, co
             if (markdown)
                 bl__markdown_text(f, short_name(s->items[i].name));
             else
-                fputs(short_name(s->items[i].name), f);
+                fputs(bl__terminal_safe(&safe, short_name(s->items[i].name)), f);
         }
         n++;
     }
@@ -114,6 +115,7 @@ static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, co
         fprintf(f, " and %zu more", n - 12);
     if (n)
         fputc('\n', f);
+    bl__buf_fini(&safe);
 }
 
 static int uses_batches(const bl_judgement_set *s)
@@ -125,29 +127,42 @@ static int uses_batches(const bl_judgement_set *s)
 }
 
 /* A row of the text table: the cells, and the verdict of a regression in
- * capitals, easy to find in a CI log. v points into the row itself. */
+ * capitals, easy to find in a CI log. v points into the row itself, and
+ * the name into safe. */
 struct text_row {
     struct cells c;
     char verdict[32];
     const char *v[8];
 };
 
-static void fill_text_row(const bl_judgement *j, struct text_row *r)
+static void fill_text_row(const bl_judgement *j, struct text_row *r, struct bl__buf *safe)
 {
     fill_cells(j, &r->c);
     snprintf(r->verdict, sizeof r->verdict, "%s", bl_verdict_name(j->verdict));
     if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
         for (char *q = r->verdict; *q; q++)
             *q = (char)(*q - 'a' + 'A');
-    const char *v[8] = {short_name(j->name), r->c.base, r->c.new_, r->c.change, r->c.ci, r->c.p,
-                        r->c.values,         r->verdict};
+    const char *v[8] = {bl__terminal_safe(safe, short_name(j->name)),
+                        r->c.base,
+                        r->c.new_,
+                        r->c.change,
+                        r->c.ci,
+                        r->c.p,
+                        r->c.values,
+                        r->verdict};
     memcpy(r->v, v, sizeof v);
 }
 
+/* The text table goes to a terminal or a CI log: names and labels read
+ * from files (a benchmark's name, a path, a stored run's tags) have their
+ * control characters shown as \x1b (bl__terminal_safe), so that an OSC 52
+ * clipboard write or a screen clear in a name is printed, not obeyed. */
 int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
                         const char *new_label)
 {
-    fprintf(f, "judging %s against %s\n", new_label, base_label);
+    struct bl__buf safe = {0};
+    fprintf(f, "judging %s", bl__terminal_safe(&safe, new_label));
+    fprintf(f, " against %s\n", bl__terminal_safe(&safe, base_label));
     fprintf(f,
             "Mann-Whitney U per benchmark, %s over %zu benchmark%s at alpha %g; "
             "changes under %g%% count as unchanged\n\n",
@@ -166,7 +181,7 @@ int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_lab
             if (!in_table(&s->items[i]))
                 continue;
             struct text_row r;
-            fill_text_row(&s->items[i], &r);
+            fill_text_row(&s->items[i], &r, &safe);
             for (int k = 0; k < 8; k++) {
                 if (pass)
                     cell(f, r.v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
@@ -187,6 +202,7 @@ int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_lab
     summary_line(f, s);
     fprintf(f, ": %s\n",
             s->n_slower || s->n_failed ? "REGRESSION" : "no regression past the threshold");
+    bl__buf_fini(&safe);
     return ferror(f) ? -EIO : 0;
 }
 
