@@ -96,8 +96,9 @@ default-launches-interleaved)
     order=$(awk '/^Benchmark/ { printf "%s ", substr($1, 10, 2) }' "$tmp/out")
     [ "$order" = "Aa Zz Aa Zz Aa Zz Aa Zz Aa Zz Aa Zz " ] || fail "order: $order"
     out_has '^# launches: 6$'
-    # the table: 6 launches, their spread, an interval over launches (no '*')
-    grep -q '^AaHealthy  .*\]  *6  *[0-9.]*%  *[0-9]*/[0-9]*  ' "$tmp/err" || fail "table row"
+    # the table: 6 launches, their spread and cpu spread, an interval over
+    # launches (no '*')
+    grep -q '^AaHealthy  .*\]  *6  *[0-9.]*%  *[0-9.]*%  *[0-9]*/[0-9]*  ' "$tmp/err" || fail "table row"
     ! grep -q '^\* one launch' "$tmp/err" || fail "one-launch footnote with 6 launches"
     run "$faults" --time 0.2s --count 1 --filter 'AaHealthy'
     expect_status 0
