@@ -546,13 +546,8 @@ static int can_make_in(const char *path, const char *dir, char *err, size_t err_
 int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size)
 {
     char def[PATH_MAX + 64];
-    if (!spec || !*spec) {
-        if (bl_store_default_spec(def, sizeof def) != 0) {
-            snprintf(err, err_size, "the default store's path is too long");
-            return -ENAMETOOLONG;
-        }
-        spec = def;
-    }
+    if (!(spec = bl__store_spec_or_default(spec, def, sizeof def, err, err_size)))
+        return -ENAMETOOLONG;
     if (bl__store_is_pg_spec(spec))
         return 0;
     const char *path = strncmp(spec, "sqlite:", 7) == 0 ? spec + 7 : spec;

@@ -85,6 +85,18 @@ int bl_store_default_spec(char *out, size_t size)
     return n >= 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
 }
 
+const char *bl__store_spec_or_default(const char *spec, char *def, size_t def_size, char *err,
+                                      size_t err_size)
+{
+    if (spec && *spec)
+        return spec;
+    if (bl_store_default_spec(def, def_size) != 0) {
+        snprintf(err, err_size, "the default store's path is too long");
+        return NULL;
+    }
+    return def;
+}
+
 int bl__store_is_pg_spec(const char *spec)
 {
     return strncmp(spec, "postgresql://", 13) == 0 || strncmp(spec, "postgres://", 11) == 0;
@@ -488,13 +500,8 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
 {
     *out = NULL;
     char def[PATH_MAX + 64];
-    if (!spec || !*spec) {
-        if (bl_store_default_spec(def, sizeof def) != 0) {
-            snprintf(err, err_size, "the default store's path is too long");
-            return -ENAMETOOLONG;
-        }
-        spec = def;
-    }
+    if (!(spec = bl__store_spec_or_default(spec, def, sizeof def, err, err_size)))
+        return -ENAMETOOLONG;
     int create = (flags & BL_STORE_CREATE) != 0;
     bl_store *s = calloc(1, sizeof *s);
     if (!s || !(s->name = redact(spec))) {

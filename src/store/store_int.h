@@ -22,6 +22,12 @@ struct bl_store {
 /* Whether spec is a PostgreSQL URI ("postgresql://", "postgres://"). */
 int bl__store_is_pg_spec(const char *spec);
 
+/* `spec`, or for NULL or "" the default store's (bl_store_default_spec,
+ * written into def[def_size]); NULL with the reason in err when the
+ * default path does not fit. */
+const char *bl__store_spec_or_default(const char *spec, char *def, size_t def_size, char *err,
+                                      size_t err_size);
+
 /*
  * Check, without creating anything, that `spec` (NULL or "": the default
  * store) is an SQLite store that does not exist yet (or is an empty file)
