@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,21 +124,12 @@ static void *offcpu_main(void *arg)
 
 void bl__sampler_start_offcpu(void)
 {
-    size_t bytes = sizeof(struct thread_buf) + BUF_BYTES;
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED)
+    struct thread_buf *tb = bl__sampler_buf_new(BUF_BYTES);
+    if (!tb)
         return;
-    struct thread_buf *tb = mem;
-    tb->tid = bl__sampler_tid();
-    tb->perf_fd = -1;
-    tb->data = (unsigned char *)mem + sizeof *tb;
-    tb->cap = BUF_BYTES;
-    tb->used = sizeof(struct bl_raw_header);
     tb->rng = 0x9e3779b97f4a7c15u;
-    int slot = atomic_fetch_add(&g_n_threads, 1);
-    if (slot >= MAX_THREADS)
+    if (bl__sampler_buf_publish(tb) != 0)
         return;
-    atomic_store(&g_threads[slot], tb);
     g_offcpu_buf = tb;
     pthread_create_fn real = bl__sampler_real_pthread_create();
     atomic_store(&g_offcpu_running, 1);

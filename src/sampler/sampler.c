@@ -437,22 +437,41 @@ static void stop_clock(struct thread_buf *tb)
     }
 }
 
-/* Make the calling thread a sampled one. Runs outside signal context. */
-static void thread_register(void)
+struct thread_buf *bl__sampler_buf_new(size_t cap)
 {
-    size_t bytes = sizeof(struct thread_buf) + g_buf_bytes;
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *mem = mmap(NULL, sizeof(struct thread_buf) + cap, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
-        return;
+        return NULL;
     struct thread_buf *tb = mem;
     tb->tid = bl__sampler_tid();
     tb->perf_fd = -1;
+    tb->data = (unsigned char *)mem + sizeof *tb;
+    tb->cap = cap;
+    tb->used = sizeof(struct bl_raw_header);
+    return tb;
+}
+
+int bl__sampler_buf_publish(struct thread_buf *tb)
+{
+    int slot = atomic_fetch_add(&g_n_threads, 1);
+    if (slot >= MAX_THREADS) {
+        munmap(tb, sizeof *tb + tb->cap);
+        return -1;
+    }
+    atomic_store(&g_threads[slot], tb);
+    return 0;
+}
+
+/* Make the calling thread a sampled one. Runs outside signal context. */
+static void thread_register(void)
+{
+    struct thread_buf *tb = bl__sampler_buf_new(g_buf_bytes);
+    if (!tb)
+        return;
     struct timespec seed;
     clock_gettime(CLOCK_MONOTONIC, &seed);
     tb->rng = ((uint64_t)tb->tid << 32 ^ (uint64_t)seed.tv_nsec) | 1;
-    tb->data = (unsigned char *)mem + sizeof *tb;
-    tb->cap = g_buf_bytes;
-    tb->used = sizeof(struct bl_raw_header);
     atomic_store(&tb->paused, atomic_load(&g_paused));
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -464,12 +483,8 @@ static void thread_register(void)
         }
         pthread_attr_destroy(&attr);
     }
-    int slot = atomic_fetch_add(&g_n_threads, 1);
-    if (slot >= MAX_THREADS) {
-        munmap(mem, bytes);
+    if (bl__sampler_buf_publish(tb) != 0)
         return;
-    }
-    atomic_store(&g_threads[slot], tb);
     tls_buf = tb;
     pthread_setspecific(g_key, tb);
     /* the first thread decides; later ones follow */

@@ -47,6 +47,12 @@ extern struct thread_buf *g_offcpu_buf;
 
 /* The calling thread's id. */
 pid_t bl__sampler_tid(void);
+/* A new empty buffer of `cap` sample bytes for the calling thread (its own
+ * mapping, rng not seeded), or NULL; outside signal context. */
+struct thread_buf *bl__sampler_buf_new(size_t cap);
+/* Put tb in g_threads, where flushing finds it; 0, or -1 when every slot is
+ * taken (tb is then unmapped). */
+int bl__sampler_buf_publish(struct thread_buf *tb);
 /* Write the buffer's samples as one chunk and empty it (async-signal-safe). */
 void bl__sampler_flush(struct thread_buf *tb);
 /* The next sampling period of the thread, uniform in [period/2, 3*period/2). */
