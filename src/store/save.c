@@ -543,6 +543,19 @@ static int can_make_in(const char *path, const char *dir, char *err, size_t err_
     return 0;
 }
 
+/* Turn the path in p[] (at least 2 bytes) into its directory, in place:
+ * "DIR" of "DIR/NAME", "." of "NAME", "/" of "/NAME". */
+static void to_dir(char *p)
+{
+    char *slash = strrchr(p, '/');
+    if (!slash)
+        strcpy(p, ".");
+    else if (slash == p)
+        p[1] = '\0';
+    else
+        *slash = '\0';
+}
+
 int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size)
 {
     char def[PATH_MAX + 64];
@@ -575,24 +588,12 @@ int bl__store_check_new(const char *spec, char *name, size_t name_size, char *er
         return -ENAMETOOLONG;
     }
     memcpy(dir, path, strlen(path) + 1);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
+    to_dir(dir);
     int rc = 0;
     if (stat(dir, &st) != 0 && errno == ENOENT) {
         char parent[PATH_MAX];
         memcpy(parent, dir, strlen(dir) + 1);
-        char *up = strrchr(parent, '/');
-        if (!up)
-            snprintf(parent, sizeof parent, ".");
-        else if (up == parent)
-            parent[1] = '\0';
-        else
-            *up = '\0';
+        to_dir(parent);
         if (stat(parent, &st) != 0) {
             int e = errno;
             snprintf(err, err_size, "store %s: cannot create directory %s: %s", spec, dir,
