@@ -563,6 +563,36 @@ threads-run-together)
     expect_status 0
     check "$(metric BenchmarkHooks/threads=2 hooks-ok)" 'x == 1' "per-thread hooks"
     ;;
+threads-oversubscribed-batch-many-ops)
+    # More threads than CPUs (the worker pinned to one CPU, on any machine):
+    # a batch is sized by each thread's CPU time, so it holds several
+    # operations of each thread, not one (which met at the barrier after
+    # every operation: the wake-ups and the last threads' wait for a CPU
+    # were most of the batch). Oversubscribed spends 200 us of CPU per op:
+    # at the 1 ms target, 5 a thread (jitter applies from 10), where sizing
+    # by wall time (1.6 ms per repetition with 8 threads) gave 1.
+    run "$threads" --time 0.05s --timeout 60s --count 1 --cpu 0 --format json \
+        --filter '^BenchmarkOversubscribed'
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "batch sizes of oversubscribed threads"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+reps = {}
+for b in doc["benchmarks"]:
+    for l in b["launches"]:
+        reps.setdefault(b["name"], []).extend(s["reps"] for s in l["samples"] if s["stage"] == "m")
+print(reps, file=sys.stderr)
+for t in (8, 64):
+    r = reps["BenchmarkOversubscribed/threads=%d" % t]
+    assert r and min(r) >= 3, (t, r)                  # about 5, never 1
+# Threads that sleep spend little CPU time (a few us per op: sized by it,
+# 100 or more repetitions); their batch is bounded to 4x the wall time a
+# busy group would take (8 threads on 1 CPU: 32 ms): 2 ms of sleep per
+# repetition, so at most 16 repetitions (+10% jitter), and more than one.
+r = reps["BenchmarkOversubscribedSleeps/threads=8"]
+assert r and min(r) >= 2 and max(r) <= 18, r
+PY
+    ;;
 threads-failures-are-clean)
     run "$threads" $fast --count 1 --filter 'ThreadFails|ThreadBreaks|ThreadSkips'
     expect_status 1

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- T threads, together ---------------------------------------------------- */
@@ -166,6 +167,40 @@ BENCHLAB(BadCount, .threads = BL_THREADS(2, -1, 0, 1000))
 {
     while (bl_loop(st)) {
     }
+}
+
+/* ---- more threads than CPUs ------------------------------------------------- */
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Each operation spends 200 us of its own thread's CPU time, whatever the
+ * scheduler does (sanitizers and load included): T threads on C CPUs take
+ * at least T/C x 200 us of wall time per repetition of each thread. */
+BENCHLAB(Oversubscribed, .threads = BL_THREADS(8, 64))
+{
+    uint64_t x = 1;
+    while (bl_loop(st)) {
+        uint64_t until = thread_cpu_ns() + 200000;
+        do {
+            for (int i = 0; i < 64; i++)
+                x = x * 6364136223846793005u + 1442695040888963407u;
+            bl_do_not_optimize(x);
+        } while (thread_cpu_ns() < until);
+    }
+}
+
+/* Each operation sleeps 2 ms: little CPU time, and at least 2 ms of wall
+ * time per repetition of each thread, however many CPUs. */
+BENCHLAB(OversubscribedSleeps, .threads = BL_THREADS(8))
+{
+    const struct timespec ms2 = {0, 2000000};
+    while (bl_loop(st))
+        nanosleep(&ms2, NULL);
 }
 
 BENCHLAB_MAIN()

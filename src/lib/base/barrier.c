@@ -14,7 +14,6 @@
  */
 #include <limits.h>
 #include <linux/futex.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,21 +22,13 @@
 
 #define SPIN_NS 50000 /* a futex round trip costs about as much as this */
 
-static int cpus_available(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set);
-    return bl__sys_ncpu();
-}
-
 void bl__barrier_init(struct bl__barrier *b, unsigned n)
 {
     atomic_init(&b->arrived, 0);
     atomic_init(&b->gen, 0);
     atomic_init(&b->sleepers, 0);
     b->n = n ? n : 1;
-    b->spin_ns = (int)b->n <= cpus_available() ? SPIN_NS : 0;
+    b->spin_ns = (int)b->n <= bl__sys_cpus_usable() ? SPIN_NS : 0;
 }
 
 static inline void cpu_relax(void)

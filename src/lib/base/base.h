@@ -103,6 +103,9 @@ const char *bl__sys_cpu_model(void);
 const char *bl__sys_hostname(void);
 const char *bl__sys_kernel(void);
 int bl__sys_ncpu(void);
+/* The CPUs the calling thread may run on (its affinity mask: a worker
+ * pinned by --cpu has those), or the online CPUs when that is unknown. */
+int bl__sys_cpus_usable(void);
 
 /* A small, fast PRNG (xoshiro256**), for jitter and shuffling. */
 struct bl__rng {

@@ -2,6 +2,7 @@
  * sysinfo.c - facts about the machine for configuration lines and metadata.
  * Values are read once and cached; failures give "unknown", never an error.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -82,4 +83,12 @@ int bl__sys_ncpu(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+int bl__sys_cpus_usable(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return bl__sys_ncpu();
 }

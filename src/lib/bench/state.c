@@ -11,6 +11,8 @@
  *   pilot    batches of 1, then x2..x10 repetitions, until a batch lasts
  *            about the target (1 ms by default): the repetitions per batch
  *            that make the two clock reads negligible (< 0.01% at 28 ns).
+ *            A group of more threads than CPUs is sized by each thread's
+ *            CPU time instead (sizing_per_op).
  *   warmup   batches of that size until the per-op time stops falling:
  *            the median of the last 4 batches is no better than 98% of the
  *            4 before, or a quarter of the budget is spent.
@@ -58,7 +60,8 @@
 #define LONG_OP_NS 5e6
 #define SWITCH_MIN_NS 10000
 #define MAX_WALL 20
-#define CTXSW_BIT 0 /* BL_INVALID_CTXSW is 1u << 0 */
+#define OVERSUB_WALL 4 /* an oversubscribed batch: at most 4x the ideal wall time */
+#define CTXSW_BIT 0    /* BL_INVALID_CTXSW is 1u << 0 */
 
 void bl__send(int fd, const char *fmt, ...)
 {
@@ -233,7 +236,8 @@ struct batch {
     uint64_t reps, ns;
     struct bl__acc acc;
     uint32_t pauses;
-    double ref_ns; /* ns per reference step beside the batch; 0: not measured */
+    double ref_ns;        /* ns per reference step beside the batch; 0: not measured */
+    double thread_cpu_ns; /* the threads' mean CPU time in their timed parts */
 };
 
 /* The batch as the runner's invalidation sees it. */
@@ -344,13 +348,32 @@ static void long_op_budget(struct bl__engine *e, double per_op)
         e->budget_ns *= 2;
 }
 
+/*
+ * The time per operation that sizes batches: wall time per repetition, but
+ * each thread's CPU time for a group of more threads (T) than CPUs (C),
+ * where one repetition of each thread lasts T/C operations: sized by wall
+ * time, a batch was one operation per thread, mostly barrier and waits
+ * (docs/engine.md). A group that mostly waits (little CPU time) is bounded
+ * to OVERSUB_WALL times a busy group's wall time. Manual time: as always.
+ */
+static double sizing_per_op(const struct bl__engine *e, const struct batch *b)
+{
+    double wall = (double)b->ns / (double)b->reps;
+    if (!(e->oversubscribed > 1) || e->manual || !(b->thread_cpu_ns > 0))
+        return wall;
+    double cpu = b->thread_cpu_ns / (double)b->reps;
+    double least = wall / (OVERSUB_WALL * e->oversubscribed);
+    return cpu > least ? cpu : least;
+}
+
 /* Record the batch that just ended and move between stages. */
 static void record(struct bl__engine *e, const struct batch *b)
 {
     char stage_c = e->stage == STAGE_PILOT ? 'p' : e->stage == STAGE_WARMUP ? 'w' : 'm';
     send_batch(e, stage_c, b);
 
-    double per_op = (double)b->ns / (double)b->reps;
+    double per_op = sizing_per_op(e, b);
+    double size_ns = per_op * (double)b->reps; /* the batch's length as sizing sees it */
     uint64_t now = bl__now_ns();
     /* A group of one reads its wait for a CPU since the last boundary
      * (unless preemption is the benchmark's nature: most measured batches
@@ -388,7 +411,7 @@ static void record(struct bl__engine *e, const struct batch *b)
     bool wall_out = wall >= wall_cap_ns(e);
     switch (e->stage) {
     case STAGE_PILOT:
-        if ((double)b->ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
+        if (size_ns >= 0.8 * e->target_ns || b->reps >= (uint64_t)1e12 ||
             elapsed > 0.5 * e->budget_ns || wall_out) {
             long_op_budget(e, per_op);
             e->reps = reps_for(e->target_ns, per_op);
@@ -396,7 +419,7 @@ static void record(struct bl__engine *e, const struct batch *b)
             e->warm_begin = now;
             e->warm_stolen_ns = e->stolen_ns;
         } else {
-            uint64_t next = b->ns < 1000 ? b->reps * 10 : reps_for(1.05 * e->target_ns, per_op);
+            uint64_t next = size_ns < 1000 ? b->reps * 10 : reps_for(1.05 * e->target_ns, per_op);
             if (next < b->reps * 2)
                 next = b->reps * 2;
             if (next > b->reps * 10)
@@ -433,9 +456,9 @@ static void record(struct bl__engine *e, const struct batch *b)
             e->warm_on_cpu[e->n_warm_on_cpu++ % 8] = per_op;
         /* a driven worker that was given its size (ab's later pairs) needs
          * only its caches and predictors warm: a shorter window */
-        int w = (double)b->ns >= 10 * e->target_ns ? 1
-                : e->cmd_fd >= 0 && e->given_reps  ? BL__WARM_WINDOW_GIVEN
-                                                   : BL__WARM_WINDOW;
+        int w = size_ns >= 10 * e->target_ns      ? 1
+                : e->cmd_fd >= 0 && e->given_reps ? BL__WARM_WINDOW_GIVEN
+                                                  : BL__WARM_WINDOW;
         bool steady = false;
         if (e->n_warm >= 2 * w) {
             double last = median_of(e->warm + e->n_warm - w, w);
@@ -529,9 +552,10 @@ static void combine(const struct bl__group *g, bool overhead, struct batch *out)
         out->ns = overhead ? s->ovh_ns : s->batch_ns;
         out->acc = overhead ? s->ovh_acc : s->acc;
         out->pauses = overhead ? s->ovh_pauses : s->pauses;
+        out->thread_cpu_ns = (double)out->acc.cpu_ns;
         return;
     }
-    uint64_t gap = 0;
+    uint64_t gap = 0, cpu_sum = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
         const struct bl__acc *a = overhead ? &s->ovh_acc : &s->acc;
@@ -542,12 +566,14 @@ static void combine(const struct bl__group *g, bool overhead, struct batch *out)
         }
         if (span > a->cpu_ns && span - a->cpu_ns > gap)
             gap = span - a->cpu_ns;
+        cpu_sum += a->cpu_ns;
         out->acc.migrations += a->migrations;
         out->acc.nivcsw += a->nivcsw;
         out->acc.minflt += a->minflt;
         out->acc.majflt += a->majflt;
     }
     out->acc.cpu_ns = out->ns > gap ? out->ns - gap : 0;
+    out->thread_cpu_ns = (double)cpu_sum / g->n;
     if (g->eng->manual && !overhead) { /* the threads' mean, as Google Benchmark */
         uint64_t sum = 0;
         for (int i = 0; i < g->n; i++)

@@ -68,6 +68,10 @@ struct bl__engine {
     uint64_t t_begin;     /* when the first batch started */
     uint64_t stolen_ns;   /* time others had our CPU: not charged to the budget (state.c) */
     bool group_of_one;    /* one thread: batch boundaries are always on that thread */
+    /* threads per CPU the worker may use (its affinity mask), when there are
+     * more threads than CPUs; 0 otherwise. Batches are then sized by each
+     * thread's CPU time (state.c, sizing_per_op). */
+    double oversubscribed;
     int sched_fd;         /* the thread's /proc schedstat (a group of one); -1: per batch */
     bool sched_tried;     /* sched_fd was opened, or could not be */
     uint64_t sched_delay; /* its run-queue wait at the last batch boundary */

@@ -625,6 +625,9 @@ int bl__worker_main(const struct bl__worker_args *a)
         for (int i = 1; i < n_threads; i++)
             sts[i]->user = st->user; /* what global_setup made, every thread sees */
         eng.group_of_one = n_threads == 1;
+        int cpus = bl__sys_cpus_usable();
+        if (n_threads > cpus)
+            eng.oversubscribed = (double)n_threads / cpus;
         if (!st->status) {
             if (n_threads == 1)
                 bl__run_body(st);
