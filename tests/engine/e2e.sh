@@ -588,9 +588,24 @@ for t in (8, 64):
 # Threads that sleep spend little CPU time (a few us per op: sized by it,
 # 100 or more repetitions); their batch is bounded to 4x the wall time a
 # busy group would take (8 threads on 1 CPU: 32 ms): 2 ms of sleep per
-# repetition, so at most 16 repetitions (+10% jitter), and more than one.
+# repetition, so at most 16 repetitions (+10% jitter). (How few depends on
+# how late the loaded CPU wakes them: not asserted.)
 r = reps["BenchmarkOversubscribedSleeps/threads=8"]
-assert r and min(r) >= 2 and max(r) <= 18, r
+assert r and max(r) <= 18, r
+PY
+    # Every batch of such a group is off CPU, the benchmark's nature for
+    # the runner from 3 measured batches on: a launch gets 3 even when its
+    # budget (10 ms here; 20 budgets of wall time) is spent by the pilot
+    # and the warmup (64 ms batches), so it is not set aside as disturbed.
+    run "$threads" --time 0.01s --timeout 60s --count 2 --cpu 0 --format json \
+        --filter '^BenchmarkOversubscribed/threads=64$'
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "launches of oversubscribed threads"
+import json, sys
+(b,) = json.load(open(sys.argv[1]))["benchmarks"]
+for l in b["launches"]:
+    m = [s for s in l["samples"] if s["stage"] == "m"]
+    assert len(m) >= 3 and not l["disturbed"] and l["status"] == "ok", (len(m), l["status"])
 PY
     ;;
 threads-failures-are-clean)

@@ -501,14 +501,17 @@ static void record(struct bl__engine *e, const struct batch *b)
         /* the runner judges and decides; we only keep count */
         e->n_measured++;
         break;
-    case STAGE_MEASURE:
-        if (e->fixed_reps) /* .iterations: one measurement of exactly that many */
-            e->stage = STAGE_DONE;
-        else if ((elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
-                 (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) || elapsed >= 5 * e->budget_ns ||
-                 wall_out)
-            e->stage = STAGE_DONE;
+    case STAGE_MEASURE: {
+        bool stop = (elapsed >= e->budget_ns && e->n_valid >= MIN_CLEAN) ||
+                    (elapsed >= 2 * e->budget_ns && e->n_valid >= 3) ||
+                    elapsed >= 5 * e->budget_ns || wall_out || e->fixed_reps;
+        /* all of an oversubscribed group's batches are off CPU, its nature
+         * for the runner from 3 batches on: it gets 3 (within 2 s more) */
+        if (stop && !e->fixed_reps && e->oversubscribed > 1 && e->n_measured < 3)
+            stop = wall >= wall_cap_ns(e) + 2e9;
+        e->stage = stop ? STAGE_DONE : e->stage; /* .iterations: one batch of exactly that */
         break;
+    }
     default:
         break;
     }
