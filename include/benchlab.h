@@ -219,7 +219,13 @@ typedef struct bl_statistic {
  *                    (Repetitions(n))
  *   .manual_time     1: the time of a batch is the sum of what the body
  *                    reports with bl_set_iteration_time(), not the clock;
- *                    no overhead is subtracted (UseManualTime())
+ *                    no overhead is subtracted (UseManualTime()); the rates
+ *                    of bl_report_counter are over that time
+ *   .real_time       1: the rates of bl_report_counter (and Google
+ *                    Benchmark's bytes_per_second and items_per_second)
+ *                    are over the wall time, not the CPU time
+ *                    (UseRealTime()); benchlab's own times are wall time
+ *                    either way
  *
  * How Google Benchmark's outputs (--format gbench-json, gbench-csv,
  * gbench-console) show it:
@@ -259,6 +265,7 @@ typedef struct bl_bench_def {
     double warmup_s;      /* 0: benchlab's warmup rule alone */
     int count;            /* 0: --count */
     int manual_time;
+    int real_time;         /* counters' rates over wall time, not CPU time */
     const char *time_unit; /* NULL: --time-unit */
     int bl__end;
 } bl_bench_def;
@@ -583,17 +590,23 @@ enum bl_counter_flags {
 };
 /*
  * A counter as Google Benchmark's state.counters[name] = Counter(value,
- * flags): `value` is this thread's total over the repetitions run so far
- * (bl_iterations), so call it after the loop. The threads' values are
- * summed (the mean with BL_COUNTER_AVG_THREADS); BL_COUNTER_RATE divides
- * by the measured time (unit "NAME/s"; with BL_COUNTER_INVERT the time
- * per NAME, unit "ns/NAME", which Google Benchmark's outputs show in
- * seconds); without a rate BL_COUNTER_INVERT gives 1 / value
- * (0 for 0) under the unit NAME. Whitespace in NAME becomes '_'. What
- * Google Benchmark leaves undefined (BL_COUNTER_AVG_ITERATIONS with
- * BL_COUNTER_ITERATION_INVARIANT), unknown flags, or a call before the
- * loop ran fail the benchmark, naming the counter. Reporting a name twice
- * keeps the last value.
+ * flags), with Google Benchmark 1.7.1's arithmetic (its counter.cc
+ * Finish): `value` is this thread's total over the repetitions run so far
+ * (bl_iterations), so call it after the loop. A launch sums the threads'
+ * values (a name reported by some threads only: those), then, with I the
+ * repetitions of all threads (bl_iterations() x threads) and S the seconds
+ * they took (the CPU time of all threads; the wall time with .real_time;
+ * the reported time with .manual_time): BL_COUNTER_RATE divides by S,
+ * BL_COUNTER_AVG_THREADS by the threads, BL_COUNTER_ITERATION_INVARIANT
+ * multiplies by I, BL_COUNTER_AVG_ITERATIONS divides by I, and
+ * BL_COUNTER_INVERT takes 1 / the result, last (0 stays 0). S is the
+ * launch's time per op (its median batch) times the repetitions. The
+ * metric's unit is NAME, "NAME/s" for a rate, "ns/NAME" for an inverted
+ * rate (in ns, where Google Benchmark's outputs show seconds); every
+ * output shows these values (docs/writing-benchmarks.md, "Metrics").
+ * Whitespace in NAME becomes '_'. Unknown flags or a call before the loop
+ * ran fail the benchmark, naming the counter. Reporting a name twice keeps
+ * the last value.
  */
 BL_API void bl_report_counter(bl_state *st, const char *name, double value, unsigned flags);
 /*

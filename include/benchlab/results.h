@@ -61,10 +61,24 @@ typedef struct bl_sample {
 
 typedef struct bl_metric {
     char *unit;
-    double value;   /* as written; for a rate, per second (set by bl_launch_finish) */
+    double value;   /* as written; for a rate or a counter, set by bl_launch_finish */
     unsigned flags; /* enum bl_metric_flags of benchlab.h: better=, rate */
     double per_op;  /* a rate's value per repetition, as the benchmark reported it */
+    /* A counter (bl_report_counter): its flags (enum bl_counter_flags of
+     * benchlab.h) and the sum of its threads' values, from which
+     * bl_launch_finish computes `value` (bl_counter_finish). */
+    bool is_counter;
+    unsigned counter_flags;
+    double counter_sum;
 } bl_metric;
+
+/* The time the rates of counters are over (Google Benchmark's choice). */
+enum bl_counter_clock {
+    BL_CLOCK_UNSAID = 0, /* results from before benchlab said: wall time */
+    BL_CLOCK_CPU,        /* the CPU time of all threads (the default) */
+    BL_CLOCK_REAL,       /* the wall time (.real_time, UseRealTime) */
+    BL_CLOCK_MANUAL,     /* the body's reported time (.manual_time, UseManualTime) */
+};
 
 /* The size of a benchmark instance, for complexity fits: what the worker
  * says about its size parameter and the registration's .complexity. */
@@ -107,12 +121,17 @@ typedef struct bl_launch {
     size_t n_measured;        /* measured batches, valid or not */
     size_t n_invalid;         /* measured batches discarded */
     size_t invalid_by[BL_INVALID_NREASONS];
-    unsigned intrinsic;  /* bl_invalid bits seen in most batches: the benchmark's nature,
-                            not used to discard */
-    double bytes_per_op; /* 0 when not set */
-    double items_per_op; /* 0 when not set */
-    int threads;         /* threads that ran the body together (.threads); 0: not threaded */
-    bl_size size;        /* for complexity fits */
+    unsigned intrinsic;       /* bl_invalid bits seen in most batches: the benchmark's nature,
+                                 not used to discard */
+    double bytes_per_op;      /* 0 when not set */
+    double items_per_op;      /* 0 when not set */
+    double bytes_sum_per_op;  /* the sum over the threads' bytes per op; 0: not said */
+    double items_sum_per_op;  /* the same for items */
+    uint64_t loop_iterations; /* repetitions the loop ran per thread, all stages (the
+                                 iterations counters are totals of); 0: not said */
+    int counter_clock;        /* enum bl_counter_clock */
+    int threads;              /* threads that ran the body together (.threads); 0: not threaded */
+    bl_size size;             /* for complexity fits */
     bl_metric *metrics;
     size_t n_metrics;
     char *out; /* the first bytes the benchmark wrote to stdout (NUL-terminated) */
@@ -265,6 +284,36 @@ BL_API int bl_launch_set_metric(bl_launch *launch, const char *unit, double valu
 /* The same with bl_report_metric_ex's flags; a rate's `value` is per repetition. */
 BL_API int bl_launch_set_metric_ex(bl_launch *launch, const char *unit, double value,
                                    unsigned flags);
+
+/* Set a counter on a launch (copied; replaces the same unit): `sum` is its
+ * threads' sum, `counter_flags` enum bl_counter_flags, `metric_flags` how
+ * outputs show it; its value waits for bl_launch_finish. 0 or -ENOMEM. */
+BL_API int bl_launch_set_counter(bl_launch *launch, const char *unit, double sum,
+                                 unsigned metric_flags, unsigned counter_flags);
+
+/*
+ * Google Benchmark 1.7.1's arithmetic of a counter (counter.cc, Finish):
+ * `sum` the threads' sum, `iterations` all threads' repetitions,
+ * `seconds` the time of the clock, `threads` how many ran. A rate is
+ * divided by seconds, kAvgThreads by threads, kIsIterationInvariant
+ * multiplied by iterations, kAvgIterations divided by them, and kInvert
+ * inverts last (0 stays 0, where Google Benchmark gives inf).
+ */
+BL_API double bl_counter_finish(double sum, unsigned counter_flags, double iterations,
+                                double seconds, double threads);
+
+/*
+ * The seconds a launch's counters are over, per repetition of one thread
+ * (so S = this x loop_iterations): its time per op (ns_per_op, the wall time
+ * of the threads together) with BL_CLOCK_REAL, BL_CLOCK_MANUAL or
+ * BL_CLOCK_UNSAID; with BL_CLOCK_CPU the CPU time per op of one thread
+ * (bl_launch_cpu_per_op) times the threads, or ns_per_op where the CPU
+ * time is unknown (Google Benchmark's outputs then show the wall time as
+ * the CPU time).
+ * A time overhead subtraction took to 0 counts as 0.001 ns. NAN when no
+ * time was measured.
+ */
+BL_API double bl_launch_counter_seconds_per_op(const bl_launch *launch);
 
 /*
  * Judge every measured batch of `launch` (invalidation) and compute its

@@ -288,6 +288,7 @@ void build_instances()
                 d.warmup_s = b->min_warmup_time_;
                 d.count = b->repetitions_;
                 d.manual_time = b->use_manual_time_;
+                d.real_time = b->use_real_time_; /* counters' rates over wall time */
                 /* Unit(); without it, the run's --time-unit, which
                  * RunSpecifiedBenchmarks sets to the default unit */
                 d.time_unit =

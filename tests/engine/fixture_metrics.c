@@ -50,8 +50,9 @@ BENCHLAB(HitsThreads, .threads = BL_THREADS(2))
 }
 
 /* Google Benchmark's counter flags through the C API (bl_report_counter):
- * totals over the repetitions run, as state.counters holds them */
-BENCHLAB(Counters, .threads = BL_THREADS(2))
+ * totals over the repetitions run, as state.counters holds them; rates
+ * over the wall time (.real_time, UseRealTime) */
+BENCHLAB(Counters, .threads = BL_THREADS(2), .real_time = 1)
 {
     work(st);
     double n = (double)bl_iterations(st);
@@ -71,10 +72,11 @@ BENCHLAB(CounterBeforeLoop)
     work(st);
 }
 
-BENCHLAB(CounterUndefined)
+/* both iteration flags: x I / I, as Google Benchmark's Finish */
+BENCHLAB(CounterBothIterationFlags)
 {
     work(st);
-    bl_report_counter(st, "both", 1, BL_COUNTER_AVG_ITERATIONS | BL_COUNTER_ITERATION_INVARIANT);
+    bl_report_counter(st, "both", 3, BL_COUNTER_AVG_ITERATIONS | BL_COUNTER_ITERATION_INVARIANT);
 }
 
 BENCHLAB(BothWays)

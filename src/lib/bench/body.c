@@ -102,6 +102,27 @@ void bl_set_items_per_op(bl_state *st, double items)
         st->items_per_op = items;
 }
 
+/* Keep metric `unit` of this thread (the last value of a unit reported twice). */
+static void set_metric(bl_state *st, const char *unit, double value, unsigned flags,
+                       bool is_counter, unsigned counter_flags)
+{
+    int i = 0;
+    while (i < st->n_metrics && strcmp(st->metric_unit[i], unit) != 0)
+        i++;
+    if (i == st->n_metrics) {
+        if (st->n_metrics == BL__MAX_METRICS || strlen(unit) >= sizeof st->metric_unit[0]) {
+            bl_fail(st, "bl_report_metric: too many metrics or unit too long");
+            return;
+        }
+        snprintf(st->metric_unit[i], sizeof st->metric_unit[0], "%s", unit);
+        st->n_metrics++;
+    }
+    st->metric_value[i] = value;
+    st->metric_flags[i] = flags;
+    st->metric_is_counter[i] = is_counter;
+    st->metric_counter_flags[i] = counter_flags;
+}
+
 void bl_report_metric(bl_state *st, double value, const char *unit)
 {
     bl_report_metric_ex(st, value, unit, 0);
@@ -148,27 +169,13 @@ void bl_report_metric_ex(bl_state *st, double value, const char *unit, unsigned 
         flags |= BL_LOWER_IS_BETTER; /* ns per unit */
     else if ((flags & BL_RATE) && !(flags & BL_LOWER_IS_BETTER))
         flags |= BL_HIGHER_IS_BETTER;
-    for (int i = 0; i < st->n_metrics; i++) {
-        if (strcmp(st->metric_unit[i], unit) == 0) {
-            st->metric_value[i] = value;
-            st->metric_flags[i] = flags;
-            return;
-        }
-    }
-    if (st->n_metrics == BL__MAX_METRICS || len >= sizeof st->metric_unit[0]) {
-        bl_fail(st, "bl_report_metric: too many metrics or unit too long");
-        return;
-    }
-    snprintf(st->metric_unit[st->n_metrics], sizeof st->metric_unit[0], "%s", unit);
-    st->metric_flags[st->n_metrics] = flags;
-    st->metric_value[st->n_metrics++] = value;
+    set_metric(st, unit, value, flags, false, 0);
 }
 
 /*
- * Google Benchmark's counter rules under benchlab's: benchlab averages a
- * metric over a benchmark's threads and multiplies a rate by the thread
- * count, where Google Benchmark sums the threads' counters; the conversions
- * below give Google Benchmark's figures under benchlab's rule.
+ * A counter keeps this thread's value as it is, with its flags: the worker
+ * sums the threads' (worker.c) and bl_launch_finish applies Google
+ * Benchmark's arithmetic once the time is known (bl_counter_finish).
  */
 void bl_report_counter(bl_state *st, const char *name, double value, unsigned flags)
 {
@@ -177,18 +184,14 @@ void bl_report_counter(bl_state *st, const char *name, double value, unsigned fl
                            BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_ITERATIONS |
                            BL_COUNTER_INVERT | BL_COUNTER_1024;
     const char *nm = name && *name ? name : "counter";
-    double iters = (double)st->total_iters;
-    int threads = st->n_threads > 0 ? st->n_threads : 1;
     msg[0] = '\0';
     if (flags & ~known)
         snprintf(msg, sizeof msg, "bl_report_counter: counter '%.64s': unknown flags 0x%x", nm,
                  flags);
-    else if ((flags & BL_COUNTER_AVG_ITERATIONS) && (flags & BL_COUNTER_ITERATION_INVARIANT))
-        snprintf(msg, sizeof msg,
-                 "bl_report_counter: counter '%.64s': BL_COUNTER_AVG_ITERATIONS with "
-                 "BL_COUNTER_ITERATION_INVARIANT is not defined",
-                 nm);
-    else if (!(iters > 0))
+    else if (!isfinite(value))
+        snprintf(msg, sizeof msg, "bl_report_counter: counter '%.64s': %g is not a finite value",
+                 nm, value);
+    else if (st->total_iters == 0)
         snprintf(msg, sizeof msg,
                  "bl_report_counter: counter '%.64s': call it after the loop (no repetition "
                  "ran yet)",
@@ -198,7 +201,6 @@ void bl_report_counter(bl_state *st, const char *name, double value, unsigned fl
         return;
     }
     bool rate = flags & BL_COUNTER_RATE, invert = flags & BL_COUNTER_INVERT;
-    unsigned mflags = flags & BL_COUNTER_1024 ? BL_ONEK_1024 : 0;
     int w = snprintf(unit, sizeof unit, "%s%s%s", rate && invert ? "ns/" : "", nm,
                      rate && !invert ? "/s" : "");
     if (w < 0 || (size_t)w >= sizeof unit) {
@@ -209,26 +211,12 @@ void bl_report_counter(bl_state *st, const char *name, double value, unsigned fl
     for (char *c = unit; *c; c++)
         if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
             *c = '_';
-    if (rate) {
-        /* per op of this thread; benchlab writes value x threads / s per op */
-        double per_op = flags & BL_COUNTER_ITERATION_INVARIANT ? value
-                        : flags & BL_COUNTER_AVG_ITERATIONS    ? value / iters / iters
-                                                               : value / iters;
-        if (flags & BL_COUNTER_AVG_THREADS)
-            per_op /= threads;
-        bl_report_metric_ex(st, per_op, unit, BL_RATE | (invert ? BL_INVERT : 0) | mflags);
-        return;
-    }
-    double x = value;
-    if (flags & BL_COUNTER_ITERATION_INVARIANT)
-        x *= iters;
-    if (flags & BL_COUNTER_AVG_ITERATIONS)
-        x /= iters;
-    else if (!(flags & BL_COUNTER_AVG_THREADS))
-        x *= threads; /* the threads' sum, from benchlab's mean over threads */
-    if (invert)
-        x = x != 0 ? 1.0 / x : 0;
-    bl_report_metric_ex(st, x, unit, mflags);
+    /* the metric flags say how outputs show it: rates higher-is-better,
+     * inverted rates (ns per NAME) lower */
+    unsigned mflags = flags & BL_COUNTER_1024 ? BL_ONEK_1024 : 0;
+    if (rate)
+        mflags |= BL_RATE | (invert ? BL_INVERT | BL_LOWER_IS_BETTER : BL_HIGHER_IS_BETTER);
+    set_metric(st, unit, value, mflags, true, flags);
 }
 
 uint64_t bl_iterations(const bl_state *st)

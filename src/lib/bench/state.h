@@ -174,12 +174,19 @@ struct bl_state {
     void *user;
     double bytes_per_op;
     double items_per_op;
+    /* once merged: the sums of every thread's (Google Benchmark's sums) */
+    double bytes_sum_per_op;
+    double items_sum_per_op;
     char label[256];        /* bl_set_label; "" when none */
     long long complexity_n; /* bl_set_complexity_n; 0 when not called */
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
     unsigned metric_flags[BL__MAX_METRICS];
     char metric_unit[BL__MAX_METRICS][64];
+    /* bl_report_counter's: its flags (enum bl_counter_flags) and its raw
+     * value in metric_value (the threads' sum once merged) */
+    bool metric_is_counter[BL__MAX_METRICS];
+    unsigned metric_counter_flags[BL__MAX_METRICS];
     int status; /* 0, 1 skipped, 2 failed */
     char message[512];
 };

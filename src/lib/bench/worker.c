@@ -12,12 +12,14 @@
  *   cgroup NAME                           (.complexity_group: the fit's group, by name)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS
- *   bytes VALUE
- *   items VALUE
- *   metric VALUE UNIT [FLAGS]               (FLAGS: enum bl_metric_flags)
+ *   bytes VALUE [SUM]                      (per op of the first thread that set it; the
+ *   items VALUE [SUM]                       threads' sum, for Google Benchmark's outputs)
+ *   metric VALUE UNIT [FLAGS [CFLAGS]]     (FLAGS: enum bl_metric_flags; CFLAGS: a counter,
+ *                                          enum bl_counter_flags, VALUE its threads' sum)
  *   skip REASON...   |   fail MESSAGE...
  *   ready REPS NS_PER_OP                  (driven mode: warm, waiting for commands)
- *   done ITERATIONS
+ *   done ITERATIONS [CLOCK]               (the loop's repetitions per thread, all stages; the
+ *                                          clock of counters' rates: cpu, real or manual)
  * In driven mode (benchlab ab, --benchlab-cmd-fd N) the runner writes
  * commands on fd N, one line each: "b REPS" runs one overhead batch and one
  * measured batch of REPS repetitions and sends both; "q" (or end of file)
@@ -241,8 +243,9 @@ static void run_threads(struct bl__group *g)
 /*
  * What the threads told us, as one benchmark: the first failure (by
  * thread index) or else the first skip, its message naming the thread;
- * bytes and items per op from the first thread that set them; each user metric the
- * mean over the threads that reported it.
+ * bytes and items per op from the first thread that set them (and their sums over
+ * the threads, for Google Benchmark's outputs); each user metric the mean over the
+ * threads that reported it, each counter (bl_report_counter) their sum.
  */
 static void merge_threads(struct bl__group *g, bl_state *out)
 {
@@ -250,6 +253,8 @@ static void merge_threads(struct bl__group *g, bl_state *out)
     if (g->n == 1) {
         if (out != s0)
             *out = *s0;
+        out->bytes_sum_per_op = out->bytes_per_op;
+        out->items_sum_per_op = out->items_per_op;
         return;
     }
     *out = *s0;
@@ -268,6 +273,11 @@ static void merge_threads(struct bl__group *g, bl_state *out)
         out->bytes_per_op = g->st[i]->bytes_per_op;
     for (int i = 0; i < g->n && !(out->items_per_op > 0); i++)
         out->items_per_op = g->st[i]->items_per_op;
+    out->bytes_sum_per_op = out->items_sum_per_op = 0;
+    for (int i = 0; i < g->n; i++) {
+        out->bytes_sum_per_op += g->st[i]->bytes_per_op;
+        out->items_sum_per_op += g->st[i]->items_per_op;
+    }
     for (int i = 0; i < g->n && !out->label[0]; i++)
         memcpy(out->label, g->st[i]->label, sizeof out->label);
     for (int i = 0; i < g->n && !out->complexity_n; i++)
@@ -291,7 +301,10 @@ static void merge_threads(struct bl__group *g, bl_state *out)
                     }
             memcpy(out->metric_unit[j], s->metric_unit[k], sizeof out->metric_unit[j]);
             out->metric_flags[j] = s->metric_flags[k];
-            out->metric_value[j] = sum / cnt;
+            out->metric_is_counter[j] = s->metric_is_counter[k];
+            out->metric_counter_flags[j] = s->metric_counter_flags[k];
+            /* a counter: the sum, as Google Benchmark's Increment */
+            out->metric_value[j] = s->metric_is_counter[k] ? sum : sum / cnt;
             out->n_metrics++;
         }
     }
@@ -449,17 +462,26 @@ static int send_result(int fd, const struct bl__instance *inst, bl_state *r)
         return 1;
     }
     if (r->bytes_per_op > 0)
-        bl__send(fd, "bytes %.17g", r->bytes_per_op);
+        bl__send(fd, "bytes %.17g %.17g", r->bytes_per_op, r->bytes_sum_per_op);
     if (r->items_per_op > 0)
-        bl__send(fd, "items %.17g", r->items_per_op);
+        bl__send(fd, "items %.17g %.17g", r->items_per_op, r->items_sum_per_op);
     if (r->label[0])
         bl__send(fd, "label %s", r->label);
-    for (int i = 0; i < r->n_metrics; i++)
-        bl__send(fd, "metric %.17g %s %u", r->metric_value[i], r->metric_unit[i],
-                 r->metric_flags[i]);
+    for (int i = 0; i < r->n_metrics; i++) {
+        if (r->metric_is_counter[i])
+            bl__send(fd, "metric %.17g %s %u %u", r->metric_value[i], r->metric_unit[i],
+                     r->metric_flags[i], r->metric_counter_flags[i]);
+        else
+            bl__send(fd, "metric %.17g %s %u", r->metric_value[i], r->metric_unit[i],
+                     r->metric_flags[i]);
+    }
     if (send_body_size(fd, inst, r->complexity_n) != 0)
         return 1;
-    bl__send(fd, "done %llu", (unsigned long long)r->total_iters);
+    const bl_bench_def *d = inst->def;
+    bl__send(fd, "done %llu %s", (unsigned long long)r->total_iters,
+             d->manual_time ? "manual"
+             : d->real_time ? "real"
+                            : "cpu");
     return 0;
 }
 

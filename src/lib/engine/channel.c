@@ -125,21 +125,34 @@ static void handle_line(struct bl__worker *r, char *line)
         if (sscanf(line, "ready %llu %lf", &r->ready_reps, &r->ready_ns) != 2 || !r->ready_reps)
             r->ready_reps = 1;
     } else if (strncmp(line, "bytes ", 6) == 0) {
-        l->bytes_per_op = strtod(line + 6, NULL);
+        char *end;
+        l->bytes_per_op = strtod(line + 6, &end);
+        l->bytes_sum_per_op = *end ? strtod(end, NULL) : 0; /* older suites: not said */
     } else if (strncmp(line, "items ", 6) == 0) {
-        l->items_per_op = strtod(line + 6, NULL);
+        char *end;
+        l->items_per_op = strtod(line + 6, &end);
+        l->items_sum_per_op = *end ? strtod(end, NULL) : 0;
     } else if (strncmp(line, "label ", 6) == 0) {
         free(l->label);
         l->label = bl__strdup(line + 6);
     } else if (strncmp(line, "metric ", 7) == 0) {
         char *unit = rest_after(line, 2);
         char *sp = strchr(unit, ' ');
-        unsigned flags = 0;
+        unsigned flags = 0, cflags = 0;
+        bool counter = false;
         if (sp) {
             *sp = '\0';
-            flags = (unsigned)strtoul(sp + 1, NULL, 10);
+            char *end;
+            flags = (unsigned)strtoul(sp + 1, &end, 10);
+            if (*end == ' ') { /* a counter: its flags, the value its threads' sum */
+                counter = true;
+                cflags = (unsigned)strtoul(end + 1, NULL, 10);
+            }
         }
-        bl_launch_set_metric_ex(l, unit, strtod(line + 7, NULL), flags);
+        if (counter)
+            bl_launch_set_counter(l, unit, strtod(line + 7, NULL), flags, cflags);
+        else
+            bl_launch_set_metric_ex(l, unit, strtod(line + 7, NULL), flags);
     } else if (strncmp(line, "skip ", 5) == 0 || strcmp(line, "skip") == 0) {
         r->fail_kind = 1;
         free(l->message);
@@ -161,6 +174,14 @@ static void handle_line(struct bl__worker *r, char *line)
     } else if (strncmp(line, "tune-stale ", 11) == 0) {
         l->tune_stale = true;
     } else if (strncmp(line, "done", 4) == 0) {
+        unsigned long long iters = 0;
+        char clock[16] = "";
+        if (sscanf(line, "done %llu %15s", &iters, clock) == 2) { /* older suites: no clock */
+            l->loop_iterations = iters;
+            l->counter_clock = strcmp(clock, "real") == 0     ? BL_CLOCK_REAL
+                               : strcmp(clock, "manual") == 0 ? BL_CLOCK_MANUAL
+                                                              : BL_CLOCK_CPU;
+        }
         r->got_done = true;
         r->done_ns = bl__now_ns();
     } else if (!r->proto_error[0]) {

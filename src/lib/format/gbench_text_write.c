@@ -156,6 +156,12 @@ size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t ca
     size_t n = 0;
     bl_rates r;
     bl_launch_rates(l, &r);
+    if (l->counter_clock != BL_CLOCK_UNSAID) {
+        /* Google Benchmark's: the threads' sum over the seconds of its clock */
+        double s = bl_launch_counter_seconds_per_op(l);
+        r.mb_per_s = l->bytes_sum_per_op > 0 ? l->bytes_sum_per_op / s * 1e-6 : NAN;
+        r.items_per_s = l->items_sum_per_op > 0 ? l->items_sum_per_op / s : NAN;
+    }
     if (isfinite(r.mb_per_s) && n < cap) {
         snprintf(out[n].name, sizeof out[n].name, "bytes_per_second");
         out[n].flags = BL_RATE | BL_ONEK_1024;
@@ -169,8 +175,8 @@ size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t ca
     for (size_t i = 0; i < l->n_metrics && n < cap; i++) {
         const bl_metric *m = &l->metrics[i];
         size_t len = strlen(m->unit);
-        if (strcmp(m->unit, "ops/s") == 0 || strcmp(m->unit, "MB/s") == 0 ||
-            strcmp(m->unit, "items/s") == 0)
+        if (!m->is_counter && (strcmp(m->unit, "ops/s") == 0 || strcmp(m->unit, "MB/s") == 0 ||
+                               strcmp(m->unit, "items/s") == 0))
             continue; /* benchlab's own rates: not counters */
         bool rate = len > 2 && strcmp(m->unit + len - 2, "/s") == 0 && (m->flags & BL_RATE);
         bool inverted = (m->flags & BL_INVERT) && strncmp(m->unit, "ns/", 3) == 0;

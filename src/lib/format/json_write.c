@@ -83,6 +83,15 @@ static void write_launch(FILE *f, const bl_launch *l)
     NUM("pause_ns", l->pause_ns);
     NUM("bytes_per_op", l->bytes_per_op);
     NUM("items_per_op", l->items_per_op);
+    NUM("bytes_sum_per_op", l->bytes_sum_per_op);
+    NUM("items_sum_per_op", l->items_sum_per_op);
+    fprintf(f, ",\"loop_iterations\":%llu", (unsigned long long)l->loop_iterations);
+    if (l->counter_clock) {
+        fputs(",\"counter_clock\":", f);
+        jstr(f, l->counter_clock == BL_CLOCK_REAL     ? "real"
+                : l->counter_clock == BL_CLOCK_MANUAL ? "manual"
+                                                      : "cpu");
+    }
     fprintf(f, ",\"threads\":%d,\"tuned_reps\":%llu,\"tune_stale\":%s", l->threads,
             (unsigned long long)l->tuned_reps, l->tune_stale ? "true" : "false");
     fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
@@ -113,6 +122,19 @@ static void write_launch(FILE *f, const bl_launch *l)
         jstr(f, l->metrics[i].unit);
         fputc(':', f);
         bl__json_number(f, l->metrics[i].value);
+    }
+    /* which metrics are counters: how outputs name and show them, and their threads' sum */
+    fputs("},\"user_counters\":{", f);
+    for (size_t i = 0, k = 0; i < l->n_metrics; i++) {
+        const bl_metric *m = &l->metrics[i];
+        if (!m->is_counter)
+            continue;
+        if (k++)
+            fputc(',', f);
+        jstr(f, m->unit);
+        fprintf(f, ":{\"flags\":%u,\"counter_flags\":%u,\"sum\":", m->flags, m->counter_flags);
+        bl__json_number(f, m->counter_sum);
+        fputc('}', f);
     }
     fputs("},\"estimate\":", f);
     double *per_op = NULL;

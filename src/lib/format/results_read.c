@@ -230,12 +230,18 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         const char *key;
         double *dst;
         double dflt;
-    } nums[] = {
-        {"ns_per_op", &l->ns_per_op, NAN},     {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
-        {"overhead_ns", &l->overhead_ns, NAN}, {"clock_ns", &l->clock_ns, 0},
-        {"pause_ns", &l->pause_ns, 0},         {"bytes_per_op", &l->bytes_per_op, 0},
-        {"items_per_op", &l->items_per_op, 0}, {"wall_s", &l->wall_s, 0},
-        {"ref_ns", &l->ref_ns, NAN},           {"ref_cycles_per_op", &l->ref_cycles_per_op, NAN}};
+    } nums[] = {{"ns_per_op", &l->ns_per_op, NAN},
+                {"raw_ns_per_op", &l->raw_ns_per_op, NAN},
+                {"overhead_ns", &l->overhead_ns, NAN},
+                {"clock_ns", &l->clock_ns, 0},
+                {"pause_ns", &l->pause_ns, 0},
+                {"bytes_per_op", &l->bytes_per_op, 0},
+                {"items_per_op", &l->items_per_op, 0},
+                {"wall_s", &l->wall_s, 0},
+                {"bytes_sum_per_op", &l->bytes_sum_per_op, 0},
+                {"items_sum_per_op", &l->items_sum_per_op, 0},
+                {"ref_ns", &l->ref_ns, NAN},
+                {"ref_cycles_per_op", &l->ref_cycles_per_op, NAN}};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if ((rc = num(c, j, nums[k].key, nums[k].dflt, nums[k].dst)))
             return rc;
@@ -258,6 +264,16 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = count(c, j, "threads", 1 << 20, &v)))
         return rc;
     l->threads = (int)v;
+    if ((rc = count(c, j, "loop_iterations", 1.8e19, &v)))
+        return rc;
+    l->loop_iterations = (uint64_t)v;
+    const char *clock;
+    if ((rc = str(c, j, "counter_clock", &clock)))
+        return rc;
+    l->counter_clock = !clock                         ? BL_CLOCK_UNSAID
+                       : strcmp(clock, "real") == 0   ? BL_CLOCK_REAL
+                       : strcmp(clock, "manual") == 0 ? BL_CLOCK_MANUAL
+                                                      : BL_CLOCK_CPU;
     const struct bl__json *o;
     if ((rc = object(c, j, "invalid_by", BL_JOBJ, &o)))
         return rc;
@@ -273,6 +289,28 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
             return fail(c, "metrics: %s: not a number", o->keys[k]);
         if ((rc = bl_launch_set_metric(l, o->keys[k], o->items[k].num)))
             return rc;
+    }
+    /* the counters among them (files from before they were kept: none) */
+    if ((rc = object(c, j, "user_counters", BL_JOBJ, &o)))
+        return rc;
+    for (size_t k = 0; o && k < o->n; k++) {
+        bl_metric *m = NULL;
+        for (size_t i = 0; i < l->n_metrics && !m; i++)
+            if (strcmp(l->metrics[i].unit, o->keys[k]) == 0)
+                m = &l->metrics[i];
+        const struct bl__json *u = &o->items[k];
+        double flags, cflags, sum;
+        if (!m || u->type != BL_JOBJ)
+            return fail(c, "user_counters: %s: not an object naming one of the metrics",
+                        o->keys[k]);
+        if ((rc = count(c, u, "flags", 4294967295.0, &flags)) ||
+            (rc = count(c, u, "counter_flags", 4294967295.0, &cflags)) ||
+            (rc = num(c, u, "sum", NAN, &sum)))
+            return rc;
+        m->is_counter = true;
+        m->flags = (unsigned)flags;
+        m->counter_flags = (unsigned)cflags;
+        m->counter_sum = sum; /* the value stays as written */
     }
     if ((rc = object(c, j, "samples", BL_JARR, &o)))
         return rc;

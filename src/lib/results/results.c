@@ -318,9 +318,13 @@ int bl_launch_set_metric_ex(bl_launch *l, const char *unit, double value, unsign
     double written = flags & BL_RATE ? NAN : value;
     for (size_t i = 0; i < l->n_metrics; i++) {
         if (strcmp(l->metrics[i].unit, unit) == 0) {
-            l->metrics[i].value = written;
-            l->metrics[i].per_op = value;
-            l->metrics[i].flags = flags;
+            bl_metric *m = &l->metrics[i];
+            char *keep = m->unit;
+            memset(m, 0, sizeof *m);
+            m->unit = keep;
+            m->value = written;
+            m->per_op = value;
+            m->flags = flags;
             return 0;
         }
     }
@@ -328,14 +332,63 @@ int bl_launch_set_metric_ex(bl_launch *l, const char *unit, double value, unsign
     if (!m)
         return -ENOMEM;
     l->metrics = m;
-    m[l->n_metrics].unit = bl__strdup(unit);
-    if (!m[l->n_metrics].unit)
+    m += l->n_metrics;
+    memset(m, 0, sizeof *m);
+    m->unit = bl__strdup(unit);
+    if (!m->unit)
         return -ENOMEM;
-    m[l->n_metrics].value = written;
-    m[l->n_metrics].per_op = value;
-    m[l->n_metrics].flags = flags;
+    m->value = written;
+    m->per_op = value;
+    m->flags = flags;
     l->n_metrics++;
     return 0;
+}
+
+int bl_launch_set_counter(bl_launch *l, const char *unit, double sum, unsigned metric_flags,
+                          unsigned counter_flags)
+{
+    int rc = bl_launch_set_metric_ex(l, unit, sum, metric_flags);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < l->n_metrics; i++) {
+        bl_metric *m = &l->metrics[i];
+        if (strcmp(m->unit, unit) == 0) {
+            m->is_counter = true;
+            m->counter_flags = counter_flags;
+            m->counter_sum = sum;
+            m->value = NAN; /* waits for the time (bl_launch_finish) */
+            m->per_op = NAN;
+        }
+    }
+    return 0;
+}
+
+double bl_counter_finish(double sum, unsigned flags, double iterations, double seconds,
+                         double threads)
+{
+    double v = sum;
+    if (flags & BL_COUNTER_RATE)
+        v /= seconds;
+    if (flags & BL_COUNTER_AVG_THREADS)
+        v /= threads;
+    if (flags & BL_COUNTER_ITERATION_INVARIANT)
+        v *= iterations;
+    if (flags & BL_COUNTER_AVG_ITERATIONS)
+        v /= iterations;
+    if (flags & BL_COUNTER_INVERT) /* always last */
+        v = v != 0 ? 1.0 / v : 0;
+    return v;
+}
+
+double bl_launch_counter_seconds_per_op(const bl_launch *l)
+{
+    if (isnan(l->ns_per_op))
+        return NAN;
+    double ns = l->ns_per_op > 0 ? l->ns_per_op : 0.001;
+    double cpu = l->counter_clock == BL_CLOCK_CPU ? bl_launch_cpu_per_op(l) : NAN;
+    if (isfinite(cpu)) /* every thread's CPU time */
+        ns = (cpu > 0 ? cpu : 0.001) * (l->threads > 0 ? l->threads : 1);
+    return ns * 1e-9;
 }
 
 static const char *pair_key(const void *arr, size_t i)
@@ -477,6 +530,30 @@ long bl_launch_per_op(const bl_launch *l, double **out)
     return n;
 }
 
+/*
+ * A counter's value from its threads' sum, with Google Benchmark's
+ * arithmetic over the repetitions of every thread and their seconds (the
+ * time per op times the repetitions); an inverted rate in ns per unit.
+ * Without the repetitions (a launch read from a file that did not keep
+ * them) the value stays as read.
+ */
+static void set_counter_value(bl_launch *l, bl_metric *m)
+{
+    if (!l->loop_iterations)
+        return;
+    double threads = l->threads > 0 ? l->threads : 1;
+    double n = (double)l->loop_iterations;
+    double s_per_op = bl_launch_counter_seconds_per_op(l);
+    unsigned f = m->counter_flags;
+    if ((f & BL_COUNTER_RATE) && isnan(s_per_op)) {
+        m->value = NAN;
+        return;
+    }
+    m->value = bl_counter_finish(m->counter_sum, f, n * threads, s_per_op * n, threads);
+    if ((f & BL_COUNTER_RATE) && (f & BL_COUNTER_INVERT))
+        m->value *= 1e9; /* seconds per unit, written as ns/NAME */
+}
+
 void bl_launch_finish(bl_launch *l)
 {
     /* A disturbance that is the benchmark's own nature (page faults of a
@@ -572,6 +649,10 @@ void bl_launch_finish(bl_launch *l)
     /* rates: per repetition as reported, per second now that the time is known */
     for (size_t i = 0; i < l->n_metrics; i++) {
         bl_metric *m = &l->metrics[i];
+        if (m->is_counter) {
+            set_counter_value(l, m);
+            continue;
+        }
         if (!(m->flags & BL_RATE))
             continue;
         double ns = l->ns_per_op > 0 ? l->ns_per_op : 0.001;
@@ -849,8 +930,10 @@ static int copy_launch(bl_launch *dst, const bl_launch *src)
     for (size_t k = 0; k < src->n_metrics; k++) {
         if (bl_launch_set_metric(dst, src->metrics[k].unit, src->metrics[k].value))
             return -ENOMEM;
-        dst->metrics[dst->n_metrics - 1].flags = src->metrics[k].flags;
-        dst->metrics[dst->n_metrics - 1].per_op = src->metrics[k].per_op;
+        bl_metric *m = &dst->metrics[dst->n_metrics - 1];
+        char *unit = m->unit;
+        *m = src->metrics[k];
+        m->unit = unit;
     }
     return 0;
 }

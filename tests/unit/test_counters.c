@@ -1,0 +1,219 @@
+/* test_counters.c - user counters (bl_report_counter) with Google Benchmark
+ * 1.7.1's arithmetic: bl_counter_finish, a launch's counters once its time
+ * is known (bl_launch_finish), and benchlab JSON written and read back. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "benchlab.h"
+#include "benchlab/format.h"
+#include "benchlab/results.h"
+
+static void assert_near(double got, double want)
+{
+    if (!(fabs(got - want) <= 1e-12 * fabs(want)))
+        fail_msg("got %.17g, want %.17g", got, want);
+}
+
+/* Google Benchmark's Finish, as measured with Threads(4) and a counter of
+ * thread_index() + 1 (sum 10) over 1000 iterations per thread (I = 4000),
+ * in S = 2 seconds */
+static void finish_is_google_benchmarks(void **state)
+{
+    (void)state;
+    const double sum = 10, iters = 4000, s = 2, t = 4;
+    assert_near(bl_counter_finish(sum, 0, iters, s, t), 10);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_AVG_THREADS, iters, s, t), 2.5);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_ITERATION_INVARIANT, iters, s, t), 40000);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_THREADS,
+                                  iters, s, t),
+                10000);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_AVG_ITERATIONS, iters, s, t), 10 / 4000.0);
+    assert_near(
+        bl_counter_finish(sum, BL_COUNTER_AVG_ITERATIONS | BL_COUNTER_AVG_THREADS, iters, s, t),
+        10 / 4.0 / 4000);
+    /* the threads are summed, then inverted: not a mean of inverses */
+    assert_near(bl_counter_finish(sum, BL_COUNTER_INVERT, iters, s, t), 0.1);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_RATE, iters, s, t), 5);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_RATE | BL_COUNTER_AVG_THREADS, iters, s, t),
+                1.25);
+    assert_near(
+        bl_counter_finish(sum, BL_COUNTER_RATE | BL_COUNTER_ITERATION_INVARIANT, iters, s, t),
+        20000);
+    assert_near(bl_counter_finish(sum, BL_COUNTER_RATE | BL_COUNTER_INVERT, iters, s, t), 0.2);
+    /* both iteration flags: defined by Google Benchmark, x I / I */
+    assert_near(bl_counter_finish(sum, BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_ITERATIONS,
+                                  iters, s, t),
+                10);
+    /* 0 inverted stays 0 (Google Benchmark: inf) */
+    assert_true(bl_counter_finish(0, BL_COUNTER_INVERT, iters, s, t) == 0);
+}
+
+/* A launch of 4 threads, 1000 repetitions each, whose batches ran 100 ns of
+ * wall time and 60 ns of one thread's CPU time per op, with counters. */
+static bl_results *make_run(int clock)
+{
+    bl_results *r = bl_results_create();
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkCounters/threads:4"));
+    bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 0, .cpu_ns = 0};
+    bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 100000, .cpu_ns = 60000};
+    bl_launch_add_sample(l, &o);
+    bl_launch_add_sample(l, &m);
+    bl_launch_add_sample(l, &m);
+    l->threads = 4;
+    l->loop_iterations = 1000;
+    l->counter_clock = clock;
+    l->bytes_per_op = 3;
+    l->bytes_sum_per_op = 12;
+    bl_launch_set_counter(l, "plain", 10, 0, 0);
+    bl_launch_set_counter(l, "inverted", 10, 0, BL_COUNTER_INVERT);
+    bl_launch_set_counter(l, "total", 10, 0, BL_COUNTER_ITERATION_INVARIANT);
+    bl_launch_set_counter(l, "hits/s", 10000, BL_RATE | BL_HIGHER_IS_BETTER, BL_COUNTER_RATE);
+    bl_launch_set_counter(l, "ns/hit", 10000, BL_RATE | BL_INVERT | BL_LOWER_IS_BETTER,
+                          BL_COUNTER_RATE | BL_COUNTER_INVERT);
+    bl_launch_set_metric(l, "plain_metric", 7);
+    bl_launch_finish(l);
+    return r;
+}
+
+static const bl_metric *metric(const bl_launch *l, const char *unit)
+{
+    for (size_t i = 0; i < l->n_metrics; i++)
+        if (strcmp(l->metrics[i].unit, unit) == 0)
+            return &l->metrics[i];
+    fail_msg("no metric %s", unit);
+    return NULL;
+}
+
+static void launch_counters_over_the_clock(void **state)
+{
+    (void)state;
+    bl_results *r = make_run(BL_CLOCK_CPU);
+    const bl_launch *l = &r->benches[0].launches[0];
+    assert_near(l->ns_per_op, 100);
+    assert_near(bl_launch_cpu_per_op(l), 60);
+    /* S: every thread's CPU time, 60 ns x 4 threads x 1000 repetitions */
+    assert_near(bl_launch_counter_seconds_per_op(l), 240e-9);
+    assert_near(metric(l, "plain")->value, 10);
+    assert_near(metric(l, "inverted")->value, 0.1);
+    assert_near(metric(l, "total")->value, 10 * 4000.0);
+    assert_near(metric(l, "hits/s")->value, 10000 / 240e-6);
+    assert_near(metric(l, "ns/hit")->value, 240e-6 / 10000 * 1e9);
+    assert_true(metric(l, "plain_metric")->value == 7 && !metric(l, "plain_metric")->is_counter);
+    bl_results_destroy(r);
+    /* UseRealTime: S is the wall time the threads ran together, 100 ns x 1000 */
+    r = make_run(BL_CLOCK_REAL);
+    l = &r->benches[0].launches[0];
+    assert_near(bl_launch_counter_seconds_per_op(l), 100e-9);
+    assert_near(metric(l, "hits/s")->value, 10000 / 100e-6);
+    assert_near(metric(l, "total")->value, 10 * 4000.0);
+    bl_results_destroy(r);
+}
+
+/* Google Benchmark's JSON of a run, as text */
+static char *gbench_json(const bl_results *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(bl_gbench_json_write(f, r, "suite"), 0);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+static bl_results *json_round_trip(const bl_results *in)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(bl_json_write(f, in), 0);
+    assert_int_equal(fclose(f), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
+    close(fds[1]);
+    free(text);
+    bl_results *out = NULL;
+    char err[256] = "";
+    int rc = bl_results_read_fd(fds[0], "c.json", &out, NULL, err, sizeof err);
+    close(fds[0]);
+    if (rc)
+        fail_msg("read back: %s", err);
+    return out;
+}
+
+static void json_keeps_counters(void **state)
+{
+    (void)state;
+    bl_results *in = make_run(BL_CLOCK_CPU);
+    bl_results *out = json_round_trip(in);
+    const bl_launch *a = &in->benches[0].launches[0], *b = &out->benches[0].launches[0];
+    assert_int_equal(b->loop_iterations, 1000);
+    assert_int_equal(b->counter_clock, BL_CLOCK_CPU);
+    assert_true(b->bytes_sum_per_op == 12);
+    assert_int_equal(b->n_metrics, a->n_metrics);
+    for (size_t i = 0; i < a->n_metrics; i++) {
+        const bl_metric *x = &a->metrics[i], *y = metric(b, x->unit);
+        assert_true(y->value == x->value);
+        assert_int_equal(y->is_counter, x->is_counter);
+        assert_int_equal(y->flags, x->flags);
+        assert_int_equal(y->counter_flags, x->counter_flags);
+        if (x->is_counter)
+            assert_true(y->counter_sum == x->counter_sum);
+    }
+    /* and Google Benchmark's outputs from the file are the run's */
+    char *j1 = gbench_json(in), *j2 = gbench_json(out);
+    assert_non_null(strstr(j1, "\"hits\": "));
+    assert_non_null(strstr(j1, "\"hit\": "));
+    /* bytes_per_second: the threads' 12 bytes per op over 240 ns of CPU */
+    const char *bps = strstr(j1, "\"bytes_per_second\": ");
+    assert_non_null(bps);
+    assert_near(strtod(bps + 20, NULL), 12 / 240e-9);
+    char *c1 = strstr(j1, "\"benchmarks\""), *c2 = strstr(j2, "\"benchmarks\"");
+    assert_non_null(c1);
+    assert_non_null(c2);
+    assert_string_equal(c1, c2);
+    free(j1);
+    free(j2);
+    bl_results_destroy(in);
+    bl_results_destroy(out);
+}
+
+/* a launch from a file written before counters were kept: as read */
+static void old_files_read_as_before(void **state)
+{
+    (void)state;
+    bl_results *in = make_run(BL_CLOCK_UNSAID);
+    bl_launch *l = &in->benches[0].launches[0];
+    l->loop_iterations = 0;
+    for (size_t i = 0; i < l->n_metrics; i++)
+        l->metrics[i].is_counter = false;
+    bl_results *out = json_round_trip(in);
+    const bl_launch *b = &out->benches[0].launches[0];
+    assert_int_equal(b->counter_clock, BL_CLOCK_UNSAID);
+    for (size_t i = 0; i < b->n_metrics; i++)
+        assert_false(b->metrics[i].is_counter);
+    bl_launch_finish(&out->benches[0].launches[0]); /* a reader may: the values stay */
+    assert_near(metric(b, "plain")->value, 10);
+    bl_results_destroy(in);
+    bl_results_destroy(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(finish_is_google_benchmarks),
+        cmocka_unit_test(launch_counters_over_the_clock),
+        cmocka_unit_test(json_keeps_counters),
+        cmocka_unit_test(old_files_read_as_before),
+    };
+    return cmocka_run_group_tests_name("counters", tests, NULL, NULL);
+}
