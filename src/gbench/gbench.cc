@@ -12,6 +12,7 @@
  */
 #include <benchmark/benchmark.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -324,6 +325,60 @@ void build_instances()
 }
 
 bool initialized = false; /* Initialize read the command line */
+
+/* Google Benchmark 1.7.1 reads each flag's default from the environment
+ * (its FLAG_benchmark_x = ...FromEnv("benchmark_x")): BENCHMARK_FILTER,
+ * BENCHMARK_MIN_TIME, ..., V. A suite whose main takes argv for itself
+ * (spdlog's formatter-bench) can be steered only that way. */
+const char *env_of(const char *flag)
+{
+    std::string var;
+    for (const char *p = flag; *p; p++)
+        var += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
+    return std::getenv(var.c_str());
+}
+
+/* Google Benchmark's reading of a boolean flag's value */
+bool truthy(const std::string &v)
+{
+    if (v.size() == 1)
+        return std::isalnum(static_cast<unsigned char>(v[0])) && v[0] != '0' && v[0] != 'f' &&
+               v[0] != 'F' && v[0] != 'n' && v[0] != 'N';
+    std::string low;
+    for (char c : v)
+        low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return low != "false" && low != "no" && low != "off";
+}
+
+/* the flags the environment sets, as command-line flags to put before the
+ * command line's own (which then win, as in Google Benchmark); an empty
+ * variable sets nothing */
+std::vector<std::string> env_flags()
+{
+    static const char *const names[] = {"benchmark_filter",      "benchmark_min_time",
+                                        "benchmark_repetitions", "benchmark_format",
+                                        "benchmark_out",         "benchmark_out_format",
+                                        "benchmark_time_unit",   "benchmark_perf_counters"};
+    std::vector<std::string> f;
+    const char *list = env_of("benchmark_list_tests");
+    if (list && *list && truthy(list))
+        f.push_back("--benchmark_list_tests=true");
+    for (const char *name : names) {
+        const char *v = env_of(name);
+        if (v && *v)
+            f.push_back(std::string("--") + name + "=" + v);
+    }
+    return f;
+}
+
+int32_t verbosity()
+{
+    const char *v = env_of("v");
+    return v && *v ? static_cast<int32_t>(std::atoi(v)) : 0;
+}
+int32_t verbosity_flag = verbosity(); /* --v=N, else V, else 0 */
+std::string filter_flag;              /* --benchmark_filter, else BENCHMARK_FILTER */
+bool filter_set = false;              /* SetBenchmarkFilter was called */
 
 /* a --benchmark_time_unit flag (or -benchmark_time_unit); *unit is its value
  * when it is one of Google Benchmark's, *valid says so */
@@ -751,6 +806,15 @@ void Initialize(int *argc, char **argv, void (*)())
      * leaves it (ReportUnrecognizedArguments complains, if called) */
     saved.push_back(argv[0]);
     internal::initialized = true;
+    const char *env_filter = internal::env_of("benchmark_filter");
+    internal::filter_flag = env_filter ? env_filter : "";
+    for (const std::string &f : internal::env_flags()) {
+        TimeUnit unit;
+        bool valid;
+        if (internal::time_unit_flag(f.c_str(), &unit, &valid) && valid)
+            SetDefaultTimeUnit(unit);
+        saved.push_back(f);
+    }
     int kept = 1;
     for (int i = 1; i < *argc;) {
         const char *a = argv[i];
@@ -759,10 +823,16 @@ void Initialize(int *argc, char **argv, void (*)())
         bool valid;
         if (internal::time_unit_flag(a, &unit, &valid) && valid)
             SetDefaultTimeUnit(unit); /* as Google Benchmark: a later call still wins */
-        if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0)
+        if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0) {
             ours = 1;
-        else if (std::strncmp(a, "--v=", 4) == 0 || std::strncmp(a, "-v=", 3) == 0) {
-            i++; /* Google Benchmark's verbosity: taken off, no effect here */
+            const char *f = a + (a[1] == '-' ? 2 : 1);
+            if (std::strncmp(f, "benchmark_filter=", 17) == 0)
+                internal::filter_flag = f + 17;
+        } else if (std::strncmp(a, "--v=", 4) == 0 || std::strncmp(a, "-v=", 3) == 0) {
+            /* Google Benchmark's verbosity: taken off, read by
+             * GetBenchmarkVerbosity, no effect on the run */
+            internal::verbosity_flag = static_cast<int32_t>(std::atoi(std::strchr(a, '=') + 1));
+            i++;
             continue;
         } else
             ours = bl_main_option_args(*argc, argv, i); /* bl_main's own table */
@@ -797,12 +867,18 @@ size_t RunSpecifiedBenchmarks(std::string spec)
 {
     internal::build_instances();
     std::vector<std::string> args = internal::saved_args();
-    if (args.empty())
+    bool from_kernel = args.empty();
+    if (from_kernel)
         args = internal::proc_cmdline();
     if (args.empty())
         args.push_back("benchmark");
     bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list" ||
                                    args[1] == "--benchlab-statistics");
+    if (from_kernel && !sub) {
+        /* no Initialize: the environment's flags, as Initialize takes them */
+        std::vector<std::string> env = internal::env_flags();
+        args.insert(args.begin() + 1, env.begin(), env.end());
+    }
     if (!sub && internal::initialized) {
         /* the default unit, as Initialize set it from --benchmark_time_unit
          * or the suite set it since, is the run's --time-unit; benchlab's own
@@ -839,7 +915,108 @@ size_t RunSpecifiedBenchmarks(std::string spec)
 
 size_t RunSpecifiedBenchmarks()
 {
+    /* SetBenchmarkFilter's filter, as Google Benchmark passes its flag
+     * (empty: every benchmark) */
+    if (internal::filter_set)
+        return RunSpecifiedBenchmarks(internal::filter_flag.empty() ? std::string("all")
+                                                                    : internal::filter_flag);
     return RunSpecifiedBenchmarks(std::string());
+}
+
+std::string GetBenchmarkFilter()
+{
+    if (!internal::initialized && !internal::filter_set) {
+        const char *v = internal::env_of("benchmark_filter");
+        return v ? v : "";
+    }
+    return internal::filter_flag;
+}
+
+void SetBenchmarkFilter(std::string value)
+{
+    internal::filter_flag = std::move(value);
+    internal::filter_set = true;
+}
+
+int32_t GetBenchmarkVerbosity()
+{
+    return internal::verbosity_flag;
+}
+
+/* ---- the machine ---- */
+
+namespace
+{
+/* the first line of a small file under /sys, "" when there is none */
+std::string read_line(const std::string &path)
+{
+    std::ifstream f(path);
+    std::string s;
+    std::getline(f, s);
+    return s;
+}
+} // namespace
+
+CPUInfo::CPUInfo() : num_cpus(1), scaling(UNKNOWN), cycles_per_second(0)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN); /* as ThreadPerCpu */
+    num_cpus = n > 0 ? static_cast<int>(n) : 1;
+    const std::string cpu0 = "/sys/devices/system/cpu/cpu0/";
+    std::string gov = read_line(cpu0 + "cpufreq/scaling_governor");
+    if (!gov.empty())
+        scaling = gov == "performance" ? DISABLED : ENABLED;
+    /* Google Benchmark's order: the TSC's frequency, else cpufreq's */
+    std::string khz = read_line(cpu0 + "tsc_freq_khz");
+    if (khz.empty())
+        khz = read_line(cpu0 + "cpufreq/cpuinfo_max_freq");
+    if (!khz.empty())
+        cycles_per_second = std::atof(khz.c_str()) * 1000.0;
+    for (int i = 0;; i++) {
+        const std::string d = cpu0 + "cache/index" + std::to_string(i) + "/";
+        std::string size = read_line(d + "size");
+        if (size.empty())
+            break;
+        CacheInfo c;
+        c.type = read_line(d + "type");
+        c.level = std::atoi(read_line(d + "level").c_str());
+        c.size = std::atoi(size.c_str());
+        if (!size.empty() && size.back() == 'K')
+            c.size *= 1024;
+        else if (!size.empty() && size.back() == 'M')
+            c.size *= 1024 * 1024;
+        /* the CPUs in shared_cpu_map's hex mask */
+        c.num_sharing = 0;
+        for (char h : read_line(d + "shared_cpu_map"))
+            if (std::isxdigit(static_cast<unsigned char>(h)))
+                c.num_sharing += __builtin_popcount(static_cast<unsigned>(
+                    std::isdigit(static_cast<unsigned char>(h))
+                        ? h - '0'
+                        : std::tolower(static_cast<unsigned char>(h)) - 'a' + 10));
+        caches.push_back(c);
+    }
+    double avg[3];
+    int got = getloadavg(avg, 3);
+    for (int i = 0; i < got; i++)
+        load_avg.push_back(avg[i]);
+}
+
+const CPUInfo &CPUInfo::Get()
+{
+    static const CPUInfo info;
+    return info;
+}
+
+SystemInfo::SystemInfo()
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) == 0)
+        name = host;
+}
+
+const SystemInfo &SystemInfo::Get()
+{
+    static const SystemInfo info;
+    return info;
 }
 
 void Shutdown()

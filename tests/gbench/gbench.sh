@@ -670,6 +670,63 @@ own-flags-stay-in-argv)
     expect_status 0
     out_has '^pkg: bl_link_main_test$'
     ;;
+machine-and-environment-like-google-benchmark)
+    # what real suites ask beyond registration (env_suite.cc): Threads()
+    # sized by CPUInfo::Get().num_cpus, as spdlog's latency bench
+    e="$bin/bl_env_suite"
+    run "$e" --benchmark_list_tests
+    expect_status 0
+    printf 'BM_per_cpu/threads:%s\nBM_other\n' "$ncpu" | diff - "$tmp/out" >/dev/null ||
+        fail "the listing is not BM_per_cpu/threads:$ncpu and BM_other"
+    err_has "^cpus $ncpu, 3 load averages, same object 1, host named 1$"
+    err_lacks 'bad cache'
+    err_has "^verbosity 0$"
+    err_has "^filter ''$"
+    # GetBenchmarkVerbosity: --v=N (spec_arg_verbosity_test), else V
+    run "$e" --v=42 --benchmark_list_tests
+    err_has '^verbosity 42$'
+    run env V=7 "$e" --benchmark_list_tests
+    err_has '^verbosity 7$'
+    # GetBenchmarkFilter reads --benchmark_filter; SetBenchmarkFilter
+    # changes what a later RunSpecifiedBenchmarks() selects
+    run "$e" --benchmark_filter=other --benchmark_list_tests
+    err_has "^filter 'other'$"
+    [ "$(cat "$tmp/out")" = BM_other ] || fail "--benchmark_filter=other lists more than BM_other"
+    run "$e" --set-filter=per_cpu --benchmark_list_tests
+    expect_status 0
+    [ "$(cat "$tmp/out")" = "BM_per_cpu/threads:$ncpu" ] || fail "SetBenchmarkFilter was not applied"
+    # a main that keeps argv for itself (spdlog's formatter-bench): Google
+    # Benchmark's flags from the environment, BENCHMARK_<FLAG>, the
+    # command line's winning
+    run env BENCHMARK_LIST_TESTS=1 BENCHMARK_FILTER=other "$e"
+    expect_status 0
+    [ "$(cat "$tmp/out")" = BM_other ] || fail "BENCHMARK_LIST_TESTS/BENCHMARK_FILTER were not read"
+    err_has "^filter 'other'$"
+    run env BENCHMARK_LIST_TESTS=no BENCHMARK_FILTER=other "$e" --benchmark_filter=per_cpu \
+        --benchmark_list_tests
+    [ "$(cat "$tmp/out")" = "BM_per_cpu/threads:$ncpu" ] || fail "the command line did not win"
+    run env BENCHMARK_FORMAT=json BENCHMARK_MIN_TIME=0.02 BENCHMARK_FILTER=other "$e" --count 1
+    expect_status 0
+    out_has '"name": "BM_other"'
+    out_lacks 'BM_per_cpu'
+    err_has "^after the run, filter 'other'$"
+    run env BENCHMARK_FORMAT=yaml "$e"
+    expect_status 2
+    err_has 'benchmark_format.*console, json or csv'
+    if [ "$have_gb" = with-gb ]; then
+        for v in "" "BENCHMARK_FILTER=other" "BENCHMARK_LIST_TESTS=false"; do
+            env $v BENCHMARK_LIST_TESTS=1 "$bin/gb_env_suite" 2>/dev/null >"$tmp/gb"
+            env $v BENCHMARK_LIST_TESTS=1 "$e" 2>/dev/null >"$tmp/bl"
+            diff "$tmp/gb" "$tmp/bl" >/dev/null || fail "env $v: the listing differs from GB's"
+        done
+        "$bin/gb_env_suite" --set-filter=per_cpu --benchmark_list_tests 2>/dev/null >"$tmp/gb"
+        "$e" --set-filter=per_cpu --benchmark_list_tests 2>/dev/null >"$tmp/bl"
+        diff "$tmp/gb" "$tmp/bl" >/dev/null || fail "SetBenchmarkFilter: the listing differs from GB's"
+        "$bin/gb_env_suite" --v=42 --benchmark_filter=other --benchmark_list_tests 2>"$tmp/gb" >/dev/null
+        grep -q '^verbosity 42$' "$tmp/gb" && grep -q "^filter 'other'$" "$tmp/gb" ||
+            fail "GB reads verbosity or filter otherwise"
+    fi
+    ;;
 *)
     fail "unknown case"
     ;;

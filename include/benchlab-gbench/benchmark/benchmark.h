@@ -17,6 +17,13 @@
 #ifndef BENCHLAB_GBENCH_BENCHMARK_H
 #define BENCHLAB_GBENCH_BENCHMARK_H
 
+#if defined(__cplusplus) && __cplusplus < 201103L
+/* Google Benchmark 1.7.1 also builds C++03 suites (KeepRunning, ArgPair and
+ * no lambdas); this layer is written in C++11 and says so here, instead of
+ * the errors its C++11 code would give (docs/from-google-benchmark.md). */
+#error "benchlab's Google Benchmark layer needs C++11 or later (C++03 is not supported)"
+#else /* the layer: C++11 and later */
+
 #include <benchlab.h>
 #include <stdint.h>
 
@@ -564,6 +571,46 @@ inline double GetTimeUnitMultiplier(TimeUnit unit)
 }
 void AddCustomContext(const std::string &key, const std::string &value);
 void ClearRegisteredBenchmarks();
+/* --benchmark_filter as Initialize left it (else the environment's
+ * BENCHMARK_FILTER, else ""); SetBenchmarkFilter replaces it for a later
+ * RunSpecifiedBenchmarks() */
+std::string GetBenchmarkFilter();
+void SetBenchmarkFilter(std::string value);
+/* --v=N as Initialize read it (else the environment's V, else 0): no
+ * effect on benchlab's run */
+int32_t GetBenchmarkVerbosity();
+
+/* The machine, as Google Benchmark 1.7.1 describes it to suites (which size
+ * their Threads() by num_cpus): read once, from sysconf, /sys and
+ * getloadavg; cycles_per_second from the kernel's TSC or cpufreq figure,
+ * 0 where it gives none. */
+struct CPUInfo {
+    struct CacheInfo {
+        std::string type;
+        int level;
+        int size;
+        int num_sharing;
+    };
+    enum Scaling { UNKNOWN, ENABLED, DISABLED };
+    int num_cpus;
+    Scaling scaling;
+    double cycles_per_second;
+    std::vector<CacheInfo> caches;
+    std::vector<double> load_avg;
+    static const CPUInfo &Get();
+
+  private:
+    CPUInfo();
+    BENCHMARK_DISALLOW_COPY_AND_ASSIGN(CPUInfo);
+};
+struct SystemInfo {
+    std::string name; /* the host name */
+    static const SystemInfo &Get();
+
+  private:
+    SystemInfo();
+    BENCHMARK_DISALLOW_COPY_AND_ASSIGN(SystemInfo);
+};
 
 } // namespace benchmark
 
@@ -693,4 +740,5 @@ void ClearRegisteredBenchmarks();
     }                                                                                              \
     int main(int, char **)
 
+#endif /* C++11 and later */
 #endif /* BENCHLAB_GBENCH_BENCHMARK_H */
