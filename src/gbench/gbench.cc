@@ -371,6 +371,52 @@ std::vector<std::string> env_flags()
     return f;
 }
 
+/* "a\x1fb" <-> {"a", "b"}: argument lists passed in the environment */
+std::vector<std::string> split_args(const char *s)
+{
+    std::vector<std::string> v;
+    for (const char *p = s; p && *p;) {
+        const char *e = std::strchr(p, '\x1f');
+        v.push_back(e ? std::string(p, static_cast<size_t>(e - p)) : std::string(p));
+        p = e ? e + 1 : p + std::strlen(p);
+    }
+    return v;
+}
+std::string join_args(int argc, char *const *argv)
+{
+    std::string s;
+    for (int i = 0; i < argc; i++)
+        s += (i ? "\x1f" : "") + std::string(argv[i]);
+    return s;
+}
+
+/*
+ * In a worker started with the suite's own command line (the engine does
+ * so when BENCHLAB_SUITE_ARGV is set, src/lib/engine/worker_proc.c), the
+ * worker's arguments: argv[0], then BENCHLAB_WORKER_ARGV's. Taken once (both
+ * variables are removed, so that what the benchmark starts does not see them).
+ */
+bool take_worker_args(const char *argv0, std::vector<std::string> *out)
+{
+    const char *w = std::getenv("BENCHLAB_WORKER_ARGV");
+    if (!w || !*w)
+        return false;
+    out->clear();
+    out->push_back(argv0);
+    for (const std::string &a : split_args(w))
+        out->push_back(a);
+    unsetenv("BENCHLAB_WORKER_ARGV");
+    unsetenv("BENCHLAB_SUITE_ARGV");
+    return true;
+}
+
+/* the command line of the run, for its workers (above) */
+void set_suite_argv(int argc, char *const *argv)
+{
+    if (argc > 0)
+        setenv("BENCHLAB_SUITE_ARGV", join_args(argc, argv).c_str(), 1);
+}
+
 int32_t verbosity()
 {
     const char *v = env_of("v");
@@ -778,10 +824,14 @@ void Initialize(int *argc, char **argv, void (*)())
     saved.clear();
     if (*argc < 1)
         return;
+    /* a worker started with the run's command line: its own arguments come
+     * from the environment, and argv is taken as the run's main took it */
+    bool worker = internal::take_worker_args(argv[0], &saved);
     /* a worker or a listing for a runner: every argument is benchlab's */
-    if (*argc >= 2 && (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
-                       std::strcmp(argv[1], "--benchlab-list") == 0 ||
-                       std::strcmp(argv[1], "--benchlab-statistics") == 0)) {
+    if (!worker && *argc >= 2 &&
+        (std::strcmp(argv[1], "--benchlab-worker") == 0 ||
+         std::strcmp(argv[1], "--benchlab-list") == 0 ||
+         std::strcmp(argv[1], "--benchlab-statistics") == 0)) {
         for (int i = 0; i < *argc; i++)
             saved.push_back(argv[i]);
         /* a worker's main sees the suite's own arguments, as the run did
@@ -804,16 +854,20 @@ void Initialize(int *argc, char **argv, void (*)())
     /* benchlab's run gets argv[0] and the flags taken off argv; what is
      * left stays in argv for the suite's own main, as Google Benchmark
      * leaves it (ReportUnrecognizedArguments complains, if called) */
-    saved.push_back(argv[0]);
-    internal::initialized = true;
+    if (!worker) {
+        internal::set_suite_argv(*argc, argv);
+        saved.push_back(argv[0]);
+        internal::initialized = true;
+    }
     const char *env_filter = internal::env_of("benchmark_filter");
     internal::filter_flag = env_filter ? env_filter : "";
     for (const std::string &f : internal::env_flags()) {
         TimeUnit unit;
         bool valid;
-        if (internal::time_unit_flag(f.c_str(), &unit, &valid) && valid)
+        if (!worker && internal::time_unit_flag(f.c_str(), &unit, &valid) && valid)
             SetDefaultTimeUnit(unit);
-        saved.push_back(f);
+        if (!worker)
+            saved.push_back(f);
     }
     int kept = 1;
     for (int i = 1; i < *argc;) {
@@ -821,7 +875,7 @@ void Initialize(int *argc, char **argv, void (*)())
         int ours = 0;
         TimeUnit unit;
         bool valid;
-        if (internal::time_unit_flag(a, &unit, &valid) && valid)
+        if (!worker && internal::time_unit_flag(a, &unit, &valid) && valid)
             SetDefaultTimeUnit(unit); /* as Google Benchmark: a later call still wins */
         if (std::strncmp(a, "--benchmark_", 12) == 0 || std::strncmp(a, "-benchmark_", 11) == 0) {
             ours = 1;
@@ -837,7 +891,7 @@ void Initialize(int *argc, char **argv, void (*)())
         } else
             ours = bl_main_option_args(*argc, argv, i); /* bl_main's own table */
         if (ours) {
-            for (int k = 0; k < ours; k++)
+            for (int k = 0; k < ours && !worker; k++)
                 saved.push_back(argv[i + k]);
             i += ours;
             continue;
@@ -846,7 +900,10 @@ void Initialize(int *argc, char **argv, void (*)())
     }
     *argc = kept;
     argv[kept] = nullptr;
-    /* the workers, fresh processes, get them too (separated by \x1f) */
+    if (worker)
+        return;
+    /* workers the engine starts with benchlab's arguments (benchlab run
+     * SUITE) get them too (separated by \x1f) */
     std::string own;
     for (int i = 1; i < kept; i++)
         own += (i > 1 ? "\x1f" : "") + std::string(argv[i]);
@@ -868,14 +925,25 @@ size_t RunSpecifiedBenchmarks(std::string spec)
     internal::build_instances();
     std::vector<std::string> args = internal::saved_args();
     bool from_kernel = args.empty();
-    if (from_kernel)
+    if (from_kernel) {
+        /* no Initialize: argv as the kernel has it (a worker's own
+         * arguments in the environment, when it was started so) */
         args = internal::proc_cmdline();
+        std::vector<std::string> w;
+        if (internal::take_worker_args(args.empty() ? "benchmark" : args[0].c_str(), &w))
+            args = w;
+    }
     if (args.empty())
         args.push_back("benchmark");
     bool sub = args.size() > 1 && (args[1] == "--benchlab-worker" || args[1] == "--benchlab-list" ||
                                    args[1] == "--benchlab-statistics");
     if (from_kernel && !sub) {
-        /* no Initialize: the environment's flags, as Initialize takes them */
+        /* no Initialize: the environment's flags, as Initialize takes them,
+         * and the command line for the workers */
+        std::vector<char *> raw;
+        for (auto &a : args)
+            raw.push_back(&a[0]);
+        internal::set_suite_argv(static_cast<int>(raw.size()), raw.data());
         std::vector<std::string> env = internal::env_flags();
         args.insert(args.begin() + 1, env.begin(), env.end());
     }

@@ -727,6 +727,35 @@ machine-and-environment-like-google-benchmark)
             fail "GB reads verbosity or filter otherwise"
     fi
     ;;
+main-reads-argv-before-initialize)
+    # argv_suite's main, as spdlog's formatter-bench, wants exactly one
+    # argument before Initialize and registers by it: the workers are
+    # started with the run's command line, so they register the same
+    a="$bin/bl_argv_suite"
+    run env BENCHMARK_MIN_TIME=0.02 BENCHMARK_REPETITIONS=1 "$a" all
+    expect_status 0
+    out_has '^BenchmarkBM_small	.* ns/op'
+    out_has '^BenchmarkBM_large	.* ns/op'
+    err_lacks 'did not answer'
+    run env BENCHMARK_MIN_TIME=0.02 BENCHMARK_REPETITIONS=1 BENCHMARK_FORMAT=json "$a" BM_large
+    expect_status 0
+    out_has '"name": "BM_large"'
+    out_lacks 'BM_small'
+    # what neither Google Benchmark nor benchlab takes stays for main, in
+    # the workers too (loop_suite: --size=3 read after Initialize)
+    run "$bin/bl_loop_suite" --size=3 --benchmark_filter=BM_own_flag --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^BenchmarkBM_own_flag	.*	 *3.000 size$'
+    # the suite's own usage, as under Google Benchmark
+    run "$a" all --benchmark_min_time=0.02
+    expect_status 1
+    err_has 'usage: .*bl_argv_suite <name>'
+    if [ "$have_gb" = with-gb ]; then
+        env BENCHMARK_LIST_TESTS=1 "$bin/gb_argv_suite" all >"$tmp/gb" 2>&1
+        env BENCHMARK_LIST_TESTS=1 "$a" all >"$tmp/bl" 2>&1
+        diff "$tmp/gb" "$tmp/bl" >/dev/null || fail "the listing differs from Google Benchmark's"
+    fi
+    ;;
 *)
     fail "unknown case"
     ;;

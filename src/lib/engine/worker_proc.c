@@ -148,6 +148,43 @@ static void apply_env(const struct bl__spawn_env *x)
     }
 }
 
+/*
+ * A worker of a suite whose main reads its own command line before it hands
+ * over (Google Benchmark's layer, src/gbench, sets BENCHLAB_SUITE_ARGV to the
+ * command line the suite was run with, \x1f between arguments): the worker
+ * is started with that command line, so its main registers the same
+ * benchmarks and takes the same paths as the run's main did, and the
+ * worker's own arguments go in BENCHLAB_WORKER_ARGV, where the layer finds
+ * them. In the child, before exec; returns only when this does not apply.
+ */
+static void exec_as_suite(const char *exe, char *const argv[])
+{
+    const char *suite = getenv("BENCHLAB_SUITE_ARGV");
+    if (!suite || !*suite || !argv[0] || !argv[1] || strcmp(argv[1], "--benchlab-worker") != 0)
+        return;
+    struct bl__buf wa = {0};
+    for (int i = 1; argv[i]; i++)
+        bl__buf_printf(&wa, "%s%s", i > 1 ? "\x1f" : "", argv[i]);
+    size_t n = 2;
+    for (const char *p = suite; *p; p++)
+        n += *p == '\x1f';
+    char *copy = strdup(suite);
+    char **nargv = calloc(n, sizeof *nargv);
+    if (!wa.data || !copy || !nargv || setenv("BENCHLAB_WORKER_ARGV", wa.data, 1) != 0)
+        return; /* out of memory: the plain worker command line */
+    size_t k = 0;
+    for (char *p = copy; p && k + 1 < n;) {
+        char *e = strchr(p, '\x1f');
+        if (e)
+            *e++ = '\0';
+        nargv[k++] = p;
+        p = e;
+    }
+    nargv[k] = NULL;
+    execv(exe, nargv);
+    unsetenv("BENCHLAB_WORKER_ARGV"); /* exec failed: report it as below */
+}
+
 int bl__spawn(const char *exe, char *const argv[], const struct bl__spawn_env *x, bool driven,
               struct bl__worker *w)
 {
@@ -202,6 +239,7 @@ int bl__spawn(const char *exe, char *const argv[], const struct bl__spawn_env *x
             dup2(pre, PRELOAD_FD);
         if (x)
             apply_env(x);
+        exec_as_suite(exe, argv);
         execv(exe, argv);
         dprintf(2, "cannot execute %s: %s\n", exe, strerror(errno));
         _exit(127);
