@@ -104,8 +104,19 @@ static int key_qsort_cmp(const void *x, const void *y, void *arg)
     return key_cmp(s->c, s->p, *(const uint32_t *)x, *(const uint32_t *)y);
 }
 
+/* Keys come in the order their cells were first seen, which is most often
+ * the order wanted (a "first" field sorts by observation; names written in
+ * order sort alphabetically): one pass finds that out and skips the
+ * n log n sort, whose comparisons jump over the whole string table. Keys
+ * are distinct and key_cmp is a total order on them (ties of field_cmp
+ * fall back to the bytes), so a sorted array is the sort's result. */
 void bl__sort_keys(const bl_compare *c, const struct proj *p, uint32_t *keys, size_t n)
 {
+    size_t i = 1;
+    while (i < n && key_cmp(c, p, keys[i - 1], keys[i]) < 0)
+        i++;
+    if (i >= n)
+        return;
     struct sortctx s = {c, p};
     qsort_r(keys, n, sizeof *keys, key_qsort_cmp, &s);
 }
