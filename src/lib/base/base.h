@@ -51,10 +51,13 @@ int bl__grow(void **arr, size_t *cap, size_t need, size_t elem);
 
 /* A hash index over the strings of an array the caller owns (strindex.c):
  * positions, found by string in O(1) expected time. key_of(arr, pos) gives
- * the string at a position. Zero-initialise; free with bl__strindex_fini. */
+ * the string at a position. Zero-initialise; free with bl__strindex_fini.
+ * A slot is 8 bytes (32 bits of hash, 32 of position), so that the table
+ * of a million strings (2M slots) is 16 MiB, not 32: positions are below
+ * UINT32_MAX (an add beyond that fails as out of memory). */
 struct bl__strindex_slot {
-    uint64_t hash;
-    size_t pos1; /* position + 1; 0: empty */
+    uint32_t hash;
+    uint32_t pos1; /* position + 1; 0: empty */
 };
 struct bl__strindex {
     struct bl__strindex_slot *slots;

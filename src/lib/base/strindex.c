@@ -46,12 +46,20 @@ static int rehash(struct bl__strindex *x, size_t n_slots)
     return 0;
 }
 
+/* The slot's 32 bits of a key's hash: the low bits pick the slot, all of
+ * them filter out other keys before a comparison of strings. */
+static uint32_t slot_hash(const char *key, size_t len)
+{
+    uint64_t h = bl__str_hash(key, len);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
                        bl__strindex_key key_of, const void *arr)
 {
     if (!x->n_slots)
         return -1;
-    uint64_t h = bl__str_hash(key, len);
+    uint32_t h = slot_hash(key, len);
     for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1;
          j = (j + 1) & (x->n_slots - 1)) {
         const struct bl__strindex_slot *s = &x->slots[j];
@@ -71,14 +79,16 @@ int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos)
 
 int bl__strindex_add_n(struct bl__strindex *x, const char *key, size_t len, size_t pos)
 {
+    if (pos >= UINT32_MAX || x->n_slots > (size_t)UINT32_MAX / 2 + 1)
+        return -ENOMEM;
     if ((x->n + 1) * 4 > x->n_slots * 3 && rehash(x, x->n_slots ? x->n_slots * 2 : 16))
         return -ENOMEM;
-    uint64_t h = bl__str_hash(key, len);
+    uint32_t h = slot_hash(key, len);
     size_t j = (size_t)h & (x->n_slots - 1);
     while (x->slots[j].pos1)
         j = (j + 1) & (x->n_slots - 1);
     x->slots[j].hash = h;
-    x->slots[j].pos1 = pos + 1;
+    x->slots[j].pos1 = (uint32_t)pos + 1;
     x->n++;
     return 0;
 }
@@ -88,9 +98,9 @@ static size_t slot_of(const struct bl__strindex *x, const char *key, size_t pos)
 {
     if (!x->n_slots)
         return SIZE_MAX;
-    uint64_t h = bl__str_hash(key, strlen(key));
+    uint32_t h = slot_hash(key, strlen(key));
     for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1; j = (j + 1) & (x->n_slots - 1))
-        if (x->slots[j].pos1 == pos + 1)
+        if (x->slots[j].pos1 == (uint64_t)pos + 1)
             return j;
     return SIZE_MAX;
 }
@@ -119,7 +129,7 @@ void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, siz
 {
     size_t j = slot_of(x, key, from);
     if (j != SIZE_MAX)
-        x->slots[j].pos1 = to + 1;
+        x->slots[j].pos1 = (uint32_t)to + 1;
 }
 
 void bl__strindex_fini(struct bl__strindex *x)
