@@ -2,6 +2,7 @@
  * (base/strindex.c), against a plain array searched by scan: adds,
  * removals (backward-shift deletion) and moves as the Go reader's
  * swap-with-last deletion does them; and the results model's lookups. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,11 +97,67 @@ static void results_lookups_by_name(void **state)
     bl_results_destroy(r);
 }
 
+static const char *same_key(const void *arr, size_t i)
+{
+    (void)i;
+    return arr;
+}
+
+/* A slot is 8 bytes (the index of a million strings is 16 MiB, not 32);
+ * the price is that positions stop below UINT32_MAX: an add past that
+ * fails, it does not wrap onto position 0. */
+static void slots_are_8_bytes_and_positions_below_uint32_max(void **state)
+{
+    (void)state;
+    assert_int_equal(sizeof(struct bl__strindex_slot), 8);
+    struct bl__strindex x = {0};
+    const char *k = "last";
+    assert_int_equal(bl__strindex_add(&x, k, (size_t)UINT32_MAX - 1), 0);
+    assert_int_equal(bl__strindex_find(&x, k, 4, same_key, k), (long)UINT32_MAX - 1);
+    assert_int_equal(bl__strindex_add(&x, k, (size_t)UINT32_MAX), -ENOMEM);
+    assert_int_equal(bl__strindex_add(&x, k, SIZE_MAX - 1), -ENOMEM);
+    assert_int_equal(x.n, 1);
+    bl__strindex_move(&x, k, (size_t)UINT32_MAX - 1, 3);
+    assert_int_equal(bl__strindex_find(&x, k, 4, same_key, k), 3);
+    bl__strindex_remove(&x, k, 3);
+    assert_int_equal(x.n, 0);
+    assert_int_equal(bl__strindex_find(&x, k, 4, same_key, k), -1);
+    bl__strindex_fini(&x);
+}
+
+/* Unit metadata is found by (unit, key) with the pair built on the stack,
+ * or on the heap when it is long: both find what was set, and a pair is
+ * not confused with another whose parts split differently. */
+static void unit_metadata_lookups_short_and_long(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    assert_non_null(r);
+    char longu[600];
+    memset(longu, 'u', sizeof longu - 1);
+    longu[sizeof longu - 1] = '\0';
+    assert_int_equal(bl_results_set_unit_meta(r, "ns/op", "better", "lower"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, longu, "better", "higher"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, "ns/opb", "etter", "x"), 0);
+    assert_int_equal(r->n_units, 3);
+    /* the same value again: no change; another value: a conflict (1) */
+    assert_int_equal(bl_results_set_unit_meta(r, "ns/op", "better", "lower"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, longu, "better", "higher"), 0);
+    assert_int_equal(bl_results_set_unit_meta(r, longu, "better", "lower"), 1);
+    assert_int_equal(bl_results_set_unit_meta(r, "ns/opb", "etter", "y"), 1);
+    assert_int_equal(r->n_units, 3);
+    assert_string_equal(r->units[1].unit, longu);
+    assert_string_equal(r->units[1].value, "higher");
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(index_follows_adds_swaps_and_removals),
         cmocka_unit_test(results_lookups_by_name),
+        cmocka_unit_test(slots_are_8_bytes_and_positions_below_uint32_max),
+        cmocka_unit_test(unit_metadata_lookups_short_and_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
