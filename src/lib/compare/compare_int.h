@@ -242,9 +242,12 @@ struct ucache {
     uint32_t id;
 };
 
+/* One Unit metadata entry in one allocation: "unit\0key\0value" (the
+ * index's key is its "unit\0key" part), value pointing into it; two words
+ * and one heap block per entry, so that a million Unit lines stay small. */
 struct umeta {
-    char *unit, *key, *value;
-    char *pair; /* "unit\0key", for umeta_index */
+    char *pair;
+    const char *value;
 };
 
 struct bl_compare {

@@ -658,15 +658,19 @@ static const char *umeta_key(const void *arr, size_t i)
     return ((const struct umeta *)arr)[i].pair;
 }
 
-/* The position of (unit, key), -1, or -2 when memory runs out. */
+/* The position of (unit, key), -1, or -2 when memory runs out. The pair
+ * is built on the stack unless it is long. */
 static long find_umeta(const bl_compare *c, const char *unit, const char *key)
 {
-    size_t len;
-    char *p = bl__strindex_pair(unit, key, &len);
+    size_t lu = strlen(unit), lk = strlen(key), len = lu + 1 + lk;
+    char small[256], *p = len < sizeof small ? small : malloc(len + 1);
     if (!p)
         return -2;
+    memcpy(p, unit, lu + 1);
+    memcpy(p + lu + 1, key, lk + 1);
     long at = bl__strindex_find(&c->umeta_index, p, len, umeta_key, c->umeta);
-    free(p);
+    if (p != small)
+        free(p);
     return at;
 }
 
@@ -695,16 +699,15 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
     if (bl__grow((void **)&c->umeta, &c->cap_umeta, c->n_umeta + 1, sizeof *c->umeta))
         return -ENOMEM;
     struct umeta *u = &c->umeta[c->n_umeta];
-    size_t len;
-    u->unit = strdup(tidy);
-    u->key = strdup(key);
-    u->value = strdup(value);
-    u->pair = bl__strindex_pair(tidy, key, &len);
-    if (!u->unit || !u->key || !u->value || !u->pair ||
-        bl__strindex_add_n(&c->umeta_index, u->pair, len, c->n_umeta)) {
-        free(u->unit);
-        free(u->key);
-        free(u->value);
+    size_t lu = strlen(tidy), lk = strlen(key), lv = strlen(value);
+    u->pair = malloc(lu + lk + lv + 3);
+    if (!u->pair)
+        return -ENOMEM;
+    memcpy(u->pair, tidy, lu + 1);
+    memcpy(u->pair + lu + 1, key, lk + 1);
+    memcpy(u->pair + lu + 1 + lk + 1, value, lv + 1);
+    u->value = u->pair + lu + 1 + lk + 1;
+    if (bl__strindex_add_n(&c->umeta_index, u->pair, lu + 1 + lk, c->n_umeta)) {
         free(u->pair);
         return -ENOMEM;
     }
@@ -886,12 +889,8 @@ void bl_compare_destroy(bl_compare *c)
         free(c->config_excl[i]);
     free(c->config_excl);
     free(c->fixed_filters);
-    for (size_t i = 0; i < c->n_umeta; i++) {
-        free(c->umeta[i].unit);
-        free(c->umeta[i].key);
-        free(c->umeta[i].value);
+    for (size_t i = 0; i < c->n_umeta; i++)
         free(c->umeta[i].pair);
-    }
     free(c->umeta);
     bl__strindex_fini(&c->umeta_index);
     free(c->units);

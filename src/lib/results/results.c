@@ -428,12 +428,17 @@ int bl_results_set_unit_meta(bl_results *r, const char *unit, const char *key, c
     struct bl__results_index *ix = unit_index(r);
     long at = -1;
     if (ix) {
-        size_t len;
-        char *p = bl__strindex_pair(unit, key, &len);
+        /* the pair on the stack unless it is long: one Unit line costs no
+         * malloc/free for its lookup */
+        size_t lu = strlen(unit), lk = strlen(key), len = lu + 1 + lk;
+        char small[256], *p = len < sizeof small ? small : malloc(len + 1);
         if (!p)
             return -ENOMEM;
+        memcpy(p, unit, lu + 1);
+        memcpy(p + lu + 1, key, lk + 1);
         at = bl__strindex_find(&ix->units, p, len, pair_key, ix->pairs);
-        free(p);
+        if (p != small)
+            free(p);
     } else {
         for (size_t i = 0; i < r->n_units && at < 0; i++)
             if (strcmp(r->units[i].unit, unit) == 0 && strcmp(r->units[i].key, key) == 0)
