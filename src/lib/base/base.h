@@ -77,9 +77,17 @@ int bl__strindex_add_n(struct bl__strindex *x, const char *key, size_t len, size
 void bl__strindex_remove(struct bl__strindex *x, const char *key, size_t pos);
 void bl__strindex_move(struct bl__strindex *x, const char *key, size_t from, size_t to);
 void bl__strindex_fini(struct bl__strindex *x);
-/* "a\0b" in a new string, a key of two parts for an index (unit metadata
- * by unit and key); its length without the final NUL in *len. NULL: no memory. */
-char *bl__strindex_pair(const char *a, const char *b, size_t *len);
+/* The position of key[0..len) where eq(arr, pos, key, len) says which
+ * position holds it (for keys the caller does not keep whole, such as a
+ * pair "a\0b" kept as two strings), or -1. */
+typedef int (*bl__strindex_eq)(const void *arr, size_t pos, const char *key, size_t len);
+long bl__strindex_find_eq(const struct bl__strindex *x, const char *key, size_t len,
+                          bl__strindex_eq eq, const void *arr);
+/* "a\0b", a key of two parts for an index (unit metadata by unit and key),
+ * in buf when it fits in cap bytes, else in a new string the caller frees
+ * (the result != buf); its length without the final NUL in *len. NULL: no
+ * memory. */
+char *bl__strindex_pair(const char *a, const char *b, char *buf, size_t cap, size_t *len);
 
 /* A u64 -> u64 hash map (umap.c), for keys that are ids or hashes; key
  * UINT64_MAX is reserved. Zero-initialise; free with bl__umap_fini. */

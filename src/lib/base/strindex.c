@@ -72,6 +72,21 @@ long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len
     return -1;
 }
 
+long bl__strindex_find_eq(const struct bl__strindex *x, const char *key, size_t len,
+                          bl__strindex_eq eq, const void *arr)
+{
+    if (!x->n_slots)
+        return -1;
+    uint32_t h = slot_hash(key, len);
+    for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1;
+         j = (j + 1) & (x->n_slots - 1)) {
+        const struct bl__strindex_slot *s = &x->slots[j];
+        if (s->hash == h && eq(arr, s->pos1 - 1, key, len))
+            return (long)(s->pos1 - 1);
+    }
+    return -1;
+}
+
 int bl__strindex_add(struct bl__strindex *x, const char *key, size_t pos)
 {
     return bl__strindex_add_n(x, key, strlen(key), pos);
@@ -138,10 +153,10 @@ void bl__strindex_fini(struct bl__strindex *x)
     memset(x, 0, sizeof *x);
 }
 
-char *bl__strindex_pair(const char *a, const char *b, size_t *len)
+char *bl__strindex_pair(const char *a, const char *b, char *buf, size_t cap, size_t *len)
 {
     size_t la = strlen(a), lb = strlen(b);
-    char *p = malloc(la + lb + 2);
+    char *p = la + lb + 2 <= cap ? buf : malloc(la + lb + 2);
     if (p) {
         memcpy(p, a, la + 1);
         memcpy(p + la + 1, b, lb + 1);

@@ -242,12 +242,12 @@ struct ucache {
     uint32_t id;
 };
 
-/* One Unit metadata entry in one allocation: "unit\0key\0value" (the
- * index's key is its "unit\0key" part), value pointing into it; two words
- * and one heap block per entry, so that a million Unit lines stay small. */
+/* One Unit metadata entry: "unit\0key\0value" at offset `pair` of the
+ * compare's umeta_str (the index's key is its "unit\0key" part), the value
+ * at offset `value`. Two words per entry and no heap block of its own, so
+ * that a million Unit lines stay small and are freed at once. */
 struct umeta {
-    char *pair;
-    const char *value;
+    size_t pair, value;
 };
 
 struct bl_compare {
@@ -293,6 +293,7 @@ struct bl_compare {
     struct umeta *umeta;
     size_t n_umeta, cap_umeta;
     struct bl__strindex umeta_index; /* "unit\0key" -> position in umeta */
+    struct bl__buf umeta_str;        /* the entries' strings */
     struct table *tables;
     size_t n_tables;
     int finished;

@@ -655,20 +655,19 @@ int bl__flush_memos(bl_compare *c)
  * "unit\0key" pairs: n Unit lines are O(n), not O(n^2). */
 static const char *umeta_key(const void *arr, size_t i)
 {
-    return ((const struct umeta *)arr)[i].pair;
+    const bl_compare *c = arr;
+    return c->umeta_str.data + c->umeta[i].pair;
 }
 
 /* The position of (unit, key), -1, or -2 when memory runs out. The pair
  * is built on the stack unless it is long. */
 static long find_umeta(const bl_compare *c, const char *unit, const char *key)
 {
-    size_t lu = strlen(unit), lk = strlen(key), len = lu + 1 + lk;
-    char small[256], *p = len < sizeof small ? small : malloc(len + 1);
+    size_t len;
+    char small[256], *p = bl__strindex_pair(unit, key, small, sizeof small, &len);
     if (!p)
         return -2;
-    memcpy(p, unit, lu + 1);
-    memcpy(p + lu + 1, key, lk + 1);
-    long at = bl__strindex_find(&c->umeta_index, p, len, umeta_key, c->umeta);
+    long at = bl__strindex_find(&c->umeta_index, p, len, umeta_key, c);
     if (p != small)
         free(p);
     return at;
@@ -687,11 +686,12 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
     if (at == -2)
         return -ENOMEM;
     if (at >= 0) {
-        if (strcmp(c->umeta[at].value, value) != 0) {
+        const char *was = c->umeta_str.data + c->umeta[at].value;
+        if (strcmp(was, value) != 0) {
             char where[512];
             snprintf(where, sizeof where, "%s:%zu", path, line);
             if (bl_diags_add(c->opts.diags, where, "metadata %s of unit %s already set to %s", key,
-                             unit, c->umeta[at].value))
+                             unit, was))
                 return -ENOMEM;
         }
         return 0;
@@ -699,18 +699,16 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
     if (bl__grow((void **)&c->umeta, &c->cap_umeta, c->n_umeta + 1, sizeof *c->umeta))
         return -ENOMEM;
     struct umeta *u = &c->umeta[c->n_umeta];
-    size_t lu = strlen(tidy), lk = strlen(key), lv = strlen(value);
-    u->pair = malloc(lu + lk + lv + 3);
-    if (!u->pair)
-        return -ENOMEM;
-    memcpy(u->pair, tidy, lu + 1);
-    memcpy(u->pair + lu + 1, key, lk + 1);
-    memcpy(u->pair + lu + 1 + lk + 1, value, lv + 1);
-    u->value = u->pair + lu + 1 + lk + 1;
-    if (bl__strindex_add_n(&c->umeta_index, u->pair, lu + 1 + lk, c->n_umeta)) {
-        free(u->pair);
+    struct bl__buf *b = &c->umeta_str;
+    size_t at0 = b->len, lu = strlen(tidy), lk = strlen(key);
+    if (bl__buf_append(b, tidy, lu + 1) || bl__buf_append(b, key, lk + 1) ||
+        bl__buf_append(b, value, strlen(value) + 1) ||
+        bl__strindex_add_n(&c->umeta_index, b->data + at0, lu + 1 + lk, c->n_umeta)) {
+        b->len = at0;
         return -ENOMEM;
     }
+    u->pair = at0;
+    u->value = at0 + lu + 1 + lk + 1;
     c->n_umeta++;
     return 0;
 }
@@ -718,7 +716,7 @@ static int on_unit(void *ctx, const char *unit, const char *key, const char *val
 const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key)
 {
     long at = find_umeta(c, unit, key);
-    return at >= 0 ? c->umeta[at].value : NULL;
+    return at >= 0 ? c->umeta_str.data + c->umeta[at].value : NULL;
 }
 
 static void on_error(void *ctx, const char *path, size_t line, const char *msg)
@@ -889,8 +887,7 @@ void bl_compare_destroy(bl_compare *c)
         free(c->config_excl[i]);
     free(c->config_excl);
     free(c->fixed_filters);
-    for (size_t i = 0; i < c->n_umeta; i++)
-        free(c->umeta[i].pair);
+    bl__buf_fini(&c->umeta_str);
     free(c->umeta);
     bl__strindex_fini(&c->umeta_index);
     free(c->units);

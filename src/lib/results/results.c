@@ -58,10 +58,10 @@ struct bl__results_index {
     size_t n_benches, n_config, n_meta;
     size_t cap_config, cap_meta;       /* allocated sizes of r->config, r->meta ... */
     const void *config_arr, *meta_arr; /* ... while they are these arrays */
-    /* unit metadata by (unit, key): pairs[i] is "unit\0key" of r->units[i] */
+    /* unit metadata by the pair "unit\0key" of r->units[i] (not kept:
+     * unit_eq compares the two strings) */
     struct bl__strindex units;
-    char **pairs;
-    size_t n_units, cap_pairs, cap_units;
+    size_t n_units, cap_units;
     const void *units_arr; /* r->units while cap_units holds */
 };
 
@@ -73,9 +73,6 @@ static void index_free(bl_results *r)
     bl__strindex_fini(&r->index->config);
     bl__strindex_fini(&r->index->meta);
     bl__strindex_fini(&r->index->units);
-    for (size_t i = 0; i < r->index->n_units; i++)
-        free(r->index->pairs[i]);
-    free(r->index->pairs);
     free(r->index);
     r->index = NULL;
 }
@@ -391,9 +388,12 @@ double bl_launch_counter_seconds_per_op(const bl_launch *l)
     return ns * 1e-9;
 }
 
-static const char *pair_key(const void *arr, size_t i)
+static int unit_eq(const void *arr, size_t i, const char *pair, size_t len)
 {
-    return ((char *const *)arr)[i];
+    const bl_unit_meta *u = (const bl_unit_meta *)arr + i;
+    size_t lu = strlen(u->unit);
+    return lu < len && memcmp(u->unit, pair, lu + 1) == 0 && strlen(u->key) == len - lu - 1 &&
+           memcmp(u->key, pair + lu + 1, len - lu - 1) == 0;
 }
 
 /* The index of unit metadata, up to date; NULL: scan. */
@@ -403,22 +403,21 @@ static struct bl__results_index *unit_index(bl_results *r)
     if (!ix)
         return NULL;
     if (ix->n_units > r->n_units) { /* shrunk behind our back: start again */
-        for (size_t i = 0; i < ix->n_units; i++)
-            free(ix->pairs[i]);
         ix->n_units = 0;
         bl__strindex_fini(&ix->units);
     }
     for (; ix->n_units < r->n_units; ix->n_units++) {
         size_t len;
-        char *p = NULL;
-        if (bl__grow((void **)&ix->pairs, &ix->cap_pairs, ix->n_units + 1, sizeof *ix->pairs) ||
-            !(p = bl__strindex_pair(r->units[ix->n_units].unit, r->units[ix->n_units].key, &len)) ||
-            bl__strindex_add_n(&ix->units, p, len, ix->n_units)) {
+        char small[256];
+        const bl_unit_meta *u = &r->units[ix->n_units];
+        char *p = bl__strindex_pair(u->unit, u->key, small, sizeof small, &len);
+        int rc = p ? bl__strindex_add_n(&ix->units, p, len, ix->n_units) : -ENOMEM;
+        if (p != small)
             free(p);
+        if (rc) {
             index_free(r);
             return NULL;
         }
-        ix->pairs[ix->n_units] = p;
     }
     return ix;
 }
@@ -430,13 +429,11 @@ int bl_results_set_unit_meta(bl_results *r, const char *unit, const char *key, c
     if (ix) {
         /* the pair on the stack unless it is long: one Unit line costs no
          * malloc/free for its lookup */
-        size_t lu = strlen(unit), lk = strlen(key), len = lu + 1 + lk;
-        char small[256], *p = len < sizeof small ? small : malloc(len + 1);
+        size_t len;
+        char small[256], *p = bl__strindex_pair(unit, key, small, sizeof small, &len);
         if (!p)
             return -ENOMEM;
-        memcpy(p, unit, lu + 1);
-        memcpy(p + lu + 1, key, lk + 1);
-        at = bl__strindex_find(&ix->units, p, len, pair_key, ix->pairs);
+        at = bl__strindex_find_eq(&ix->units, p, len, unit_eq, r->units);
         if (p != small)
             free(p);
     } else {
