@@ -198,24 +198,30 @@ struct table {
 enum { PASS_UNKNOWN, PASS_NONE, PASS_ALL, PASS_UNIT };
 #define MEMO_UNITS 8
 
+/* Fast path: a line whose units (after tidying) are pat, as the first
+ * passing line's were, appends its values to pv with no filtering,
+ * projection or cell lookup; bl_compare_finish hands the arrays to
+ * pat_cell[] (adopting them, no copy). Keeping the append point in the
+ * memo saves a cache miss per value on large inputs. One value position's
+ * fields together, so that a line of one or two values touches one cache
+ * line of its memo. */
+struct memo_unit {
+    uint32_t pat;     /* unit id after tidying */
+    uint32_t pat_raw; /* ... and as written */
+    uint32_t pn, pcap;
+    double *pv;
+};
+
 struct memo {
     /* hot: what every line of this benchmark touches, first */
     uint64_t hash;
     unsigned long gen;
-    size_t name_len;
+    char *name;
+    uint32_t name_len;
     uint32_t n_pat;
     int pass;
-    /* Fast path: a line whose units (after tidying) are pat[], as the first
-     * passing line's were, appends its values to pv[] with no filtering,
-     * projection or cell lookup; bl_compare_finish hands the arrays to
-     * pat_cell[] (adopting them, no copy). Keeping the append point in
-     * the memo saves a cache miss per value on large inputs. */
-    uint32_t pat[MEMO_UNITS];     /* unit ids after tidying */
-    uint32_t pat_raw[MEMO_UNITS]; /* ... and as written */
-    unsigned pat_ok;              /* bit i: value i passes the filter */
-    uint32_t pn[MEMO_UNITS], pcap[MEMO_UNITS];
-    double *pv[MEMO_UNITS];
-    char *name;
+    unsigned pat_ok; /* bit i: value i passes the filter */
+    struct memo_unit pu[MEMO_UNITS];
     /* cold */
     int projected;
     uint32_t row_key, col_key, res_key;

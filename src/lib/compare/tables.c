@@ -412,7 +412,7 @@ static struct memo *memo_add(bl_compare *c, const bl_gobench_result *r, uint64_t
         return NULL;
     m->hash = h;
     m->gen = r->config_gen;
-    m->name_len = r->name_len;
+    m->name_len = (uint32_t)r->name_len;
     m->name = (char *)(m + 1);
     memcpy(m->name, r->name, r->name_len);
     m->pass = PASS_UNKNOWN;
@@ -506,7 +506,7 @@ static int on_result(void *ctx, const bl_gobench_result *r)
                 return -ENOMEM;
             double v = gv->value, tv = v * ui->factor;
             uint32_t uid = tv != v ? ui->tidy_id : raw_id;
-            if (uid != m->pat[i] || raw_id != m->pat_raw[i])
+            if (uid != m->pu[i].pat || raw_id != m->pu[i].pat_raw)
                 break;
             vals[i] = tv != v ? tv : v;
         }
@@ -516,15 +516,15 @@ static int on_result(void *ctx, const bl_gobench_result *r)
             for (i = 0; i < r->n_values; i++) {
                 if (!(m->pat_ok >> i & 1))
                     continue;
-                if (m->pn[i] == m->pcap[i]) {
-                    uint32_t cap = m->pcap[i] ? m->pcap[i] * 2 : 16;
-                    double *nv = realloc(m->pv[i], cap * sizeof *nv);
+                if (m->pu[i].pn == m->pu[i].pcap) {
+                    uint32_t cap = m->pu[i].pcap ? m->pu[i].pcap * 2 : 4;
+                    double *nv = realloc(m->pu[i].pv, cap * sizeof *nv);
                     if (!nv)
                         return -ENOMEM;
-                    m->pv[i] = nv;
-                    m->pcap[i] = cap;
+                    m->pu[i].pv = nv;
+                    m->pu[i].pcap = cap;
                 }
-                m->pv[i][m->pn[i]++] = vals[i];
+                m->pu[i].pv[m->pu[i].pn++] = vals[i];
             }
             return 0;
         }
@@ -602,8 +602,8 @@ static int on_result(void *ctx, const bl_gobench_result *r)
     if (!m->n_pat && r->n_values <= MEMO_UNITS) {
         m->pat_ok = 0;
         for (size_t i = 0; i < r->n_values; i++) {
-            m->pat[i] = uids[i];
-            m->pat_raw[i] = raws[i];
+            m->pu[i].pat = uids[i];
+            m->pu[i].pat_raw = raws[i];
             m->pat_cell[i] = oks[i] ? cells[i] : 0;
             m->pat_ok |= (unsigned)oks[i] << i;
         }
@@ -619,17 +619,17 @@ int bl__flush_memos(bl_compare *c)
     for (size_t i = 0; i < c->n_memos; i++) {
         struct memo *m = c->memos[i];
         for (size_t k = 0; k < m->n_pat; k++) {
-            if (!m->pn[k])
+            if (!m->pu[k].pn)
                 continue;
             struct cell *cl = &c->cells[m->pat_cell[k]];
-            double *big = m->pv[k], *small = cl->vals;
-            uint32_t nb = m->pn[k], cb = m->pcap[k], ns = cl->n;
+            double *big = m->pu[k].pv, *small = cl->vals;
+            uint32_t nb = m->pu[k].pn, cb = m->pu[k].pcap, ns = cl->n;
             if (ns > nb) {
                 big = cl->vals;
-                small = m->pv[k];
+                small = m->pu[k].pv;
                 nb = cl->n;
                 cb = cl->cap;
-                ns = m->pn[k];
+                ns = m->pu[k].pn;
             }
             if (nb + ns > cb) {
                 double *nv = realloc(big, (size_t)(nb + ns) * sizeof *nv);
@@ -644,8 +644,8 @@ int bl__flush_memos(bl_compare *c)
             cl->vals = big;
             cl->n = nb + ns;
             cl->cap = cb;
-            m->pv[k] = NULL;
-            m->pn[k] = m->pcap[k] = 0;
+            m->pu[k].pv = NULL;
+            m->pu[k].pn = m->pu[k].pcap = 0;
         }
     }
     return 0;
@@ -859,7 +859,7 @@ void bl_compare_destroy(bl_compare *c)
     for (size_t i = 0; i < c->n_memos; i++) {
         free(c->memos[i]->tbl_row);
         for (size_t k = 0; k < MEMO_UNITS; k++)
-            free(c->memos[i]->pv[k]);
+            free(c->memos[i]->pu[k].pv);
         free(c->memos[i]);
     }
     free(c->memos);
