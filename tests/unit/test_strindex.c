@@ -151,6 +151,38 @@ static void unit_metadata_lookups_short_and_long(void **state)
     bl_results_destroy(r);
 }
 
+/* 300k keys of 2 to 19 bytes: some pairs share their 32 bits of slot hash
+ * (about n^2 / 2^33 = 10 of them), so a lookup compares its key with a
+ * shorter or longer one; that comparison must stop at the shorter string's
+ * end (under ASan a memcmp of the probe's length read past it). */
+#define N_MANY 300000
+static void colliding_hashes_of_different_lengths(void **state)
+{
+    (void)state;
+    /* each indexed key in a block of its own size, so that ASan sees a
+     * read past its end */
+    char **keys = calloc(N_MANY, sizeof *keys);
+    assert_non_null(keys);
+    struct bl__strindex x = {0};
+    char k[32];
+    for (size_t i = 0; i < N_MANY; i++) {
+        size_t n = (size_t)snprintf(k, sizeof k, "k%zu%.*s", i, (int)(i % 13), "xxxxxxxxxxxxx");
+        keys[i] = malloc(n + 1);
+        assert_non_null(keys[i]);
+        memcpy(keys[i], k, n + 1);
+        assert_int_equal(bl__strindex_add(&x, keys[i], i), 0);
+    }
+    for (size_t i = 0; i < N_MANY; i++) {
+        size_t n = (size_t)snprintf(k, sizeof k, "k%zu%.*s", i, (int)(i % 13), "xxxxxxxxxxxxx");
+        assert_int_equal(bl__strindex_find(&x, k, n, key_at, keys), (long)i);
+    }
+    assert_int_equal(bl__strindex_find(&x, "k300000", 7, key_at, keys), -1);
+    bl__strindex_fini(&x);
+    for (size_t i = 0; i < N_MANY; i++)
+        free(keys[i]);
+    free(keys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +190,7 @@ int main(void)
         cmocka_unit_test(results_lookups_by_name),
         cmocka_unit_test(slots_are_8_bytes_and_positions_below_uint32_max),
         cmocka_unit_test(unit_metadata_lookups_short_and_long),
+        cmocka_unit_test(colliding_hashes_of_different_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,19 @@ static uint32_t slot_hash(const char *key, size_t len)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* Whether the indexed string k is key[0..len). Byte by byte up to the
+ * first difference, not memcmp: k may be shorter than len (two keys of
+ * different lengths whose 32 bits of hash agree, one in 2^32 per probe),
+ * and memcmp may read all of len bytes of k, past its end. A pair
+ * "a\0b" is compared whole: its first NUL matches key's. */
+static int key_eq(const char *k, const char *key, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (k[i] != key[i])
+            return 0;
+    return k[len] == '\0';
+}
+
 long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
                        bl__strindex_key key_of, const void *arr)
 {
@@ -65,8 +78,7 @@ long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len
         const struct bl__strindex_slot *s = &x->slots[j];
         if (s->hash != h)
             continue;
-        const char *k = key_of(arr, s->pos1 - 1);
-        if (memcmp(k, key, len) == 0 && k[len] == '\0')
+        if (key_eq(key_of(arr, s->pos1 - 1), key, len))
             return (long)(s->pos1 - 1);
     }
     return -1;
