@@ -489,6 +489,10 @@ static void report_failed_and_missing_benchmarks_are_said(void **state)
     char *html = report(runs, 2, NULL);
     assert_non_null(strstr(html, "b: failed: ran past its time limit"));
     assert_non_null(strstr(html, "a: not in this run"));
+    /* the failed run's row in the facts: five empty cells after "failed"
+     * (interval, launches, spread, batches, overhead), then its B/op */
+    assert_non_null(strstr(html, "<td class=\"base\">failed</td><td></td><td></td><td></td>"
+                                 "<td></td><td></td><td data-sort=\"\">"));
     free(html);
     bl_results_destroy(a);
     bl_results_destroy(b);
