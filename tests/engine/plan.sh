@@ -48,6 +48,21 @@ fixed-iterations)
     run "$cli" run "$suite" $fast --count 1 --iterations 7 --filter '^BenchmarkDefault$'
     expect_status 0
     [ "$(iters BenchmarkDefault)" = 7 ] || fail "benchlab run --iterations 7: not 7 iterations"
+    # the empty loop runs once before the timed overhead batch, as a warm-up
+    # overhead batch ("o"): the first batch of a worker is cold, its counter
+    # reads cost about twice as much, and the timed overhead batch ("O") is
+    # where cpu/op learns their cost (it read 20 ns for a 136 ns op). The
+    # body still runs 7 times, once.
+    run "$suite" $fast --count 2 --iterations 7 --filter '^BenchmarkDefault$' --out "$tmp/fixed.json"
+    expect_status 0
+    python3 - "$tmp/fixed.json" <<'PY' || fail "--iterations 7: not a warm-up overhead batch, the overhead batch and one of 7"
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert len(b["launches"]) == 2, b["launches"]
+for l in b["launches"]:
+    got = [(s["stage"], s["reps"]) for s in l["samples"]]
+    assert got == [("o", 7), ("O", 7), ("m", 7)], got
+PY
     run "$suite" --iterations 0 --filter Default
     expect_status 2
     err_has 'iterations'

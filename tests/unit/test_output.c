@@ -21,6 +21,7 @@
 #include "benchlab/output.h"
 
 int bl__output_open(const char *path, int allow_unnamed, bl_output **out);
+char *bl__path_dir(const char *path);
 
 static char dir[64];
 static char target[128];
@@ -164,6 +165,22 @@ static void output_dash_is_stdout(void **state)
     assert_int_equal(bl_output_close(o), 0);
 }
 
+/* The one dir_of of output.c and front/preflight.c. */
+static void path_dir_is_what_precedes_the_last_slash(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"out.json", "."}, {"/out.json", "/"}, {"a/b/out.json", "a/b"},
+        {"/a/out", "/a"},  {"a//out", "a/"},   {"dir/", "dir"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *got = bl__path_dir(cases[i][0]);
+        assert_non_null(got);
+        assert_string_equal(got, cases[i][1]);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +194,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(output_closed_replaces_the_file_whole, make_dir,
                                         remove_dir),
         cmocka_unit_test(output_dash_is_stdout),
+        cmocka_unit_test(path_dir_is_what_precedes_the_last_slash),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);
 }

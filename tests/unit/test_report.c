@@ -489,6 +489,10 @@ static void report_failed_and_missing_benchmarks_are_said(void **state)
     char *html = report(runs, 2, NULL);
     assert_non_null(strstr(html, "b: failed: ran past its time limit"));
     assert_non_null(strstr(html, "a: not in this run"));
+    /* the failed run's row in the facts: five empty cells after "failed"
+     * (interval, launches, spread, batches, overhead), then its B/op */
+    assert_non_null(strstr(html, "<td class=\"base\">failed</td><td></td><td></td><td></td>"
+                                 "<td></td><td></td><td data-sort=\"\">"));
     free(html);
     bl_results_destroy(a);
     bl_results_destroy(b);
@@ -596,6 +600,124 @@ static void report_shows_bimodal_batches_as_it_shows_drift(void **state)
     bl_results_destroy(r);
 }
 
+/* A launch of n measured batches of `reps` at per_op ns and cpu_per_op ns
+ * on CPU each; every measured batch had a context switch when `disturbed`,
+ * and the launch is then one the runner kept for want of a clean one. */
+static void add_launch_cpu(bl_bench_result *b, double per_op, double cpu_per_op, size_t n,
+                           uint64_t reps, bool disturbed)
+{
+    bl_launch *l = bl_results_add_launch(b);
+    assert_non_null(l);
+    l->clock_ns = 20;
+    l->disturbed = disturbed;
+    for (size_t i = 0; i < n; i++) {
+        bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = reps, .ns = 0, .cpu_ns = 0};
+        bl_sample m = {.stage = BL_STAGE_MEASURE,
+                       .reps = reps,
+                       .ns = (double)reps * per_op,
+                       .cpu_ns = (double)reps * cpu_per_op,
+                       .nivcsw = disturbed};
+        assert_int_equal(bl_launch_add_sample(l, &o), 0);
+        assert_int_equal(bl_launch_add_sample(l, &m), 0);
+    }
+    bl_launch_finish(l);
+}
+
+/* The text of the overview's row of benchmark `name`, up to its </tr>. */
+static char *overview_row(const char *html, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, "<tr data-name=\"%s\"", name);
+    const char *row = strstr(html, key);
+    assert_non_null(row);
+    const char *end = strstr(row, "</tr>");
+    assert_non_null(end);
+    return strndup(row, (size_t)(end - row));
+}
+
+static void report_shows_cpu_time_beside_time_per_op(void **state)
+{
+    (void)state;
+    bl_results *base = bl_results_create(), *cur = bl_results_create();
+    for (int k = 0; k < 2; k++) {
+        add_launch_cpu(bl_results_bench(base, "BenchmarkWait"), 100, 40, 20, 1000, false);
+        add_launch_cpu(bl_results_bench(cur, "BenchmarkWait"), 100, 60, 20, 1000, false);
+    }
+    bl_report_run runs[] = {{"base", base}, {"<i>new</i>", cur}};
+    char *html = report(runs, 2, NULL);
+    /* the overview: one cpu/op column per run, labels escaped */
+    assert_non_null(strstr(html, "<th>cpu/op (base)</th><th>cpu/op (&lt;i&gt;new&lt;/i&gt;)</th>"));
+    char *row = overview_row(html, "BenchmarkWait");
+    assert_non_null(strstr(row, "<td data-sort=\"40\">40.00 ns</td><td data-sort=\"60\">60.00 ns"));
+    free(row);
+    /* the benchmark's facts: cpu/op beside time/op, cpu spread beside spread */
+    const char *facts = strstr(html, "<table class=\"facts\">");
+    assert_non_null(facts);
+    assert_non_null(strstr(facts, "<th>time/op</th><th>cpu/op</th><th>interval</th>"
+                                  "<th>launches</th><th>spread</th><th>cpu spread</th>"));
+    assert_non_null(
+        strstr(facts, "<td data-sort=\"100\">100.0 ns</td><td data-sort=\"40\">40.00 ns"));
+    assert_non_null(strstr(facts, "<td data-sort=\"0\">0.0%</td><td data-sort=\"0\">0.0%</td>"));
+    assert_null(strstr(html, "disturbed</span>"));
+    free(html);
+    bl_results_destroy(base);
+    bl_results_destroy(cur);
+}
+
+static void report_cpu_time_from_go_lines_is_the_cpu_column(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    assert_int_equal(read_text("BenchmarkA 100 5 ns/op 4 cpu-ns/op\n"
+                               "BenchmarkA 100 6 ns/op 4 cpu-ns/op\n",
+                               &r, err, sizeof err),
+                     0);
+    bl_report_run run = {"go.txt", r};
+    char *html = report(&run, 1, NULL);
+    assert_non_null(strstr(html, "<th>time/op</th><th>cpu/op</th>"));
+    assert_non_null(strstr(html, "<td data-sort=\"4\">4.000 ns</td>"));
+    assert_null(strstr(html, "<th>cpu-ns/op</th>"));
+    free(html);
+    bl_results_destroy(r);
+}
+
+static void report_flags_a_time_from_disturbed_launches(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    for (int k = 0; k < 2; k++) {
+        add_launch_cpu(bl_results_bench(r, "BenchmarkClean"), 100, 100, 20, 1000, false);
+        add_launch_cpu(bl_results_bench(r, "BenchmarkLong"), 100, 70, 2, 1000, true);
+    }
+    bl_report_run run = {"r", r};
+    char *html = report(&run, 1, NULL);
+    /* the overview: the flag beside the time, the word in the notes */
+    char *row = overview_row(html, "BenchmarkLong");
+    assert_non_null(strstr(row, "100.0 ns <span class=\"sub\">\xc2\xb1"
+                                "0%</span> <span class=\"warn flag\""));
+    assert_non_null(strstr(row, ">disturbed</span>"));
+    assert_non_null(strstr(row, "<td class=\"warn\">disturbed </td>"));
+    assert_non_null(strstr(row, "<td data-sort=\"70\">70.00 ns</td>"));
+    assert_null(strstr(row, "noisy"));
+    free(row);
+    row = overview_row(html, "BenchmarkClean");
+    assert_null(strstr(row, "disturbed"));
+    free(row);
+    /* its section: the flag in the facts and the note in words */
+    const char *sec = strstr(html, "<section class=\"bench\" id=\"b1\"");
+    assert_non_null(sec);
+    assert_non_null(strstr(sec, "<td data-sort=\"100\">100.0 ns <span class=\"warn flag\""));
+    assert_non_null(strstr(sec, "r: disturbed: no clean batch in any launch, so the 4 disturbed "
+                                "batches of 2 launches (context-switch 4) are the "
+                                "measurement: "
+                                "time/op includes time off CPU (an upper bound), cpu/op is the "
+                                "time on CPU"));
+    assert_null(strstr(html, "batches discarded as disturbed"));
+    free(html);
+    bl_results_destroy(r);
+}
+
 static void report_history_from_a_store_precedes_the_runs(void **state)
 {
     (void)state;
@@ -648,6 +770,9 @@ int main(void)
         cmocka_unit_test(report_compares_over_launches_when_there_are_enough),
         cmocka_unit_test(report_drift_within_launches_is_said_and_levels_are_not_drift),
         cmocka_unit_test(report_shows_bimodal_batches_as_it_shows_drift),
+        cmocka_unit_test(report_shows_cpu_time_beside_time_per_op),
+        cmocka_unit_test(report_cpu_time_from_go_lines_is_the_cpu_column),
+        cmocka_unit_test(report_flags_a_time_from_disturbed_launches),
         cmocka_unit_test(report_history_from_a_store_precedes_the_runs),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

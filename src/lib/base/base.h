@@ -159,6 +159,9 @@ size_t bl__substring_distance(const char *pattern, const char *text);
  * /dev/stdout, or a path that cannot be resolved (the writer reports it).
  */
 char *bl__output_target(const char *path);
+/* The directory of `path`: "DIR" of "DIR/NAME", "." of "NAME", "/" of
+ * "/NAME". Caller frees; NULL when memory runs out. */
+char *bl__path_dir(const char *path);
 struct bl_output;
 /* Whether `out` makes or replaces a regular file when closed (written to a
  * temporary file first), rather than writing to stdout or in place to a

@@ -180,7 +180,7 @@ static int descriptor_alias(const char *p)
     return atoi(d);
 }
 
-static char *dir_of(const char *path)
+char *bl__path_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -249,7 +249,7 @@ static int resolve(const char *path, char **target, struct stat *st, int *alias_
 /* Open an unnamed (or, failing that, named) file beside o->target. */
 static int open_temp(bl_output *o, const struct stat *st, int allow_unnamed)
 {
-    char *dir = dir_of(o->target);
+    char *dir = bl__path_dir(o->target);
     const char *base = strrchr(o->target, '/') ? strrchr(o->target, '/') + 1 : o->target;
     if (!dir)
         return -ENOMEM;

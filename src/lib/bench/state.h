@@ -82,6 +82,10 @@ struct bl__engine {
     uint64_t batch_multiple; /* bl_set_batch_multiple: every batch a multiple of it; 0/1: any */
     bool given_checked;      /* a clean warmup batch confirmed (or replaced) it */
     uint64_t fixed_reps;     /* .iterations: one measured batch of exactly this many; 0: none */
+    bool ovh_warmed;         /* fixed_reps: group_next ran the empty loop once more before the
+                                first overhead batch, sent as a warm-up ('o'): a worker's first
+                                batch is cold, its counter reads cost ~2x, and the timed overhead
+                                batch is where cpu/op learns their cost (docs/engine.md) */
     double warmup_min_ns;    /* .warmup_s: the warmup lasts at least this long */
     bool manual;             /* .manual_time: batch time is what bl_set_iteration_time said */
     double warm[64];         /* per-op times seen in warmup */

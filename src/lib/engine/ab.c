@@ -57,13 +57,27 @@ void bl_ab_options_init(bl_ab_options *o)
     o->metric = BL_AB_METRIC_TIME;
 }
 
+/*
+ * The message of a comparison that ran out of memory. Static, so that
+ * running out of memory cannot also take the message away: every
+ * comparison that ended has a verdict or a message (checked in
+ * bl_ab_run). free_message() leaves it alone.
+ */
+static char out_of_memory[] = "out of memory";
+
+static void free_message(char *message)
+{
+    if (message != out_of_memory)
+        free(message);
+}
+
 void bl_ab_report_destroy(bl_ab_report *r)
 {
     if (!r)
         return;
     for (size_t i = 0; i < r->n_benches; i++) {
         free(r->benches[i].name);
-        free(r->benches[i].message);
+        free_message(r->benches[i].message);
     }
     free(r->benches);
     bl_names_free(r->only_old, r->n_only_old);
@@ -120,9 +134,19 @@ static void set_msg(bl_ab_bench *b, const char *fmt, ...)
     struct bl__buf m = {0};
     va_list ap;
     va_start(ap, fmt);
-    bl__buf_vprintf(&m, fmt, ap);
+    int err = bl__buf_vprintf(&m, fmt, ap);
     va_end(ap);
-    b->message = m.data;
+    if (err)
+        bl__buf_fini(&m);
+    b->message = err ? out_of_memory : m.data;
+}
+
+/* The comparison could not go on for want of memory. */
+static void failed_oom(bl_ab_bench *b)
+{
+    b->verdict = BL_AB_ERROR;
+    if (!b->message)
+        b->message = out_of_memory;
 }
 
 /* End a worker (reap and judge it) unless it has ended already. */
@@ -307,8 +331,10 @@ static bool run_blocks(struct comparison *c, uint64_t t_begin)
     uint64_t deadline = t_begin + (uint64_t)(c->o->time_s * 1e9);
     double block_ns = 0; /* the longest block so far */
     size_t *order = malloc(c->n_pairs * sizeof *order);
-    if (!order)
+    if (!order) {
+        failed_oom(c->out);
         return false;
+    }
     bool ok = true;
     for (;;) {
         for (size_t i = 0; i < c->n_pairs; i++)
@@ -343,6 +369,7 @@ static bool run_blocks(struct comparison *c, uint64_t t_begin)
             if (took > block_ns)
                 block_ns = took;
             if (!push_block(c, &b)) {
+                failed_oom(c->out);
                 ok = false;
                 goto out;
             }
@@ -436,8 +463,7 @@ static void analyse(struct comparison *c)
     if (!d || !per) {
         free(d);
         free(per);
-        b->verdict = BL_AB_ERROR;
-        set_msg(b, "out of memory");
+        failed_oom(b);
         return;
     }
     size_t n = 0;
@@ -494,7 +520,7 @@ static void compare_one(const bl_ab_options *o, unsigned long long pin_mask, con
     out->old_side.ns_per_op = out->old_side.ref_cycles_per_op = NAN;
     out->new_side.ns_per_op = out->new_side.ref_cycles_per_op = NAN;
     if (!c.procs) {
-        set_msg(out, "out of memory");
+        failed_oom(out);
         return;
     }
     /* Each worker's own budget bounds its pilot and warmup (a quarter of
@@ -705,9 +731,14 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
         compare_one(&o, pin_mask, name, &rng, b, &stop);
         if (stop) {
             free(b->name);
-            free(b->message);
+            free_message(b->message);
             break; /* an interrupted comparison has no verdict: drop it */
         }
+        /* the invariant at the top of this file: a comparison that ended
+         * has a verdict, or a message saying why it has none */
+        BL__CHECK(b->verdict != BL_AB_ERROR || b->message != NULL);
+        BL__CHECK(b->verdict != BL_AB_TOO_FEW || b->message != NULL);
+        BL__CHECK(b->verdict != BL_AB_SKIPPED || b->message != NULL);
         r->n_benches++;
         if (b->verdict == BL_AB_ERROR || b->verdict == BL_AB_TOO_FEW)
             rc = 1;

@@ -21,21 +21,9 @@
 #include "../base/base.h"
 #include "front.h"
 
-/* "DIR" of "DIR/NAME", "." of "NAME", "/" of "/NAME". */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, size, ".");
-    else if (slash == path)
-        snprintf(dir, size, "/");
-    else
-        snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
 /* Whether a file can be made in `dir`, for `what` `path` in messages. */
-static int dir_writable(const char *what, const char *path, const char *dir, char *why,
-                        size_t why_size)
+static int dir_check(const char *what, const char *path, const char *dir, char *why,
+                     size_t why_size)
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
@@ -55,6 +43,21 @@ static int dir_writable(const char *what, const char *path, const char *dir, cha
         return -e;
     }
     return 0;
+}
+
+/* Whether a file can be made in the directory of `file` (bl__path_dir),
+ * for `what` `path` in messages. */
+static int dir_writable(const char *what, const char *path, const char *file, char *why,
+                        size_t why_size)
+{
+    char *dir = bl__path_dir(file);
+    if (!dir) {
+        snprintf(why, why_size, "%s %s: %s", what, path, strerror(ENOMEM));
+        return -ENOMEM;
+    }
+    int rc = dir_check(what, path, dir, why, why_size);
+    free(dir);
+    return rc;
 }
 
 int bl__preflight_out(const char *path, char *why, size_t why_size)
@@ -82,10 +85,9 @@ int bl__preflight_out(const char *path, char *why, size_t why_size)
     /* a regular file is written beside it and renamed over it; beside the
      * file a symbolic link leads to, as bl_output_open() writes that */
     char *target = bl__output_target(path);
-    char dir[PATH_MAX];
-    dir_of(target ? target : path, dir, sizeof dir);
+    int rc = dir_writable("--out", path, target ? target : path, why, why_size);
     free(target);
-    return dir_writable("--out", path, dir, why, why_size);
+    return rc;
 }
 
 int bl__preflight_profile_dir(const char *dir, char *why, size_t why_size)
@@ -108,9 +110,7 @@ int bl__preflight_profile_dir(const char *dir, char *why, size_t why_size)
         snprintf(why, why_size, "--profile-dir %s: %s", dir, strerror(e));
         return -e;
     }
-    char parent[PATH_MAX];
-    dir_of(dir, parent, sizeof parent);
-    return dir_writable("--profile-dir", dir, parent, why, why_size);
+    return dir_writable("--profile-dir", dir, dir, why, why_size);
 }
 
 int bl__preflight_store(const bl_run_save_request *save, char *why, size_t why_size)

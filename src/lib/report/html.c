@@ -47,6 +47,8 @@ static const char style[] =
     ".sub{color:var(--muted);font-size:12px}"
     ".faster{color:var(--faster)}.slower{color:var(--slower)}.same,.base{color:var(--muted)}"
     ".warn{color:var(--warn)}"
+    ".flag{font-size:11px;font-weight:600;margin-left:6px;padding:0 6px;border-radius:8px;"
+    "border:1px solid currentColor}"
     "a{color:#0969da}"
     ".toolbar{margin:14px 0 8px}.toolbar input{font:inherit;padding:5px 9px;width:280px;"
     "border:1px solid var(--line);border-radius:6px}"
@@ -268,11 +270,32 @@ static const bl_bench_result *alloc_source(const struct bl__rmodel *m, const str
     return NULL;
 }
 
+/* Whether some run of benchmark b knows its on-CPU time. */
+static bool bench_has_cpu(const struct bl__rmodel *m, const struct bl__rbench *b)
+{
+    for (size_t r = 0; r < m->n_runs; r++)
+        if (b->cells[r].has_est && !isnan(b->cells[r].cpu_ns))
+            return true;
+    return false;
+}
+
+/* The mark beside a time that came only from disturbed launches; the
+ * notes under the benchmark's facts say why. */
+static void disturbed_flag(FILE *f, const struct bl__rcell *c)
+{
+    if (c->has_est && c->disturbed)
+        fputs(" <span class=\"warn flag\" title=\"no clean batch in any launch: the time includes "
+              "time off CPU (an upper bound)\">disturbed</span>",
+              f);
+}
+
 static void write_overview(FILE *f, const struct bl__rmodel *m)
 {
-    bool alloc = false;
-    for (size_t i = 0; i < m->n_benches; i++)
+    bool alloc = false, cpu = false;
+    for (size_t i = 0; i < m->n_benches; i++) {
         alloc |= alloc_source(m, &m->benches[i]) != NULL;
+        cpu |= bench_has_cpu(m, &m->benches[i]);
+    }
     fputs("<h2>Overview</h2><div class=\"toolbar\"><input id=\"filter\" type=\"search\" "
           "placeholder=\"filter benchmarks by name\" aria-label=\"filter benchmarks\"></div>"
           "<table class=\"sortable overview\" id=\"overview\"><thead><tr>"
@@ -284,6 +307,15 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             bl__html_text(f, m->runs[r].label);
         else
             fputs("time/op", f);
+        fputs("</th>", f);
+    }
+    for (size_t r = 0; cpu && r < m->n_runs; r++) {
+        fputs("<th>cpu/op", f);
+        if (m->n_runs > 1) {
+            fputs(" (", f);
+            bl__html_text(f, m->runs[r].label);
+            fputs(")", f);
+        }
         fputs("</th>", f);
     }
     for (size_t r = 0; r < m->n_runs; r++) {
@@ -309,13 +341,15 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
         fputs("\">", f);
         bl__html_text(f, bl__rshort_name(b->name));
         fputs("</a></td>", f);
-        int n_fail = 0, n_drift = 0, n_modes = 0, n_noisy = 0;
+        int n_fail = 0, n_drift = 0, n_modes = 0, n_noisy = 0, n_disturbed = 0;
         for (size_t r = 0; r < m->n_runs; r++) {
             const struct bl__rcell *c = &b->cells[r];
             n_fail += c->state == CELL_FAILED;
             n_drift += c->drift;
             n_modes += c->multimodal;
-            n_noisy += c->n_measured && c->n_invalid * 10 > c->n_measured;
+            /* a disturbed benchmark kept its batches: it is said as such */
+            n_disturbed += c->has_est && c->disturbed;
+            n_noisy += !c->disturbed && c->n_measured && c->n_invalid * 10 > c->n_measured;
             if (!c->has_est) {
                 fprintf(f, "<td data-sort=\"\" class=\"base\">%s</td>",
                         c->state == CELL_FAILED    ? "failed"
@@ -328,8 +362,11 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             fprintf(f, "<td data-sort=\"%.9g\">%s", c->est.centre, t);
             if (c->est.n_launches > 1)
                 fprintf(f, " <span class=\"sub\">\xc2\xb1%.0f%%</span>", 50 * c->est.spread);
+            disturbed_flag(f, c);
             fputs("</td>", f);
         }
+        for (size_t r = 0; cpu && r < m->n_runs; r++)
+            td_time(f, b->cells[r].has_est ? b->cells[r].cpu_ns : NAN);
         for (size_t r = 0; r < m->n_runs; r++) {
             if (r == m->o->baseline)
                 continue;
@@ -360,6 +397,8 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             fputs("modes ", f);
         if (n_noisy)
             fputs("noisy ", f);
+        if (n_disturbed)
+            fputs("disturbed ", f);
         fputs("</td></tr>", f);
     }
     fputs("</tbody></table>", f);
@@ -367,7 +406,9 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
         fprintf(f,
                 "<p class=\"sub\">Time/op: the centre over the launches (their median; the 20%% "
                 "trimmed mean of 2-5), "
-                "\xc2\xb1 half the spread of the launch centres. Change: the run against the "
+                "\xc2\xb1 half the spread of the launch centres; cpu/op: the on-CPU time per "
+                "op, centred as the time is; disturbed: no launch had a clean batch, so the "
+                "time includes time off CPU. Change: the run against the "
                 "baseline (Hodges-Lehmann ratio, as benchlab judge gives it), with its %.0f%% "
                 "interval. faster / slower: "
                 "significant at \xce\xb1 = %g after Holm's correction over the %zu benchmarks and "
@@ -438,7 +479,7 @@ static void cell_rates(const struct bl__rcell *c, bl_rates *out)
 static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
     struct units us = {0};
-    bool alloc = false, rate[3] = {false, false, false};
+    bool alloc = false, rate[3] = {false, false, false}, cpu = bench_has_cpu(m, b);
     bl_rates rates[64];
     for (size_t r = 0; r < m->n_runs; r++) {
         const bl_bench_result *br = b->cells[r].b;
@@ -454,13 +495,19 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
         }
         for (int i = 0; i < br->n_counters; i++)
             add_unit(&us, br->counter_unit[i], 1);
+        /* a Go line's cpu-ns/op is the cpu/op column's, not a metric of its own */
         for (size_t j = 0; j < br->n_launches; j++)
             for (size_t k = 0; k < br->launches[j].n_metrics; k++)
-                add_unit(&us, br->launches[j].metrics[k].unit, 0);
+                if (!cpu || strcmp(br->launches[j].metrics[k].unit, "cpu-ns/op") != 0)
+                    add_unit(&us, br->launches[j].metrics[k].unit, 0);
     }
-    fputs("<table class=\"facts\"><thead><tr><th>run</th><th>time/op</th><th>interval</th>"
-          "<th>launches</th><th>spread</th><th>batches kept</th><th>overhead</th>",
-          f);
+    fputs("<table class=\"facts\"><thead><tr><th>run</th><th>time/op</th>", f);
+    if (cpu)
+        fputs("<th>cpu/op</th>", f);
+    fputs("<th>interval</th><th>launches</th><th>spread</th>", f);
+    if (cpu)
+        fputs("<th>cpu spread</th>", f);
+    fputs("<th>batches kept</th><th>overhead</th>", f);
     static const char *const rate_unit[3] = {"MB/s", "items/s", "ops/s"};
     for (int k = 0; k < 3; k++)
         if (rate[k])
@@ -483,9 +530,18 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
         if (!c->has_est) {
             fprintf(f, "<td class=\"base\">%s</td>",
                     c->state == CELL_SKIPPED ? "skipped" : "failed");
-            fputs("<td></td><td></td><td></td><td></td><td></td><td></td>", f);
+            fputs("<td></td><td></td><td></td><td></td><td></td>", f);
+            if (cpu)
+                fputs("<td></td><td></td>", f);
         } else {
-            td_time(f, c->est.centre);
+            char t[48];
+            bl__rfmt_time(t, sizeof t, c->est.centre);
+            fprintf(f, "<td data-sort=\"%.9g\">", c->est.centre);
+            bl__html_text(f, t);
+            disturbed_flag(f, c);
+            fputs("</td>", f);
+            if (cpu)
+                td_time(f, c->cpu_ns);
             char lo[48], hi[48], iv[128];
             bl__rfmt_time(lo, sizeof lo, c->est.ci_lo);
             bl__rfmt_time(hi, sizeof hi, c->est.ci_hi);
@@ -497,6 +553,8 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
             td_text(f, NULL, iv);
             fprintf(f, "<td>%zu</td>", c->est.n_launches);
             td_num(f, c->est.n_launches > 1 ? 100 * c->est.spread : NAN, 1, "", "%");
+            if (cpu)
+                td_num(f, 100 * c->cpu_spread, 1, "", "%");
             if (c->from_batches)
                 fprintf(f, "<td>%zu/%zu</td>", c->n_measured - c->n_invalid, c->n_measured);
             else
@@ -536,6 +594,18 @@ static void note(FILE *f, bool *open, const char *run, const char *fmt, const ch
     fputs("</li>", f);
 }
 
+/* "context-switch 8, off-cpu-gap 8" into out; returns the length written. */
+static int reasons(char *out, size_t size, const size_t by[BL_INVALID_NREASONS])
+{
+    int len = 0;
+    out[0] = '\0';
+    for (unsigned k = 0; k < BL_INVALID_NREASONS && (size_t)len + 64 < size; k++)
+        if (by[k])
+            len += snprintf(out + len, size - (size_t)len, "%s%s %zu", len ? ", " : "",
+                            bl_invalid_name(k), by[k]);
+    return len;
+}
+
 static void write_notes(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
     bool open = false;
@@ -560,16 +630,23 @@ static void write_notes(FILE *f, const struct bl__rmodel *m, const struct bl__rb
                  "the input has no batches (Go format): the distribution is over launches, and "
                  "the scaling and timeline charts need benchlab JSON",
                  NULL);
-        if (c->n_measured && c->n_invalid * 20 > c->n_measured) {
+        if (c->has_est && c->disturbed) {
+            /* the words of run's table note (format/table.c) */
+            char why[160], t[400];
+            reasons(why, sizeof why, c->invalid_by);
+            snprintf(t, sizeof t,
+                     "disturbed: no clean batch in any launch, so the %zu disturbed batch%s of "
+                     "%zu launch%s%s%s%s are the measurement: time/op includes time off CPU (an "
+                     "upper bound), cpu/op is the time on CPU; a quieter machine or a longer "
+                     "--time gives a clean one",
+                     c->n_measured, c->n_measured == 1 ? "" : "es", c->n_disturbed,
+                     c->n_disturbed == 1 ? "" : "es", why[0] ? " (" : "", why, why[0] ? ")" : "");
+            note(f, &open, label, t, NULL);
+        } else if (c->n_measured && c->n_invalid * 20 > c->n_measured) {
             char t[256];
             int len = snprintf(t, sizeof t, "%zu of %zu batches discarded as disturbed (",
                                c->n_invalid, c->n_measured);
-            for (unsigned k = 0, first = 1; k < BL_INVALID_NREASONS && len < 200; k++)
-                if (c->invalid_by[k]) {
-                    len += snprintf(t + len, sizeof t - (size_t)len, "%s%s %zu", first ? "" : ", ",
-                                    bl_invalid_name(k), c->invalid_by[k]);
-                    first = 0;
-                }
+            len += reasons(t + len, sizeof t - (size_t)len, c->invalid_by);
             snprintf(t + len, sizeof t - (size_t)len, ")");
             note(f, &open, label, t, NULL);
         }

@@ -63,6 +63,42 @@ static void cell_fini(struct bl__rcell *c)
     free(c->launch_vals);
 }
 
+/*
+ * The on-CPU time of launches that have no batches (the Go format's
+ * "cpu-ns/op" on each line), centred as bl_bench_estimate centres the
+ * time: the median of 6+ launches, the trimmed mean of fewer; the spread
+ * (max - min) / median from two launches on.
+ */
+static int cpu_from_lines(struct bl__rcell *c, const bl_bench_result *b, double confidence)
+{
+    double *v = malloc((b->n_launches ? b->n_launches : 1) * sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    size_t n = 0;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped || isnan(l->ns_per_op))
+            continue;
+        for (size_t k = 0; k < l->n_metrics; k++)
+            if (strcmp(l->metrics[k].unit, "cpu-ns/op") == 0 && l->metrics[k].value >= 0) {
+                v[n++] = l->metrics[k].value;
+                break;
+            }
+    }
+    double lo, hi, m;
+    if (n && bl_stats_median_interval(v, n, confidence, &m, &lo, &hi) == 0)
+        c->cpu_ns = m;
+    else if (n)
+        bl_stats_trimmed_interval(v, n, BL_LAUNCH_TRIM, confidence, &c->cpu_ns, &lo, &hi);
+    if (n >= 2) {
+        bl_stats_sort(v, n);
+        double med = bl_stats_median(v, n);
+        c->cpu_spread = med > 0 ? (v[n - 1] - v[0]) / med : 0;
+    }
+    free(v);
+    return 0;
+}
+
 /* The values and summaries of a cell. */
 static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double confidence)
 {
@@ -92,6 +128,7 @@ static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double co
         }
         if (!c->first_ok)
             c->first_ok = l;
+        c->n_disturbed += l->disturbed;
         c->n_measured += l->n_measured;
         c->n_invalid += l->n_invalid;
         for (unsigned k = 0; k < BL_INVALID_NREASONS; k++)
@@ -129,6 +166,13 @@ static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double co
             return rc;
         c->has_est = rc == 0 && !isnan(c->est.centre);
     }
+    if (c->has_est) {
+        c->cpu_ns = c->est.cpu_ns;
+        c->cpu_spread = c->est.cpu_spread;
+        c->disturbed = c->est.disturbed;
+        if (isnan(c->cpu_ns) && !any_batches && cpu_from_lines(c, b, confidence))
+            return -ENOMEM;
+    }
     return 0;
 }
 
@@ -137,7 +181,7 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
 {
     memset(c, 0, sizeof *c);
     c->b = b;
-    c->overhead_ns = NAN;
+    c->overhead_ns = c->cpu_ns = c->cpu_spread = NAN;
     if (!b)
         return 0;
     int rc = cell_collect(c, b, confidence);

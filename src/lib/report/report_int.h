@@ -36,6 +36,14 @@ struct bl__rcell {
      * interval the run's summary table shows; valid when has_est. */
     bl_estimate est;
     bool has_est;
+    /* On-CPU time per op centred over the launches as the time is, and its
+     * spread: the estimate's, or where the input has no batches (Go
+     * format) the launches' "cpu-ns/op" lines; NAN when unknown. */
+    double cpu_ns, cpu_spread;
+    /* The number came only from disturbed launches (est.disturbed): no
+     * launch had a clean batch, so every batch was kept, time off CPU too. */
+    bool disturbed;
+    size_t n_disturbed; /* such launches */
     size_t n_measured, n_invalid, invalid_by[BL_INVALID_NREASONS];
     double overhead_ns;        /* mean over successful launches */
     const bl_launch *first_ok; /* borrowed: bytes, items and threads of the benchmark */
