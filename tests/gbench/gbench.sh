@@ -549,6 +549,81 @@ assert abs(ratio["real_time"] - min(rt) / max(rt)) < 1e-12, ratio
 assert not any(n.startswith("BM_counters_m") and n != "BM_counters_mean" and n != "BM_counters_median" for n in by), by.keys()
 PY
     ;;
+threaded-complexity-like-google-benchmark)
+    # Complexity() of threaded benchmarks (complexity_suite): the BigO and
+    # RMS rows are Google Benchmark's fit (complexity.cc) of the iteration
+    # rows written before them, in its thread convention (wall time over
+    # the threads, n summed over them), whatever the times; with manual
+    # times (exact) the rows are Google Benchmark's own, row by row
+    fit_check() { # FILE WHO: recompute every fit from the file's rows
+        python3 - "$1" <<'PY' || fail "$2: BigO/RMS are not Google Benchmark's fit of its rows"
+import json, math, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+curves = {"(1)": lambda n: 1.0, "N": lambda n: n, "N^2": lambda n: n * n,
+          "N^3": lambda n: n ** 3, "lgN": lambda n: math.log2(n),
+          "NlgN": lambda n: n * math.log2(n)}
+def lsq(n, t, g):
+    c = sum(ti * g(ni) for ni, ti in zip(n, t)) / sum(g(ni) ** 2 for ni in n)
+    rms = math.sqrt(sum((ti - c * g(ni)) ** 2 for ni, ti in zip(n, t)) / len(n))
+    return c, rms / (sum(t) / len(t))
+def near(a, b):
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-12
+fams = {}
+for b in rows:
+    if b["run_type"] == "iteration":
+        fams.setdefault(b["family_index"], []).append(b)
+checked = 0
+for b in rows:
+    if b.get("aggregate_name") != "BigO":
+        continue
+    its = fams[b["family_index"]]
+    rms = next(r for r in rows if r["name"] == b["name"][:-4] + "RMS")
+    per_s = {"ns": 1, "us": 1e-3, "ms": 1e-6, "s": 1e-9}
+    n = [int(r["name"].split("/")[1]) * r["threads"] for r in its]
+    rt = [r["real_time"] / per_s[r["time_unit"]] for r in its]
+    ct = [r["cpu_time"] / per_s[r["time_unit"]] for r in its]
+    # oAuto's curve is the CPU times' best; a fixed one is the suite's
+    if "work" in b["name"]:
+        best = min(curves, key=lambda k: (lsq(n, ct, curves[k])[1], list(curves).index(k)))
+        assert b["big_o"] == best, (b["name"], b["big_o"], best)
+    cc, cr = lsq(n, ct, curves[b["big_o"]])
+    rc, _ = lsq(n, rt, curves[b["big_o"]])
+    assert b["threads"] == its[0]["threads"] > 1, b
+    assert near(b["cpu_coefficient"], cc) and near(b["real_coefficient"], rc), (b, cc, rc)
+    assert near(rms["rms"], cr), (rms, cr)
+    checked += 1
+assert checked == 3, checked
+PY
+    }
+    run "$bin/bl_complexity_suite" --benchmark_min_time=0.01 --benchmark_repetitions=2 \
+        --benchmark_format=json
+    expect_status 0
+    fit_check "$tmp/out" benchlab
+    python3 - "$tmp/out" <<'PY' || fail "benchlab: wrong BigO of manual times"
+import json, sys
+big = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]
+       if b.get("aggregate_name") == "BigO"}
+# n us per op and thread, 4 threads: 1 us / 4 per (4 n); n^2 ns, 3 threads: 1 ns / 27
+assert abs(big["BM_manual_linear/manual_time/threads:4_BigO"]["real_coefficient"] - 62.5) < 1e-6, big
+assert abs(big["BM_manual_square/manual_time/threads:3_BigO"]["real_coefficient"] - 1 / 27) < 1e-9, big
+PY
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_complexity_suite" --benchmark_min_time=0.01 --benchmark_repetitions=2 \
+            --benchmark_format=json >"$tmp/gb.json" 2>/dev/null || fail "Google Benchmark's run failed"
+        fit_check "$tmp/gb.json" "Google Benchmark (the check itself)"
+        for fmt in json console csv; do
+            run "$bin/bl_complexity_suite" --benchmark_filter=BM_manual --benchmark_min_time=0.01 \
+                --benchmark_repetitions=2 --benchmark_format=$fmt
+            expect_status 0
+            python3 "$here/normalize.py" $fmt "$tmp/out" >"$tmp/bl" || fail "no $fmt output"
+            "$bin/gb_complexity_suite" --benchmark_filter=BM_manual --benchmark_min_time=0.01 \
+                --benchmark_repetitions=2 --benchmark_format=$fmt >"$tmp/gb.out" 2>/dev/null ||
+                fail "Google Benchmark's run failed"
+            python3 "$here/normalize.py" $fmt "$tmp/gb.out" | diff - "$tmp/bl" >"$tmp/diff" ||
+                { cat "$tmp/diff"; fail "$fmt: not Google Benchmark's BigO and RMS rows"; }
+        done
+    fi
+    ;;
 aggregate-labels-like-google-benchmark)
     # an aggregate carries the label only when every repetition had the
     # same; a fit's rows carry its first benchmark's; as Google Benchmark's

@@ -11,10 +11,11 @@
  * stddev and cv aggregates and the definition's own statistics, as
  * gbench_json_write.c writes them. Times are in the launch's unit
  * (.time_unit, else the run's --time-unit, else ns), its aggregates in the
- * unit of its first launch. A BigO row holds the coefficients of the fit
- * (benchlab's, over the launches' medians; the CPU coefficient is the same
- * curve fitted to the CPU times) in the run's unit, as Google Benchmark
- * ignores Unit() there, an RMS row the normalised RMS of both fits. An
+ * unit of its first launch. A BigO row holds the coefficients of Google
+ * Benchmark's fit of the iteration rows (gb_fit: every launch a point, the
+ * times in its thread convention, the curve picked by the CPU times) in
+ * the run's unit, as Google Benchmark ignores Unit() there, an RMS row the
+ * normalised RMS of both fits. An
  * aggregate carries the label when every launch had the same one; a fit's
  * rows carry its first benchmark's (Google Benchmark's statistics.cc and
  * complexity.cc).
@@ -344,29 +345,54 @@ static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_re
     return err;
 }
 
-/* The launch of b that says its size, or NULL. */
-static const bl_launch *sized(const bl_bench_result *b)
+/*
+ * Google Benchmark's ComputeBigO (complexity.cc) over the rows written
+ * before: every finished launch of the fit's benchmarks is one point, in
+ * Google Benchmark's thread convention (bl__gbench_times: the wall time
+ * over the threads; and n the sum of the threads' SetComplexityN, T x n,
+ * as its runner adds them up); the CPU times pick the curve (mode: one curve,
+ * BL_COMPLEXITY_AUTO or BL_OUSER, the benchmark's own), and the wall times
+ * are fitted to that curve. 0, or -ENOMEM; a fit that cannot be made
+ * leaves NAN coefficients.
+ */
+static int gb_fit(const bl_results *res, const bl_complexity_result *c, bl_complexity_fit *real,
+                  bl_complexity_fit *cpu, int *threads)
 {
-    for (size_t j = 0; j < b->n_launches; j++)
-        if (launch_ok(&b->launches[j]) && b->launches[j].size.param)
-            return &b->launches[j];
-    return NULL;
-}
-
-/* The median CPU time per op over b's launches (the real time where the
- * CPU time was not measured). */
-static double cpu_of(const bl_bench_result *b)
-{
-    double v[256];
+    size_t cap = 0;
+    for (size_t i = 0; i < c->n_points; i++)
+        cap += res->benches[c->benches[i]].n_launches;
+    double *ns = calloc(cap + 1, sizeof *ns), *rt = calloc(cap + 1, sizeof *rt);
+    double *ct = calloc(cap + 1, sizeof *ct), *g = calloc(cap + 1, sizeof *g);
+    int err = ns && rt && ct && g ? 0 : -ENOMEM;
     size_t n = 0;
-    for (size_t j = 0; j < b->n_launches && n < 256; j++) {
-        const bl_launch *l = &b->launches[j];
-        if (!launch_ok(l))
-            continue;
-        double c = bl_launch_cpu_per_op(l);
-        v[n++] = isfinite(c) ? c : l->ns_per_op;
+    bool user = true;
+    for (size_t i = 0; !err && i < c->n_points; i++) {
+        const bl_bench_result *b = &res->benches[c->benches[i]];
+        for (size_t j = 0; j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            if (!launch_ok(l) || !l->size.param)
+                continue;
+            struct gb_times t;
+            bl__gbench_times(l, &t);
+            ns[n] = l->size.n * t.threads; /* its threads' n summed, as Google Benchmark's */
+            g[n] = l->size.user_g;         /* a curve of its own: at the instance's n */
+            user &= isfinite(g[n]);
+            rt[n] = t.real;
+            ct[n++] = t.cpu;
+            *threads = t.threads;
+        }
     }
-    return n ? bl_stats_median(v, n) : NAN;
+    real->coefficient = real->rms = cpu->coefficient = cpu->rms = NAN;
+    real->curve = cpu->curve = c->best.curve;
+    if (!err && n >= 2 &&
+        bl_stats_fit_complexity(c->mode, ns, ct, user ? g : NULL, n, cpu, NULL, NULL) == 0 &&
+        bl_stats_fit_complexity(cpu->curve, ns, rt, user ? g : NULL, n, real, NULL, NULL) != 0)
+        real->coefficient = real->rms = NAN;
+    free(ns);
+    free(rt);
+    free(ct);
+    free(g);
+    return err;
 }
 
 /* The BigO and RMS rows of fit c. */
@@ -374,27 +400,13 @@ static int add_fit(struct gb_runs *r, const bl_results *res, const bl_complexity
 {
     if (!c->best.curve || c->n_points < 2)
         return 0;
-    size_t n = c->n_points;
-    double *ns = calloc(n, sizeof *ns), *cpu = calloc(n, sizeof *cpu), *g = calloc(n, sizeof *g);
-    int err = ns && cpu && g ? 0 : -ENOMEM;
     int threads = 1;
     size_t first = c->benches[0]; /* the fit's first benchmark in run order */
-    for (size_t i = 0; !err && i < n; i++) {
+    for (size_t i = 1; i < c->n_points; i++)
         if (c->benches[i] < first)
             first = c->benches[i];
-        const bl_bench_result *b = &res->benches[c->benches[i]];
-        const bl_launch *l = sized(b);
-        ns[i] = l ? l->size.n : NAN;
-        g[i] = l ? l->size.user_g : NAN;
-        cpu[i] = cpu_of(b);
-        if (l && l->threads > 0)
-            threads = l->threads;
-    }
-    bl_complexity_fit fc = {0};
-    if (!err &&
-        bl_stats_fit_complexity(c->best.curve, ns, cpu, c->best.curve == BL_OUSER ? g : NULL, n,
-                                &fc, NULL, NULL) != 0)
-        fc.coefficient = fc.rms = NAN;
+    bl_complexity_fit fr, fc;
+    int err = gb_fit(res, c, &fr, &fc, &threads);
     char *name = err ? NULL : gb_name(c->name);
     if (!err && !name)
         err = -ENOMEM;
@@ -417,19 +429,16 @@ static int add_fit(struct gb_runs *r, const bl_results *res, const bl_complexity
                 x->repetitions++;
             }
         x->threads = threads;
-        x->curve = c->best.curve;
+        x->curve = fc.curve;
         x->label = l0 ? l0->label : NULL;
         /* a coefficient is in the run's unit (Google Benchmark's default
          * unit: it ignores Unit() here); an RMS is a fraction */
         x->unit = bl__gbench_unit(res, NULL);
         x->scale = k == 0 ? bl__gbench_unit_scale(x->unit) : 1;
-        x->real = k == 0 ? c->best.coefficient : c->best.rms;
+        x->real = k == 0 ? fr.coefficient : fr.rms;
         x->cpu = k == 0 ? fc.coefficient : fc.rms;
     }
     free(name);
-    free(ns);
-    free(cpu);
-    free(g);
     return err;
 }
 
