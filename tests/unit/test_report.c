@@ -302,6 +302,39 @@ static void results_read_google_benchmark_json(void **state)
     bl_results_destroy(r);
 }
 
+/* A threaded entry is in Google Benchmark's thread convention (real_time:
+ * the team's wall time over every thread's iterations): read back as
+ * benchlab's time per op of one thread, its iterations per thread. */
+static void results_read_google_benchmark_threads(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = read_text("{\"benchmarks\":["
+                       "{\"name\":\"BM_x/threads:4\",\"run_type\":\"iteration\","
+                       "\"threads\":4,\"iterations\":4000,\"real_time\":250,\"cpu_time\":900,"
+                       "\"time_unit\":\"ns\",\"bytes_per_second\":1.6e10},"
+                       "{\"name\":\"BM_x/threads:1\",\"run_type\":\"iteration\","
+                       "\"threads\":1,\"iterations\":1000,\"real_time\":1000}]}",
+                       &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(r->n_benches, 2);
+    const bl_launch *l = &r->benches[0].launches[0];
+    assert_close(l->ns_per_op, 1000, 1e-9);
+    assert_int_equal(l->measured_reps, 1000);
+    assert_int_equal(l->threads, 4);
+    /* 1.6e10 B/s over 4 threads of 1 us an op: 4000 bytes per op each */
+    assert_close(l->bytes_per_op, 4000, 1e-9);
+    bl_rates rates;
+    bl_launch_rates(l, &rates);
+    assert_close(rates.mb_per_s * 1e6, 1.6e10, 1e-6);
+    const bl_launch *one = &r->benches[1].launches[0];
+    assert_close(one->ns_per_op, 1000, 1e-9);
+    assert_int_equal(one->measured_reps, 1000);
+    assert_int_equal(one->threads, 0);
+    bl_results_destroy(r);
+}
+
 static void results_read_missing_file_names_it(void **state)
 {
     (void)state;
@@ -758,6 +791,7 @@ int main(void)
         cmocka_unit_test(results_read_huge_counts_are_clamped),
         cmocka_unit_test(results_read_go_format_gives_launches_without_batches),
         cmocka_unit_test(results_read_google_benchmark_json),
+        cmocka_unit_test(results_read_google_benchmark_threads),
         cmocka_unit_test(results_read_missing_file_names_it),
         cmocka_unit_test(report_escapes_names_labels_and_metadata),
         cmocka_unit_test(report_one_run_draws_three_charts_per_benchmark),

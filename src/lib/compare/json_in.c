@@ -7,7 +7,9 @@
  *    "benchmarks" whose run_type is "iteration" (aggregates are skipped;
  *    benchstat computes its own), named as Google Benchmark names it with
  *    "key:value" parts written "key=value" so that -col /key works.
- *    real_time becomes ns/op, cpu_time cpu-ns/op, bytes_per_second B/s,
+ *    real_time becomes ns/op (times the threads: benchlab's time per op is
+ *    one thread's, Google Benchmark's the team's wall time over every
+ *    thread's iterations), cpu_time cpu-ns/op, bytes_per_second B/s,
  *    items_per_second items/s, and any other numeric field (a user
  *    counter) a unit of its own name.
  *  - benchlab JSON ("schema": "benchlab/1", json_write.c): one result per
@@ -200,10 +202,17 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
             scale = 1e6;
         else if (tu && strcmp(tu, "s") == 0)
             scale = 1e9;
+        /* Google Benchmark's thread convention into benchlab's (its own
+         * JSON's ns_per_op): with T threads, real_time is the team's wall
+         * time over T x reps iterations, one thread's op took T times it;
+         * cpu_time is already one thread's CPU time per op */
+        long long threads = to_count(bl__json_num(bl__json_get(b, "threads"), 1));
+        if (threads < 1 || threads > 1 << 20)
+            threads = 1;
         const struct bl__json *rtv = bl__json_get(b, "real_time");
         const struct bl__json *ctv = bl__json_get(b, "cpu_time");
         if (rtv && rtv->type == BL_JNUM)
-            add_val(e, "ns/op", rtv->num * scale);
+            add_val(e, "ns/op", rtv->num * scale * (double)threads);
         if (ctv && ctv->type == BL_JNUM)
             add_val(e, "cpu-ns/op", ctv->num * scale);
         const struct bl__json *bps = bl__json_get(b, "bytes_per_second");
@@ -219,7 +228,8 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
         for (size_t k = 0; k < b->n; k++)
             if (b->items[k].type == BL_JNUM && !is_known_gbench_field(b->keys[k]))
                 add_val(e, b->keys[k], b->items[k].num);
-        int rc = send(e, nm, i + 1, to_count(bl__json_num(bl__json_get(b, "iterations"), 0)));
+        long long iters = to_count(bl__json_num(bl__json_get(b, "iterations"), 0));
+        int rc = send(e, nm, i + 1, medians ? iters : iters / threads);
         if (rc)
             return rc;
     }

@@ -9,7 +9,9 @@
  *    number"); a missing member takes its zero value, so that files written
  *    before a member was added still read.
  *  - Google Benchmark JSON: one launch per "iteration" entry, real time per
- *    op as ns_per_op, no batches.
+ *    op as ns_per_op (a threaded entry's converted from Google Benchmark's
+ *    thread convention: real_time x threads, iterations / threads), no
+ *    batches.
  *  - The Go benchmark format (gobench_read.c, benchstat's rules): one launch
  *    per result line with ns/op, MB/s (as bytes per op), B/op and allocs/op
  *    (the allocation pass) and every other unit as a metric; no batches.
@@ -488,12 +490,13 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
         if (b->type != BL_JOBJ)
             return fail(c, "not an object");
         const char *name, *run_type, *unit, *error, *agg;
-        double real, iters, bps;
+        double real, iters, bps, threads;
         if ((rc = str(c, b, "name", &name)) || (rc = str(c, b, "run_type", &run_type)) ||
             (rc = str(c, b, "time_unit", &unit)) || (rc = str(c, b, "error_message", &error)) ||
             (rc = str(c, b, "aggregate_name", &agg)) || (rc = num(c, b, "real_time", NAN, &real)) ||
             (rc = count(c, b, "iterations", 1.8e19, &iters)) ||
-            (rc = num(c, b, "bytes_per_second", 0, &bps)))
+            (rc = num(c, b, "bytes_per_second", 0, &bps)) ||
+            (rc = count(c, b, "threads", 1 << 20, &threads)))
             return rc;
         if (run_type && strcmp(run_type, "iteration") != 0) {
             if (!medians || strcmp(run_type, "aggregate") != 0 || !agg || strcmp(agg, "median"))
@@ -524,10 +527,19 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
         bl_launch *l = br ? bl_results_add_launch(br) : NULL;
         if (!l)
             return -ENOMEM;
-        l->measured_reps = (uint64_t)iters;
-        l->ns_per_op = l->raw_ns_per_op = real * scale;
+        /* Google Benchmark's thread convention back into benchlab's
+         * (bl__gbench_times inverted): with T threads, real_time is the
+         * team's wall time over all T x reps iterations, benchlab's time
+         * per op is one thread's, T times it; the iterations count every
+         * thread's (an aggregate's count repetitions); bytes_per_second is
+         * the team's, as bl_launch_rates */
+        int t = threads > 1 ? (int)threads : 1;
+        l->threads = t > 1 ? t : 0;
+        bool iteration = !run_type || strcmp(run_type, "iteration") == 0;
+        l->measured_reps = (uint64_t)iters / (iteration ? (uint64_t)t : 1);
+        l->ns_per_op = l->raw_ns_per_op = real * scale * t;
         if (bps > 0 && l->ns_per_op > 0)
-            l->bytes_per_op = bps * l->ns_per_op / 1e9;
+            l->bytes_per_op = bps * l->ns_per_op / 1e9 / t;
         if (error) {
             l->status = BL_EBENCH;
             if (!(l->message = bl__strdup(error)))
