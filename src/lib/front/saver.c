@@ -4,7 +4,7 @@
  * The store needs SQLite and libpq, and a benchmark suite links
  * libbenchlab alone (libc, libm, pthread), so the store lives in
  * libbenchlab-store. A program that links it (the benchlab command)
- * registers the saver; a suite's own main loads libbenchlab-store.so.0
+ * registers the saver; a suite's own main loads libbenchlab-store.so.N
  * when --save asks for it, and only then: a suite never run with --save
  * never loads SQLite. It looks where libbenchlab itself was loaded from
  * (the README's `cc sum.c $(pkg-config --libs benchlab)` links
@@ -22,7 +22,7 @@
 #include "benchlab/run.h"
 #include "front.h"
 
-#define STORE_SONAME "libbenchlab-store.so.0"
+#define STORE_SONAME BENCHLAB_STORE_SONAME /* "libbenchlab-store.so.N": src/lib/CMakeLists.txt */
 #define SAVER_SYMBOL "bl_store_run_saver"
 
 static bl_run_saver registered;
@@ -79,7 +79,7 @@ static void *open_beside_exe(dlopen_fn open_lib, const char *rel)
 }
 
 /* dlopen STORE_SONAME from the directory of the object this code is in:
- * libbenchlab.so.0 when the suite links the shared library (the
+ * libbenchlab.so.N when the suite links the shared library (the
  * executable itself when it links libbenchlab.a, tried beside it anyway). */
 static void *open_beside_libbenchlab(dlopen_fn open_lib)
 {
