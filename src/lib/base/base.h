@@ -103,6 +103,34 @@ void bl__umap_fini(struct bl__umap *m);
 /* A bijective mix of the bits of x (the map's slot hash). */
 uint64_t bl__mix64(uint64_t x);
 
+/*
+ * An arena (arena.c): many small allocations that die together, such as
+ * the nodes and strings of a parsed JSON document, taken from big blocks
+ * and freed at once by bl__arena_fini (no free of one allocation). A
+ * tree of millions of nodes then costs a few hundred mallocs, not
+ * millions, and leaves no small chunks for glibc to consolidate later.
+ *
+ * Built with BENCHLAB_ARENA_PER_ALLOC=1 (sanitizer and fuzz builds set it,
+ * and any AddressSanitizer build has it on by default), every allocation
+ * is its own malloc, so that ASan and Valgrind see each one's bounds; the
+ * field per_alloc says which way an arena works. Zero-initialise, or
+ * bl__arena_init for the build's default.
+ */
+struct bl__arena_block;
+struct bl__arena {
+    struct bl__arena_block *head; /* the block being filled first, then the others */
+    char *next, *end;             /* the free space of head */
+    size_t block_size;            /* of the next block: doubles up to 1 MiB */
+    int per_alloc;                /* 1: one malloc per allocation */
+};
+void bl__arena_init(struct bl__arena *a);
+/* size bytes aligned to align (a power of two, at most
+ * _Alignof(max_align_t)), uninitialised; NULL when out of memory. Valid
+ * until bl__arena_fini. size 0 gives a valid pointer. */
+void *bl__arena_alloc(struct bl__arena *a, size_t size, size_t align);
+/* Free every allocation; the arena is empty and usable again. */
+void bl__arena_fini(struct bl__arena *a);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t bl__now_ns(void);
 /* The calling thread's CPU time in nanoseconds. */

@@ -23,9 +23,12 @@ struct bl__json {
 };
 
 /*
- * Parse s[0..n). Returns 0 and *out (free with bl__json_free), or
- * BL_EFORMAT with "line L, column C: message" in err, or -ENOMEM. Nesting
- * deeper than 200 levels is refused.
+ * Parse s[0..n). Returns 0 and *out, or BL_EFORMAT with "line L, column
+ * C: message" in err, or -ENOMEM. Nesting deeper than 200 levels is
+ * refused. The whole tree (values, arrays, keys, strings) is allocated
+ * from one arena (base/arena.c) that bl__json_free(*out) frees at once:
+ * pass it the root and nothing else, and keep no pointer into the tree
+ * past it.
  */
 int bl__json_parse(const char *s, size_t n, struct bl__json **out, char *err, size_t err_size);
 void bl__json_free(struct bl__json *v);
