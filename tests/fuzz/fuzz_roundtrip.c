@@ -120,7 +120,23 @@ static void check_json(const bl_results *r, const uint8_t *in, size_t in_size)
     size_t n_diag = 0;
     bl_results *back = read_back(out, len, &n_diag);
     FUZZ_PROP(back != NULL, "json-unreadable", NULL, "bl_json_write output does not read back");
-    if (back) {
+    bool names_valid = true;
+    for (size_t i = 0; i < r->n_benches; i++)
+        names_valid =
+            names_valid && fuzz_valid_utf8(r->benches[i].name, strlen(r->benches[i].name));
+    if (back && !names_valid) {
+        /* the writer replaces invalid UTF-8 (docs/formats.md), so two names
+         * may become one and read back as one benchmark: no launch is lost */
+        size_t launches = 0, got = 0;
+        for (size_t i = 0; i < r->n_benches; i++)
+            launches += r->benches[i].n_launches;
+        for (size_t i = 0; i < back->n_benches; i++)
+            got += back->benches[i].n_launches;
+        FUZZ_PROP(back->n_benches <= r->n_benches && got == launches, "json-drop", NULL,
+                  "%zu benchmarks and %zu launches written, %zu and %zu read back", r->n_benches,
+                  launches, back->n_benches, got);
+        bl_results_destroy(back);
+    } else if (back) {
         FUZZ_PROP(back->n_benches == r->n_benches, "json-drop", NULL,
                   "%zu benchmarks written, %zu read back (%zu diagnostics)", r->n_benches,
                   back->n_benches, n_diag);
