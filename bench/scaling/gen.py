@@ -28,6 +28,13 @@ import random
 import sys
 
 
+def ix(i):
+    """An index of fixed width (8 digits), so that doubling N doubles the
+    bytes: with plain digits the names grow longer as N grows (about 3% more
+    bytes per doubling at 256k), and the ratio would measure that too."""
+    return f"{i:08d}"
+
+
 def ns(rng):
     return 100 + rng.random() * 10
 
@@ -35,7 +42,7 @@ def ns(rng):
 def go_keys(n, out, rng):
     out.write("goos: linux\ngoarch: amd64\npkg: scale\n")
     for i in range(n):
-        out.write(f"key{i}: value{i}\n")
+        out.write(f"key{ix(i)}: value{ix(i)}\n")
         out.write(f"BenchmarkKeys 1000 {ns(rng):.3f} ns/op\n")
 
 
@@ -43,7 +50,7 @@ def go_names(n, out, rng):
     out.write("goos: linux\ngoarch: amd64\npkg: scale\n")
     for _rep in range(3):
         for i in range(n):
-            out.write(f"BenchmarkName{i}/size={i % 64} 1000 {ns(rng):.3f} ns/op\n")
+            out.write(f"BenchmarkName{ix(i)}/size={i % 64:02d} 1000 {ns(rng):.3f} ns/op\n")
 
 
 def launch(rng):
@@ -57,7 +64,7 @@ def benchlab_doc(config, benches):
 
 
 def json_names(n, out, rng):
-    benches = [{"name": f"BenchmarkName{i}/size={i % 64}",
+    benches = [{"name": f"BenchmarkName{ix(i)}/size={i % 64:02d}",
                 "launches": [launch(rng) for _ in range(3)]} for i in range(n)]
     json.dump(benchlab_doc({"goos": "linux", "pkg": "scale"}, benches), out)
 
@@ -67,7 +74,7 @@ def gb_names(n, out, rng):
     for i in range(n):
         for r in range(3):
             t = ns(rng)
-            benches.append({"name": f"BM_Name{i}/size:{i % 64}", "run_name": f"BM_Name{i}",
+            benches.append({"name": f"BM_Name{ix(i)}/size:{i % 64:02d}", "run_name": f"BM_Name{ix(i)}",
                             "run_type": "iteration", "repetitions": 3, "repetition_index": r,
                             "iterations": 1000, "real_time": t, "cpu_time": t,
                             "time_unit": "ns"})
@@ -75,7 +82,7 @@ def gb_names(n, out, rng):
 
 
 def json_keys(n, out, rng):
-    config = {f"key{i}": f"value{i}" for i in range(n)}
+    config = {f"key{ix(i)}": f"value{ix(i)}" for i in range(n)}
     benches = [{"name": f"BenchmarkKeys{i}", "launches": [launch(rng) for _ in range(3)]}
                for i in range(2)]
     json.dump(benchlab_doc(config, benches), out)
@@ -90,7 +97,7 @@ def launches(n, out, rng):
 def units(n, out, rng):
     out.write("goos: linux\ngoarch: amd64\npkg: scale\n")
     for i in range(n):
-        out.write(f"Unit u{i}/op better=higher\n")
+        out.write(f"Unit u{ix(i)}/op better=higher\n")
     for _ in range(3):
         out.write(f"BenchmarkUnits 1000 {ns(rng):.3f} ns/op\n")
 
