@@ -67,21 +67,23 @@ static int key_eq(const char *k, const char *key, size_t len)
     return k[len] == '\0';
 }
 
+/* What bl__strindex_find compares: the entry's key, as key_of gives it. */
+struct key_of_arr {
+    bl__strindex_key key_of;
+    const void *arr;
+};
+
+static int key_of_eq(const void *ctx, size_t pos, const char *key, size_t len)
+{
+    const struct key_of_arr *c = ctx;
+    return key_eq(c->key_of(c->arr, pos), key, len);
+}
+
 long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
                        bl__strindex_key key_of, const void *arr)
 {
-    if (!x->n_slots)
-        return -1;
-    uint32_t h = slot_hash(key, len);
-    for (size_t j = (size_t)h & (x->n_slots - 1); x->slots[j].pos1;
-         j = (j + 1) & (x->n_slots - 1)) {
-        const struct bl__strindex_slot *s = &x->slots[j];
-        if (s->hash != h)
-            continue;
-        if (key_eq(key_of(arr, s->pos1 - 1), key, len))
-            return (long)(s->pos1 - 1);
-    }
-    return -1;
+    struct key_of_arr c = {key_of, arr};
+    return bl__strindex_find_eq(x, key, len, key_of_eq, &c);
 }
 
 long bl__strindex_find_eq(const struct bl__strindex *x, const char *key, size_t len,
