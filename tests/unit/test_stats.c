@@ -104,6 +104,72 @@ static void sort_puts_nan_last(void **state)
     assert_true(xs[0] == 1 && xs[1] == 2 && xs[2] == 3 && isnan(xs[3]));
 }
 
+/* Ascending, NaNs last, -0 before +0: what the large-input sort must give. */
+static void assert_sorted(const double *xs, size_t n, size_t nans)
+{
+    for (size_t i = 0; i + 1 < n - nans; i++)
+        if (!(xs[i] < xs[i + 1] || (xs[i] == xs[i + 1] && (signbit(xs[i]) >= signbit(xs[i + 1])))))
+            fail_msg("xs[%zu] = %a before xs[%zu] = %a", i, xs[i], i + 1, xs[i + 1]);
+    for (size_t i = n - nans; i < n; i++)
+        assert_true(isnan(xs[i]));
+}
+
+static void sort_of_many_values_orders_every_kind(void **state)
+{
+    (void)state;
+    enum { N = 20000 }; /* past the size where the radix sort takes over */
+    static double xs[N];
+    uint64_t r = 88172645463325252u;
+    double sum = 0, sum_sorted = 0;
+    size_t nans = 0;
+    for (size_t i = 0; i < N; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
+        double u = (double)(r >> 11) / 9007199254740992.0;
+        switch (r % 9) {
+        case 0:
+            xs[i] = (i & 1) ? NAN : -NAN, nans++;
+            break;
+        case 1:
+            xs[i] = (i & 1) ? INFINITY : -INFINITY;
+            break;
+        case 2:
+            xs[i] = (i & 1) ? 0.0 : -0.0;
+            break;
+        case 3:
+            xs[i] = u * 4.9e-320;
+            break; /* subnormal */
+        case 4:
+            xs[i] = -u * 1e300;
+            break;
+        default:
+            xs[i] = (u - 0.5) * 1e3;
+            break;
+        }
+        if (!isnan(xs[i]) && !isinf(xs[i]))
+            sum += xs[i];
+    }
+    bl_stats_sort(xs, N);
+    assert_sorted(xs, N, nans);
+    for (size_t i = 0; i < N - nans; i++)
+        if (!isinf(xs[i]))
+            sum_sorted += xs[i];
+    assert_true(sum == sum_sorted || fabs(sum - sum_sorted) <= 1e-6 * fabs(sum));
+    assert_true(xs[0] == -INFINITY && xs[N - nans - 1] == INFINITY);
+}
+
+static void sort_of_many_equal_values_keeps_them(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static double xs[N];
+    for (size_t i = 0; i < N; i++)
+        xs[i] = i == N / 2 ? 1.5 : 2.5; /* every byte but one the same */
+    bl_stats_sort(xs, N);
+    assert_true(xs[0] == 1.5);
+    for (size_t i = 1; i < N; i++)
+        assert_true(xs[i] == 2.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +181,8 @@ int main(void)
         cmocka_unit_test(summary_of_known_sample),
         cmocka_unit_test(summary_of_empty_sample_is_an_error),
         cmocka_unit_test(sort_puts_nan_last),
+        cmocka_unit_test(sort_of_many_values_orders_every_kind),
+        cmocka_unit_test(sort_of_many_equal_values_keeps_them),
     };
     return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }
