@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "../results/results_int.h"
 #include "benchlab/judge.h"
 #include "benchlab/stats.h"
 #include "report_int.h"
@@ -85,16 +86,7 @@ static int cpu_from_lines(struct bl__rcell *c, const bl_bench_result *b, double 
                 break;
             }
     }
-    double lo, hi, m;
-    if (n && bl_stats_median_interval(v, n, confidence, &m, &lo, &hi) == 0)
-        c->cpu_ns = m;
-    else if (n)
-        bl_stats_trimmed_interval(v, n, BL_LAUNCH_TRIM, confidence, &c->cpu_ns, &lo, &hi);
-    if (n >= 2) {
-        bl_stats_sort(v, n);
-        double med = bl_stats_median(v, n);
-        c->cpu_spread = med > 0 ? (v[n - 1] - v[0]) / med : 0;
-    }
+    bl__launch_centre_spread(v, n, confidence, &c->cpu_ns, &c->cpu_spread);
     free(v);
     return 0;
 }

@@ -515,6 +515,21 @@ unsigned bl__sample_judge(const bl_sample *s, unsigned ignore)
     return why & ~ignore;
 }
 
+void bl__launch_centre_spread(double *v, size_t n, double confidence, double *centre,
+                              double *spread)
+{
+    double m, lo, hi;
+    if (n && bl_stats_median_interval(v, n, confidence, &m, &lo, &hi) == 0)
+        *centre = m;
+    else if (n)
+        bl_stats_trimmed_interval(v, n, BL_LAUNCH_TRIM, confidence, centre, &lo, &hi);
+    if (n >= 2) {
+        bl_stats_sort(v, n);
+        double med = bl_stats_quantile_sorted(v, n, 0.5);
+        *spread = med > 0 ? (v[n - 1] - v[0]) / med : 0;
+    }
+}
+
 long bl_launch_per_op(const bl_launch *l, double **out)
 {
     double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
@@ -827,12 +842,8 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
         if (!l->status && !l->skipped && !isnan(l->ns_per_op) && !isnan(l->ref_cycles_per_op))
             cvs[n_ref++] = l->ref_cycles_per_op; /* cvs is free again */
     }
-    double lo, hi, m;
-    if (n_ref && bl_stats_median_interval(cvs, n_ref, confidence, &m, &lo, &hi) == 0)
-        out->ref_cycles = m;
-    else if (n_ref)
-        bl_stats_trimmed_interval(cvs, n_ref, BL_LAUNCH_TRIM, confidence, &out->ref_cycles, &lo,
-                                  &hi);
+    double ref_spread = NAN; /* not shown */
+    bl__launch_centre_spread(cvs, n_ref, confidence, &out->ref_cycles, &ref_spread);
     /* on-CPU time: the same centre again */
     size_t n_cpu = 0;
     for (size_t i = 0; i < b->n_launches; i++) {
@@ -841,20 +852,8 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
         if (!isnan(cpu))
             cvs[n_cpu++] = cpu;
     }
-    if (n_cpu >= 2) {
-        /* its spread as the time's: the range of the launches over their median */
-        double cmin = cvs[0], cmax = cvs[0];
-        for (size_t i = 1; i < n_cpu; i++) {
-            cmin = cvs[i] < cmin ? cvs[i] : cmin;
-            cmax = cvs[i] > cmax ? cvs[i] : cmax;
-        }
-        double cmed = bl_stats_median(cvs, n_cpu);
-        out->cpu_spread = cmed > 0 ? (cmax - cmin) / cmed : 0;
-    }
-    if (n_cpu && bl_stats_median_interval(cvs, n_cpu, confidence, &m, &lo, &hi) == 0)
-        out->cpu_ns = m;
-    else if (n_cpu)
-        bl_stats_trimmed_interval(cvs, n_cpu, BL_LAUNCH_TRIM, confidence, &out->cpu_ns, &lo, &hi);
+    bl__launch_centre_spread(cvs, n_cpu, confidence, &out->cpu_ns, &out->cpu_spread);
+    double lo, hi, m;
     if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
         /* enough launches (6 at 95%): the median and its distribution-free
          * interval, robust to a third of the launches slowed by something

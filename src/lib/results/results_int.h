@@ -32,6 +32,16 @@ static inline bool bl__is_intrinsic(unsigned k, size_t count, size_t n)
     return n - count < 3;
 }
 
+/*
+ * The centre and spread bl_bench_estimate gives a per-launch quantity (v,
+ * n of them, reordered): the median of enough launches (6 at 95%), the
+ * BL_LAUNCH_TRIM trimmed mean of fewer; the spread (max - min) / median
+ * from two launches on. Leaves *centre (n == 0) and *spread (n < 2) as
+ * they were. The report uses it for the Go lines' cpu-ns/op.
+ */
+void bl__launch_centre_spread(double *v, size_t n, double confidence, double *centre,
+                              double *spread);
+
 /* Free what a launch owns (not the launch itself). */
 void bl__launch_fini(bl_launch *l);
 
