@@ -46,7 +46,7 @@ typedef struct bl_store bl_store;
 
 /* The schema version this library writes, and reads (older ones are
  * migrated forward when opened). */
-#define BL_STORE_SCHEMA_VERSION 1
+#define BL_STORE_SCHEMA_VERSION 2
 
 enum bl_store_flags {
     /* Create the store when it does not exist: the file and its directory,
@@ -79,7 +79,9 @@ BL_API int bl_store_default_spec(char *out, size_t size);
  *   BL_EUNSUPPORTED  written by a newer benchlab (a newer schema)
  *   -ECONNREFUSED    the PostgreSQL server cannot be reached
  *   -EBUSY           locked by another writer past the timeout
- *   -EROFS, -EACCES  the store cannot be written (creating or migrating)
+ *   -EROFS, -EACCES  the store cannot be written (creating it)
+ * A store of an older schema is migrated; one that cannot be written opens
+ * as it is (its runs load), and saving into it fails with -EROFS.
  *   other -errno
  */
 BL_API int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err,

@@ -79,6 +79,10 @@ struct loader {
     struct idmap benches, launches;
 };
 
+/* The columns `cols` of schema version 2, or for a store still at version
+ * 1 (read as it is: store.c, open_unmigrated) what version 1 rows mean. */
+#define V2(ld, cols, v1) ((ld)->s->version >= 2 ? (cols) : (v1))
+
 /* Prepare sql with the run id bound to its one parameter. */
 static int query_run(struct loader *ld, const char *sql, struct bl__stmt **st)
 {
@@ -156,12 +160,13 @@ static int load_benches(struct loader *ld)
 {
     const struct bl__db_ops *o = DB_OPS(ld->s);
     struct bl__stmt *st;
-    int rc = query_run(ld,
-                       "SELECT b.id, b.name, b.has_alloc, b.alloc_bytes_per_op, b.allocs_per_op,"
-                       " b.alloc_message, b.counters_scaled, b.counters_message, b.profile_raw,"
-                       " b.profile_message FROM benches b"
-                       " WHERE b.run_id = ? ORDER BY b.id",
-                       &st);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT b.id, b.name, b.has_alloc, b.alloc_bytes_per_op, b.allocs_per_op,"
+             " b.alloc_message, b.counters_scaled, b.counters_message, b.profile_raw,"
+             " b.profile_message, %s FROM benches b WHERE b.run_id = ? ORDER BY b.id",
+             V2(ld, "b.own_time_s, b.own_count", "NULL, 0"));
+    int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
     int oom = 0;
@@ -186,6 +191,12 @@ static int load_benches(struct loader *ld)
             b->profile_raw = dup_col(ld->s, st, 8, &oom);
         if (!b->profile_message)
             b->profile_message = dup_col(ld->s, st, 9, &oom);
+        /* the first part's plan, as bl_results_merge keeps it */
+        if (!b->own_time_s && !b->own_count) {
+            double t = o->column_double(st, 10);
+            b->own_time_s = t > 0 ? t : 0;
+            b->own_count = (int)o->column_int(st, 11);
+        }
         if (oom || (rc = idmap_add(&ld->benches, o->column_int(st, 0), idx, 0)))
             break;
     }
@@ -230,17 +241,22 @@ static int load_launches(struct loader *ld)
 {
     const struct bl__db_ops *o = DB_OPS(ld->s);
     struct bl__stmt *st;
-    int rc = query_run(ld,
-                       "SELECT l.id, l.bench_id, l.status, l.skipped, l.message, l.ns_per_op,"
-                       " l.raw_ns_per_op, l.overhead_ns, l.clock_ns, l.pause_ns, l.bytes_per_op,"
-                       " l.measured_reps, l.n_measured, l.n_invalid, l.intrinsic, l.wall_s,"
-                       " l.exit_code, l.term_signal, l.out_text, l.err_text, l.out_total,"
-                       " l.err_total, l.items_per_op, l.threads, l.disturbed, l.size_param,"
-                       " l.size_n, l.size_complexity, l.size_user_g, l.size_user_name, l.ref_ns,"
-                       " l.ref_cycles_per_op, l.tuned_reps, l.tune_stale"
-                       " FROM launches l JOIN benches b ON l.bench_id = b.id"
-                       " WHERE b.run_id = ? ORDER BY l.id",
-                       &st);
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT l.id, l.bench_id, l.status, l.skipped, l.message, l.ns_per_op,"
+             " l.raw_ns_per_op, l.overhead_ns, l.clock_ns, l.pause_ns, l.bytes_per_op,"
+             " l.measured_reps, l.n_measured, l.n_invalid, l.intrinsic, l.wall_s,"
+             " l.exit_code, l.term_signal, l.out_text, l.err_text, l.out_total,"
+             " l.err_total, l.items_per_op, l.threads, l.disturbed, l.size_param,"
+             " l.size_n, l.size_complexity, l.size_user_g, l.size_user_name, l.ref_ns,"
+             " l.ref_cycles_per_op, l.tuned_reps, l.tune_stale, %s"
+             " FROM launches l JOIN benches b ON l.bench_id = b.id"
+             " WHERE b.run_id = ? ORDER BY l.id",
+             V2(ld,
+                "l.bytes_sum_per_op, l.items_sum_per_op, l.loop_iterations, l.counter_clock,"
+                " l.label, l.time_unit, l.size_group",
+                "NULL, NULL, 0, 0, NULL, NULL, NULL"));
+    int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
     int oom = 0;
@@ -295,6 +311,17 @@ static int load_launches(struct loader *ld)
         l->ref_cycles_per_op = o->column_double(st, 31);
         l->tuned_reps = (uint64_t)o->column_int(st, 32);
         l->tune_stale = o->column_int(st, 33) != 0;
+        l->bytes_sum_per_op = o->column_double(st, 34);
+        l->items_sum_per_op = o->column_double(st, 35);
+        if (isnan(l->bytes_sum_per_op)) /* 0: not said, as rows saved before said nothing */
+            l->bytes_sum_per_op = 0;
+        if (isnan(l->items_sum_per_op))
+            l->items_sum_per_op = 0;
+        l->loop_iterations = (uint64_t)o->column_int(st, 36);
+        l->counter_clock = (int)o->column_int(st, 37);
+        l->label = dup_col(ld->s, st, 38, &oom);
+        snprintf(l->time_unit, sizeof l->time_unit, "%s", text_or(ld->s, st, 39, ""));
+        l->size.group = dup_col(ld->s, st, 40, &oom);
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }
@@ -316,12 +343,14 @@ static int load_metrics(struct loader *ld)
 {
     const struct bl__db_ops *o = DB_OPS(ld->s);
     struct bl__stmt *st;
-    int rc = query_run(ld,
-                       "SELECT m.launch_id, m.unit, m.value, m.flags, m.per_op"
-                       " FROM metrics m JOIN launches l"
-                       " ON m.launch_id = l.id JOIN benches b ON l.bench_id = b.id"
-                       " WHERE b.run_id = ? ORDER BY m.launch_id, m.seq",
-                       &st);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT m.launch_id, m.unit, m.value, m.flags, m.per_op, %s"
+             " FROM metrics m JOIN launches l"
+             " ON m.launch_id = l.id JOIN benches b ON l.bench_id = b.id"
+             " WHERE b.run_id = ? ORDER BY m.launch_id, m.seq",
+             V2(ld, "m.is_counter, m.counter_flags, m.counter_sum", "0, 0, NULL"));
+    int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
     while ((rc = o->step(st)) == 1) {
@@ -334,6 +363,10 @@ static int load_metrics(struct loader *ld)
         bl_metric *m = &l->metrics[l->n_metrics - 1];
         m->flags = (unsigned)o->column_int(st, 3);
         m->per_op = o->column_double(st, 4);
+        /* a counter keeps its flags and its threads' sum (value as saved) */
+        m->is_counter = o->column_int(st, 5) != 0;
+        m->counter_flags = (unsigned)o->column_int(st, 6);
+        m->counter_sum = m->is_counter ? o->column_double(st, 7) : 0;
     }
     o->finalize(st);
     return rc < 0 ? rc : 0;

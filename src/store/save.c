@@ -84,20 +84,22 @@ static const char *const stmt_sql[N_STMTS] = {
     [S_BENCH] = "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
                 " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, "
                 "alloc_message,"
-                " counters_scaled, counters_message, profile_raw, profile_message)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " counters_scaled, counters_message, profile_raw, profile_message, own_time_s,"
+                " own_count)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
     [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
                  " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, items_per_op,"
                  " threads, measured_reps, n_measured, n_invalid, intrinsic, wall_s, exit_code,"
                  " term_signal, out_text, err_text, out_total, err_total, disturbed, size_param,"
                  " size_n, size_complexity, size_user_g, size_user_name, ref_ns, ref_cycles_per_op,"
-                 " tuned_reps, tune_stale)"
+                 " tuned_reps, tune_stale, bytes_sum_per_op, items_sum_per_op, loop_iterations,"
+                 " counter_clock, label, time_unit, size_group)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
-    [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op)"
-                 " VALUES (?, ?, ?, ?, ?, ?)",
+    [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op, is_counter,"
+                 " counter_flags, counter_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [S_UNIT] = "INSERT INTO units (part_id, seq, unit, key, value) VALUES (?, ?, ?, ?, ?)",
     [S_SAMPLE] = NULL, /* sample_sql(): many rows a statement */
     [S_FUNCTION] = "INSERT INTO profile_functions (part_id, seq, name, file, src_line, self_ns,"
@@ -228,19 +230,24 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
 {
     bl_store *s = sv->s;
     int64_t launch_id;
-    int rc =
-        put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddii", bench_id,
-            (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message, l->ns_per_op,
-            l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns, l->bytes_per_op,
-            l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps, (int64_t)l->n_measured,
-            (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s, (int64_t)l->exit_code,
-            (int64_t)l->term_signal, l->out, l->err, (int64_t)l->out_total, (int64_t)l->err_total,
-            (int64_t)l->disturbed, l->size.param, l->size.param ? l->size.n : NAN,
-            (int64_t)l->size.complexity, l->size.user_g, l->size.user_name, l->ref_ns,
-            l->ref_cycles_per_op, (int64_t)l->tuned_reps, (int64_t)l->tune_stale);
-    for (size_t i = 0; i < l->n_metrics && !rc; i++)
-        rc = put(s, sv->st[S_METRIC], NULL, "iitdid", launch_id, (int64_t)i, l->metrics[i].unit,
-                 l->metrics[i].value, (int64_t)l->metrics[i].flags, l->metrics[i].per_op);
+    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddiiddiittt",
+                 bench_id, (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message,
+                 l->ns_per_op, l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns,
+                 l->bytes_per_op, l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps,
+                 (int64_t)l->n_measured, (int64_t)l->n_invalid, (int64_t)l->intrinsic, l->wall_s,
+                 (int64_t)l->exit_code, (int64_t)l->term_signal, l->out, l->err,
+                 (int64_t)l->out_total, (int64_t)l->err_total, (int64_t)l->disturbed, l->size.param,
+                 l->size.param ? l->size.n : NAN, (int64_t)l->size.complexity, l->size.user_g,
+                 l->size.user_name, l->ref_ns, l->ref_cycles_per_op, (int64_t)l->tuned_reps,
+                 (int64_t)l->tune_stale, l->bytes_sum_per_op, l->items_sum_per_op,
+                 (int64_t)l->loop_iterations, (int64_t)l->counter_clock, l->label,
+                 l->time_unit[0] ? l->time_unit : NULL, l->size.group);
+    for (size_t i = 0; i < l->n_metrics && !rc; i++) {
+        const bl_metric *m = &l->metrics[i];
+        rc = put(s, sv->st[S_METRIC], NULL, "iitdidiid", launch_id, (int64_t)i, m->unit, m->value,
+                 (int64_t)m->flags, m->per_op, (int64_t)m->is_counter, (int64_t)m->counter_flags,
+                 m->counter_sum);
+    }
     for (size_t i = 0; i < l->n_samples && !rc; i++) {
         sv->pending[sv->n_pending++] = (struct pending_sample){launch_id, i, &l->samples[i]};
         if (sv->n_pending == SAMPLE_ROWS)
@@ -257,12 +264,12 @@ static int save_bench(struct saver *sv, size_t seq, const bl_bench_result *b)
     if (rc && rc != BL_ENOTFOUND)
         return rc;
     int64_t bench_id;
-    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtittt", sv->run_id, sv->part_id,
+    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtitttdi", sv->run_id, sv->part_id,
              (int64_t)seq, b->name, est.centre, est.ci_lo, est.ci_hi, (int64_t)est.ci_method,
              (int64_t)est.n_launches, (int64_t)est.n_batches, (int64_t)b->has_alloc,
              b->has_alloc ? b->alloc_bytes_per_op : NAN, b->has_alloc ? b->allocs_per_op : NAN,
              b->alloc_message, (int64_t)b->counters_scaled, b->counters_message, b->profile_raw,
-             b->profile_message);
+             b->profile_message, b->own_time_s > 0 ? b->own_time_s : NAN, (int64_t)b->own_count);
     for (int i = 0; i < b->n_counters && i < 6 && !rc; i++)
         rc = put(s, sv->st[S_COUNTER], NULL, "iitd", bench_id, (int64_t)i, b->counter_unit[i],
                  b->counter_per_op[i]);
@@ -415,7 +422,10 @@ static int save_part(bl_store *s, const struct run_facts *f, size_t n_benches, s
                      int64_t *run_id, char *err, size_t err_size)
 {
     struct saver sv = {.s = s};
-    int rc = DB_OPS(s)->begin(s->db, BL__TX_WRITE);
+    int rc = bl__store_check_current(s, err, err_size);
+    if (rc)
+        return rc;
+    rc = DB_OPS(s)->begin(s->db, BL__TX_WRITE);
     if (rc)
         return bl__store_fail(s, rc, err, err_size, "cannot write");
     rc = open_part(&sv, f, n_benches, n_launches, n_samples, err, err_size);
@@ -517,7 +527,10 @@ int bl_store_save_profile(bl_store *s, const bl_label *info, size_t n_info,
 static int check_writable(bl_store *s, char *err, size_t err_size)
 {
     const struct bl__db_ops *o = DB_OPS(s);
-    int rc = o->begin(s->db, BL__TX_WRITE);
+    int rc = bl__store_check_current(s, err, err_size);
+    if (rc)
+        return rc;
+    rc = o->begin(s->db, BL__TX_WRITE);
     if (!rc) {
         rc = o->exec(s->db, "INSERT INTO benchlab_meta (key, value) VALUES ('write-check', '')");
         o->rollback(s->db);

@@ -7,7 +7,8 @@
  * "benchlab-store" and schema_version. Opening checks both: a database
  * with tables but no benchlab_meta is somebody else's (never written to),
  * a newer version is refused, an older one is migrated forward in one
- * transaction, step by step (migrations[]).
+ * transaction, step by step (schema.c, migrations[]), or, when it cannot
+ * be written, read as it is (open_unmigrated).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +24,6 @@
 
 #define DEFAULT_DIR ".benchlab"
 #define DEFAULT_FILE "results.db"
-#define FORMAT_NAME "benchlab-store"
 #define DEFAULT_TIMEOUT_S 30.0
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -182,89 +182,7 @@ static int make_parent(const char *path, char *err, size_t err_size)
     return 0;
 }
 
-/* ---- the schema ------------------------------------------------------------------- */
-
-/* Version 1. "%s" is the backend's auto-numbered key type. Tables hang
- * off runs with ON DELETE CASCADE, so deleting a run deletes all of it. */
-static const char *const schema_v1[] = {
-    "CREATE TABLE benchlab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE runs (id %s, uid TEXT UNIQUE, kind TEXT NOT NULL, saved_at TEXT NOT NULL,"
-    " measured_at TEXT, git_commit TEXT, git_branch TEXT, git_dirty INTEGER NOT NULL,"
-    " host TEXT, fingerprint TEXT, compiler TEXT, cflags TEXT, version TEXT,"
-    " env_warnings TEXT, pkg TEXT, tag TEXT, n_parts INTEGER NOT NULL)",
-    "CREATE INDEX runs_commit ON runs (git_commit)",
-    "CREATE TABLE parts (id %s, run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, shard TEXT, host TEXT, saved_at TEXT NOT NULL,"
-    " n_benches INTEGER NOT NULL, n_launches INTEGER NOT NULL, n_samples BIGINT NOT NULL)",
-    "CREATE INDEX parts_run ON parts (run_id)",
-    "CREATE TABLE labels (part_id BIGINT NOT NULL REFERENCES parts (id) ON DELETE CASCADE,"
-    " kind TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
-    " PRIMARY KEY (part_id, kind, seq))",
-    "CREATE TABLE benches (id %s, run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
-    " part_id BIGINT NOT NULL REFERENCES parts (id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
-    " name TEXT NOT NULL, centre DOUBLE PRECISION, ci_lo DOUBLE PRECISION,"
-    " ci_hi DOUBLE PRECISION, ci_method INTEGER NOT NULL, n_launches INTEGER NOT NULL,"
-    " n_batches INTEGER NOT NULL,"
-    " has_alloc INTEGER NOT NULL, alloc_bytes_per_op DOUBLE PRECISION,"
-    " allocs_per_op DOUBLE PRECISION, alloc_message TEXT, counters_scaled INTEGER NOT NULL,"
-    " counters_message TEXT, profile_raw TEXT, profile_message TEXT)",
-    "CREATE INDEX benches_run ON benches (run_id)",
-    "CREATE INDEX benches_name ON benches (name)",
-    "CREATE TABLE counters (bench_id BIGINT NOT NULL REFERENCES benches (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION,"
-    " PRIMARY KEY (bench_id, seq))",
-    "CREATE TABLE launches (id %s,"
-    " bench_id BIGINT NOT NULL REFERENCES benches (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, status INTEGER NOT NULL, skipped INTEGER NOT NULL, message TEXT,"
-    " ns_per_op DOUBLE PRECISION, raw_ns_per_op DOUBLE PRECISION,"
-    " overhead_ns DOUBLE PRECISION, clock_ns DOUBLE PRECISION, pause_ns DOUBLE PRECISION,"
-    " bytes_per_op DOUBLE PRECISION, items_per_op DOUBLE PRECISION, threads INTEGER NOT NULL,"
-    " measured_reps BIGINT NOT NULL,"
-    " n_measured INTEGER NOT NULL, n_invalid INTEGER NOT NULL, intrinsic INTEGER NOT NULL,"
-    " wall_s DOUBLE PRECISION, exit_code INTEGER NOT NULL, term_signal INTEGER NOT NULL,"
-    " out_text TEXT, err_text TEXT, out_total BIGINT NOT NULL, err_total BIGINT NOT NULL,"
-    " disturbed INTEGER NOT NULL, size_param TEXT, size_n DOUBLE PRECISION,"
-    " size_complexity INTEGER NOT NULL, size_user_g DOUBLE PRECISION, size_user_name TEXT,"
-    " ref_ns DOUBLE PRECISION, ref_cycles_per_op DOUBLE PRECISION, tuned_reps BIGINT NOT NULL,"
-    " tune_stale INTEGER NOT NULL)",
-    "CREATE INDEX launches_bench ON launches (bench_id)",
-    "CREATE TABLE metrics (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION, flags INTEGER NOT NULL,"
-    " per_op DOUBLE PRECISION, PRIMARY KEY (launch_id, seq))",
-    "CREATE TABLE units (part_id BIGINT NOT NULL REFERENCES parts (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, unit TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
-    " PRIMARY KEY (part_id, seq))",
-    "CREATE TABLE samples (launch_id BIGINT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,"
-    " seq INTEGER NOT NULL, stage TEXT NOT NULL, reps BIGINT NOT NULL, ns DOUBLE PRECISION,"
-    " cpu_ns DOUBLE PRECISION, nivcsw INTEGER NOT NULL, migrations INTEGER NOT NULL,"
-    " minflt INTEGER NOT NULL, majflt INTEGER NOT NULL, pauses INTEGER NOT NULL,"
-    " invalid INTEGER NOT NULL, ref_ns DOUBLE PRECISION, PRIMARY KEY (launch_id, seq))",
-    "CREATE TABLE baselines (name TEXT PRIMARY KEY,"
-    " run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, set_at TEXT NOT NULL)",
-    "CREATE TABLE profile_functions ("
-    " part_id BIGINT NOT NULL REFERENCES parts (id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
-    " name TEXT NOT NULL, file TEXT, src_line INTEGER NOT NULL, self_ns DOUBLE PRECISION,"
-    " total_ns DOUBLE PRECISION, calls BIGINT NOT NULL, PRIMARY KEY (part_id, seq))",
-    NULL,
-};
-
-/*
- * Forward migrations: migrations[v] takes a store from version v + 1 to
- * v + 2 (NULL-terminated statement lists). Version 1 is the first; a
- * change to the schema adds an entry here and bumps
- * BL_STORE_SCHEMA_VERSION, and stores written before it keep opening.
- */
-static const char *const *const migrations[] = {NULL};
-
-/* Run a schema statement with its "%s" replaced by the key type. */
-static int exec_fmt(bl_store *s, const char *sql)
-{
-    char buf[2048];
-    const char *mark = strstr(sql, "%s");
-    if (mark)
-        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(mark - sql), sql, DB_OPS(s)->id_type, mark + 2);
-    return DB_OPS(s)->exec(s->db, mark ? buf : sql);
-}
+/* ---- the schema (its tables and migrations: schema.c) ----------------------------- */
 
 /* The store's tables: *has_meta, *n_tables and the first few names. */
 static int scan_tables(bl_store *s, int *has_meta, size_t *n_tables, char *names, size_t size)
@@ -305,7 +223,7 @@ static int read_version(bl_store *s, long *version)
         if (!k || !v)
             continue;
         if (strcmp(k, "format") == 0)
-            ours = strcmp(v, FORMAT_NAME) == 0;
+            ours = strcmp(v, BL__STORE_FORMAT) == 0;
         else if (strcmp(k, "schema_version") == 0)
             *version = strtol(v, NULL, 10);
     }
@@ -315,54 +233,38 @@ static int read_version(bl_store *s, long *version)
     return ours && *version >= 1 ? 0 : BL_EFORMAT;
 }
 
-static int set_meta(bl_store *s, const char *key, const char *value)
+/* Whether rc says the store cannot be written here: read-only (a file,
+ * its medium, a standby server), no permission (a role without ALTER), or
+ * no journal can be made beside the file (SQLITE_CANTOPEN). */
+static int cannot_write(int rc)
 {
-    struct bl__stmt *st;
-    int rc = DB_OPS(s)->prepare(s->db,
-                                "INSERT INTO benchlab_meta (key, value) VALUES (?, ?)"
-                                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                                &st);
-    if (rc)
-        return rc;
-    rc = DB_OPS(s)->bind_text(st, 1, key);
-    if (!rc)
-        rc = DB_OPS(s)->bind_text(st, 2, value);
-    if (!rc)
-        rc = DB_OPS(s)->step(st);
-    DB_OPS(s)->finalize(st);
-    return rc < 0 ? rc : 0;
+    return rc == -EROFS || rc == -EACCES || rc == -ENOENT;
 }
 
-static int create_schema(bl_store *s)
+/*
+ * A store of an older schema that cannot be migrated because it cannot be
+ * written (a copy on read-only media, a reader's role) is read as it is:
+ * its runs load with the older schema's columns (load.c), and saving into
+ * it is refused (bl__store_check_current). The engine's words stay in
+ * s->unmigrated for that message.
+ */
+static int open_unmigrated(bl_store *s, long version)
 {
-    int rc = 0;
-    for (size_t i = 0; schema_v1[i] && !rc; i++)
-        rc = exec_fmt(s, schema_v1[i]);
-    char now[32], v[16];
-    bl__utc_now(now, sizeof now);
-    snprintf(v, sizeof v, "%d", BL_STORE_SCHEMA_VERSION);
-    if (!rc)
-        rc = set_meta(s, "format", FORMAT_NAME);
-    if (!rc)
-        rc = set_meta(s, "schema_version", v);
-    if (!rc)
-        rc = set_meta(s, "created_at", now);
-    if (!rc)
-        rc = set_meta(s, "created_by", "benchlab " BENCHLAB_VERSION_STRING);
-    return rc;
+    s->version = version;
+    snprintf(s->unmigrated, sizeof s->unmigrated, "%s",
+             s->db->msg[0] ? s->db->msg : "cannot be written");
+    return 0;
 }
 
-static int migrate(bl_store *s, long from)
+int bl__store_check_current(const bl_store *s, char *err, size_t err_size)
 {
-    int rc = 0;
-    for (long v = from; v < BL_STORE_SCHEMA_VERSION && !rc; v++) {
-        const char *const *steps = migrations[v - 1];
-        for (size_t i = 0; steps && steps[i] && !rc; i++)
-            rc = exec_fmt(s, steps[i]);
-    }
-    char buf[16];
-    snprintf(buf, sizeof buf, "%d", BL_STORE_SCHEMA_VERSION);
-    return rc ? rc : set_meta(s, "schema_version", buf);
+    if (s->version >= BL_STORE_SCHEMA_VERSION)
+        return 0;
+    snprintf(err, err_size,
+             "store %s: cannot be written: its schema (version %ld) must be migrated to version "
+             "%d first, and migrating it failed: %s",
+             s->name, s->version, BL_STORE_SCHEMA_VERSION, s->unmigrated);
+    return -EROFS;
 }
 
 /*
@@ -413,6 +315,7 @@ static int ensure_schema(bl_store *s, int create, char *err, size_t err_size)
         if (has_meta && version == BL_STORE_SCHEMA_VERSION) {
             if (in_tx && (rc = DB_OPS(s)->commit(s->db)))
                 return bl__store_fail(s, rc, err, err_size, "reading the schema");
+            s->version = version;
             return 0;
         }
         if (!has_meta && n_tables) {
@@ -429,19 +332,24 @@ static int ensure_schema(bl_store *s, int create, char *err, size_t err_size)
             return BL_ENOTFOUND;
         }
         if (in_tx) {
-            rc = has_meta ? migrate(s, version) : create_schema(s);
+            rc = has_meta ? bl__store_migrate(s, version) : bl__store_create_schema(s);
             if (!rc)
                 rc = DB_OPS(s)->commit(s->db);
             if (rc) {
                 DB_OPS(s)->rollback(s->db);
+                if (has_meta && cannot_write(rc))
+                    return open_unmigrated(s, version);
                 if (has_meta)
                     return bl__store_fail(s, rc, err, err_size,
                                           "migrating the schema from version %ld", version);
                 return bl__store_fail(s, rc, err, err_size, "creating the store");
             }
+            s->version = BL_STORE_SCHEMA_VERSION;
             return 0;
         }
         rc = DB_OPS(s)->begin(s->db, BL__TX_SCHEMA);
+        if (rc && has_meta && cannot_write(rc))
+            return open_unmigrated(s, version);
         if (rc)
             return bl__store_fail(s, rc, err, err_size,
                                   has_meta ? "cannot migrate the schema" : "cannot create it");

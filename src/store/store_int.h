@@ -16,8 +16,26 @@
 
 struct bl_store {
     struct bl__db *db;
-    char *name; /* for messages: the path, or the URI without its password */
+    char *name;           /* for messages: the path, or the URI without its password */
+    long version;         /* its schema version: BL_STORE_SCHEMA_VERSION, or an older one
+                             that could not be migrated (read only; load.c reads it as is) */
+    char unmigrated[512]; /* why it could not be migrated (db->msg); "" when it was */
 };
+
+/* benchlab_meta's format of a benchlab store. */
+#define BL__STORE_FORMAT "benchlab-store"
+
+/* ---- schema.c ---- */
+/* Create the tables of a new store (version 1, then every migration) and
+ * its benchlab_meta, inside the caller's schema transaction. 0 or an error. */
+int bl__store_create_schema(bl_store *store);
+/* Migrate a store of version `from` to BL_STORE_SCHEMA_VERSION, inside the
+ * caller's schema transaction. 0 or an error (the caller rolls back). */
+int bl__store_migrate(bl_store *store, long from);
+
+/* 0 when runs can be saved into s (its schema is current), else -EROFS
+ * with one line in err saying that the older schema could not be migrated. */
+int bl__store_check_current(const bl_store *s, char *err, size_t err_size);
 
 /* Whether spec is a PostgreSQL URI ("postgresql://", "postgres://"). */
 int bl__store_is_pg_spec(const char *spec);

@@ -501,6 +501,76 @@ build-facts-saved)
     cc=$(sql 'SELECT compiler FROM runs WHERE id = 1')
     [ -n "$cc" ] || fail "no compiler saved"
     ;;
+stored-run-reads-back-as-its-json)
+    # what Google Benchmark suites carry (counters with flags, 4 threads'
+    # sums, the real and cpu clocks, repetitions, a benchmark's own count)
+    # is stored: the run read back is its own JSON, field by field, so
+    # rates recomputed from it (GB's outputs, report) are the run's
+    run "$bin/fixture_counters" $quick --out run.json --store "$store"
+    expect_status 0
+    run "$cli" merge @latest -o back.json --store "$store"
+    expect_status 0
+    python3 "$here/same_run.py" --counters run.json back.json >"$tmp/out" 2>&1 ||
+        fail "the stored run differs from its own JSON"
+    [ "$(sql "SELECT count(*) FROM metrics WHERE is_counter = 1 AND counter_flags = 17")" -gt 0 ] ||
+        fail "no counter with kIsRate|kInvert in metrics"
+    [ "$(sql "SELECT count(*) FROM launches WHERE counter_clock = 2 AND loop_iterations > 0")" -gt 0 ] ||
+        fail "no launch with the real clock and its repetitions"
+    ;;
+old-schema-migrates)
+    # a store written by benchlab before schema version 2 (tests/store/v1/:
+    # how they were made is in its README) opens, migrates once, keeps its
+    # run, reads it back as that benchlab read it, and takes new runs whole
+    if [ -n "${BENCHLAB_TEST_PG:-}" ]; then
+        psql -q "$store" -f "$here/v1/pg.sql" >/dev/null 2>psql.err || fail "loading pg.sql: $(cat psql.err)"
+        want="$here/v1/pg-run1.json"
+    else
+        mkdir -p store && sqlite3 "$store" <"$here/v1/sqlite.sql" || fail "loading sqlite.sql"
+        want="$here/v1/sqlite-run1.json"
+    fi
+    [ "$(sql "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 1 ] ||
+        fail "the fixture is not version 1"
+    run "$cli" history --store "$store"
+    expect_status 0
+    out_has 'Counters'
+    [ "$(sql "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 2 ] ||
+        fail "not migrated to version 2"
+    [ "$(sql 'SELECT count(*) FROM runs')" = 1 ] || fail "the old run is gone"
+    run "$cli" merge @1 -o back.json --store "$store"
+    expect_status 0
+    python3 "$here/same_run.py" "$want" back.json >"$tmp/out" 2>&1 ||
+        fail "the old run reads back otherwise than the older benchlab read it"
+    # once: a second open finds version 2; a new run goes in whole
+    run "$bin/fixture_counters" $quick --out run.json --store "$store"
+    expect_status 0
+    err_has 'saved as run 2 in '
+    run "$cli" merge @2 -o back2.json --store "$store"
+    expect_status 0
+    python3 "$here/same_run.py" --counters run.json back2.json >"$tmp/out" 2>&1 ||
+        fail "a run saved into the migrated store differs from its own JSON"
+    [ -n "${BENCHLAB_TEST_PG:-}" ] && exit 0
+    # an old store that cannot be written (read-only media) is read as it
+    # is, not migrated, and not saved into
+    mkdir ro && sqlite3 ro/s.db <"$here/v1/sqlite.sql" || fail "loading sqlite.sql"
+    chmod a-w ro/s.db ro
+    as_user=""
+    if [ "$(id -u)" -eq 0 ]; then
+        command -v setpriv >/dev/null || fail "setpriv(1) is missing (Debian package util-linux)"
+        as_user="setpriv --bounding-set=-dac_override,-dac_read_search"
+    fi
+    run $as_user "$cli" merge @1 -o "$tmp/ro.json" --store ro/s.db
+    st_read=$st
+    run $as_user "$bin/fixture_counters" $quick --store ro/s.db
+    chmod u+w ro ro/s.db
+    [ "$st_read" -eq 0 ] || fail "an old read-only store cannot be read (status $st_read)"
+    python3 "$here/same_run.py" "$want" ro.json >/dev/null 2>&1 ||
+        fail "an old read-only store reads back otherwise than the older benchlab read it"
+    expect_status 2
+    err_has 'ro/s.db: cannot be written: its schema (version 1) must be migrated to version 2 first'
+    err_has 'nothing was measured'
+    [ "$(sqlite3 ro/s.db "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 1 ] ||
+        fail "a read-only store was migrated"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

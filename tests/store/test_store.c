@@ -198,6 +198,8 @@ static bl_results *make_results(double scale, const char *commit)
     b->counter_per_op[1] = 1.0 / 3.0;
     b->counters_scaled = true;
     b->profile_raw = strdup("suite.profile/BenchmarkSort_size=1000.raw");
+    b->own_time_s = 2.5;
+    b->own_count = 3;
     for (int k = 0; k < 3; k++) {
         bl_launch *l = bl_results_add_launch(b);
         assert_non_null(l);
@@ -216,6 +218,17 @@ static bl_results *make_results(double scale, const char *commit)
         l->size.user_g = k == 1 ? 31622.7766 : NAN;
         l->size.user_name = k == 1 ? strdup("n^1.5") : NULL;
         l->threads = k == 2 ? 4 : 0;
+        /* what Google Benchmark's counters brought: the threads' sums, the
+         * loop's repetitions (the top bit set once: BIGINT is signed), the
+         * clock of the rates, label, time unit, size group */
+        l->bytes_sum_per_op = k == 2 ? 4 * 8000.0 : 8000;
+        l->items_sum_per_op = k == 2 ? 4 * 16.0 + 0.25 : 16;
+        l->loop_iterations = k == 2 ? (UINT64_C(1) << 63) + 7 : 123456789012 + (uint64_t)k;
+        l->counter_clock = k == 0 ? BL_CLOCK_CPU : k == 1 ? BL_CLOCK_REAL : BL_CLOCK_MANUAL;
+        l->label = k == 1 ? strdup("four threads \xff") : NULL;
+        if (k == 0)
+            snprintf(l->time_unit, sizeof l->time_unit, "us");
+        l->size.group = k == 1 ? strdup("BenchmarkSortGroup") : NULL;
         bl_sample p = {.stage = BL_STAGE_PILOT, .reps = 1, .ns = 900, .cpu_ns = 880};
         assert_int_equal(bl_launch_add_sample(l, &p), 0);
         bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 350.5, .cpu_ns = -1};
@@ -241,6 +254,16 @@ static bl_results *make_results(double scale, const char *commit)
         assert_int_equal(bl_launch_set_metric_ex(l, "hits/s", 0.25, BL_HIGHER_IS_BETTER | BL_RATE),
                          0);
         l->metrics[l->n_metrics - 1].value = 1234.5; /* per second, as bl_launch_finish sets it */
+        /* counters: flags, and the sum of the threads their value came from */
+        assert_int_equal(bl_launch_set_counter(l, "reads/s", 3e6 + k, BL_HIGHER_IS_BETTER,
+                                               BL_COUNTER_RATE | BL_COUNTER_AVG_THREADS),
+                         0);
+        l->metrics[l->n_metrics - 1].value = 1.5e9 / 7;
+        assert_int_equal(
+            bl_launch_set_counter(l, "ns/miss", k == 1 ? NAN : 0.1, 0,
+                                  BL_COUNTER_RATE | BL_COUNTER_INVERT | BL_COUNTER_1024),
+            0);
+        l->metrics[l->n_metrics - 1].value = k == 1 ? NAN : 3.75;
         if (k == 1) {
             l->out = strdup("hello \xff\xfe world\n"); /* invalid UTF-8 on purpose */
             l->out_total = 100000;
@@ -314,6 +337,8 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
         assert_int_equal(x->counters_scaled, y->counters_scaled);
         same_text(x->profile_raw, y->profile_raw);
         same_text(x->profile_message, y->profile_message);
+        same_double(x->own_time_s, y->own_time_s);
+        assert_int_equal(x->own_count, y->own_count);
         for (int c = 0; c < x->n_counters; c++) {
             assert_string_equal(x->counter_unit[c], y->counter_unit[c]);
             same_double(x->counter_per_op[c], y->counter_per_op[c]);
@@ -332,6 +357,16 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             same_double(p->bytes_per_op, q->bytes_per_op);
             same_double(p->items_per_op, q->items_per_op);
             assert_int_equal(p->threads, q->threads);
+            same_double(p->bytes_sum_per_op, q->bytes_sum_per_op);
+            same_double(p->items_sum_per_op, q->items_sum_per_op);
+            assert_true(p->loop_iterations == q->loop_iterations);
+            assert_int_equal(p->counter_clock, q->counter_clock);
+            assert_string_equal(p->time_unit, q->time_unit);
+            if (p->label && q->label) /* invalid UTF-8 comes back as '?' */
+                assert_int_equal(strlen(p->label), strlen(q->label));
+            else
+                assert_ptr_equal(p->label, q->label);
+            same_text(p->size.group, q->size.group);
             assert_int_equal(p->disturbed, q->disturbed);
             same_double(p->ref_ns, q->ref_ns);
             same_double(p->ref_cycles_per_op, q->ref_cycles_per_op);
@@ -359,6 +394,9 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
                 same_double(p->metrics[m].value, q->metrics[m].value);
                 assert_int_equal(p->metrics[m].flags, q->metrics[m].flags);
                 same_double(p->metrics[m].per_op, q->metrics[m].per_op);
+                assert_int_equal(p->metrics[m].is_counter, q->metrics[m].is_counter);
+                assert_int_equal(p->metrics[m].counter_flags, q->metrics[m].counter_flags);
+                same_double(p->metrics[m].counter_sum, q->metrics[m].counter_sum);
             }
             assert_int_equal(p->n_samples, q->n_samples);
             for (size_t k = 0; k < p->n_samples; k++) {
@@ -970,6 +1008,189 @@ static void read_only_store_refuses_save_but_reads(void **state)
     bl_results_destroy(r);
 }
 
+/* ---- schema version 1 --------------------------------------------------------------- */
+
+/* The columns version 2 added (store.c, schema_v2). */
+static const char *const v2_columns[][2] = {
+    {"benches", "own_time_s"},
+    {"benches", "own_count"},
+    {"launches", "bytes_sum_per_op"},
+    {"launches", "items_sum_per_op"},
+    {"launches", "loop_iterations"},
+    {"launches", "counter_clock"},
+    {"launches", "label"},
+    {"launches", "time_unit"},
+    {"launches", "size_group"},
+    {"metrics", "is_counter"},
+    {"metrics", "counter_flags"},
+    {"metrics", "counter_sum"},
+};
+
+/* Turn the current store back into a version 1 store: its tables as
+ * version 1 made them, its rows as version 1 saved them. (tests/store/
+ * cli.sh migrates stores made by benchlab 1's own binary.) */
+static void downgrade_to_v1(void)
+{
+    for (size_t i = 0; i < sizeof v2_columns / sizeof *v2_columns; i++)
+        raw_exec("ALTER TABLE %s DROP COLUMN %s", v2_columns[i][0], v2_columns[i][1]);
+    raw_exec("UPDATE benchlab_meta SET value = '1' WHERE key = 'schema_version'");
+}
+
+/* What version 1 kept of r, in r: the launches and metrics without the
+ * counters' flags and sums, the threads' sums, repetitions and clock. */
+static void as_v1(bl_results *r)
+{
+    for (size_t i = 0; i < r->n_benches; i++) {
+        bl_bench_result *b = &r->benches[i];
+        b->own_time_s = 0;
+        b->own_count = 0;
+        for (size_t j = 0; j < b->n_launches; j++) {
+            bl_launch *l = &b->launches[j];
+            l->bytes_sum_per_op = l->items_sum_per_op = 0;
+            l->loop_iterations = 0;
+            l->counter_clock = BL_CLOCK_UNSAID;
+            free(l->label);
+            l->label = NULL;
+            l->time_unit[0] = '\0';
+            free(l->size.group);
+            l->size.group = NULL;
+            for (size_t m = 0; m < l->n_metrics; m++) {
+                l->metrics[m].is_counter = false;
+                l->metrics[m].counter_flags = 0;
+                l->metrics[m].counter_sum = 0;
+            }
+        }
+    }
+}
+
+static long long schema_version(void)
+{
+    return raw_count("SELECT value FROM benchlab_meta WHERE key = 'schema_version'");
+}
+
+/* A version 1 store is migrated once, when first opened: its runs are
+ * kept and read back as version 1 read them; new runs keep everything. */
+static void old_schema_migrates_once_and_reads_as_before(void **state)
+{
+    (void)state;
+    bl_store *s = open_store(BL_STORE_CREATE);
+    bl_results *r = make_results(1.0, NULL);
+    int64_t old_id = save(s, r, "old");
+    bl_store_close(s);
+    downgrade_to_v1();
+    assert_int_equal(schema_version(), 1);
+
+    s = open_store(0); /* a reading open migrates too */
+    assert_int_equal(schema_version(), 2);
+    assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
+    assert_int_equal(raw_count("SELECT count(*) FROM launches WHERE loop_iterations = 0"),
+                     raw_count("SELECT count(*) FROM launches"));
+    bl_results *back = NULL;
+    bl_store_run run;
+    assert_int_equal(bl_store_load_ref(s, "@old", &back, &run, err, sizeof err), 0);
+    assert_int_equal(run.id, old_id);
+    bl_store_run_fini(&run);
+    bl_results *v1 = make_results(1.0, NULL);
+    as_v1(v1);
+    assert_same_results(v1, back);
+    bl_results_destroy(back);
+    /* a run saved now keeps all */
+    save(s, r, "new");
+    assert_int_equal(bl_store_load_ref(s, "@new", &back, NULL, err, sizeof err), 0);
+    assert_same_results(r, back);
+    bl_results_destroy(back);
+    bl_store_close(s);
+    /* once: opening again finds version 2 (adding the columns again would fail) */
+    s = open_store(BL_STORE_CREATE);
+    assert_int_equal(schema_version(), 2);
+    assert_int_equal(raw_count("SELECT count(*) FROM runs"), 2);
+    bl_store_close(s);
+    bl_results_destroy(v1);
+    bl_results_destroy(r);
+}
+
+/* A version 1 store that cannot be written (a copy on read-only media, a
+ * reader's role) is read as it is, not migrated; saving into it is
+ * refused with the reason. The next writable open migrates it. */
+static void old_read_only_store_reads_without_migrating(void **state)
+{
+    (void)state;
+    bl_store *s = open_store(BL_STORE_CREATE);
+    bl_results *r = make_results(1.0, NULL);
+    save(s, r, NULL);
+    bl_store_close(s);
+    downgrade_to_v1();
+    char ro_spec[600];
+    snprintf(ro_spec, sizeof ro_spec, "%s", spec);
+    if (pg_base) {
+        pg_admin("DROP ROLE IF EXISTS bl_reader");
+        assert_int_equal(pg_admin("CREATE ROLE bl_reader LOGIN"), 0);
+        raw_exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO bl_reader");
+        const char *at = strchr(pg_base, '@');
+        assert_non_null(at);
+        snprintf(ro_spec, sizeof ro_spec, "postgresql://bl_reader%s/%s", at, db_name);
+    } else {
+        assert_int_equal(chmod(spec, 0444), 0);
+        assert_int_equal(chmod(dir, 0555), 0);
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!pg_base && geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(10);
+        bl_results *v1 = make_results(1.0, NULL);
+        as_v1(v1);
+        for (unsigned flags = 0; flags <= BL_STORE_CREATE; flags++) {
+            bl_store *ro = NULL;
+            char e[1024];
+            if (bl_store_open(ro_spec, flags, &ro, e, sizeof e)) {
+                fprintf(stderr, "open: %s\n", e);
+                _exit(11);
+            }
+            bl_results *back = NULL;
+            if (bl_store_load_ref(ro, "@latest", &back, NULL, e, sizeof e)) {
+                fprintf(stderr, "load: %s\n", e);
+                _exit(12);
+            }
+            /* as version 1 read it: the counters' columns are not there */
+            const bl_launch *l = &back->benches[0].launches[2];
+            if (back->n_benches != v1->n_benches || l->loop_iterations != 0 ||
+                l->n_samples != v1->benches[0].launches[2].n_samples || l->metrics[3].is_counter ||
+                l->metrics[3].value != v1->benches[0].launches[2].metrics[3].value)
+                _exit(13);
+            bl_results_destroy(back);
+            bl_store_save_options o;
+            bl_store_save_options_init(&o);
+            o.git_dir = "";
+            int rc = bl_store_save(ro, r, &o, NULL, e, sizeof e);
+            bl_store_close(ro);
+            if (rc != -EROFS || !strstr(e, "store ") ||
+                !strstr(e, "(version 1) must be migrated")) {
+                fprintf(stderr, "save gave %d: %s\n", rc, e);
+                _exit(14);
+            }
+        }
+        bl_results_destroy(v1);
+        _exit(0);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!pg_base) {
+        chmod(dir, 0755);
+        chmod(spec, 0644);
+    } else {
+        raw_exec("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM bl_reader");
+        pg_admin("DROP ROLE IF EXISTS bl_reader");
+    }
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(schema_version(), 1); /* not migrated, not written */
+    s = open_store(0);
+    assert_int_equal(schema_version(), 2);
+    bl_store_close(s);
+    bl_results_destroy(r);
+}
+
 static void unreachable_server_is_one_clear_error(void **state)
 {
     (void)state;
@@ -1065,6 +1286,8 @@ int main(void)
         T(killed_writer_leaves_whole_runs),
         T(locked_store_fails_clearly_after_the_timeout),
         T(read_only_store_refuses_save_but_reads),
+        T(old_schema_migrates_once_and_reads_as_before),
+        T(old_read_only_store_reads_without_migrating),
         T(unreachable_server_is_one_clear_error),
         T(profile_summary_round_trips),
         T(run_saver_creates_the_store_and_says_where),
