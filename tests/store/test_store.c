@@ -1109,6 +1109,82 @@ static void old_schema_migrates_once_and_reads_as_before(void **state)
     bl_results_destroy(r);
 }
 
+/* How many of version 2's columns the store's tables have. */
+static long long v2_columns_present(void)
+{
+    char sql[1024];
+    int n = snprintf(sql, sizeof sql, "%s",
+                     pg_base ? "SELECT count(*) FROM information_schema.columns WHERE "
+                               "table_schema = current_schema() AND ("
+                             : "SELECT count(*) FROM (SELECT 'benches' AS t, name FROM "
+                               "pragma_table_info('benches') UNION ALL SELECT 'launches', name "
+                               "FROM pragma_table_info('launches') UNION ALL SELECT 'metrics', "
+                               "name FROM pragma_table_info('metrics')) WHERE (");
+    for (size_t i = 0; i < sizeof v2_columns / sizeof *v2_columns; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, "%s(%s = '%s' AND %s = '%s')",
+                      i ? " OR " : "", pg_base ? "table_name" : "t", v2_columns[i][0],
+                      pg_base ? "column_name" : "name", v2_columns[i][1]);
+    snprintf(sql + n, sizeof sql - (size_t)n, ")");
+    return raw_count(sql);
+}
+
+/* A migration killed at any point (kill -9) leaves the store as it was or
+ * wholly migrated, never between, and it opens (and migrates) afterwards. */
+static void killed_migration_leaves_one_version(void **state)
+{
+    (void)state;
+    const long long all = (long long)(sizeof v2_columns / sizeof *v2_columns);
+    bl_store *s = open_store(BL_STORE_CREATE);
+    bl_results *r = make_results(1.0, NULL);
+    save(s, r, NULL);
+    bl_store_close(s);
+    bl_results_destroy(r);
+    /* how long a migrating open takes here, to spread the kills over it */
+    downgrade_to_v1();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bl_store_close(open_store(0));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long span_ns = (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec);
+    int seen[3] = {0}; /* rounds that left version 1, version 2 */
+    const int rounds = 16;
+    for (int round = 0; round < rounds; round++) {
+        if (schema_version() == 2)
+            downgrade_to_v1();
+        assert_int_equal(v2_columns_present(), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            bl_store *m = NULL;
+            char e[1024];
+            _exit(bl_store_open(spec, 0, &m, e, sizeof e) ? 1 : 0);
+        }
+        /* kill points spread over 1.5 times the open: before, during, after
+         * (a fork and the child's start come first) */
+        long at = span_ns * 3 / 2 * ((round * 7) % rounds) / rounds;
+        struct timespec ts = {at / 1000000000L, at % 1000000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 0));
+        long long v = schema_version(), cols = v2_columns_present();
+        assert_true((v == 1 && cols == 0) || (v == 2 && cols == all));
+        seen[v]++;
+    }
+    s = open_store(0); /* whatever the last round left, it opens at version 2 */
+    assert_int_equal(schema_version(), 2);
+    assert_int_equal(v2_columns_present(), all);
+    assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
+    bl_results *back = NULL;
+    assert_int_equal(bl_store_load_ref(s, "@latest", &back, NULL, err, sizeof err), 0);
+    assert_int_equal(back->n_benches, 2);
+    bl_results_destroy(back);
+    bl_store_close(s);
+    print_message("killed migrations (an open takes %.1f ms): %d left version 1, %d version 2\n",
+                  span_ns / 1e6, seen[1], seen[2]);
+}
+
 /* A version 1 store that cannot be written (a copy on read-only media, a
  * reader's role) is read as it is, not migrated; saving into it is
  * refused with the reason. The next writable open migrates it. */
@@ -1288,6 +1364,7 @@ int main(void)
         T(read_only_store_refuses_save_but_reads),
         T(old_schema_migrates_once_and_reads_as_before),
         T(old_read_only_store_reads_without_migrating),
+        T(killed_migration_leaves_one_version),
         T(unreachable_server_is_one_clear_error),
         T(profile_summary_round_trips),
         T(run_saver_creates_the_store_and_says_where),
