@@ -83,13 +83,18 @@ enum bl_counter_clock {
 /* The size of a benchmark instance, for complexity fits: what the worker
  * says about its size parameter and the registration's .complexity. */
 typedef struct bl_size {
-    char *param;     /* the integer parameter that is n ("size"); NULL: none */
-    double n;        /* its value in this instance */
-    int complexity;  /* enum bl_complexity asked by the registration; NONE: only --complexity */
-    double user_g;   /* the registration's own curve at n; NAN without one */
-    char *user_name; /* how that curve is shown ("n^1.5"); NULL without one */
-    char *group;     /* the fit's group when the registration names it (.complexity_group,
-                        "BenchmarkBM_Sort"); NULL: the name without "/PARAM=N" */
+    char *param;       /* the integer parameter that is n ("size"); NULL: none */
+    double n;          /* its value in this instance */
+    int complexity;    /* enum bl_complexity asked by the registration; NONE: only --complexity */
+    double user_g;     /* the registration's own curve at n; NAN without one */
+    char *user_name;   /* how that curve is shown ("n^1.5"); NULL without one */
+    char *group;       /* the fit's group when the registration names it (.complexity_group,
+                          "BenchmarkBM_Sort"); NULL: the name without "/PARAM=N" */
+    double n_sum;      /* a threaded benchmark's n summed over its threads: Google Benchmark's
+                          n (its runner adds up each thread's SetComplexityN), for its BigO
+                          rows; 0: not said (one thread; older suites: n x threads) */
+    double user_g_sum; /* the registration's own curve at n_sum (where Google Benchmark calls
+                          a Complexity(lambda)); NAN without one or when not said */
 } bl_size;
 
 /* One worker process. */

@@ -10,8 +10,7 @@
 #include <cstdint>
 
 // n microseconds (or n^2 nanoseconds) of manual time a repetition, in each
-// of the benchmark's threads. (No Complexity(lambda): Google Benchmark
-// calls it at the threads' n summed, benchlab at the instance's n.)
+// of the benchmark's threads.
 static void BM_manual_linear(benchmark::State &state)
 {
     const int64_t n = state.range(0);
@@ -44,6 +43,26 @@ BENCHMARK(BM_manual_square)
     ->Arg(40)
     ->Threads(3)
     ->Complexity(benchmark::oNSquared);
+
+// A curve of its own (Complexity(lambda)) at 4 threads: Google Benchmark
+// calls it at the threads' n summed, 4 n, so n^2 ns a thread is 1/64 of
+// the curve (the time over the threads, n^2 / 4; the curve at 4 n, 16 n^2)
+static void BM_manual_lambda(benchmark::State &state)
+{
+    const int64_t n = state.range(0);
+    for (auto _ : state) {
+        benchmark::ClobberMemory();
+        state.SetIterationTime(static_cast<double>(n * n) * 1e-9);
+    }
+    state.SetComplexityN(n);
+}
+BENCHMARK(BM_manual_lambda)
+    ->UseManualTime()
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(40)
+    ->Threads(4)
+    ->Complexity([](benchmark::IterationCount n) { return static_cast<double>(n) * n; });
 
 // n dependent steps an op, on two threads: the curve oAuto picks is the
 // CPU times'

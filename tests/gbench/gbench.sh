@@ -562,6 +562,8 @@ rows = json.load(open(sys.argv[1]))["benchmarks"]
 curves = {"(1)": lambda n: 1.0, "N": lambda n: n, "N^2": lambda n: n * n,
           "N^3": lambda n: n ** 3, "lgN": lambda n: math.log2(n),
           "NlgN": lambda n: n * math.log2(n)}
+# the suite's Complexity(lambda)s, by family: f(N) is called at GB's n
+lambdas = {"BM_manual_lambda": lambda n: n * n}
 def lsq(n, t, g):
     c = sum(ti * g(ni) for ni, ti in zip(n, t)) / sum(g(ni) ** 2 for ni in n)
     rms = math.sqrt(sum((ti - c * g(ni)) ** 2 for ni, ti in zip(n, t)) / len(n))
@@ -586,13 +588,14 @@ for b in rows:
     if "work" in b["name"]:
         best = min(curves, key=lambda k: (lsq(n, ct, curves[k])[1], list(curves).index(k)))
         assert b["big_o"] == best, (b["name"], b["big_o"], best)
-    cc, cr = lsq(n, ct, curves[b["big_o"]])
-    rc, _ = lsq(n, rt, curves[b["big_o"]])
+    curve = lambdas[b["name"].split("/")[0]] if b["big_o"] == "f(N)" else curves[b["big_o"]]
+    cc, cr = lsq(n, ct, curve)
+    rc, _ = lsq(n, rt, curve)
     assert b["threads"] == its[0]["threads"] > 1, b
     assert near(b["cpu_coefficient"], cc) and near(b["real_coefficient"], rc), (b, cc, rc)
     assert near(rms["rms"], cr), (rms, cr)
     checked += 1
-assert checked == 3, checked
+assert checked == 4, checked
 PY
     }
     run "$bin/bl_complexity_suite" --benchmark_min_time=0.01 --benchmark_repetitions=2 \
@@ -606,6 +609,9 @@ big = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]
 # n us per op and thread, 4 threads: 1 us / 4 per (4 n); n^2 ns, 3 threads: 1 ns / 27
 assert abs(big["BM_manual_linear/manual_time/threads:4_BigO"]["real_coefficient"] - 62.5) < 1e-6, big
 assert abs(big["BM_manual_square/manual_time/threads:3_BigO"]["real_coefficient"] - 1 / 27) < 1e-9, big
+# the lambda n^2 at 4 threads is called at 4 n: n^2 ns / 4 over 16 n^2, 1 ns / 64
+lam = big["BM_manual_lambda/manual_time/threads:4_BigO"]
+assert lam["big_o"] == "f(N)" and abs(lam["real_coefficient"] - 1 / 64) < 1e-9, lam
 PY
     if [ "$have_gb" = with-gb ]; then
         "$bin/gb_complexity_suite" --benchmark_min_time=0.01 --benchmark_repetitions=2 \

@@ -183,6 +183,8 @@ struct bl_state {
     double items_sum_per_op;
     char label[256];        /* bl_set_label; "" when none */
     long long complexity_n; /* bl_set_complexity_n; 0 when not called */
+    /* once merged: every thread's complexity_n summed (Google Benchmark's n) */
+    long long complexity_n_sum;
     int n_metrics;
     double metric_value[BL__MAX_METRICS];
     unsigned metric_flags[BL__MAX_METRICS];

@@ -9,6 +9,7 @@
  *   tunit UNIT                            (.time_unit: ns, us, ms or s)
  *   complexity MODE N G PARAM [CURVE]     (the size parameter, for complexity fits; again
  *                                          after the body when it called bl_set_complexity_n)
+ *   complexity-sum NSUM G                 (threaded: the threads' n summed, the curve there)
  *   cgroup NAME                           (.complexity_group: the fit's group, by name)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
  *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS
@@ -39,6 +40,7 @@
  * .global_setup and .global_cleanup run once, here, around them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
@@ -255,6 +257,7 @@ static void merge_threads(struct bl__group *g, bl_state *out)
             *out = *s0;
         out->bytes_sum_per_op = out->bytes_per_op;
         out->items_sum_per_op = out->items_per_op;
+        out->complexity_n_sum = out->complexity_n;
         return;
     }
     *out = *s0;
@@ -282,6 +285,11 @@ static void merge_threads(struct bl__group *g, bl_state *out)
         memcpy(out->label, g->st[i]->label, sizeof out->label);
     for (int i = 0; i < g->n && !out->complexity_n; i++)
         out->complexity_n = g->st[i]->complexity_n;
+    out->complexity_n_sum = 0; /* Google Benchmark's runner adds up each thread's n */
+    for (int i = 0; i < g->n; i++)
+        out->complexity_n_sum = g->st[i]->complexity_n > LLONG_MAX - out->complexity_n_sum
+                                    ? LLONG_MAX
+                                    : out->complexity_n_sum + g->st[i]->complexity_n;
     out->n_metrics = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
@@ -322,9 +330,12 @@ static int complexity_mode(const bl_bench_def *d)
     return d->complexity ? d->complexity : d->complexity_curve ? BL_OUSER : BL_COMPLEXITY_NONE;
 }
 
-/* "complexity MODE N G PARAM [CURVE]" for n, then "cgroup NAME" when the
- * definition groups its instances itself (.complexity_group). */
-static void send_complexity(int fd, const struct bl__instance *inst, const char *param, long long n)
+/* "complexity MODE N G PARAM [CURVE]" for n; for a threaded benchmark
+ * "complexity-sum NSUM G" too, its threads' n summed (Google Benchmark's n,
+ * where it calls a Complexity(lambda)) and the curve there; then "cgroup
+ * NAME" when the definition groups its instances itself (.complexity_group). */
+static void send_complexity(int fd, const struct bl__instance *inst, const char *param, long long n,
+                            long long n_sum)
 {
     const bl_bench_def *d = inst->def;
     double g = d->complexity_curve ? d->complexity_curve((double)n) : NAN;
@@ -339,6 +350,9 @@ static void send_complexity(int fd, const struct bl__instance *inst, const char 
                  d->complexity_curve_name ? d->complexity_curve_name : "f(n)");
     one_line(curve);
     bl__send(fd, "complexity %d %lld %.17g %s %s", complexity_mode(d), n, g, name, curve);
+    if (inst->threaded && n_sum > 0)
+        bl__send(fd, "complexity-sum %lld %.17g", n_sum,
+                 d->complexity_curve ? d->complexity_curve((double)n_sum) : NAN);
     if (d->complexity_group) {
         char group[512];
         snprintf(group, sizeof group, "Benchmark%s", d->complexity_group);
@@ -413,7 +427,10 @@ static int send_size(int fd, const struct bl__instance *inst)
         bl__send(fd, "fail %s", why);
         return -1;
     }
-    send_complexity(fd, inst, par->name, par->ints[inst->value_index[index]]);
+    /* every thread has the parameter: the threads' n summed is T x n */
+    long long n = par->ints[inst->value_index[index]];
+    long long threads = inst->threaded ? inst->threads : 1;
+    send_complexity(fd, inst, par->name, n, n > LLONG_MAX / threads ? LLONG_MAX : n * threads);
     return 0;
 }
 
@@ -422,13 +439,13 @@ static int send_size(int fd, const struct bl__instance *inst)
  * parameter's value. A definition that groups its instances itself and
  * has no parameter for n needs it. Returns 0, or -1 after the failure.
  */
-static int send_body_size(int fd, const struct bl__instance *inst, long long n)
+static int send_body_size(int fd, const struct bl__instance *inst, long long n, long long n_sum)
 {
     const bl_bench_def *d = inst->def;
     size_t index = 0, n_int = 0;
     const bl_param *par = size_param(inst, &index, &n_int);
     if (n > 0) {
-        send_complexity(fd, inst, par && n_int == 1 ? par->name : "n", n);
+        send_complexity(fd, inst, par && n_int == 1 ? par->name : "n", n, n_sum);
         return 0;
     }
     if (complexity_mode(d) != BL_COMPLEXITY_NONE && d->complexity_group &&
@@ -475,7 +492,7 @@ static int send_result(int fd, const struct bl__instance *inst, bl_state *r)
             bl__send(fd, "metric %.17g %s %u", r->metric_value[i], r->metric_unit[i],
                      r->metric_flags[i]);
     }
-    if (send_body_size(fd, inst, r->complexity_n) != 0)
+    if (send_body_size(fd, inst, r->complexity_n, r->complexity_n_sum) != 0)
         return 1;
     const bl_bench_def *d = inst->def;
     bl__send(fd, "done %llu %s", (unsigned long long)r->total_iters,

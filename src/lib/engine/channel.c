@@ -108,6 +108,16 @@ static void handle_line(struct bl__worker *r, char *line)
         } else if (!r->proto_error[0]) {
             snprintf(r->proto_error, sizeof r->proto_error, "bad complexity line: %.100s", line);
         }
+    } else if (strncmp(line, "complexity-sum ", 15) == 0) {
+        long long n_sum;
+        double g;
+        if (sscanf(line, "complexity-sum %lld %lf", &n_sum, &g) == 2 && n_sum > 0) {
+            l->size.n_sum = (double)n_sum;
+            l->size.user_g_sum = g;
+        } else if (!r->proto_error[0]) {
+            snprintf(r->proto_error, sizeof r->proto_error, "bad complexity-sum line: %.100s",
+                     line);
+        }
     } else if (strncmp(line, "cgroup ", 7) == 0) {
         free(l->size.group);
         l->size.group = bl__strdup(line + 7);

@@ -349,11 +349,12 @@ static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_re
  * Google Benchmark's ComputeBigO (complexity.cc) over the rows written
  * before: every finished launch of the fit's benchmarks is one point, in
  * Google Benchmark's thread convention (bl__gbench_times: the wall time
- * over the threads; and n the sum of the threads' SetComplexityN, T x n,
- * as its runner adds them up); the CPU times pick the curve (mode: one curve,
- * BL_COMPLEXITY_AUTO or BL_OUSER, the benchmark's own), and the wall times
- * are fitted to that curve. 0, or -ENOMEM; a fit that cannot be made
- * leaves NAN coefficients.
+ * over the threads; and n the sum of the threads' SetComplexityN, T x n
+ * when each sets n, as its runner adds them up, with the benchmark's own
+ * curve evaluated there, as GB calls its Complexity(lambda)); the CPU
+ * times pick the curve (mode: one curve, BL_COMPLEXITY_AUTO or BL_OUSER,
+ * the benchmark's own), and the wall times are fitted to that curve. 0, or -ENOMEM; a fit that
+ * cannot be made leaves NAN coefficients.
  */
 static int gb_fit(const bl_results *res, const bl_complexity_result *c, bl_complexity_fit *real,
                   bl_complexity_fit *cpu, int *threads)
@@ -374,8 +375,12 @@ static int gb_fit(const bl_results *res, const bl_complexity_result *c, bl_compl
                 continue;
             struct gb_times t;
             bl__gbench_times(l, &t);
-            ns[n] = l->size.n * t.threads; /* its threads' n summed, as Google Benchmark's */
-            g[n] = l->size.user_g;         /* a curve of its own: at the instance's n */
+            /* its threads' n summed, where Google Benchmark calls a curve of
+             * its own; results from before the worker said: T x n, and the
+             * curve at n */
+            bool sum = l->size.n_sum > 0;
+            ns[n] = sum ? l->size.n_sum : l->size.n * t.threads;
+            g[n] = sum ? l->size.user_g_sum : l->size.user_g;
             user &= isfinite(g[n]);
             rt[n] = t.real;
             ct[n++] = t.cpu;

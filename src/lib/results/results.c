@@ -290,7 +290,7 @@ bl_launch *bl_results_add_launch(bl_bench_result *b)
     bl_launch *l = &b->launches[b->n_launches++];
     memset(l, 0, sizeof *l);
     l->ns_per_op = l->raw_ns_per_op = l->overhead_ns = NAN;
-    l->size.user_g = NAN;
+    l->size.user_g = l->size.user_g_sum = NAN;
     l->ref_ns = l->ref_cycles_per_op = NAN;
     l->clock_ns = l->pause_ns = 0;
     return l;
