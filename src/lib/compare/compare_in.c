@@ -20,9 +20,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../format/gobench.h"
@@ -505,9 +507,56 @@ static int replay(bl_compare *c, struct pipe *p, const struct block *b, bl_label
     return rc;
 }
 
+/* Whether the regular file at path is Google Benchmark JSON: a JSON
+ * object whose first key is not benchlab's "schema" ("context", as Google
+ * Benchmark writes it). Pipes and devices are not read (their bytes are
+ * the reader's), nor is standard input. */
+static bool is_gbench_json(const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char head[512];
+    ssize_t got = read(fd, head, sizeof head - 1);
+    close(fd);
+    if (got <= 0)
+        return false;
+    head[got] = '\0';
+    const char *q = head + strspn(head, " \t\r\n");
+    if (*q != '{')
+        return false;
+    q += 1 + strspn(q + 1, " \t\r\n");
+    return *q == '"' && strncmp(q, "\"schema\"", 8) != 0;
+}
+
+/*
+ * Google Benchmark JSON carries none of the file configuration that Go's
+ * and benchlab's outputs have (goos, goarch, pkg, cpu): with one among
+ * the inputs, those keys are left out of .config (as -ignore does), so
+ * that its rows share the tables of benchlab's output of the same suite
+ * instead of being set apart by keys it cannot have (docs/compare.md).
+ */
+static int ignore_config_of_gbench(bl_compare *c, const char **paths, size_t n)
+{
+    static const char *const keys[] = {"goos", "goarch", "pkg", "cpu"};
+    for (size_t i = 0; i < n; i++)
+        if (is_gbench_json(paths[i])) {
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (bl__compare_exclude_config(c, keys[k]))
+                    return -ENOMEM;
+            break;
+        }
+    return 0;
+}
+
 int bl__compare_read_all(bl_compare *c, const char **paths, const char **labels, size_t n,
                          char *err, size_t err_size)
 {
+    if (ignore_config_of_gbench(c, paths, n))
+        return -ENOMEM;
     struct pipe p;
     memset(&p, 0, sizeof p);
     pthread_mutex_init(&p.mu, NULL);

@@ -321,6 +321,9 @@ struct name_parts {
     int overflow;
 };
 void bl__name_parse(const char *s, size_t n, struct name_parts *np);
+/* Leave file configuration key `key` out of .config, as -ignore does (once).
+ * 0 or -ENOMEM. */
+int bl__compare_exclude_config(bl_compare *c, const char *key);
 struct field *bl__field_new(struct proj *p, const char *name, int kind, int order);
 int bl__proj_add_top(struct proj *p, struct field *f);
 void bl__proj_free(struct proj *p);

@@ -5,8 +5,9 @@
  *
  *  - Google Benchmark (--benchmark_format=json): one result per entry of
  *    "benchmarks" whose run_type is "iteration" (aggregates are skipped;
- *    benchstat computes its own), named as Google Benchmark names it with
- *    "key:value" parts written "key=value" so that -col /key works.
+ *    benchstat computes its own), named as Google Benchmark names it
+ *    ("key:value" parts are keys: -col /key works), as benchlab's Go lines
+ *    of the same suite name it.
  *    real_time becomes ns/op (times the threads: benchlab's time per op is
  *    one thread's, Google Benchmark's the team's wall time over every
  *    thread's iterations), cpu_time cpu-ns/op, bytes_per_second B/s,
@@ -187,13 +188,13 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
         }
         char nm[1024];
         snprintf(nm, sizeof nm, "%s", name);
-        /* "BM_x/size:8" -> "BM_x/size=8"; spaces would split the name field */
-        for (char *p = nm; *p; p++) {
-            if (*p == ':' && p > nm)
-                *p = '=';
-            else if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+        /* Google Benchmark's name as benchlab's Go lines of the same suite
+         * write it ("BM_x/size:8/threads:2", "/size" a key of it too), so
+         * that the rows line up; spaces would split the name field, and
+         * become "_" as in those lines */
+        for (char *p = nm; *p; p++)
+            if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
                 *p = '_';
-        }
         const char *tu = bl__json_str(bl__json_get(b, "time_unit"));
         double scale = 1;
         if (tu && strcmp(tu, "us") == 0)

@@ -280,7 +280,8 @@ void bl__name_parse(const char *s, size_t n, struct name_parts *np)
     }
 }
 
-/* Value of a name key ("/size") in the name, or NULL. */
+/* Value of a name key ("/size") in the name, or NULL: a "/size=8" part, or
+ * Google Benchmark's "/size:8" (its names, and benchlab's of its suites). */
 static const char *name_sub(const char *s, const struct name_parts *np, const char *key,
                             size_t *len)
 {
@@ -291,7 +292,7 @@ static const char *name_sub(const char *s, const struct name_parts *np, const ch
     }
     for (size_t i = 0; i < np->n; i++) {
         const char *p = s + np->part[i].off;
-        if (np->part[i].len > kl && memcmp(p, key, kl) == 0 && p[kl] == '=') {
+        if (np->part[i].len > kl && memcmp(p, key, kl) == 0 && (p[kl] == '=' || p[kl] == ':')) {
             *len = np->part[i].len - kl - 1;
             return p + kl + 1;
         }
@@ -319,7 +320,7 @@ static size_t fullname_excluded(const bl_compare *c, const bl_gobench_result *r,
         int skip = 0;
         for (size_t k = 0; k < c->n_excl && !skip; k++) {
             size_t kl = strlen(c->excl[k]);
-            if (len > kl && memcmp(p, c->excl[k], kl) == 0 && p[kl] == '=')
+            if (len > kl && memcmp(p, c->excl[k], kl) == 0 && (p[kl] == '=' || p[kl] == ':'))
                 skip = 1;
         }
         if (c->excl_procs && p[0] == '-')
@@ -490,6 +491,14 @@ static int add_excl(char ***arr, size_t *n, const char *s)
         return -ENOMEM;
     (*n)++;
     return 0;
+}
+
+int bl__compare_exclude_config(bl_compare *c, const char *key)
+{
+    for (size_t i = 0; i < c->n_config_excl; i++)
+        if (strcmp(c->config_excl[i], key) == 0)
+            return 0;
+    return add_excl(&c->config_excl, &c->n_config_excl, key);
 }
 
 /* makeProjection for each parsed element; errors are benchstat's. */
