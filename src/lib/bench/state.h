@@ -218,6 +218,27 @@ uint64_t bl__run_sub_batch(bl_bench_fn fn, uint64_t reps, bool per_op, uint32_t 
  * of st->group, and keep in step with the group until it stops, even when
  * the body returns early (the benchmark then fails). */
 void bl__run_body(bl_state *st);
+/* One batch of the whole group, as the runner sees it. */
+struct bl__batch {
+    uint64_t reps, ns;
+    struct bl__acc acc;
+    uint32_t pauses;
+    double ref_ns;        /* ns per reference step beside the batch; 0: not measured */
+    double thread_cpu_ns; /* the threads' mean CPU time in their timed parts */
+};
+
+/* The engine's decisions at a batch boundary (stages.c), in the group's
+ * serial part. bl__stage_record sends the batch that just ended and moves
+ * between the stages; bl__batch_sample is the batch as the runner's
+ * invalidation sees it; bl__batch_send sends one "s" line; bl__add_stolen
+ * charges the off-CPU time of a batch judged `why` as stolen (true when
+ * the scheduler took the CPU); bl__jittered is reps +-10% (Caliper). */
+void bl__stage_record(struct bl__engine *e, const struct bl__batch *b);
+bl_sample bl__batch_sample(const struct bl__batch *b);
+void bl__batch_send(struct bl__engine *e, char stage, const struct bl__batch *b);
+bool bl__add_stolen(struct bl__engine *e, const struct bl__batch *b, unsigned why);
+uint64_t bl__jittered(struct bl__engine *e, uint64_t reps);
+
 /* Send one channel line (without the newline). */
 void bl__send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
