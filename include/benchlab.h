@@ -226,6 +226,13 @@ typedef struct bl_statistic {
  *                    are over the wall time, not the CPU time
  *                    (UseRealTime()); benchlab's own times are wall time
  *                    either way
+ *   .process_cpu     1: the CPU time (cpu/op, and the rates of counters
+ *                    over it) is the CPU time of the whole worker process,
+ *                    every thread, not only the benchmark's: for a body that
+ *                    hands work to other threads (a pool, std::async).
+ *                    With .threads, per op of one thread: the process's CPU
+ *                    time over a batch divided by the threads and the
+ *                    repetitions per thread (MeasureProcessCPUTime())
  *
  * How Google Benchmark's outputs (--format gbench-json, gbench-csv,
  * gbench-console) show it:
@@ -266,6 +273,7 @@ typedef struct bl_bench_def {
     int count;            /* 0: --count */
     int manual_time;
     int real_time;         /* counters' rates over wall time, not CPU time */
+    int process_cpu;       /* CPU time of the whole worker process, every thread */
     const char *time_unit; /* NULL: --time-unit */
     int bl__end;
 } bl_bench_def;

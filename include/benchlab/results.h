@@ -80,6 +80,14 @@ enum bl_counter_clock {
     BL_CLOCK_MANUAL,     /* the body's reported time (.manual_time, UseManualTime) */
 };
 
+/* Whose CPU time a launch's samples carry in cpu_ns (cpu/op). */
+enum bl_cpu_clock {
+    BL_CPU_THREAD = 0, /* the benchmark's threads' (the default, and results from before) */
+    BL_CPU_PROCESS,    /* the whole worker process's, every thread (.process_cpu,
+                          MeasureProcessCPUTime): per op of one thread, it may exceed the
+                          wall time when other threads work for the body */
+};
+
 /* The size of a benchmark instance, for complexity fits: what the worker
  * says about its size parameter and the registration's .complexity. */
 typedef struct bl_size {
@@ -135,6 +143,7 @@ typedef struct bl_launch {
     uint64_t loop_iterations; /* repetitions the loop ran per thread, all stages (the
                                  iterations counters are totals of); 0: not said */
     int counter_clock;        /* enum bl_counter_clock */
+    int cpu_clock;            /* enum bl_cpu_clock of the samples' cpu_ns */
     int threads;              /* threads that ran the body together (.threads); 0: not threaded */
     bl_size size;             /* for complexity fits */
     bl_metric *metrics;
@@ -368,8 +377,10 @@ BL_API long bl_launch_per_op(const bl_launch *launch, double **out);
  * beyond their wall time) and is taken as its wall time at most: one thread
  * is not on CPU longer than the wall clock ran. With .threads, a batch's
  * cpu_ns is its wall time less the longest stretch any thread spent off
- * CPU. NAN when no batch has it (results read from the Go format, a failed
- * launch).
+ * CPU. With BL_CPU_PROCESS (launch->cpu_clock) cpu_ns is the process's CPU
+ * time over the batch divided by the threads, and is not capped: other
+ * threads may work beside the body. NAN when no batch has it (results read
+ * from the Go format, a failed launch).
  */
 BL_API double bl_launch_cpu_per_op(const bl_launch *launch);
 
@@ -442,6 +453,8 @@ typedef struct bl_estimate {
     double cpu_spread;   /* (max - min) / median of the launches' on-CPU times per op, as
                             spread is of their times; NAN with fewer than 2 launches that
                             have one */
+    int cpu_clock;       /* enum bl_cpu_clock of cpu_ns: the launches'; launches that
+                            disagree (merged runs) have no cpu_ns (NAN) */
 } bl_estimate;
 
 /*

@@ -685,6 +685,50 @@ metric-units-and-rates)
     out_has '^Unit clash better=higher$'
     err_has 'declared two ways, the first declaration kept: clash (BenchmarkClashB)'
     ;;
+process-cpu-is-every-thread)
+    # .process_cpu: a body that gives a second thread as much spinning as
+    # it does itself has about twice the CPU time per op on the process's
+    # clock as on its own thread's (CPU work, not wall time: it holds under
+    # load), at 1 and 2 threads; a rate counter is over those CPU seconds
+    # (ops/s x cpu-ns/op is 1e9); the JSON says which clock, and reads back
+    # (the Go lines checked are merge's, from the JSON read back)
+    run "$bin/fixture_proccpu" --time 0.3s --timeout 20s --out "$tmp/r.json"
+    expect_status 0
+    run "$cli" merge "$tmp/r.json"
+    expect_status 0
+    cpu() { metric "$1" cpu-ns/op; }
+    # the median over the launches (one a line), as nsop_median
+    cpu_median() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }' "$tmp/out" |
+        sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    th=$(cpu_median BenchmarkHandoff)
+    for b in BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2; do
+        pr=$(cpu_median $b)
+        [ -n "$th" ] && [ -n "$pr" ] || fail "no cpu-ns/op for $b"
+        check "$(awk -v a="$pr" -v b="$th" 'BEGIN { print a / b }')" 'x > 1.6 && x < 2.6' \
+            "$b: process / thread CPU time per op"
+    done
+    for b in BenchmarkHandoff BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2; do
+        check "$(awk -v r="$(metric $b user:ops/s)" -v c="$(cpu $b)" 'BEGIN { print r * c / 1e9 }')" \
+            'x > 0.999 && x < 1.001' "$b: ops/s is over the CPU seconds of its clock"
+    done
+    "$cli" merge "$tmp/r.json" --format json --out "$tmp/r2.json" 2>"$tmp/err" ||
+        fail "merge of the JSON failed"
+    python3 - "$tmp/r.json" "$tmp/r2.json" <<'PY' || fail "benchlab's JSON: wrong cpu_clock"
+import json, sys
+for p in sys.argv[1:]:
+    bs = {b["name"]: b for b in json.load(open(p))["benchmarks"]}
+    for n in ("BenchmarkHandoffProcess", "BenchmarkHandoffProcessThreads/threads=2"):
+        assert all(l["cpu_clock"] == "process" for l in bs[n]["launches"]), (p, n)
+        assert bs[n]["estimate"]["cpu_clock"] == "process", (p, n)
+    th = bs["BenchmarkHandoff"]
+    assert all("cpu_clock" not in l for l in th["launches"]) and "cpu_clock" not in th["estimate"]
+PY
+    # a file that names another clock is refused, naming it
+    sed 's/"cpu_clock":"process"/"cpu_clock":"wall"/' "$tmp/r.json" >"$tmp/bad.json"
+    run "$cli" merge "$tmp/bad.json" --format json
+    expect_status 2
+    err_has 'cpu_clock: "wall" is neither "thread" nor "process"'
+    ;;
 counter-flags-in-c)
     # bl_report_counter: Google Benchmark's Counter flags in the C API, two threads
     run "$metrics" $fast --filter '^BenchmarkCounters/threads=2$'

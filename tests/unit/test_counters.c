@@ -207,6 +207,63 @@ static void old_files_read_as_before(void **state)
     bl_results_destroy(out);
 }
 
+/* One launch of 4 threads whose measured batches carry 180 us of CPU
+ * time over 100 us of wall time, on the given CPU clock. */
+static void add_cpu_launch(bl_bench_result *b, int cpu_clock)
+{
+    bl_launch *l = bl_results_add_launch(b);
+    bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 0, .cpu_ns = 0};
+    bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 100000, .cpu_ns = 180000};
+    bl_launch_add_sample(l, &o);
+    bl_launch_add_sample(l, &m);
+    l->threads = 4;
+    l->loop_iterations = 1000;
+    l->counter_clock = BL_CLOCK_CPU;
+    l->cpu_clock = cpu_clock;
+    bl_launch_set_counter(l, "hits/s", 10000, BL_RATE | BL_HIGHER_IS_BETTER, BL_COUNTER_RATE);
+    bl_launch_finish(l);
+}
+
+/* .process_cpu (MeasureProcessCPUTime): the process's CPU time per op is
+ * not capped at the wall time as one thread's is, counters' rates are over
+ * it, benchlab's JSON keeps the clock, and launches of both clocks have no
+ * CPU time together */
+static void process_cpu_time_is_kept(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_bench_result *p = bl_results_bench(r, "BenchmarkProcess");
+    add_cpu_launch(p, BL_CPU_PROCESS);
+    add_cpu_launch(p, BL_CPU_PROCESS);
+    const bl_launch *l = &p->launches[0];
+    assert_near(bl_launch_cpu_per_op(l), 180);
+    /* S: the process's CPU seconds, 180 ns per op of one thread x 4 x 1000 */
+    assert_near(bl_launch_counter_seconds_per_op(l), 720e-9);
+    assert_near(metric(l, "hits/s")->value, 10000 / 720e-6);
+    bl_estimate e;
+    assert_int_equal(bl_bench_estimate(p, 0.95, &e), 0);
+    assert_int_equal(e.cpu_clock, BL_CPU_PROCESS);
+    assert_near(e.cpu_ns, 180);
+    /* the thread's clock: one thread is on CPU as long as the wall time at most */
+    bl_bench_result *t = bl_results_bench(r, "BenchmarkThread");
+    add_cpu_launch(t, BL_CPU_THREAD);
+    assert_near(bl_launch_cpu_per_op(&t->launches[0]), 100);
+    assert_int_equal(bl_bench_estimate(t, 0.95, &e), 0);
+    assert_int_equal(e.cpu_clock, BL_CPU_THREAD);
+    /* read back, the clocks are the same, and so are the figures */
+    bl_results *out = json_round_trip(r);
+    assert_int_equal(out->benches[0].launches[0].cpu_clock, BL_CPU_PROCESS);
+    assert_int_equal(out->benches[1].launches[0].cpu_clock, BL_CPU_THREAD);
+    assert_near(bl_launch_cpu_per_op(&out->benches[0].launches[0]), 180);
+    /* two clocks in one benchmark (runs merged): no CPU time over them */
+    p = bl_results_bench(r, "BenchmarkProcess"); /* adding a benchmark may move it */
+    add_cpu_launch(p, BL_CPU_THREAD);
+    assert_int_equal(bl_bench_estimate(p, 0.95, &e), 0);
+    assert_true(isnan(e.cpu_ns));
+    bl_results_destroy(out);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +271,7 @@ int main(void)
         cmocka_unit_test(launch_counters_over_the_clock),
         cmocka_unit_test(json_keeps_counters),
         cmocka_unit_test(old_files_read_as_before),
+        cmocka_unit_test(process_cpu_time_is_kept),
     };
     return cmocka_run_group_tests_name("counters", tests, NULL, NULL);
 }

@@ -135,6 +135,9 @@ void bl__arena_fini(struct bl__arena *a);
 uint64_t bl__now_ns(void);
 /* The calling thread's CPU time in nanoseconds. */
 uint64_t bl__thread_cpu_ns(void);
+/* The CPU time of every thread of the process, in nanoseconds (a system
+ * call that sums the threads: microseconds, not nanoseconds, a read). */
+uint64_t bl__process_cpu_ns(void);
 
 /* System facts for configuration lines; each returns a static or cached string. */
 const char *bl__sys_goarch(void);

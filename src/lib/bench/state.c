@@ -117,6 +117,7 @@ static inline void start_clock(bl_state *st)
 static void acc_add(struct bl__acc *acc, const struct bl__snapshot *a, const struct bl__snapshot *b)
 {
     acc->cpu_ns += b->cpu_ns - a->cpu_ns;
+    acc->proc_ns += b->proc_ns - a->proc_ns;
     acc->migrations += b->migrations != a->migrations; /* also right without perf */
     acc->nivcsw += b->nivcsw - a->nivcsw;
     acc->minflt += b->minflt - a->minflt;
@@ -232,9 +233,11 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
         out->acc = overhead ? s->ovh_acc : s->acc;
         out->pauses = overhead ? s->ovh_pauses : s->pauses;
         out->thread_cpu_ns = (double)out->acc.cpu_ns;
+        if (g->eng->process_cpu)
+            out->acc.cpu_ns = out->acc.proc_ns;
         return;
     }
-    uint64_t gap = 0, cpu_sum = 0;
+    uint64_t gap = 0, cpu_sum = 0, proc_sum = 0;
     for (int i = 0; i < g->n; i++) {
         const bl_state *s = g->st[i];
         const struct bl__acc *a = overhead ? &s->ovh_acc : &s->acc;
@@ -246,6 +249,7 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
         if (span > a->cpu_ns && span - a->cpu_ns > gap)
             gap = span - a->cpu_ns;
         cpu_sum += a->cpu_ns;
+        proc_sum += a->proc_ns;
         out->acc.migrations += a->migrations;
         out->acc.nivcsw += a->nivcsw;
         out->acc.minflt += a->minflt;
@@ -253,6 +257,14 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
     }
     out->acc.cpu_ns = out->ns > gap ? out->ns - gap : 0;
     out->thread_cpu_ns = (double)cpu_sum / g->n;
+    /* .process_cpu: each thread read the process's clock around its own
+     * timed segments, as Google Benchmark's timers do; their mean is the
+     * process's CPU time over the batch (GB's sum over the threads divided
+     * by them), and per thread, the batch's CPU time: per op, the process's
+     * CPU time over every thread's repetitions (GB's cpu_time) */
+    if (g->eng->process_cpu)
+        out->acc.proc_ns = out->acc.cpu_ns =
+            (uint64_t)llround((double)proc_sum / ((double)g->n * g->n));
     if (g->eng->manual && !overhead) { /* the threads' mean, as Google Benchmark */
         uint64_t sum = 0;
         for (int i = 0; i < g->n; i++)

@@ -34,9 +34,11 @@ enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 struct bl__disturb_counters {
     int perf_fd;      /* perf_event group leader (task-clock), or -1 */
     int perf_migr_fd; /* cpu-migrations in the group, or -1 */
+    bool process_cpu; /* .process_cpu: also read the process's CPU clock */
 };
 struct bl__snapshot {
     uint64_t cpu_ns;
+    uint64_t proc_ns; /* the process's CPU clock (.process_cpu); 0 otherwise */
     uint64_t migrations;
     long nivcsw, minflt, majflt;
     int cpu;
@@ -50,6 +52,7 @@ void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot 
  * count against the measurement. */
 struct bl__acc {
     uint64_t cpu_ns, migrations;
+    uint64_t proc_ns; /* the process's CPU time over the segments (.process_cpu) */
     long nivcsw, minflt, majflt;
 };
 
@@ -88,6 +91,8 @@ struct bl__engine {
                                 batch is where cpu/op learns their cost (docs/engine.md) */
     double warmup_min_ns;    /* .warmup_s: the warmup lasts at least this long */
     bool manual;             /* .manual_time: batch time is what bl_set_iteration_time said */
+    bool process_cpu;        /* .process_cpu: a batch's CPU time is the process's (state.c,
+                                combine), per thread of the group */
     double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;

@@ -19,8 +19,10 @@
  *                                          enum bl_counter_flags, VALUE its threads' sum)
  *   skip REASON...   |   fail MESSAGE...
  *   ready REPS NS_PER_OP                  (driven mode: warm, waiting for commands)
- *   done ITERATIONS [CLOCK]               (the loop's repetitions per thread, all stages; the
- *                                          clock of counters' rates: cpu, real or manual)
+ *   done ITERATIONS [CLOCK [CPU]]         (the loop's repetitions per thread, all stages; the
+ *                                          clock of counters' rates: cpu, real or manual; the
+ *                                          CPU clock of CPU_NS: thread, or process with
+ *                                          .process_cpu)
  * In driven mode (benchlab ab, --benchlab-cmd-fd N) the runner writes
  * commands on fd N, one line each: "b REPS" runs one overhead batch and one
  * measured batch of REPS repetitions and sends both; "q" (or end of file)
@@ -95,6 +97,9 @@ void bl__disturb_close(struct bl__disturb_counters *c)
 
 void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s)
 {
+    /* its cost, as the other reads', is what the overhead batches' CPU
+     * time exceeds their wall time by (bl_launch_cpu_per_op) */
+    s->proc_ns = c->process_cpu ? bl__process_cpu_ns() : 0;
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
     s->nivcsw = ru.ru_nivcsw;
@@ -495,10 +500,11 @@ static int send_result(int fd, const struct bl__instance *inst, bl_state *r)
     if (send_body_size(fd, inst, r->complexity_n, r->complexity_n_sum) != 0)
         return 1;
     const bl_bench_def *d = inst->def;
-    bl__send(fd, "done %llu %s", (unsigned long long)r->total_iters,
+    bl__send(fd, "done %llu %s %s", (unsigned long long)r->total_iters,
              d->manual_time ? "manual"
              : d->real_time ? "real"
-                            : "cpu");
+                            : "cpu",
+             d->process_cpu ? "process" : "thread");
     return 0;
 }
 
@@ -546,6 +552,7 @@ static void plan_engine(struct bl__engine *eng, const struct bl__instance *inst,
         snprintf(plan_err, size, ".time_unit = \"%.40s\": ns, us, ms or s (NULL: --time-unit)",
                  def->time_unit);
     eng->manual = def->manual_time != 0;
+    eng->process_cpu = def->process_cpu != 0;
     eng->warmup_min_ns = def->warmup_s * 1e9;
     long long fixed = def->iterations;
     if (fixed == 0 && a->iterations > 0 && a->iterations <= 1000000000000ull)
@@ -614,6 +621,7 @@ int bl__worker_main(const struct bl__worker_args *a)
         sts[i]->group = &g;
         sts[i]->thread_index = i;
         sts[i]->n_threads = n_threads;
+        sts[i]->ctr.process_cpu = eng.process_cpu;
     }
     bl_state *st = sts[0], res;
     int rc = 0;

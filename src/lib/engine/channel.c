@@ -185,12 +185,14 @@ static void handle_line(struct bl__worker *r, char *line)
         l->tune_stale = true;
     } else if (strncmp(line, "done", 4) == 0) {
         unsigned long long iters = 0;
-        char clock[16] = "";
-        if (sscanf(line, "done %llu %15s", &iters, clock) == 2) { /* older suites: no clock */
+        char clock[16] = "", cpu[16] = "";
+        /* older suites: no clock, or no CPU clock (the thread's) */
+        if (sscanf(line, "done %llu %15s %15s", &iters, clock, cpu) >= 2) {
             l->loop_iterations = iters;
             l->counter_clock = strcmp(clock, "real") == 0     ? BL_CLOCK_REAL
                                : strcmp(clock, "manual") == 0 ? BL_CLOCK_MANUAL
                                                               : BL_CLOCK_CPU;
+            l->cpu_clock = strcmp(cpu, "process") == 0 ? BL_CPU_PROCESS : BL_CPU_THREAD;
         }
         r->got_done = true;
         r->done_ns = bl__now_ns();

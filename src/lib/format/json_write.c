@@ -92,6 +92,8 @@ static void write_launch(FILE *f, const bl_launch *l)
                 : l->counter_clock == BL_CLOCK_MANUAL ? "manual"
                                                       : "cpu");
     }
+    if (l->cpu_clock == BL_CPU_PROCESS) /* absent: the thread's, as files from before */
+        fputs(",\"cpu_clock\":\"process\"", f);
     fprintf(f, ",\"threads\":%d,\"tuned_reps\":%llu,\"tune_stale\":%s", l->threads,
             (unsigned long long)l->tuned_reps, l->tune_stale ? "true" : "false");
     fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
@@ -205,6 +207,8 @@ static void write_estimate(FILE *f, const bl_bench_result *b)
     NUM("mean", e.mean);
     NUM("ref_cycles_per_op", e.ref_cycles);
     NUM("cpu_ns_per_op", e.cpu_ns);
+    if (e.cpu_clock == BL_CPU_PROCESS && !isnan(e.cpu_ns))
+        fputs(",\"cpu_clock\":\"process\"", f);
     NUM("min", e.min);
     NUM("max", e.max);
     NUM("spread", e.spread);

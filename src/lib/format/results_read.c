@@ -276,6 +276,12 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
                        : strcmp(clock, "real") == 0   ? BL_CLOCK_REAL
                        : strcmp(clock, "manual") == 0 ? BL_CLOCK_MANUAL
                                                       : BL_CLOCK_CPU;
+    const char *cpu_clock; /* absent (files from before it): the thread's */
+    if ((rc = str(c, j, "cpu_clock", &cpu_clock)))
+        return rc;
+    if (cpu_clock && strcmp(cpu_clock, "process") != 0 && strcmp(cpu_clock, "thread") != 0)
+        return fail(c, "cpu_clock: \"%.40s\" is neither \"thread\" nor \"process\"", cpu_clock);
+    l->cpu_clock = cpu_clock && strcmp(cpu_clock, "process") == 0 ? BL_CPU_PROCESS : BL_CPU_THREAD;
     const struct bl__json *o;
     if ((rc = object(c, j, "invalid_by", BL_JOBJ, &o)))
         return rc;

@@ -689,6 +689,11 @@ static void write_bench_notes(FILE *f, const struct bl__run_row *row, const stru
         write_reasons(f, intrinsic, NULL);
         fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
     }
+    if (row->have && row->e.cpu_clock == BL_CPU_PROCESS && !isnan(row->e.cpu_ns))
+        fprintf(f,
+                "note %s: cpu/op is the CPU time of the whole worker process (every thread, "
+                ".process_cpu), per op of one thread\n",
+                name);
     if (ok && invalid * 20 > measured && invalid < measured) {
         fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", p->yellow, p->reset,
                 name, invalid, measured);

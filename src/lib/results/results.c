@@ -730,8 +730,9 @@ double bl_launch_cpu_per_op(const bl_launch *l)
         if (s->stage != BL_STAGE_MEASURE || !cpu_known(s, all))
             continue;
         /* one thread cannot be on CPU longer than the wall time (per-op
-         * hooks read the clocks once per op, not once per batch) */
-        double cpu = s->cpu_ns - reads < s->ns ? s->cpu_ns - reads : s->ns;
+         * hooks read the clocks once per op, not once per batch); the
+         * process can, when other threads work for the body */
+        double cpu = fmin(s->cpu_ns - reads, l->cpu_clock == BL_CPU_PROCESS ? INFINITY : s->ns);
         v[n++] = (cpu > 0 ? cpu : 0) / (double)s->reps;
     }
     double m = n ? bl_stats_median(v, n) : NAN;
@@ -844,15 +845,20 @@ int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *
     }
     double ref_spread = NAN; /* not shown */
     bl__launch_centre_spread(cvs, n_ref, confidence, &out->ref_cycles, &ref_spread);
-    /* on-CPU time: the same centre again */
+    /* on-CPU time: the same centre again, over launches of one CPU clock */
     size_t n_cpu = 0;
+    bool mixed = false;
     for (size_t i = 0; i < b->n_launches; i++) {
         const bl_launch *l = &b->launches[i];
         double cpu = l->status || l->skipped || isnan(l->ns_per_op) ? NAN : bl_launch_cpu_per_op(l);
-        if (!isnan(cpu))
-            cvs[n_cpu++] = cpu;
+        if (isnan(cpu))
+            continue;
+        mixed |= n_cpu > 0 && l->cpu_clock != out->cpu_clock;
+        out->cpu_clock = l->cpu_clock;
+        cvs[n_cpu++] = cpu;
     }
-    bl__launch_centre_spread(cvs, n_cpu, confidence, &out->cpu_ns, &out->cpu_spread);
+    if (!mixed)
+        bl__launch_centre_spread(cvs, n_cpu, confidence, &out->cpu_ns, &out->cpu_spread);
     double lo, hi, m;
     if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
         /* enough launches (6 at 95%): the median and its distribution-free
