@@ -291,7 +291,8 @@ void build_instances()
                 d.warmup_s = b->min_warmup_time_;
                 d.count = b->repetitions_;
                 d.manual_time = b->use_manual_time_;
-                d.real_time = b->use_real_time_; /* counters' rates over wall time */
+                d.real_time = b->use_real_time_;              /* counters' rates over wall time */
+                d.process_cpu = b->measure_process_cpu_time_; /* the process's CPU clock */
                 /* Unit(); without it, the run's --time-unit, which
                  * RunSpecifiedBenchmarks sets to the default unit */
                 d.time_unit =

@@ -630,6 +630,56 @@ PY
         done
     fi
     ;;
+process-cpu-time-like-google-benchmark)
+    # MeasureProcessCPUTime() (proccpu_suite): a body that gives a second
+    # thread as much spinning as it does itself shows about twice the CPU
+    # time per op on the process's clock as on its own thread's, at 1 and 2
+    # threads, in Google Benchmark and in benchlab (CPU work, not wall
+    # time: it holds under load); a kIsRate counter is over the CPU seconds
+    # of the benchmark's clock, so rate x cpu_time is 1 exactly
+    proc_check() { # FILE WHO
+        python3 - "$1" <<'PY' || fail "$2: MeasureProcessCPUTime() is not the process's CPU time"
+import json, sys
+rows = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]
+        if b["run_type"] == "iteration"}
+per_s = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1}
+for t in (1, 2):
+    th, pr = rows["BM_handoff/threads:%d" % t], rows["BM_handoff/process_time/threads:%d" % t]
+    ratio = pr["cpu_time"] / th["cpu_time"]
+    print("threads %d: cpu_time process / thread %.3f" % (t, ratio))
+    assert 1.6 < ratio < 2.6, (t, ratio, th, pr)
+    for b in (th, pr):
+        one = b["ops_rate"] * b["cpu_time"] / per_s[b["time_unit"]]
+        assert abs(one - 1) < 1e-6, (b["name"], one, b)
+    assert th["ops_rate"] / pr["ops_rate"] > 1.6, (th, pr)
+PY
+    }
+    run "$bin/bl_proccpu_suite" --benchmark_format=json --time 0.3s --count 1 --no-table
+    expect_status 0
+    proc_check "$tmp/out" benchlab
+    # benchlab's JSON says which CPU clock, and reads it back
+    run "$bin/bl_proccpu_suite" --benchmark_filter='BM_handoff/(process_time/)?threads:1$' \
+        --time 0.2s --count 1 --no-table --out "$tmp/r.json"
+    expect_status 0
+    run "$bin/../benchlab" merge "$tmp/r.json" --format json --out "$tmp/r2.json"
+    expect_status 0
+    python3 - "$tmp/r.json" "$tmp/r2.json" <<'PY' || fail "benchlab's JSON: wrong cpu_clock"
+import json, sys
+for p in sys.argv[1:]:
+    bs = {b["name"]: b for b in json.load(open(p))["benchmarks"]}
+    pr, th = bs["BenchmarkBM_handoff/process_time/threads:1"], bs["BenchmarkBM_handoff/threads:1"]
+    assert all(l["cpu_clock"] == "process" for l in pr["launches"]), pr["launches"]
+    assert pr["estimate"]["cpu_clock"] == "process", pr["estimate"]
+    assert all("cpu_clock" not in l for l in th["launches"]) and "cpu_clock" not in th["estimate"]
+    # the process's CPU time may exceed the wall time: it is not capped
+    assert pr["estimate"]["cpu_ns_per_op"] > 1.3 * th["estimate"]["cpu_ns_per_op"], (pr, th)
+PY
+    if [ "$have_gb" = with-gb ]; then
+        "$bin/gb_proccpu_suite" --benchmark_format=json --benchmark_min_time=0.3 >"$tmp/gb.json" \
+            2>/dev/null || fail "Google Benchmark's run failed"
+        proc_check "$tmp/gb.json" "Google Benchmark (the check itself)"
+    fi
+    ;;
 aggregate-labels-like-google-benchmark)
     # an aggregate carries the label only when every repetition had the
     # same; a fit's rows carry its first benchmark's; as Google Benchmark's
