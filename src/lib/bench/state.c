@@ -124,13 +124,31 @@ static void acc_add(struct bl__acc *acc, const struct bl__snapshot *a, const str
     acc->majflt += b->majflt - a->majflt;
 }
 
+/* The counters before and after a timed region; the process's CPU clock
+ * (.process_cpu) nearest the region, so that its window holds one read of
+ * that clock (a system call, about 1 us; the overhead batches' CPU time
+ * beyond their wall time takes it off, bl_launch_cpu_per_op) and not the
+ * other counters' reads. */
+static void snap_before(bl_state *st, struct bl__snapshot *s)
+{
+    bl__disturb_read(&st->ctr, s);
+    s->proc_ns = st->ctr.process_cpu ? bl__process_cpu_ns() : 0;
+}
+
+static void snap_after(bl_state *st, struct bl__snapshot *s)
+{
+    uint64_t proc_ns = st->ctr.process_cpu ? bl__process_cpu_ns() : 0;
+    bl__disturb_read(&st->ctr, s);
+    s->proc_ns = proc_ns;
+}
+
 /* Disturbance counters around each timed segment, read outside it: right
  * before its clock start and right after its clock stop. */
 static void seg_begin(bl_state *st)
 {
     if (!st->eng || st->eng->mode != MODE_TIME)
         return;
-    bl__disturb_read(&st->ctr, &st->before);
+    snap_before(st, &st->before);
     st->seg_open = true;
 }
 
@@ -139,7 +157,7 @@ static void seg_end(bl_state *st, uint64_t seg_ns)
     if (!st->seg_open)
         return;
     struct bl__snapshot now;
-    bl__disturb_read(&st->ctr, &now);
+    snap_after(st, &now);
     /* A segment shorter than SWITCH_MIN_NS cannot hold a preemption: a
      * thread switched out stays off CPU far longer. A switch counted around
      * it happened in the counter reads outside the timed region, which in a
@@ -278,10 +296,10 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
 static void run_overhead(bl_state *st, uint64_t reps)
 {
     struct bl__snapshot a, b;
-    bl__disturb_read(&st->ctr, &a);
+    snap_before(st, &a);
     st->ovh_ns =
         bl__run_sub_batch(st->eng->overhead_fn, reps, st->per_op, &st->ovh_pauses, &st->ovh_first);
-    bl__disturb_read(&st->ctr, &b);
+    snap_after(st, &b);
     memset(&st->ovh_acc, 0, sizeof st->ovh_acc);
     acc_add(&st->ovh_acc, &a, &b);
 }

@@ -34,17 +34,19 @@ enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 struct bl__disturb_counters {
     int perf_fd;      /* perf_event group leader (task-clock), or -1 */
     int perf_migr_fd; /* cpu-migrations in the group, or -1 */
-    bool process_cpu; /* .process_cpu: also read the process's CPU clock */
+    bool process_cpu; /* .process_cpu: the process's CPU clock is read too (state.c) */
 };
 struct bl__snapshot {
     uint64_t cpu_ns;
-    uint64_t proc_ns; /* the process's CPU clock (.process_cpu); 0 otherwise */
+    uint64_t proc_ns; /* the process's CPU clock (.process_cpu; state.c reads it); 0 otherwise */
     uint64_t migrations;
     long nivcsw, minflt, majflt;
     int cpu;
 };
 void bl__disturb_open(struct bl__disturb_counters *c);
 void bl__disturb_close(struct bl__disturb_counters *c);
+/* Fills every field of *s but proc_ns, which the caller reads nearest the
+ * timed region (state.c, snap_before and snap_after). */
 void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s);
 
 /* Disturbances summed over the timed segments of a batch only: per-op

@@ -97,9 +97,6 @@ void bl__disturb_close(struct bl__disturb_counters *c)
 
 void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s)
 {
-    /* its cost, as the other reads', is what the overhead batches' CPU
-     * time exceeds their wall time by (bl_launch_cpu_per_op) */
-    s->proc_ns = c->process_cpu ? bl__process_cpu_ns() : 0;
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
     s->nivcsw = ru.ru_nivcsw;
