@@ -635,8 +635,12 @@ process-cpu-time-like-google-benchmark)
     # thread as much spinning as it does itself shows about twice the CPU
     # time per op on the process's clock as on its own thread's, at 1 and 2
     # threads, in Google Benchmark and in benchlab (CPU work, not wall
-    # time: it holds under load); a kIsRate counter is over the CPU seconds
-    # of the benchmark's clock, so rate x cpu_time is 1 exactly
+    # time: it holds under load; its upper end is not asserted: thread
+    # start-up, which ASan makes costly, is the helper's, and the thread's
+    # clock at 2 threads on a loaded machine has few clean batches); per op
+    # of one thread it is the same at 1 and 2 threads (so it is divided by
+    # the threads as Google Benchmark divides it); a kIsRate counter is over
+    # the CPU seconds of the benchmark's clock, so rate x cpu_time is 1
     proc_check() { # FILE WHO
         python3 - "$1" <<'PY' || fail "$2: MeasureProcessCPUTime() is not the process's CPU time"
 import json, sys
@@ -647,11 +651,14 @@ for t in (1, 2):
     th, pr = rows["BM_handoff/threads:%d" % t], rows["BM_handoff/process_time/threads:%d" % t]
     ratio = pr["cpu_time"] / th["cpu_time"]
     print("threads %d: cpu_time process / thread %.3f" % (t, ratio))
-    assert 1.6 < ratio < 2.6, (t, ratio, th, pr)
+    assert ratio > 1.6, (t, ratio, th, pr)
     for b in (th, pr):
         one = b["ops_rate"] * b["cpu_time"] / per_s[b["time_unit"]]
         assert abs(one - 1) < 1e-6, (b["name"], one, b)
     assert th["ops_rate"] / pr["ops_rate"] > 1.6, (th, pr)
+p1, p2 = (rows["BM_handoff/process_time/threads:%d" % t]["cpu_time"] for t in (1, 2))
+print("process cpu_time, 2 threads / 1: %.3f" % (p2 / p1))
+assert 0.6 < p2 / p1 < 1.6, (p1, p2)
 PY
     }
     run "$bin/bl_proccpu_suite" --benchmark_format=json --time 0.3s --count 1 --no-table
