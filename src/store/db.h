@@ -63,6 +63,7 @@ enum bl__tx { BL__TX_READ, BL__TX_WRITE, BL__TX_SCHEMA };
 struct bl__db {
     const struct bl__db_ops *ops;
     char msg[512]; /* the last error in the engine's words */
+    int damaged;   /* the last error was a damaged file (SQLite's SQLITE_CORRUPT) */
 };
 
 /*

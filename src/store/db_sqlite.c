@@ -34,6 +34,7 @@ static int fail(struct sdb *db, int rc)
 {
     snprintf(db->base.msg, sizeof db->base.msg, "%s",
              db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc));
+    db->base.damaged = (rc & 0xff) == SQLITE_CORRUPT;
     switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:

@@ -281,8 +281,17 @@ static int ensure_schema(bl_store *s, int create, char *err, size_t err_size)
         int in_tx = pass == 1;
         int rc = scan_tables(s, &has_meta, &n_tables, names, sizeof names);
         if (rc == BL_EFORMAT) {
+            /* a damaged page among the schema's: the file is ours but broken */
+            int damaged = s->db->damaged;
             if (in_tx)
                 DB_OPS(s)->rollback(s->db);
+            if (damaged) {
+                snprintf(err, err_size,
+                         "store %s: the file is damaged (%s); nothing is saved into it: restore "
+                         "it from a copy or name another store",
+                         s->name, s->db->msg);
+                return BL_EFORMAT;
+            }
             return bl__store_fail(s, BL_EFORMAT, err, err_size,
                                   "not a benchlab store (not an SQLite database)");
         }

@@ -206,6 +206,17 @@ damaged-store-is-refused)
     expect_status 2
     err_has 'store s.db: the file is damaged'
     cmp -s s.db before.db || fail "the damaged store was written"
+    # the schema's own page damaged (the file header kept): SQLite says
+    # "malformed", which is a damaged store, not "not an SQLite database"
+    "$suite" $quick --count 1 --store t.db >/dev/null 2>"$tmp/save.err" ||
+        fail "save t.db: exit $?: $(cat "$tmp/save.err")"
+    ps=$(sqlite3 t.db 'PRAGMA page_size')
+    dd if=/dev/zero of=t.db bs=1 seek=100 count=$((ps - 100)) conv=notrunc 2>/dev/null
+    run "$suite" $quick --filter Steady --store t.db
+    expect_status 2
+    [ ! -s "$tmp/out" ] || fail "measured before refusing a store with a damaged schema"
+    err_has 'store t.db: the file is damaged (database disk image is malformed)'
+    err_has 'nothing was measured'
     ;;
 unreachable-server-refused-before-measuring)
     run "$cli" run "$suite" $quick --filter Steady \
