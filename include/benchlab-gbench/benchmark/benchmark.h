@@ -568,6 +568,18 @@ class Fixture : public internal::Benchmark
 std::vector<int64_t> CreateRange(int64_t lo, int64_t hi, int multi);
 std::vector<int64_t> CreateDenseRange(int64_t start, int64_t limit, int step);
 
+/*
+ * Google Benchmark's reporter classes are not supported: benchlab writes
+ * the console, JSON and CSV formats itself (docs/from-google-benchmark.md).
+ * Declared, never defined, so that a suite deriving from one fails with
+ * the compiler naming the class (an incomplete type, and this line), where
+ * an undeclared name gave "expected class-name before '{' token".
+ */
+class BenchmarkReporter; /* not supported by benchlab's layer: no custom reporters */
+class ConsoleReporter;   /* not supported by benchlab's layer: no custom reporters */
+class JSONReporter;      /* not supported by benchlab's layer: no custom reporters */
+class CSVReporter;       /* not supported by benchlab's layer: no custom reporters */
+
 /* Command line: --benchmark_* flags and benchlab's own (docs/from-google-benchmark.md). */
 void Initialize(int *argc, char **argv, void (*HelperPrinterf)() = nullptr);
 void Shutdown();
