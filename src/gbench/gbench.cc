@@ -623,7 +623,8 @@ Benchmark *Benchmark::ThreadPerCpu()
 /* ---- State ---- */
 
 State::State(bl_state *st, const internal::Instance *inst)
-    : max_iterations(st), st_(st), inst_(inst)
+    : max_iterations(st), st_(st), inst_(inst), range_(inst ? inst->args.data() : nullptr),
+      range_n_(inst ? inst->args.size() : 0)
 {
 }
 
@@ -637,15 +638,11 @@ internal::MaxIterations::operator IterationCount() const
     return static_cast<IterationCount>(n);
 }
 
-int64_t State::range(std::size_t pos) const
+void State::RangeOutOfBounds(std::size_t pos) const
 {
-    if (!inst_ || pos >= inst_->args.size()) {
-        std::fprintf(stderr, "benchlab-gbench: %s: range(%zu): the benchmark has %zu argument%s\n",
-                     inst_ ? inst_->name.c_str() : "?", pos, inst_ ? inst_->args.size() : 0,
-                     inst_ && inst_->args.size() == 1 ? "" : "s");
-        std::abort();
-    }
-    return inst_->args[pos];
+    std::fprintf(stderr, "benchlab-gbench: %s: range(%zu): the benchmark has %zu argument%s\n",
+                 inst_ ? inst_->name.c_str() : "?", pos, range_n_, range_n_ == 1 ? "" : "s");
+    std::abort();
 }
 
 std::string State::name() const

@@ -112,6 +112,15 @@ for want in 1.5 1.7.1 1.8; do
             { echo "find_package(benchmark $want):"; cat "$tmp/out"; exit 1; }
     fi
 done
+# a project that asks for the policies of an old CMake (cmake_minimum_required
+# 3.1, as xtensor-benchmark's CMakeLists does) finds and links it all the same
+printf 'cmake_minimum_required(VERSION 3.1)\nproject(gold CXX)\nfind_package(benchmark REQUIRED)\nadd_executable(map_test %s/map_test.cc)\ntarget_link_libraries(map_test benchmark::benchmark_main)\n' \
+    "$gbs" >"$tmp/gv/CMakeLists.txt"
+rm -rf "$tmp/gv/b"
+cmake -S "$tmp/gv" -B "$tmp/gv/b" -G Ninja -Wno-dev -Dbenchmark_DIR="$gbdir" >"$tmp/out" 2>&1 ||
+    { echo "find_package(benchmark) under CMake 3.1's policies:"; cat "$tmp/out"; exit 1; }
+cmake --build "$tmp/gv/b" >/dev/null
+"$tmp/gv/b/map_test" --benchmark_list_tests | grep -q '^MapFixture/Lookup/4096$'
 # moved away from the benchlab package it stands on, it says so
 cp -r "$gbdir" "$tmp/lone"
 printf 'cmake_minimum_required(VERSION 3.22)\nproject(gv CXX)\nfind_package(benchmark REQUIRED)\n' \
