@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "base/base.h"
 #include "benchlab.h"
@@ -404,6 +405,54 @@ static void main_option_args_follow_the_suite_table(void **state)
     assert_int_equal(bl_main_option_args(6, other, 5), 0);
 }
 
+/* Google Benchmark's flags become benchlab's options in an argv of their
+ * own: it holds every argument it gets and its NULL. --benchmark_out=FILE
+ * alone turns one argument into four (--out FILE --format gbench-json):
+ * the argv was sized for two per argument and a suite run as
+ * `./bench --benchmark_min_time=0.02 --benchmark_out=r.json` wrote past it
+ * and aborted in free(). */
+static void gbench_flags_argv_holds_what_it_gets(void **state)
+{
+    (void)state;
+    static const struct {
+        int argc;
+        const char *argv[4];
+        const char *want; /* the rewritten arguments after argv[0], joined by spaces */
+    } cases[] = {
+        {2, {"s", "--benchmark_out=r.json"}, "--out r.json --format gbench-json"},
+        {3,
+         {"s", "--benchmark_min_time=0.02", "--benchmark_out=r.json"},
+         "--time 0.02s --out r.json --format gbench-json"},
+        {3,
+         {"s", "--benchmark_out=r.csv", "--benchmark_out_format=csv"},
+         "--out r.csv --format gbench-csv"},
+        {3,
+         {"s", "--benchmark_format=json", "--benchmark_out=r.json"},
+         "--out r.json --format gbench-json"},
+        {2, {"s", "--benchmark_format=csv"}, "--format gbench-csv"},
+        {3,
+         {"s", "--benchmark_repetitions=3", "--benchmark_out=r"},
+         "--count 3 --out r --format gbench-json"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char *in[5] = {0};
+        for (int i = 0; i < cases[c].argc; i++)
+            in[i] = (char *)cases[c].argv[i];
+        int argc = cases[c].argc, status = -1;
+        char **argv = in;
+        assert_int_equal(bl__gbench_flags(&argc, &argv, &status), 0);
+        assert_ptr_not_equal(argv, in);
+        assert_null(argv[argc]);
+        /* the allocation holds the arguments and the NULL */
+        assert_true(malloc_usable_size(argv) >= (size_t)(argc + 1) * sizeof *argv);
+        char got[200] = "";
+        for (int i = 1; i < argc; i++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i > 1 ? " " : "",
+                     argv[i]);
+        assert_string_equal(got, cases[c].want);
+    }
+}
+
 /* The one progress line: each text replaces the last on the same line,
  * control bytes are shown, never sent, and clear erases only what it
  * showed; with no stream nothing is written. */
@@ -454,6 +503,7 @@ int main(void)
         cmocka_unit_test(edit_distances),
         cmocka_unit_test(main_option_args_follow_the_suite_table),
         cmocka_unit_test(progress_line_rewrites_itself_and_erases_once),
+        cmocka_unit_test(gbench_flags_argv_holds_what_it_gets),
     };
     return cmocka_run_group_tests_name("front", tests, NULL, NULL);
 }

@@ -315,8 +315,9 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
     if (!any)
         return 0;
     const char *prog = n > 0 ? in[0] : "suite";
-    /* room for every argument turned into two, and the NULL */
-    char **out = keep(calloc((size_t)n * 2 + 1, sizeof *out));
+    /* room for every argument turned into two, --benchmark_out=FILE into
+     * four (--out FILE --format F: the format comes with it), and the NULL */
+    char **out = keep(calloc((size_t)n * 2 + 3, sizeof *out));
     if (!out) {
         fprintf(stderr, "%s: out of memory\n", prog);
         *status = 2;
