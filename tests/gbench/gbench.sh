@@ -354,6 +354,14 @@ unsupported-is-said)
     run "$bin/bl_map_test" --benchmark_out=x.txt --benchmark_out_format=xml
     expect_status 2
     err_has 'benchmark_out_format: is json, console or csv'
+    # a bad repetition count is named by the flag given, not by --count
+    run "$bin/bl_map_test" --benchmark_repetitions=x
+    expect_status 2
+    err_has "benchmark_repetitions: 'x' is not a count from 1 to 100000"
+    err_lacks '--count'
+    BENCHMARK_REPETITIONS=0 run "$bin/bl_map_test"
+    expect_status 2
+    err_has "benchmark_repetitions: '0' is not a count from 1 to 100000"
     ;;
 run-selects-what-is-listed)
     # the run launches what --benchmark_list_tests lists for the same
