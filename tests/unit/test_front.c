@@ -130,6 +130,23 @@ static void unknown_option_names_the_closest(void **state)
     assert_string_equal(err, "unknown option '--runz' (did you mean --runs?)");
     assert_int_equal(parse(&gnu, &a, err, sizeof err, "--zzzzzz", NULL), -1);
     assert_string_equal(err, "unknown option '--zzzzzz' (see --help)");
+    /* Google Benchmark's flags given to a benchlab command: what to write instead */
+    assert_int_equal(
+        parse(bl__command_find("run"), &a, err, sizeof err, "--benchmark_filter=Map", NULL), -1);
+    assert_string_equal(err, "unknown option '--benchmark_filter=Map': Google Benchmark's flags "
+                             "are read by a suite run by itself (./SUITE --benchmark_filter=Map), "
+                             "not by benchlab run; here: --filter REGEX (on benchlab's names: "
+                             "Benchmark + Google Benchmark's)");
+    assert_int_equal(
+        parse(bl__command_find("run"), &a, err, sizeof err, "--benchmark_repetitions", "3", NULL),
+        -1);
+    assert_non_null(strstr(err, "not by benchlab run; here: --count N"));
+    /* benchlab run hands its options to the suite, which parses them with its own table */
+    assert_int_equal(parse(&bl__suite_command, &a, err, sizeof err, "--benchmark_min_time=2", NULL),
+                     -1);
+    assert_non_null(strstr(err, "not by benchlab run; here: --time DURATION"));
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--benchmark_color=false", NULL), -1);
+    assert_non_null(strstr(err, "not by benchlab test; see --help for its options"));
 }
 
 static void values_are_checked_against_their_kind(void **state)
