@@ -811,10 +811,16 @@ own-flags-stay-in-argv)
     run "$bin/bl_map_test" --size=3
     expect_status 1
     err_has 'unrecognized command-line flag: --size=3'
-    # with benchlab-gbench-main, the suite is named after the program
+    # with benchlab-gbench-main, the suite is named after the file of its
+    # first registration, as a suite with a main of its own: not after the
+    # program, so that two builds compare (./bench-old, ./bench-new)
     run "$bin/bl_link_main_test" --time 0.02s --count 1 --no-table
     expect_status 0
-    out_has '^pkg: bl_link_main_test$'
+    out_has '^pkg: link_main_test$'
+    cp "$bin/bl_link_main_test" "$tmp/bench-new"
+    run "$tmp/bench-new" --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^pkg: link_main_test$'
     ;;
 machine-and-environment-like-google-benchmark)
     # what real suites ask beyond registration (env_suite.cc): Threads()
