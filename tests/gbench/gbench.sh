@@ -354,6 +354,11 @@ unsupported-is-said)
     run "$bin/bl_map_test" --benchmark_out=x.txt --benchmark_out_format=xml
     expect_status 2
     err_has 'benchmark_out_format: is json, console or csv'
+    # --help names Google Benchmark's flags beside benchlab's options
+    run "$bin/bl_map_test" --help
+    expect_status 0
+    out_has "^Google Benchmark's flags work too: --benchmark_filter=RE"
+    out_has '^      --filter REGEX'
     # a bad repetition count is named by the flag given, not by --count
     run "$bin/bl_map_test" --benchmark_repetitions=x
     expect_status 2
