@@ -286,6 +286,8 @@ help-and-suggestions)
 not-a-suite)
     run "$cli" run /bin/true
     expect_status 2; err_has '/bin/true is not a benchlab suite'
+    # a Google Benchmark suite built against Google Benchmark is told how to become one
+    err_has 'pkg-config benchlab-gbench: docs/from-google-benchmark.md'
     run "$cli" run "$tmp/nonexistent"
     expect_status 2; err_has 'nonexistent: not an executable file'
     ;;

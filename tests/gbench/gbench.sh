@@ -354,6 +354,19 @@ unsupported-is-said)
     run "$bin/bl_map_test" --benchmark_out=x.txt --benchmark_out_format=xml
     expect_status 2
     err_has 'benchmark_out_format: is json, console or csv'
+    # --help names Google Benchmark's flags beside benchlab's options
+    run "$bin/bl_map_test" --help
+    expect_status 0
+    out_has "^Google Benchmark's flags work too: --benchmark_filter=RE"
+    out_has '^      --filter REGEX'
+    # a bad repetition count is named by the flag given, not by --count
+    run "$bin/bl_map_test" --benchmark_repetitions=x
+    expect_status 2
+    err_has "benchmark_repetitions: 'x' is not a count from 1 to 100000"
+    err_lacks '--count'
+    BENCHMARK_REPETITIONS=0 run "$bin/bl_map_test"
+    expect_status 2
+    err_has "benchmark_repetitions: '0' is not a count from 1 to 100000"
     ;;
 run-selects-what-is-listed)
     # the run launches what --benchmark_list_tests lists for the same
@@ -803,10 +816,16 @@ own-flags-stay-in-argv)
     run "$bin/bl_map_test" --size=3
     expect_status 1
     err_has 'unrecognized command-line flag: --size=3'
-    # with benchlab-gbench-main, the suite is named after the program
+    # with benchlab-gbench-main, the suite is named after the file of its
+    # first registration, as a suite with a main of its own: not after the
+    # program, so that two builds compare (./bench-old, ./bench-new)
     run "$bin/bl_link_main_test" --time 0.02s --count 1 --no-table
     expect_status 0
-    out_has '^pkg: bl_link_main_test$'
+    out_has '^pkg: link_main_test$'
+    cp "$bin/bl_link_main_test" "$tmp/bench-new"
+    run "$tmp/bench-new" --time 0.02s --count 1 --no-table
+    expect_status 0
+    out_has '^pkg: link_main_test$'
     ;;
 machine-and-environment-like-google-benchmark)
     # what real suites ask beyond registration (env_suite.cc): Threads()

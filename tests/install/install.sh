@@ -63,6 +63,29 @@ c++ -std=c++17 -O2 "$gbs/map_test.cc" $(pkg-config --cflags --libs benchlab-gben
 c++ -std=c++17 -O2 "$gbs/link_main_test.cc" $(pkg-config --cflags --libs benchlab-gbench-main) \
     -o "$tmp/gb_main"
 "$tmp/gb_main" --benchmark_list_tests | grep -q '^BM_empty$'
+# its header is a system header, as Debian's /usr/include/benchmark/benchmark.h
+# is (and as CMake's imported targets make it): a project's own warnings
+# with -Werror do not fire inside it (BENCHMARK_MAIN's trailing
+# redeclaration of main, Google Benchmark's too, is -Wredundant-decls)
+cat >"$tmp/strict.cc" <<'END'
+#include <benchmark/benchmark.h>
+static void BM_x(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(state.range(0));
+}
+BENCHMARK(BM_x)->Arg(1);
+BENCHMARK_MAIN();
+END
+c++ -std=c++17 -O2 -Wall -Wextra -Wpedantic -Wredundant-decls -Wshadow -Wconversion -Werror \
+    "$tmp/strict.cc" $(pkg-config --cflags --libs benchlab-gbench) -o "$tmp/gb_strict" ||
+    { echo "a strict-warnings suite does not build through pkg-config benchlab-gbench"; exit 1; }
+"$tmp/gb_strict" --benchmark_list_tests | grep -q '^BM_x/1$'
+# Google Benchmark's flags on the installed layer: --benchmark_out writes the JSON
+"$tmp/gb_strict" --benchmark_min_time=0.01 --benchmark_out="$tmp/gb.json" --count 2 >"$tmp/out" 2>"$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+test ! -s "$tmp/out" || { echo "--benchmark_out: stdout not empty"; cat "$tmp/out"; exit 1; }
+grep -q '"run_name": "BM_x/1"' "$tmp/gb.json" || { cat "$tmp/gb.json"; exit 1; }
 cmake -S "$src/tests/install/gbench_consumer" -B "$tmp/gbc" -G Ninja \
     -DCMAKE_PREFIX_PATH="$tmp/prefix" -DSUITES="$gbs" >/dev/null
 cmake --build "$tmp/gbc" >/dev/null

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "base/base.h"
 #include "benchlab.h"
@@ -129,6 +130,23 @@ static void unknown_option_names_the_closest(void **state)
     assert_string_equal(err, "unknown option '--runz' (did you mean --runs?)");
     assert_int_equal(parse(&gnu, &a, err, sizeof err, "--zzzzzz", NULL), -1);
     assert_string_equal(err, "unknown option '--zzzzzz' (see --help)");
+    /* Google Benchmark's flags given to a benchlab command: what to write instead */
+    assert_int_equal(
+        parse(bl__command_find("run"), &a, err, sizeof err, "--benchmark_filter=Map", NULL), -1);
+    assert_string_equal(err, "unknown option '--benchmark_filter=Map': Google Benchmark's flags "
+                             "are read by a suite run by itself (./SUITE --benchmark_filter=Map), "
+                             "not by benchlab run; here: --filter REGEX (on benchlab's names: "
+                             "Benchmark + Google Benchmark's)");
+    assert_int_equal(
+        parse(bl__command_find("run"), &a, err, sizeof err, "--benchmark_repetitions", "3", NULL),
+        -1);
+    assert_non_null(strstr(err, "not by benchlab run; here: --count N"));
+    /* benchlab run hands its options to the suite, which parses them with its own table */
+    assert_int_equal(parse(&bl__suite_command, &a, err, sizeof err, "--benchmark_min_time=2", NULL),
+                     -1);
+    assert_non_null(strstr(err, "not by benchlab run; here: --time DURATION"));
+    assert_int_equal(parse(&gnu, &a, err, sizeof err, "--benchmark_color=false", NULL), -1);
+    assert_non_null(strstr(err, "not by benchlab test; see --help for its options"));
 }
 
 static void values_are_checked_against_their_kind(void **state)
@@ -404,6 +422,54 @@ static void main_option_args_follow_the_suite_table(void **state)
     assert_int_equal(bl_main_option_args(6, other, 5), 0);
 }
 
+/* Google Benchmark's flags become benchlab's options in an argv of their
+ * own: it holds every argument it gets and its NULL. --benchmark_out=FILE
+ * alone turns one argument into four (--out FILE --format gbench-json):
+ * the argv was sized for two per argument and a suite run as
+ * `./bench --benchmark_min_time=0.02 --benchmark_out=r.json` wrote past it
+ * and aborted in free(). */
+static void gbench_flags_argv_holds_what_it_gets(void **state)
+{
+    (void)state;
+    static const struct {
+        int argc;
+        const char *argv[4];
+        const char *want; /* the rewritten arguments after argv[0], joined by spaces */
+    } cases[] = {
+        {2, {"s", "--benchmark_out=r.json"}, "--out r.json --format gbench-json"},
+        {3,
+         {"s", "--benchmark_min_time=0.02", "--benchmark_out=r.json"},
+         "--time 0.02s --out r.json --format gbench-json"},
+        {3,
+         {"s", "--benchmark_out=r.csv", "--benchmark_out_format=csv"},
+         "--out r.csv --format gbench-csv"},
+        {3,
+         {"s", "--benchmark_format=json", "--benchmark_out=r.json"},
+         "--out r.json --format gbench-json"},
+        {2, {"s", "--benchmark_format=csv"}, "--format gbench-csv"},
+        {3,
+         {"s", "--benchmark_repetitions=3", "--benchmark_out=r"},
+         "--count 3 --out r --format gbench-json"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char *in[5] = {0};
+        for (int i = 0; i < cases[c].argc; i++)
+            in[i] = (char *)cases[c].argv[i];
+        int argc = cases[c].argc, status = -1;
+        char **argv = in;
+        assert_int_equal(bl__gbench_flags(&argc, &argv, &status), 0);
+        assert_ptr_not_equal(argv, in);
+        assert_null(argv[argc]);
+        /* the allocation holds the arguments and the NULL */
+        assert_true(malloc_usable_size(argv) >= (size_t)(argc + 1) * sizeof *argv);
+        char got[200] = "";
+        for (int i = 1; i < argc; i++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i > 1 ? " " : "",
+                     argv[i]);
+        assert_string_equal(got, cases[c].want);
+    }
+}
+
 /* The one progress line: each text replaces the last on the same line,
  * control bytes are shown, never sent, and clear erases only what it
  * showed; with no stream nothing is written. */
@@ -454,6 +520,7 @@ int main(void)
         cmocka_unit_test(edit_distances),
         cmocka_unit_test(main_option_args_follow_the_suite_table),
         cmocka_unit_test(progress_line_rewrites_itself_and_erases_once),
+        cmocka_unit_test(gbench_flags_argv_holds_what_it_gets),
     };
     return cmocka_run_group_tests_name("front", tests, NULL, NULL);
 }

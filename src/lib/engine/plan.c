@@ -268,7 +268,9 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
             bl__open_files_message(err, err_size);
         else if (n == BL_EPROTO)
             snprintf(err, err_size,
-                     "%s is not a benchlab suite (it did not answer --benchlab-list)",
+                     "%s is not a benchlab suite (it did not answer --benchlab-list; a "
+                     "Google Benchmark suite is one once built against benchlab's layer, "
+                     "pkg-config benchlab-gbench: docs/from-google-benchmark.md)",
                      exe ? exe : "this program");
         else
             snprintf(err, err_size, "%s: cannot list benchmarks: %s", exe ? exe : "this program",

@@ -98,9 +98,45 @@ static const char *closest_option(const struct bl__command *cmd, const char *nam
     return bl__closest(word, names, n);
 }
 
+/*
+ * Google Benchmark's flags are read by a suite run by itself (gbflags.c),
+ * not by the benchlab command: said so, with what to write instead where
+ * the command takes the suite's options (benchlab run).
+ */
+static const char *const gbench_instead[][2] = {
+    {"benchmark_filter", "--filter REGEX (on benchlab's names: Benchmark + Google Benchmark's)"},
+    {"benchmark_repetitions", "--count N"},
+    {"benchmark_min_time", "--time DURATION (Nx: --iterations N)"},
+    {"benchmark_format", "--format gbench-json, gbench-csv or gbench-console"},
+    {"benchmark_out", "--out FILE (with --format gbench-json for Google Benchmark's JSON)"},
+    {"benchmark_time_unit", "--time-unit UNIT"},
+    {"benchmark_perf_counters", "--counters"},
+    {"benchmark_list_tests", "--list"},
+};
+
+static int gbench_flag(const struct bl__command *cmd, const char *arg, const char *name, size_t len,
+                       char *err, size_t size)
+{
+    const char *instead = NULL;
+    if (cmd->opts == bl__suite_command.opts)
+        for (size_t i = 0; i < sizeof gbench_instead / sizeof *gbench_instead && !instead; i++)
+            if (strlen(gbench_instead[i][0]) == len &&
+                strncmp(name, gbench_instead[i][0], len) == 0)
+                instead = gbench_instead[i][1];
+    return fail(err, size,
+                "unknown option '%s': Google Benchmark's flags are read by a suite run by itself "
+                "(./SUITE %s), not by benchlab %s; %s%s",
+                /* the suite's own table sees them only under benchlab run:
+                 * a suite run by itself took them first */
+                arg, arg, strcmp(cmd->name, "suite") == 0 ? "run" : cmd->name,
+                instead ? "here: " : "see --help for its options", instead ? instead : "");
+}
+
 static int unknown_option(const struct bl__command *cmd, const char *arg, const char *name,
                           size_t len, char *err, size_t size)
 {
+    if (!(cmd->style & BL__STYLE_GO) && len > 10 && strncmp(name, "benchmark_", 10) == 0)
+        return gbench_flag(cmd, arg, name, len, err, size);
     const char *near = closest_option(cmd, name, len);
     const char *dashes = cmd->style & BL__STYLE_GO ? "-" : "--";
     if (cmd->style & BL__STYLE_GO) {

@@ -305,6 +305,32 @@ static char *perf_counters(const char *list, char *why, size_t size)
     return out.data;
 }
 
+/*
+ * NULL when v is a whole number within the bounds of the suite's option
+ * NAME (a count); else why not. Checked here rather than by that option,
+ * so that the message names the Google Benchmark flag given (or its
+ * BENCHMARK_ variable), not the benchlab option it becomes.
+ */
+static const char *bad_count(const char *v, const char *name)
+{
+    static char buf[120];
+    size_t size = sizeof buf;
+    const struct bl__opt *o = NULL;
+    for (size_t i = 0; i < bl__suite_command.n_opts && !o; i++)
+        if (bl__suite_command.opts[i].name && strcmp(bl__suite_command.opts[i].name, name) == 0)
+            o = &bl__suite_command.opts[i];
+    char *end;
+    errno = 0;
+    long long x = v ? strtoll(v, &end, 10) : 0;
+    if (v && *v && end != v && !*end && !errno && o && (double)x >= o->min && (double)x <= o->max)
+        return NULL;
+    if (o)
+        snprintf(buf, size, "'%.40s' is not a count from %.0f to %.0f", v ? v : "", o->min, o->max);
+    else
+        snprintf(buf, size, "'%.40s' is not a count", v ? v : "");
+    return buf;
+}
+
 int bl__gbench_flags(int *argc, char ***argv, int *status)
 {
     int n = *argc;
@@ -315,8 +341,8 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
     if (!any)
         return 0;
     const char *prog = n > 0 ? in[0] : "suite";
-    /* room for every argument turned into two, and the NULL */
-    char **out = keep(calloc((size_t)n * 2 + 1, sizeof *out));
+    /* room for two per argument, four for --benchmark_out (--out F --format G), the NULL */
+    char **out = keep(calloc((size_t)n * 2 + 3, sizeof *out));
     if (!out) {
         fprintf(stderr, "%s: out of memory\n", prog);
         *status = 2;
@@ -370,8 +396,10 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
                 out[m++] = keep(t.data);
             }
         } else if (flag_is(a, len, "benchmark_repetitions")) {
-            out[m++] = (char *)"--count";
-            out[m++] = (char *)(v ? v : "");
+            if ((why = bad_count(v, "count")) == NULL) {
+                out[m++] = (char *)"--count";
+                out[m++] = (char *)v;
+            }
         } else if (flag_is(a, len, "benchmark_format")) {
             format = gb_format(v);
             if (!format)

@@ -545,6 +545,20 @@ static int parse_command_line(int argc, char **argv, const char *prog, bl_run_op
     }
     if (args.help) {
         bl__help_write(stdout, &bl__suite_command, prog);
+        /* a suite of the Google Benchmark layer (its instances are named
+         * raw): its users look here for the flags they know */
+        size_t n;
+        const struct bl__instance *in = bl__registry_instances(&n);
+        bool gbench = false;
+        for (size_t i = 0; i < n && !gbench; i++)
+            gbench = in[i].def->raw_name != 0;
+        if (gbench)
+            printf("\nGoogle Benchmark's flags work too: --benchmark_filter=RE (-RE: the\n"
+                   "others), --benchmark_list_tests, --benchmark_min_time=S (or Nx),\n"
+                   "--benchmark_repetitions=N, --benchmark_format=console|json|csv,\n"
+                   "--benchmark_out=FILE, --benchmark_out_format=F, --benchmark_time_unit=U,\n"
+                   "--benchmark_perf_counters=LIST, and BENCHMARK_FILTER=RE... in the\n"
+                   "environment: docs/from-google-benchmark.md.\n");
         return 0;
     }
     if (args.version) {
