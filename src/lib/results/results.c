@@ -695,53 +695,6 @@ void bl_launch_finish(bl_launch *l)
     free(refs);
 }
 
-/* A batch whose on-CPU time per op can be told: the thread's CPU clock
- * covers a batch's paused parts too, so a batch with pauses has none. */
-static bool cpu_known(const bl_sample *s, bool take_disturbed)
-{
-    return (!s->invalid || take_disturbed) && s->reps > 0 && s->cpu_ns >= 0 && !s->pauses;
-}
-
-double bl_launch_cpu_per_op(const bl_launch *l)
-{
-    double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
-    if (!v)
-        return NAN;
-    /* a launch kept with only disturbed batches (bl_launch_finish) takes
-     * them all: time off CPU does not run the CPU clock */
-    bool all = false;
-    if (l->disturbed) {
-        all = true;
-        for (size_t i = 0; i < l->n_samples && all; i++)
-            all = l->samples[i].stage != BL_STAGE_MEASURE || l->samples[i].invalid;
-    }
-    /* the CPU clock is read outside the wall clock's reads, so each batch's
-     * CPU time carries their cost: the empty loop's excess over its wall
-     * time is that cost */
-    size_t n = 0;
-    for (size_t i = 0; i < l->n_samples; i++)
-        if (l->samples[i].stage == BL_STAGE_OVERHEAD && cpu_known(&l->samples[i], false))
-            v[n++] = l->samples[i].cpu_ns - l->samples[i].ns;
-    double reads = n ? bl_stats_median(v, n) : 0;
-    reads = reads > 0 ? reads : 0;
-    n = 0;
-    for (size_t i = 0; i < l->n_samples; i++) {
-        const bl_sample *s = &l->samples[i];
-        if (s->stage != BL_STAGE_MEASURE || !cpu_known(s, all))
-            continue;
-        /* one thread cannot be on CPU longer than the wall time (per-op
-         * hooks read the clocks once per op, not once per batch); the
-         * process can, when other threads work for the body */
-        double cpu = fmin(s->cpu_ns - reads, l->cpu_clock == BL_CPU_PROCESS ? INFINITY : s->ns);
-        v[n++] = (cpu > 0 ? cpu : 0) / (double)s->reps;
-    }
-    double m = n ? bl_stats_median(v, n) : NAN;
-    free(v);
-    if (isfinite(m) && isfinite(l->overhead_ns))
-        m = m > l->overhead_ns ? m - l->overhead_ns : 0;
-    return m;
-}
-
 void bl_launch_rates(const bl_launch *l, bl_rates *r)
 {
     r->mb_per_s = r->items_per_s = r->ops_per_s = NAN;
