@@ -53,10 +53,15 @@ typedef struct bl_sample {
     uint32_t migrations;
     uint32_t minflt;
     uint32_t majflt;
-    uint32_t pauses;  /* bl_pause/bl_resume pairs inside the batch */
-    unsigned invalid; /* enum bl_invalid bits; 0 = valid */
-    double ref_ns;    /* ns per step of the reference chain timed beside the batch (one step
-                         is one core cycle); 0 when not measured */
+    uint32_t pauses;    /* bl_pause/bl_resume pairs inside the batch */
+    unsigned invalid;   /* enum bl_invalid bits; 0 = valid */
+    double ref_ns;      /* ns per step of the reference chain timed beside the batch (one step
+                           is one core cycle); 0 when not measured */
+    double proc_cpu_ns; /* with BL_CPU_PROCESS (bl_launch.cpu_clock): the process's CPU time
+                           over the batch per thread, which cpu/op is taken from, while cpu_ns
+                           stays the benchmark threads' on-CPU time the invalidation reads;
+                           0 or less when not measured (cpu_ns is then the launch's clock, as
+                           in results written before it) */
 } bl_sample;
 
 typedef struct bl_metric {

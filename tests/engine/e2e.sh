@@ -735,6 +735,49 @@ PY
     expect_status 2
     err_has 'cpu_clock: "wall" is neither "thread" nor "process"'
     ;;
+process-cpu-judged-by-own-threads)
+    # .process_cpu changes what cpu/op reports, not which batches are kept:
+    # a body whose second thread works beside it has more process CPU time
+    # than wall time (or, when that thread waits for a CPU, less), which
+    # says nothing about whether the benchmark's own thread was disturbed.
+    # The worker sends its threads' on-CPU time (cpu_ns, what the
+    # invalidation reads) and the process's beside it (proc_cpu_ns, what
+    # cpu/op is taken from); counted from the JSON, not timed
+    run "$bin/fixture_proccpu" --time 0.3s --timeout 20s --filter 'Process' --out "$tmp/r.json"
+    expect_status 0
+    python3 - "$tmp/r.json" <<'PY' || fail "process-clock batches judged by the process's CPU time"
+import json, sys
+gap_bit = 1 << 4  # BL_INVALID_GAP, off-cpu-gap
+n = on_cpu = gap_on_cpu = 0
+ratios = []
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    for l in b["launches"]:
+        assert l["cpu_clock"] == "process", (b["name"], l.get("cpu_clock"))
+        for s in l["samples"]:
+            if s["stage"] not in "mO":
+                continue
+            # every batch carries both clocks
+            assert s.get("proc_cpu_ns") is not None, (b["name"], s)
+            if s["stage"] != "m" or s["pauses"]:
+                continue
+            n += 1
+            # cpu_ns is the benchmark's threads' time on CPU: never much
+            # beyond the wall time (the clocks' reads), unlike the process's
+            assert s["cpu_ns"] <= s["ns"] * 1.1 + 100000, (b["name"], s)
+            gap = s["ns"] - s["cpu_ns"]
+            if gap <= 50000 or gap <= 0.02 * s["ns"]:
+                on_cpu += 1
+                gap_on_cpu += (s["invalid"] & gap_bit) != 0
+            if not s["invalid"] and s["cpu_ns"] > 0 and "Handoff" in b["name"]:
+                ratios.append(s["proc_cpu_ns"] / s["cpu_ns"])
+print("measured %d, threads on CPU in %d, of those discarded as off-cpu-gap %d" % (n, on_cpu, gap_on_cpu))
+assert n > 0 and on_cpu > 0 and gap_on_cpu == 0
+# the helper's CPU time is in the process's clock, not in the thread's
+# (Handoff's helper does a fixed amount of work per op: CPU time, not wall)
+ratios.sort()
+assert ratios and ratios[len(ratios) // 2] > 1.3, ratios[len(ratios) // 2 : len(ratios) // 2 + 1]
+PY
+    ;;
 counter-flags-in-c)
     # bl_report_counter: Google Benchmark's Counter flags in the C API, two threads
     run "$metrics" $fast --filter '^BenchmarkCounters/threads=2$'

@@ -5,10 +5,12 @@
  * itself, timed on the benchmark thread's CPU clock (Handoff) and on the
  * process's (HandoffProcess, and with two threads HandoffProcessThreads).
  * Each reports a counter of one per repetition as a rate (BL_COUNTER_RATE),
- * which is over the CPU seconds of the benchmark's clock.
+ * which is over the CPU seconds of the benchmark's clock. BusyNeighbourProcess
+ * has a thread spinning beside a body that never waits.
  */
 #include <benchlab.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* about 100 us of dependent arithmetic: far more than starting a thread */
@@ -57,6 +59,37 @@ BENCHLAB(HandoffProcess, .process_cpu = 1)
 BENCHLAB(HandoffProcessThreads, .process_cpu = 1, .threads = BL_THREADS(2))
 {
     handoff(st);
+}
+
+/* A neighbour thread that spins for as long as the benchmark runs, started
+ * before its loop: the body's own thread never waits, so its batches are
+ * on CPU unless the machine takes the CPU from it, while the process's CPU
+ * time runs ahead of the wall time whenever the neighbour has a CPU of its
+ * own (case process-cpu-judged-by-own-threads). */
+static atomic_int neighbour_stop;
+
+static void *neighbour(void *arg)
+{
+    uint64_t x = (uintptr_t)arg;
+    while (!atomic_load_explicit(&neighbour_stop, memory_order_relaxed))
+        x = spin(x) | 1;
+    return (void *)(uintptr_t)x;
+}
+
+BENCHLAB(BusyNeighbourProcess, .process_cpu = 1)
+{
+    pthread_t t;
+    atomic_store(&neighbour_stop, 0);
+    if (pthread_create(&t, NULL, neighbour, (void *)(uintptr_t)7) != 0) {
+        bl_fail(st, "pthread_create failed");
+        return;
+    }
+    uint64_t sum = 0;
+    while (bl_loop(st))
+        sum = spin(sum + 1);
+    atomic_store(&neighbour_stop, 1);
+    pthread_join(t, NULL);
+    bl_do_not_optimize(sum);
 }
 
 BENCHLAB_MAIN();

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -209,11 +210,20 @@ static void old_files_read_as_before(void **state)
 
 /* One launch of 4 threads whose measured batches carry 180 us of CPU
  * time over 100 us of wall time, on the given CPU clock. */
-static void add_cpu_launch(bl_bench_result *b, int cpu_clock)
+/* A launch whose measured batch is on CPU for its wall time of 100 us
+ * (cpu_ns, the thread's) while the process spent 180 us (proc_cpu_ns, on
+ * the process's clock; `old`: as written before proc_cpu_ns, the
+ * process's time in cpu_ns). */
+static void add_cpu_launch_as(bl_bench_result *b, int cpu_clock, bool old)
 {
     bl_launch *l = bl_results_add_launch(b);
+    bool proc = cpu_clock == BL_CPU_PROCESS;
     bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 0, .cpu_ns = 0};
-    bl_sample m = {.stage = BL_STAGE_MEASURE, .reps = 1000, .ns = 100000, .cpu_ns = 180000};
+    bl_sample m = {.stage = BL_STAGE_MEASURE,
+                   .reps = 1000,
+                   .ns = 100000,
+                   .cpu_ns = proc && !old ? 100000 : 180000,
+                   .proc_cpu_ns = proc && !old ? 180000 : -1};
     bl_launch_add_sample(l, &o);
     bl_launch_add_sample(l, &m);
     l->threads = 4;
@@ -222,6 +232,11 @@ static void add_cpu_launch(bl_bench_result *b, int cpu_clock)
     l->cpu_clock = cpu_clock;
     bl_launch_set_counter(l, "hits/s", 10000, BL_RATE | BL_HIGHER_IS_BETTER, BL_COUNTER_RATE);
     bl_launch_finish(l);
+}
+
+static void add_cpu_launch(bl_bench_result *b, int cpu_clock)
+{
+    add_cpu_launch_as(b, cpu_clock, false);
 }
 
 /* .process_cpu (MeasureProcessCPUTime): the process's CPU time per op is
@@ -255,6 +270,12 @@ static void process_cpu_time_is_kept(void **state)
     assert_int_equal(out->benches[0].launches[0].cpu_clock, BL_CPU_PROCESS);
     assert_int_equal(out->benches[1].launches[0].cpu_clock, BL_CPU_THREAD);
     assert_near(bl_launch_cpu_per_op(&out->benches[0].launches[0]), 180);
+    assert_near(out->benches[0].launches[0].samples[1].proc_cpu_ns, 180000);
+    assert_near(out->benches[0].launches[0].samples[1].cpu_ns, 100000);
+    /* a process-clock file from before proc_cpu_ns: its cpu_ns is the process's */
+    bl_bench_result *old = bl_results_bench(r, "BenchmarkOldProcess");
+    add_cpu_launch_as(old, BL_CPU_PROCESS, true);
+    assert_near(bl_launch_cpu_per_op(&old->launches[0]), 180);
     /* two clocks in one benchmark (runs merged): no CPU time over them */
     p = bl_results_bench(r, "BenchmarkProcess"); /* adding a benchmark may move it */
     add_cpu_launch(p, BL_CPU_THREAD);

@@ -81,10 +81,16 @@ static bool clean(struct bl__engine *e, const struct bl__batch *b)
 
 void bl__batch_send(struct bl__engine *e, char stage, const struct bl__batch *b)
 {
-    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u %.6g", stage,
+    /* CPU_NS is the benchmark threads' on-CPU time, which the invalidation
+     * reads whatever the clock of cpu/op; with .process_cpu the process's
+     * CPU time per thread follows as an 11th field (older runners ignore it) */
+    char proc[32] = "";
+    if (e->process_cpu)
+        snprintf(proc, sizeof proc, " %lld", (long long)b->acc.proc_ns);
+    bl__send(e->fd, "s %c %llu %llu %lld %ld %lld %ld %ld %u %.6g%s", stage,
              (unsigned long long)b->reps, (unsigned long long)b->ns, (long long)b->acc.cpu_ns,
              b->acc.nivcsw, (long long)b->acc.migrations, b->acc.minflt, b->acc.majflt, b->pauses,
-             b->ref_ns);
+             b->ref_ns, proc);
 }
 
 /*

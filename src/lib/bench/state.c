@@ -251,8 +251,6 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
         out->acc = overhead ? s->ovh_acc : s->acc;
         out->pauses = overhead ? s->ovh_pauses : s->pauses;
         out->thread_cpu_ns = (double)out->acc.cpu_ns;
-        if (g->eng->process_cpu)
-            out->acc.cpu_ns = out->acc.proc_ns;
         return;
     }
     uint64_t gap = 0, cpu_sum = 0, proc_sum = 0;
@@ -279,10 +277,10 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
      * timed segments, as Google Benchmark's timers do; their mean is the
      * process's CPU time over the batch (GB's sum over the threads divided
      * by them), and per thread, the batch's CPU time: per op, the process's
-     * CPU time over every thread's repetitions (GB's cpu_time) */
+     * CPU time over every thread's repetitions (GB's cpu_time). acc.cpu_ns
+     * stays the threads' on-CPU time: the invalidation reads it. */
     if (g->eng->process_cpu)
-        out->acc.proc_ns = out->acc.cpu_ns =
-            (uint64_t)llround((double)proc_sum / ((double)g->n * g->n));
+        out->acc.proc_ns = (uint64_t)llround((double)proc_sum / ((double)g->n * g->n));
     if (g->eng->manual && !overhead) { /* the threads' mean, as Google Benchmark */
         uint64_t sum = 0;
         for (int i = 0; i < g->n; i++)

@@ -93,8 +93,8 @@ struct bl__engine {
                                 batch is where cpu/op learns their cost (docs/engine.md) */
     double warmup_min_ns;    /* .warmup_s: the warmup lasts at least this long */
     bool manual;             /* .manual_time: batch time is what bl_set_iteration_time said */
-    bool process_cpu;        /* .process_cpu: a batch's CPU time is the process's (state.c,
-                                combine), per thread of the group */
+    bool process_cpu;        /* .process_cpu: a batch also carries the process's CPU time per
+                                thread (state.c, combine); its cpu_ns stays the threads' */
     double warm[64];         /* per-op times seen in warmup */
     int n_warm;
     uint64_t warm_begin;

@@ -12,7 +12,9 @@
  *   complexity-sum NSUM G                 (threaded: the threads' n summed, the curve there)
  *   cgroup NAME                           (.complexity_group: the fit's group, by name)
  *   calib CLOCK_NS PAUSE_NS COUNTERS      (COUNTERS: perf or rusage)
- *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS
+ *   s STAGE REPS NS CPU_NS NIVCSW MIGRATIONS MINFLT MAJFLT PAUSES REF_NS [PROC_NS]
+ *                                         (CPU_NS the threads' on-CPU time, which the
+ *                                          invalidation reads; PROC_NS with .process_cpu)
  *   bytes VALUE [SUM]                      (per op of the first thread that set it; the
  *   items VALUE [SUM]                       threads' sum, for Google Benchmark's outputs)
  *   metric VALUE UNIT [FLAGS [CFLAGS]]     (FLAGS: enum bl_metric_flags; CFLAGS: a counter,
@@ -21,8 +23,8 @@
  *   ready REPS NS_PER_OP                  (driven mode: warm, waiting for commands)
  *   done ITERATIONS [CLOCK [CPU]]         (the loop's repetitions per thread, all stages; the
  *                                          clock of counters' rates: cpu, real or manual; the
- *                                          CPU clock of CPU_NS: thread, or process with
- *                                          .process_cpu)
+ *                                          CPU clock of cpu/op: thread (CPU_NS), or process
+ *                                          (PROC_NS) with .process_cpu)
  * In driven mode (benchlab ab, --benchlab-cmd-fd N) the runner writes
  * commands on fd N, one line each: "b REPS" runs one overhead batch and one
  * measured batch of REPS repetitions and sends both; "q" (or end of file)

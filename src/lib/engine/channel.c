@@ -63,9 +63,10 @@ static void handle_line(struct bl__worker *r, char *line)
         long long cpu, migr;
         long nivcsw, minflt, majflt;
         unsigned pauses;
-        double ref = 0; /* a suite built before the reference chain sends 9 fields */
-        if (sscanf(line, "s %c %llu %llu %lld %ld %lld %ld %ld %u %lf", &stage, &reps, &ns, &cpu,
-                   &nivcsw, &migr, &minflt, &majflt, &pauses, &ref) < 9) {
+        double ref = 0;      /* a suite built before the reference chain sends 9 fields */
+        long long proc = -1; /* the process's CPU time (.process_cpu); older suites: none */
+        if (sscanf(line, "s %c %llu %llu %lld %ld %lld %ld %ld %u %lf %lld", &stage, &reps, &ns,
+                   &cpu, &nivcsw, &migr, &minflt, &majflt, &pauses, &ref, &proc) < 9) {
             snprintf(r->proto_error, sizeof r->proto_error, "bad sample line: %.100s", line);
             return;
         }
@@ -79,6 +80,7 @@ static void handle_line(struct bl__worker *r, char *line)
         s.majflt = (uint32_t)(majflt > 0 ? majflt : 0);
         s.pauses = pauses;
         s.ref_ns = ref > 0 && isfinite(ref) ? ref : 0;
+        s.proc_cpu_ns = proc > 0 ? (double)proc : -1;
         bl_launch_add_sample(l, &s);
         if (stage == BL_STAGE_MEASURE)
             r->n_measure_lines++;

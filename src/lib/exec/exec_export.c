@@ -386,8 +386,11 @@ int bl_exec_to_results(const bl_exec_results *res, bl_results **out)
             }
             /* the batch is the raw run; the shell's start-up is its overhead,
              * so that per-op values come out as the corrected wall time */
-            bl_sample s = {
-                .stage = BL_STAGE_MEASURE, .reps = 1, .ns = run->raw_wall_ns, .cpu_ns = -1};
+            bl_sample s = {.stage = BL_STAGE_MEASURE,
+                           .reps = 1,
+                           .ns = run->raw_wall_ns,
+                           .cpu_ns = -1,
+                           .proc_cpu_ns = -1};
             rc = bl_launch_add_sample(l, &s);
             l->overhead_ns = run->raw_wall_ns - run->wall_ns;
             l->ns_per_op = run->wall_ns;

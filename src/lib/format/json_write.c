@@ -173,6 +173,10 @@ static void write_launch(FILE *f, const bl_launch *l)
                 "\"invalid\":%u,\"ref_ns\":",
                 b->nivcsw, b->migrations, b->minflt, b->majflt, b->pauses, b->invalid);
         bl__json_number(f, b->ref_ns > 0 ? b->ref_ns : NAN);
+        if (b->proc_cpu_ns > 0) { /* .process_cpu: the process's (absent: not measured) */
+            fputs(",\"proc_cpu_ns\":", f);
+            bl__json_number(f, b->proc_cpu_ns);
+        }
         fputc('}', f);
     }
     fputs("]", f);

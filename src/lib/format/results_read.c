@@ -191,8 +191,11 @@ static int read_sample(struct ctx *c, bl_launch *l, const struct bl__json *s)
         return rc;
     b.reps = (uint64_t)v;
     if ((rc = num(c, s, "ns", NAN, &b.ns)) || (rc = num(c, s, "cpu_ns", -1, &b.cpu_ns)) ||
-        (rc = num(c, s, "ref_ns", 0, &b.ref_ns)))
+        (rc = num(c, s, "ref_ns", 0, &b.ref_ns)) ||
+        (rc = num(c, s, "proc_cpu_ns", -1, &b.proc_cpu_ns)))
         return rc;
+    if (!(b.proc_cpu_ns > 0)) /* absent, null: not measured (the thread's clock) */
+        b.proc_cpu_ns = -1;
     if (!(b.ref_ns > 0) || isinf(b.ref_ns))
         b.ref_ns = 0; /* not measured */
     if (isnan(b.ns))

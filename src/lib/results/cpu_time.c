@@ -18,6 +18,14 @@ static bool cpu_known(const bl_sample *s, bool take_disturbed)
     return (!s->invalid || take_disturbed) && s->reps > 0 && s->cpu_ns >= 0 && !s->pauses;
 }
 
+/* A batch's CPU time on the launch's clock: the process's (.process_cpu)
+ * when the batch carries it; otherwise cpu_ns (the threads', or the
+ * process's in results written before proc_cpu_ns). */
+static double clock_ns(const bl_launch *l, const bl_sample *s)
+{
+    return l->cpu_clock == BL_CPU_PROCESS && s->proc_cpu_ns > 0 ? s->proc_cpu_ns : s->cpu_ns;
+}
+
 double bl_launch_cpu_per_op(const bl_launch *l)
 {
     double *v = malloc((l->n_samples ? l->n_samples : 1) * sizeof *v);
@@ -37,7 +45,7 @@ double bl_launch_cpu_per_op(const bl_launch *l)
     size_t n = 0;
     for (size_t i = 0; i < l->n_samples; i++)
         if (l->samples[i].stage == BL_STAGE_OVERHEAD && cpu_known(&l->samples[i], false))
-            v[n++] = l->samples[i].cpu_ns - l->samples[i].ns;
+            v[n++] = clock_ns(l, &l->samples[i]) - l->samples[i].ns;
     double reads = n ? bl_stats_median(v, n) : 0;
     reads = reads > 0 ? reads : 0;
     n = 0;
@@ -48,7 +56,8 @@ double bl_launch_cpu_per_op(const bl_launch *l)
         /* one thread cannot be on CPU longer than the wall time (per-op
          * hooks read the clocks once per op, not once per batch); the
          * process can, when other threads work for the body */
-        double cpu = fmin(s->cpu_ns - reads, l->cpu_clock == BL_CPU_PROCESS ? INFINITY : s->ns);
+        double cpu =
+            fmin(clock_ns(l, s) - reads, l->cpu_clock == BL_CPU_PROCESS ? INFINITY : s->ns);
         v[n++] = (cpu > 0 ? cpu : 0) / (double)s->reps;
     }
     double m = n ? bl_stats_median(v, n) : NAN;
