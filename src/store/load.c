@@ -254,8 +254,8 @@ static int load_launches(struct loader *ld)
              " WHERE b.run_id = ? ORDER BY l.id",
              V2(ld,
                 "l.bytes_sum_per_op, l.items_sum_per_op, l.loop_iterations, l.counter_clock,"
-                " l.label, l.time_unit, l.size_group",
-                "NULL, NULL, 0, 0, NULL, NULL, NULL"));
+                " l.label, l.time_unit, l.size_group, l.cpu_clock",
+                "NULL, NULL, 0, 0, NULL, NULL, NULL, 0"));
     int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
@@ -322,6 +322,7 @@ static int load_launches(struct loader *ld)
         l->label = dup_col(ld->s, st, 38, &oom);
         snprintf(l->time_unit, sizeof l->time_unit, "%s", text_or(ld->s, st, 39, ""));
         l->size.group = dup_col(ld->s, st, 40, &oom);
+        l->cpu_clock = o->column_int(st, 41) == BL_CPU_PROCESS ? BL_CPU_PROCESS : BL_CPU_THREAD;
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }
@@ -376,13 +377,15 @@ static int load_samples(struct loader *ld)
 {
     const struct bl__db_ops *o = DB_OPS(ld->s);
     struct bl__stmt *st;
-    int rc = query_run(ld,
-                       "SELECT s.launch_id, s.stage, s.reps, s.ns, s.cpu_ns, s.nivcsw,"
-                       " s.migrations, s.minflt, s.majflt, s.pauses, s.invalid, s.ref_ns"
-                       " FROM samples s"
-                       " JOIN launches l ON s.launch_id = l.id JOIN benches b"
-                       " ON l.bench_id = b.id WHERE b.run_id = ? ORDER BY s.launch_id, s.seq",
-                       &st);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT s.launch_id, s.stage, s.reps, s.ns, s.cpu_ns, s.nivcsw,"
+             " s.migrations, s.minflt, s.majflt, s.pauses, s.invalid, s.ref_ns, %s"
+             " FROM samples s"
+             " JOIN launches l ON s.launch_id = l.id JOIN benches b"
+             " ON l.bench_id = b.id WHERE b.run_id = ? ORDER BY s.launch_id, s.seq",
+             V2(ld, "s.proc_cpu_ns", "NULL"));
+    int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
     int64_t last_id = -1;
@@ -396,7 +399,7 @@ static int load_samples(struct loader *ld)
         if (!l)
             continue;
         const char *stage = text_or(ld->s, st, 1, "?");
-        double cpu = o->column_double(st, 4);
+        double cpu = o->column_double(st, 4), proc = o->column_double(st, 12);
         bl_sample smp = {
             .stage = stage[0],
             .reps = (uint64_t)o->column_int(st, 2),
@@ -409,6 +412,7 @@ static int load_samples(struct loader *ld)
             .pauses = (uint32_t)o->column_int(st, 9),
             .invalid = (unsigned)o->column_int(st, 10),
             .ref_ns = o->column_double(st, 11),
+            .proc_cpu_ns = proc > 0 ? proc : -1, /* NULL: not measured */
         };
         if ((rc = bl_launch_add_sample(l, &smp)))
             break;

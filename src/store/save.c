@@ -94,9 +94,9 @@ static const char *const stmt_sql[N_STMTS] = {
                  " term_signal, out_text, err_text, out_total, err_total, disturbed, size_param,"
                  " size_n, size_complexity, size_user_g, size_user_name, ref_ns, ref_cycles_per_op,"
                  " tuned_reps, tune_stale, bytes_sum_per_op, items_sum_per_op, loop_iterations,"
-                 " counter_clock, label, time_unit, size_group)"
+                 " counter_clock, label, time_unit, size_group, cpu_clock)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op, is_counter,"
                  " counter_flags, counter_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -109,10 +109,10 @@ static const char *const stmt_sql[N_STMTS] = {
 /*
  * Batches go in SAMPLE_ROWS rows a statement: a run has thousands, and
  * one round trip per row is what a save to PostgreSQL would otherwise
- * spend its time on (bench/store/run.sh). 64 rows of 13 values stay far
+ * spend its time on (bench/store/run.sh). 64 rows of 14 values stay far
  * below both engines' limit on parameters.
  */
-#define SAMPLE_COLS 13
+#define SAMPLE_COLS 14
 #define SAMPLE_ROWS 64
 
 /* "INSERT INTO samples (...) VALUES (?, ...), ..." for `rows` rows, in buf. */
@@ -120,10 +120,10 @@ static const char *sample_sql(char *buf, size_t size, size_t rows)
 {
     size_t n = (size_t)snprintf(buf, size,
                                 "INSERT INTO samples (launch_id, seq, stage, reps, ns, cpu_ns,"
-                                " nivcsw, migrations, minflt, majflt, pauses, invalid, ref_ns)"
-                                " VALUES ");
+                                " nivcsw, migrations, minflt, majflt, pauses, invalid, ref_ns,"
+                                " proc_cpu_ns) VALUES ");
     for (size_t r = 0; r < rows && n < size; r++)
-        n += (size_t)snprintf(buf + n, size - n, "%s(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        n += (size_t)snprintf(buf + n, size - n, "%s(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                               r ? ", " : "");
     return buf;
 }
@@ -164,6 +164,8 @@ static int put_samples(bl_store *s, struct bl__stmt *st, const struct pending_sa
             rc = o->bind_int(st, k + 7 + c, ints[c]);
         if (!rc)
             rc = o->bind_double(st, k + 13, b->ref_ns);
+        if (!rc) /* NULL: not measured (the thread's clock) */
+            rc = o->bind_double(st, k + 14, b->proc_cpu_ns > 0 ? b->proc_cpu_ns : NAN);
     }
     if (!rc)
         rc = o->step(st);
@@ -230,7 +232,7 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
 {
     bl_store *s = sv->s;
     int64_t launch_id;
-    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddiiddiittt",
+    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddiiddiittti",
                  bench_id, (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message,
                  l->ns_per_op, l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns,
                  l->bytes_per_op, l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps,
@@ -241,7 +243,7 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
                  l->size.user_name, l->ref_ns, l->ref_cycles_per_op, (int64_t)l->tuned_reps,
                  (int64_t)l->tune_stale, l->bytes_sum_per_op, l->items_sum_per_op,
                  (int64_t)l->loop_iterations, (int64_t)l->counter_clock, l->label,
-                 l->time_unit[0] ? l->time_unit : NULL, l->size.group);
+                 l->time_unit[0] ? l->time_unit : NULL, l->size.group, (int64_t)l->cpu_clock);
     for (size_t i = 0; i < l->n_metrics && !rc; i++) {
         const bl_metric *m = &l->metrics[i];
         rc = put(s, sv->st[S_METRIC], NULL, "iitdidiid", launch_id, (int64_t)i, m->unit, m->value,

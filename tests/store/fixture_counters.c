@@ -3,7 +3,7 @@
  * for the store's tests that read a stored run back against the run's own
  * JSON: counters with their flags, the sums of 4 threads' bytes and items,
  * rates over the wall time (.real_time, UseRealTime), a label, its own
- * time unit and launch count. Kept apart from fixture_store so that the
+ * time unit and launch count, the process's CPU clock. Kept apart from fixture_store so that the
  * judge and history cases keep their known benchmarks.
  */
 #include <benchlab.h>
@@ -32,8 +32,10 @@ BENCHLAB(Counters, .threads = BL_THREADS(4), .real_time = 1, .time_unit = "us", 
     bl_report_counter(st, "kibi", 1, BL_COUNTER_1024 | BL_COUNTER_AVG_THREADS);
 }
 
-/* The CPU clock (the default) and a plain metric beside the counters. */
-BENCHLAB(CpuClock, .threads = BL_THREADS(2))
+/* The CPU clock (the default for rates), on the process's clock
+ * (.process_cpu: cpu_clock and each batch's proc_cpu_ns), and a plain
+ * metric beside the counters. */
+BENCHLAB(CpuClock, .threads = BL_THREADS(2), .process_cpu = 1)
 {
     while (bl_loop(st))
         bl_do_not_optimize(spin(100));

@@ -13,7 +13,7 @@ facts (run-id, commit) and merge adds merged-from.
 With --counters, WANT must also hold what fixture_counters makes (so that
 an empty comparison cannot pass): counters with flags and sums, 4
 threads' sums of bytes and items, the real and cpu clocks, the loop's
-repetitions and Counters' own launch count.
+repetitions, Counters' own launch count and CpuClock's process CPU clock.
 """
 import json
 import math
@@ -61,6 +61,10 @@ def check_counters(want):
                 problems.append(f"{name}: threads or loop_iterations not kept")
             if not l["user_counters"]:
                 problems.append(f"{name}: no user_counters")
+    for l in cpu["launches"]:
+        if l["status"] == "ok" and (l.get("cpu_clock") != "process" or
+                                    not all("proc_cpu_ns" in s for s in l["samples"] if s["stage"] == "m")):
+            problems.append("CpuClock: not on the process's CPU clock (cpu_clock, proc_cpu_ns)")
     for l in c["launches"]:
         if l["status"] != "ok":
             continue

@@ -225,6 +225,7 @@ static bl_results *make_results(double scale, const char *commit)
         l->items_sum_per_op = k == 2 ? 4 * 16.0 + 0.25 : 16;
         l->loop_iterations = k == 2 ? (UINT64_C(1) << 63) + 7 : 123456789012 + (uint64_t)k;
         l->counter_clock = k == 0 ? BL_CLOCK_CPU : k == 1 ? BL_CLOCK_REAL : BL_CLOCK_MANUAL;
+        l->cpu_clock = k == 1 ? BL_CPU_PROCESS : BL_CPU_THREAD; /* .process_cpu */
         l->label = k == 1 ? strdup("four threads \xff") : NULL;
         if (k == 0)
             snprintf(l->time_unit, sizeof l->time_unit, "us");
@@ -245,6 +246,8 @@ static bl_results *make_results(double scale, const char *commit)
                 .majflt = 0,
                 .pauses = i == 11 ? 4 : 0,
                 .ref_ns = i == 0 ? 0 : 0.3125 + 1e-4 * i,
+                /* the process's CPU time beside the thread's; one batch without */
+                .proc_cpu_ns = k == 1 && i != 13 ? scale * (1.9e6 + 0.3 * i) : -1,
             };
             assert_int_equal(bl_launch_add_sample(l, &m), 0);
         }
@@ -361,6 +364,7 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             same_double(p->items_sum_per_op, q->items_sum_per_op);
             assert_true(p->loop_iterations == q->loop_iterations);
             assert_int_equal(p->counter_clock, q->counter_clock);
+            assert_int_equal(p->cpu_clock, q->cpu_clock);
             assert_string_equal(p->time_unit, q->time_unit);
             if (p->label && q->label) /* invalid UTF-8 comes back as '?' */
                 assert_int_equal(strlen(p->label), strlen(q->label));
@@ -412,6 +416,9 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
                 assert_int_equal(s->pauses, t->pauses);
                 assert_int_equal(s->invalid, t->invalid);
                 same_double(s->ref_ns, t->ref_ns);
+                assert_true((s->proc_cpu_ns > 0) == (t->proc_cpu_ns > 0));
+                if (s->proc_cpu_ns > 0)
+                    same_double(s->proc_cpu_ns, t->proc_cpu_ns);
             }
         }
     }
@@ -1021,6 +1028,8 @@ static const char *const v2_columns[][2] = {
     {"launches", "label"},
     {"launches", "time_unit"},
     {"launches", "size_group"},
+    {"launches", "cpu_clock"},
+    {"samples", "proc_cpu_ns"},
     {"metrics", "is_counter"},
     {"metrics", "counter_flags"},
     {"metrics", "counter_sum"},
@@ -1049,6 +1058,9 @@ static void as_v1(bl_results *r)
             l->bytes_sum_per_op = l->items_sum_per_op = 0;
             l->loop_iterations = 0;
             l->counter_clock = BL_CLOCK_UNSAID;
+            l->cpu_clock = BL_CPU_THREAD;
+            for (size_t k = 0; k < l->n_samples; k++)
+                l->samples[k].proc_cpu_ns = -1;
             free(l->label);
             l->label = NULL;
             l->time_unit[0] = '\0';
@@ -1112,14 +1124,15 @@ static void old_schema_migrates_once_and_reads_as_before(void **state)
 /* How many of version 2's columns the store's tables have. */
 static long long v2_columns_present(void)
 {
-    char sql[1024];
+    char sql[2048];
     int n = snprintf(sql, sizeof sql, "%s",
                      pg_base ? "SELECT count(*) FROM information_schema.columns WHERE "
                                "table_schema = current_schema() AND ("
                              : "SELECT count(*) FROM (SELECT 'benches' AS t, name FROM "
                                "pragma_table_info('benches') UNION ALL SELECT 'launches', name "
                                "FROM pragma_table_info('launches') UNION ALL SELECT 'metrics', "
-                               "name FROM pragma_table_info('metrics')) WHERE (");
+                               "name FROM pragma_table_info('metrics') UNION ALL SELECT "
+                               "'samples', name FROM pragma_table_info('samples')) WHERE (");
     for (size_t i = 0; i < sizeof v2_columns / sizeof *v2_columns; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, "%s(%s = '%s' AND %s = '%s')",
                       i ? " OR " : "", pg_base ? "table_name" : "t", v2_columns[i][0],
