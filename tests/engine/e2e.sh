@@ -694,8 +694,10 @@ process-cpu-is-every-thread)
     # load), at 1 and 2 threads; a rate counter is over those CPU seconds
     # (ops/s x cpu-ns/op is 1e9); the JSON says which clock, and reads back
     # (the Go lines checked are merge's, from the JSON read back)
-    run "$bin/fixture_proccpu" --time 0.3s --timeout 20s --out "$tmp/r.json"
+    run "$bin/fixture_proccpu" --time 0.3s --timeout 20s --filter Handoff --out "$tmp/r.json"
     expect_status 0
+    err_has '^note BenchmarkHandoffProcess: cpu/op is the CPU time of the whole worker process'
+    err_lacks '^note BenchmarkHandoff: cpu/op'
     run "$cli" merge "$tmp/r.json"
     expect_status 0
     cpu() { metric "$1" cpu-ns/op; }
@@ -729,6 +731,17 @@ for p in sys.argv[1:]:
     th = bs["BenchmarkHandoff"]
     assert all("cpu_clock" not in l for l in th["launches"]) and "cpu_clock" not in th["estimate"]
 PY
+    # the label of the process's clock: the same note under run's table, in
+    # the Go format's notes and under the Markdown table; none for the thread's
+    note='cpu/op is the CPU time of the whole worker process (every thread, .process_cpu), per op of one thread'
+    run "$cli" merge "$tmp/r.json"
+    out_has "^# note BenchmarkHandoffProcess: $note\$"
+    out_has "^# note BenchmarkHandoffProcessThreads/threads=2: $note\$"
+    out_lacks '^# note BenchmarkHandoff: cpu/op'
+    run "$cli" merge "$tmp/r.json" --format markdown
+    expect_status 0
+    out_has "^- BenchmarkHandoffProcess: cpu/op is the CPU time of the whole worker process (every thread, .process.\{1,2\}cpu)"
+    out_lacks '^- BenchmarkHandoff: cpu/op'
     # a file that names another clock is refused, naming it
     sed 's/"cpu_clock":"process"/"cpu_clock":"wall"/' "$tmp/r.json" >"$tmp/bad.json"
     run "$cli" merge "$tmp/bad.json" --format json

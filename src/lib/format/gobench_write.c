@@ -248,7 +248,16 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
         int n =
             bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines + own) : 0;
         n += own;
-        if (bl__disturbed_note(&r->benches[i], dn, sizeof dn)) {
+        char clock_note[200]; /* cpu-ns/op of the process's clock, as run's table says */
+        if (bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, &r->benches[i])) {
+            b.len = 0;
+            bl__buf_puts(&b, "# note ");
+            bl__gobench_field_buf(&b, r->benches[i].name);
+            bl__buf_puts(&b, ": ");
+            bl__gobench_text_buf(&b, clock_note);
+            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
+        }
+        if (!rc && bl__disturbed_note(&r->benches[i], dn, sizeof dn)) {
             b.len = 0;
             bl__buf_puts(&b, "# note ");
             bl__gobench_field_buf(&b, r->benches[i].name);

@@ -6,8 +6,9 @@
  * when it was measured, the overhead subtracted and the batches measured
  * and invalidated, ref-cycles and the throughput (all threads counted)
  * when some benchmark has them;
- * the run's configuration above the table, the diagnosis notes (drift,
- * modes) below it. The rows are run_rows.c's, the ones `run`'s table reads.
+ * the run's configuration above the table, the notes below it (which CPU
+ * time cpu/op is when it is the process's, drift, modes). The rows are run_rows.c's, the ones
+ * `run`'s table reads.
  */
 #include <errno.h>
 #include <math.h>
@@ -113,6 +114,14 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         int n =
             bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines + own) : 0;
         n += own;
+        char clock_note[200]; /* which CPU time cpu/op is, as under run's table */
+        if (bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, &r->benches[i])) {
+            fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
+            bl__markdown_text(f, r->benches[i].name);
+            fputs(": ", f);
+            bl__markdown_text(f, clock_note);
+            fputc('\n', f);
+        }
         for (int k = 0; k < n; k++) {
             fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
             bl__markdown_text(f, r->benches[i].name);

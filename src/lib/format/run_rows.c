@@ -189,3 +189,28 @@ int bl__run_rows_own_plan(char *out, size_t size, const bl_bench_result *b)
         out[0] = '\0';
     return n > 0;
 }
+
+int bl__run_rows_cpu_clock_note(char *out, size_t size, const bl_bench_result *b)
+{
+    /* the launches that gave a value, as the estimate's cpu/op is over them */
+    bool process = false, thread = false;
+    for (size_t j = 0; j < b->n_launches; j++) {
+        const bl_launch *l = &b->launches[j];
+        if (l->status || l->skipped || isnan(l->ns_per_op))
+            continue;
+        process |= l->cpu_clock == BL_CPU_PROCESS;
+        thread |= l->cpu_clock != BL_CPU_PROCESS;
+    }
+    int n = 0;
+    if (process && !thread)
+        n = snprintf(out, size,
+                     "cpu/op is the CPU time of the whole worker process (every thread, "
+                     ".process_cpu), per op of one thread");
+    else if (process)
+        n = snprintf(out, size,
+                     "no cpu/op: its launches measured the CPU time on two clocks (the "
+                     "process's, .process_cpu, and the thread's)");
+    else if (size)
+        out[0] = '\0';
+    return n > 0;
+}

@@ -56,6 +56,13 @@ void bl__run_rows_fini(struct bl__run_rows *rows);
  * the run's)". Returns 1, or 0 (and "") when it has none. */
 int bl__run_rows_own_plan(char *out, size_t size, const bl_bench_result *bench);
 
+/* Which CPU time cpu/op is, when it is not the benchmark threads' own, in
+ * one line for the notes of run's table, the Markdown and the Go format:
+ * "cpu/op is the CPU time of the whole worker process (every thread,
+ * .process_cpu), per op of one thread", or that launches of both clocks
+ * (runs merged) have none. Returns 1, or 0 (and "") for the threads' clock. */
+int bl__run_rows_cpu_clock_note(char *out, size_t size, const bl_bench_result *bench);
+
 /* A spread (a share: 0.0042 for 0.42%) as both tables print it, two
  * significant digits at most: "0.42%", "3.1%", "12%"; "-" for NAN. */
 void bl__run_rows_percent(char *out, size_t size, double share);

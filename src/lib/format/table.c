@@ -689,11 +689,9 @@ static void write_bench_notes(FILE *f, const struct bl__run_row *row, const stru
         write_reasons(f, intrinsic, NULL);
         fprintf(f, ": taken as part of the benchmark, not used to discard batches\n");
     }
-    if (row->have && row->e.cpu_clock == BL_CPU_PROCESS && !isnan(row->e.cpu_ns))
-        fprintf(f,
-                "note %s: cpu/op is the CPU time of the whole worker process (every thread, "
-                ".process_cpu), per op of one thread\n",
-                name);
+    char clock_note[200];
+    if (row->have && bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, b))
+        fprintf(f, "note %s: %s\n", name, clock_note);
     if (ok && invalid * 20 > measured && invalid < measured) {
         fprintf(f, "%snote%s %s: %zu of %zu batches discarded as disturbed (", p->yellow, p->reset,
                 name, invalid, measured);
