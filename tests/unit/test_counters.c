@@ -17,6 +17,7 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
+#include "json_round_trip.h"
 
 static void assert_near(double got, double want)
 {
@@ -130,32 +131,11 @@ static char *gbench_json(const bl_results *r)
     return text;
 }
 
-static bl_results *json_round_trip(const bl_results *in)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_int_equal(bl_json_write(f, in), 0);
-    assert_int_equal(fclose(f), 0);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
-    close(fds[1]);
-    free(text);
-    bl_results *out = NULL;
-    char err[256] = "";
-    int rc = bl_results_read_fd(fds[0], "c.json", &out, NULL, err, sizeof err);
-    close(fds[0]);
-    if (rc)
-        fail_msg("read back: %s", err);
-    return out;
-}
-
 static void json_keeps_counters(void **state)
 {
     (void)state;
     bl_results *in = make_run(BL_CLOCK_CPU);
-    bl_results *out = json_round_trip(in);
+    bl_results *out = json_round_trip(in, "c.json", NULL);
     const bl_launch *a = &in->benches[0].launches[0], *b = &out->benches[0].launches[0];
     assert_int_equal(b->loop_iterations, 1000);
     assert_int_equal(b->counter_clock, BL_CLOCK_CPU);
@@ -197,7 +177,7 @@ static void old_files_read_as_before(void **state)
     l->loop_iterations = 0;
     for (size_t i = 0; i < l->n_metrics; i++)
         l->metrics[i].is_counter = false;
-    bl_results *out = json_round_trip(in);
+    bl_results *out = json_round_trip(in, "c.json", NULL);
     const bl_launch *b = &out->benches[0].launches[0];
     assert_int_equal(b->counter_clock, BL_CLOCK_UNSAID);
     for (size_t i = 0; i < b->n_metrics; i++)
@@ -266,7 +246,7 @@ static void process_cpu_time_is_kept(void **state)
     assert_int_equal(bl_bench_estimate(t, 0.95, &e), 0);
     assert_int_equal(e.cpu_clock, BL_CPU_THREAD);
     /* read back, the clocks are the same, and so are the figures */
-    bl_results *out = json_round_trip(r);
+    bl_results *out = json_round_trip(r, "c.json", NULL);
     assert_int_equal(out->benches[0].launches[0].cpu_clock, BL_CPU_PROCESS);
     assert_int_equal(out->benches[1].launches[0].cpu_clock, BL_CPU_THREAD);
     assert_near(bl_launch_cpu_per_op(&out->benches[0].launches[0]), 180);

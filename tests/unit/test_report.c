@@ -14,6 +14,7 @@
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
 #include "benchlab/report.h"
+#include "json_round_trip.h"
 
 /* A launch with a pilot, overhead and warmup batches, then n measured
  * batches of `reps` at about per_op ns each (a small deterministic wobble),
@@ -118,28 +119,6 @@ static int charts_written(const char *html)
 
 /* ---- reading results back ---------------------------------------------------------- */
 
-static bl_results *round_trip(const bl_results *in)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_int_equal(bl_json_write(f, in), 0);
-    assert_int_equal(fclose(f), 0);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    assert_true(len < 60000); /* fits in the pipe */
-    assert_int_equal(write(fds[1], text, len), (ssize_t)len);
-    close(fds[1]);
-    bl_results *out = NULL;
-    char err[256] = "";
-    int rc = bl_results_read_fd(fds[0], "rt.json", &out, NULL, err, sizeof err);
-    close(fds[0]);
-    free(text);
-    if (rc)
-        fail_msg("read back: %s", err);
-    return out;
-}
-
 static void results_read_json_round_trip_keeps_everything(void **state)
 {
     (void)state;
@@ -150,7 +129,7 @@ static void results_read_json_round_trip_keeps_everything(void **state)
     b->counter_per_op[0] = 812.5;
     b->counters_scaled = true;
     assert_int_equal(bl_results_set_unit_meta(in, "items/op", "better", "higher"), 0);
-    bl_results *out = round_trip(in);
+    bl_results *out = json_round_trip(in, "rt.json", NULL);
     assert_int_equal(out->n_units, 1);
     assert_string_equal(out->units[0].unit, "items/op");
     assert_string_equal(out->units[0].value, "higher");
