@@ -168,6 +168,38 @@ static void json_keeps_counters(void **state)
     bl_results_destroy(out);
 }
 
+/* the flags of metrics that are not counters (bl_report_metric_ex): a rate,
+ * an inverted rate, a direction; read back, shown and finished as the run */
+static void json_keeps_metric_flags(void **state)
+{
+    (void)state;
+    bl_results *in = make_run(BL_CLOCK_CPU);
+    bl_launch *l = &in->benches[0].launches[0];
+    bl_launch_set_metric_ex(l, "hit/s", 3, BL_RATE | BL_HIGHER_IS_BETTER);
+    bl_launch_set_metric_ex(l, "ns/miss", 2, BL_RATE | BL_INVERT | BL_LOWER_IS_BETTER);
+    bl_launch_set_metric_ex(l, "score", 5, BL_HIGHER_IS_BETTER);
+    bl_launch_finish(l);
+    /* 3 per op of 100 ns in each of 4 threads, and 2 per op: 12.5 ns per miss */
+    assert_near(metric(l, "hit/s")->value, 1.2e8);
+    assert_near(metric(l, "ns/miss")->value, 12.5);
+    bl_results *out = json_round_trip(in, "flags.json", NULL);
+    bl_launch *b = &out->benches[0].launches[0];
+    const char *units[] = {"hit/s", "ns/miss", "score", "plain_metric"};
+    for (size_t i = 0; i < 4; i++) {
+        const bl_metric *x = metric(l, units[i]), *y = metric(b, units[i]);
+        assert_int_equal(y->flags, x->flags);
+        assert_true(y->value == x->value);
+        assert_false(y->is_counter);
+    }
+    assert_true(metric(b, "hit/s")->per_op == 3 && metric(b, "ns/miss")->per_op == 2);
+    /* a reader that finishes the launch again gets the same rates */
+    bl_launch_finish(b);
+    assert_near(metric(b, "hit/s")->value, 1.2e8);
+    assert_near(metric(b, "ns/miss")->value, 12.5);
+    bl_results_destroy(in);
+    bl_results_destroy(out);
+}
+
 /* a launch from a file written before counters were kept: as read */
 static void old_files_read_as_before(void **state)
 {
@@ -271,6 +303,7 @@ int main(void)
         cmocka_unit_test(finish_is_google_benchmarks),
         cmocka_unit_test(launch_counters_over_the_clock),
         cmocka_unit_test(json_keeps_counters),
+        cmocka_unit_test(json_keeps_metric_flags),
         cmocka_unit_test(old_files_read_as_before),
         cmocka_unit_test(process_cpu_time_is_kept),
     };

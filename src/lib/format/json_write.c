@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/stats.h"
 
@@ -136,6 +137,22 @@ static void write_launch(FILE *f, const bl_launch *l)
         jstr(f, m->unit);
         fprintf(f, ":{\"flags\":%u,\"counter_flags\":%u,\"sum\":", m->flags, m->counter_flags);
         bl__json_number(f, m->counter_sum);
+        fputc('}', f);
+    }
+    /* the flags of the other metrics (bl_report_metric_ex: a direction, a
+     * rate and its value per repetition, inverted), so that a file read
+     * back is shown, compared and finished again as the run was */
+    fputs("},\"metric_flags\":{", f);
+    for (size_t i = 0, k = 0; i < l->n_metrics; i++) {
+        const bl_metric *m = &l->metrics[i];
+        if (m->is_counter || !m->flags)
+            continue;
+        if (k++)
+            fputc(',', f);
+        jstr(f, m->unit);
+        fprintf(f, ":{\"flags\":%u", m->flags);
+        if (m->flags & BL_RATE)
+            NUM("per_op", m->per_op);
         fputc('}', f);
     }
     fputs("},\"estimate\":", f);

@@ -323,6 +323,24 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         m->counter_flags = (unsigned)cflags;
         m->counter_sum = sum; /* the value stays as written */
     }
+    /* the other metrics' flags (files from before they were kept: none) */
+    if ((rc = object(c, j, "metric_flags", BL_JOBJ, &o)))
+        return rc;
+    for (size_t k = 0; o && k < o->n; k++) {
+        bl_metric *m = NULL;
+        for (size_t i = 0; i < l->n_metrics && !m; i++)
+            if (strcmp(l->metrics[i].unit, o->keys[k]) == 0)
+                m = &l->metrics[i];
+        const struct bl__json *u = &o->items[k];
+        double flags, per_op;
+        if (!m || m->is_counter || u->type != BL_JOBJ)
+            return fail(c, "metric_flags: %s: not an object naming one of the metrics", o->keys[k]);
+        if ((rc = count(c, u, "flags", 4294967295.0, &flags)) ||
+            (rc = num(c, u, "per_op", m->value, &per_op)))
+            return rc;
+        m->flags = (unsigned)flags; /* the value stays as written */
+        m->per_op = per_op;
+    }
     if ((rc = object(c, j, "samples", BL_JARR, &o)))
         return rc;
     size_t len = strlen(c->where);
