@@ -572,7 +572,7 @@ enum bl_metric_flags {
     /* with BL_RATE: written as 1 / the rate, in ns per unit (Google
      * Benchmark's kInvert on a rate, which its outputs get in seconds); the
      * unit must start with "ns/" ("ns/hit"), and lower is better unless
-     * BL_HIGHER_IS_BETTER says so */
+     * BL_HIGHER_IS_BETTER says so; a rate of 0 is inf */
     BL_INVERT = 8,
     /* display only: shown with prefixes of 1024 where a format has them
      * (Google Benchmark's console, Counter::kIs1024) */
@@ -607,7 +607,7 @@ enum bl_counter_flags {
  * the reported time with .manual_time): BL_COUNTER_RATE divides by S,
  * BL_COUNTER_AVG_THREADS by the threads, BL_COUNTER_ITERATION_INVARIANT
  * multiplies by I, BL_COUNTER_AVG_ITERATIONS divides by I, and
- * BL_COUNTER_INVERT takes 1 / the result, last (0 stays 0). S is the
+ * BL_COUNTER_INVERT takes 1 / the result, last (1 / 0 is inf). S is the
  * launch's time per op (its median batch) times the repetitions. The
  * metric's unit is NAME, "NAME/s" for a rate, "ns/NAME" for an inverted
  * rate (in ns, where Google Benchmark's outputs show seconds); every

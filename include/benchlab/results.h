@@ -316,7 +316,7 @@ BL_API int bl_launch_set_counter(bl_launch *launch, const char *unit, double sum
  * `seconds` the time of the clock, `threads` how many ran. A rate is
  * divided by seconds, kAvgThreads by threads, kIsIterationInvariant
  * multiplied by iterations, kAvgIterations divided by them, and kInvert
- * inverts last (0 stays 0, where Google Benchmark gives inf).
+ * inverts last (1 / 0 is inf, as in Google Benchmark).
  */
 BL_API double bl_counter_finish(double sum, unsigned counter_flags, double iterations,
                                 double seconds, double threads);

@@ -10,6 +10,7 @@ an inverted rate divided by it: what is left is the counter over the
 iterations, which the fixed iteration counts make exact. Prints each
 disagreement and exits 1 on any."""
 import json
+import math
 import sys
 
 SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -60,6 +61,13 @@ def main():
             bad += 1
         for key in sorted(set(want) & set(got)):
             w, g = want[key], got[key]
+            # inf (kInvert of 0) must be inf on both sides: inf - inf is NaN,
+            # and every comparison with NaN is false
+            if not (math.isfinite(w) and math.isfinite(g)):
+                if not (w == g or (math.isnan(w) and math.isnan(g))):
+                    print("%s %s: %.9g, Google Benchmark %.9g" % (name, key, g, w))
+                    bad += 1
+                continue
             if abs(g - w) > 1e-6 * max(abs(w), abs(g), 1e-300):
                 print("%s %s: %.9g, Google Benchmark %.9g" % (name, key, g, w))
                 bad += 1

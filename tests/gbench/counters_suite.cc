@@ -39,6 +39,9 @@ static void set_counters(benchmark::State &state)
     state.counters["rate_iter_invariant"] = Counter(v, Counter::kIsIterationInvariantRate);
     state.counters["rate_avg_iterations"] = Counter(v * n, Counter::kAvgIterationsRate);
     state.counters["rate_invert"] = Counter(v * n, Counter::kIsRate | Counter::kInvert);
+    // kInvert of 0: Google Benchmark's 1 / 0, inf (and so its rate)
+    state.counters["invert_zero"] = Counter(0, Counter::kInvert);
+    state.counters["rate_invert_zero"] = Counter(0, Counter::kIsRate | Counter::kInvert);
     // a thread's bytes and items: Google Benchmark sums them over the threads
     state.SetBytesProcessed(static_cast<int64_t>(v * 1000 * n));
     state.SetItemsProcessed(static_cast<int64_t>(v * 10 * n));

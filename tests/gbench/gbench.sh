@@ -439,6 +439,41 @@ counters-like-google-benchmark)
     fi
     python3 "$here/counters_compare.py" "$want" "$tmp/bl.json" ||
         fail "counters differ from Google Benchmark's"
+    # kInvert of 0 is Google Benchmark's 1 / 0, printed as it prints it: inf
+    # in the console and CSV, Infinity in JSON, and the stddev and cv of
+    # infinities NaN (-nan); without Google Benchmark, what v1.7.1 printed
+    zf='^BM_manual/iterations:200/manual_time/threads:1$'
+    for fmt in console csv json; do
+        run "$bin/bl_counters_suite" --benchmark_filter="$zf" --benchmark_repetitions=2 \
+            --benchmark_format=$fmt
+        expect_status 0
+        cp "$tmp/out" "$tmp/zero.bl.$fmt"
+        python3 "$here/zero_counters.py" $fmt "$tmp/out" >"$tmp/zero.bl"
+        if [ "$have_gb" = with-gb ]; then
+            "$bin/gb_counters_suite" --benchmark_filter="$zf" --benchmark_repetitions=2 \
+                --benchmark_format=$fmt >"$tmp/zero.gb.$fmt" 2>/dev/null ||
+                fail "Google Benchmark's run failed"
+            python3 "$here/zero_counters.py" $fmt "$tmp/zero.gb.$fmt" >"$tmp/zero.want"
+        else
+            case $fmt in
+            console) printf '%s\n' 'cv -nan% -nan%' 'iteration inf infs' 'mean inf infs' \
+                'median inf infs' 'stddev -nan -nans' ;;
+            csv) printf '%s\n' 'cv -nan -nan' 'iteration inf inf' 'mean inf inf' 'median inf inf' \
+                'stddev -nan -nan' ;;
+            json) printf '%s\n' 'cv NaN NaN' 'iteration Infinity Infinity' \
+                'mean Infinity Infinity' 'median Infinity Infinity' 'stddev NaN NaN' ;;
+            esac >"$tmp/zero.want"
+        fi
+        diff "$tmp/zero.want" "$tmp/zero.bl" >"$tmp/diff" ||
+            { cat "$tmp/diff"; fail "$fmt: kInvert of 0 is not printed as Google Benchmark prints it"; }
+    done
+    # and benchlab compare reads Google Benchmark's JSON with them: +Inf, no NaN
+    gbj=$here/expected/counters_suite.json
+    [ "$have_gb" = with-gb ] && gbj=$tmp/zero.gb.json
+    run "$bin/../benchlab" compare "$gbj" "$tmp/zero.bl.json"
+    expect_status 0
+    out_has '^BM_manual/iterations:200/manual_time/threads:1  *+Inf ± ∞ ¹  *+Inf ± ∞ ¹ '
+    out_lacks 'NaN'
     # benchlab's JSON keeps the counters: read back and written again
     # (benchlab merge), the same values, sums and flags
     run "$bin/bl_counters_suite" --benchmark_filter=BM_manual --count 1 --no-table \
@@ -457,7 +492,21 @@ for name, metrics, counters, iters, clock in a:
     assert iters == 200 and clock == "manual", (name, iters, clock)
     assert set(counters) <= set(metrics) and "rate/s" in counters and "plain" in counters, counters
     assert counters["ns/rate_invert"]["counter_flags"] == 1 | 16, counters
+    # JSON has no infinity: kInvert of 0 is the string "inf", read back as inf
+    assert metrics["invert_zero"] == "inf" and metrics["ns/rate_invert_zero"] == "inf", metrics
 PY
+    # compare, report and the Go lines of such a file: inf, never NaN
+    run "$bin/../benchlab" compare "$tmp/r.json" "$tmp/r2.json"
+    expect_status 0
+    out_has '^BM_manual/iterations:200/manual_time/threads:1  *+Inf ± ∞ ¹  *+Inf ± ∞ ¹ '
+    out_lacks 'NaN'
+    run "$bin/../benchlab" merge "$tmp/r.json"
+    expect_status 0
+    out_has '^BenchmarkBM_manual/.*	  *inf invert_zero	'
+    run "$bin/../benchlab" report "$tmp/r.json" "$tmp/r2.json" -o "$tmp/r.html"
+    expect_status 0
+    grep -q '<td data-sort="Infinity">inf</td>' "$tmp/r.html" || fail "report: no inf cell"
+    ! grep -q '>[^<]*NaN' "$tmp/r.html" || fail "report shows NaN"
     ;;
 time-units-like-google-benchmark)
     # unit_suite (manual times, exact): Unit() wins over the default unit,

@@ -66,8 +66,11 @@ static void scaling_follows_thresholds_and_prefixes(void **state)
     scale(1024, 1, "1.000Ki");
     scale(1e16, 0, "10000.0T");
     scale(-1234, 0, "-1.234k");
-    scale(INFINITY, 0, "+InfT");
-    scale(NAN, 0, "NaNn");
+    /* no prefix for what has no scale (benchstat: "+InfT", "NaNn"): an
+     * infinite metric, a kInvert counter of 0, is "+Inf" */
+    scale(INFINITY, 0, "+Inf");
+    scale(-INFINITY, 0, "-Inf");
+    scale(NAN, 0, "NaN");
     scale(0, 0, "0.000");
     scale(1e-10, 0, "0.1000n");
     scale(1e-12, 0, "0.001000n");

@@ -55,8 +55,10 @@ static void finish_is_google_benchmarks(void **state)
     assert_near(bl_counter_finish(sum, BL_COUNTER_ITERATION_INVARIANT | BL_COUNTER_AVG_ITERATIONS,
                                   iters, s, t),
                 10);
-    /* 0 inverted stays 0 (Google Benchmark: inf) */
-    assert_true(bl_counter_finish(0, BL_COUNTER_INVERT, iters, s, t) == 0);
+    /* 0 inverted is inf, as in Google Benchmark (1 / 0), and so is a rate of 0 */
+    assert_true(isinf(bl_counter_finish(0, BL_COUNTER_INVERT, iters, s, t)));
+    assert_true(bl_counter_finish(0, BL_COUNTER_INVERT, iters, s, t) > 0);
+    assert_true(bl_counter_finish(0, BL_COUNTER_RATE | BL_COUNTER_INVERT, iters, s, t) > 1e308);
 }
 
 /* A launch of 4 threads, 1000 repetitions each, whose batches ran 100 ns of
@@ -81,6 +83,7 @@ static bl_results *make_run(int clock)
     bl_launch_set_counter(l, "hits/s", 10000, BL_RATE | BL_HIGHER_IS_BETTER, BL_COUNTER_RATE);
     bl_launch_set_counter(l, "ns/hit", 10000, BL_RATE | BL_INVERT | BL_LOWER_IS_BETTER,
                           BL_COUNTER_RATE | BL_COUNTER_INVERT);
+    bl_launch_set_counter(l, "never", 0, 0, BL_COUNTER_INVERT); /* 1 / 0: inf */
     bl_launch_set_metric(l, "plain_metric", 7);
     bl_launch_finish(l);
     return r;
@@ -110,6 +113,7 @@ static void launch_counters_over_the_clock(void **state)
     assert_near(metric(l, "hits/s")->value, 10000 / 240e-6);
     assert_near(metric(l, "ns/hit")->value, 240e-6 / 10000 * 1e9);
     assert_true(metric(l, "plain_metric")->value == 7 && !metric(l, "plain_metric")->is_counter);
+    assert_true(isinf(metric(l, "never")->value) && metric(l, "never")->value > 0);
     bl_results_destroy(r);
     /* UseRealTime: S is the wall time the threads ran together, 100 ns x 1000 */
     r = make_run(BL_CLOCK_REAL);
@@ -135,7 +139,10 @@ static void json_keeps_counters(void **state)
 {
     (void)state;
     bl_results *in = make_run(BL_CLOCK_CPU);
-    bl_results *out = json_round_trip(in, "c.json", NULL);
+    char *text = NULL;
+    bl_results *out = json_round_trip(in, "c.json", &text);
+    assert_non_null(strstr(text, "\"never\":\"inf\""));
+    free(text);
     const bl_launch *a = &in->benches[0].launches[0], *b = &out->benches[0].launches[0];
     assert_int_equal(b->loop_iterations, 1000);
     assert_int_equal(b->counter_clock, BL_CLOCK_CPU);
@@ -154,6 +161,9 @@ static void json_keeps_counters(void **state)
     char *j1 = gbench_json(in), *j2 = gbench_json(out);
     assert_non_null(strstr(j1, "\"hits\": "));
     assert_non_null(strstr(j1, "\"hit\": "));
+    /* inf: benchlab JSON has it as "inf" (JSON has no infinity), Google
+     * Benchmark's JSON as Infinity, as Google Benchmark writes it */
+    assert_non_null(strstr(j1, "\"never\": Infinity"));
     /* bytes_per_second: the threads' 12 bytes per op over 240 ns of CPU */
     const char *bps = strstr(j1, "\"bytes_per_second\": ");
     assert_non_null(bps);

@@ -212,6 +212,10 @@ void bl__json_strings(FILE *f, const char *const *v, size_t n);
 /* The shortest form that reads back to the same double; whole numbers below
  * 1e15 without exponent; NaN and infinities as null. */
 void bl__json_number(FILE *f, double x);
+/* A metric's value in benchlab JSON: bl__json_number, but an infinity (a
+ * kInvert counter of 0) as the string "inf" or "-inf", which the readers
+ * take back (bl__json_metric); NaN (unknown) stays null. */
+void bl__json_metric_number(FILE *f, double x);
 /* The fewest significant digits (1 to 17) with which x, rounded, reads back
  * as x (17 for NaN and infinities): %.*g of that, or %.*e of one less. */
 int bl__shortest_digits(double x);

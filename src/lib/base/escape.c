@@ -132,6 +132,14 @@ void bl__json_number(FILE *f, double x)
     fputs(buf, f);
 }
 
+void bl__json_metric_number(FILE *f, double x)
+{
+    if (isinf(x))
+        fputs(x < 0 ? "\"-inf\"" : "\"inf\"", f);
+    else
+        bl__json_number(f, x);
+}
+
 size_t bl__space_len(const unsigned char *p, const unsigned char *end)
 {
     unsigned c = p[0];

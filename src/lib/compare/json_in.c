@@ -300,9 +300,10 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
                 if (cs->items[k].type == BL_JNUM)
                     add_val(e, cs->keys[k], cs->items[k].num);
             const struct bl__json *ms = bl__json_get(l, "metrics");
+            double x;
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
-                if (ms->items[k].type == BL_JNUM)
-                    add_val(e, ms->keys[k], ms->items[k].num);
+                if (bl__json_metric(&ms->items[k], &x))
+                    add_val(e, ms->keys[k], x);
             int rc =
                 send(e, name, i + 1, to_count(bl__json_num(bl__json_get(l, "measured_reps"), 0)));
             if (rc)

@@ -319,7 +319,8 @@ void bl__common_scale(const double *vals, size_t n, int binary, struct bl__scale
     double min = 0;
     for (size_t i = 0; i < n; i++) {
         double v = fabs(vals[i]);
-        if (v != 0 && (min == 0 || v < min))
+        /* an infinity (a kInvert counter of 0) has no scale: "+Inf" */
+        if (v != 0 && isfinite(v) && (min == 0 || v < min))
             min = v;
     }
     if (min == 0) {
@@ -381,5 +382,5 @@ void bl__scaler_format(const struct bl__scaler *s, double v, char *out, size_t s
 {
     char num[400];
     bl__go_fmt_f(num, sizeof num, s->prec, v / s->factor, 0);
-    snprintf(out, size, "%s%s", num, s->prefix);
+    snprintf(out, size, "%s%s", num, isfinite(v) ? s->prefix : "");
 }

@@ -122,6 +122,20 @@ static void write_failed(FILE *f, const bl_results *res, const bl_bench_result *
     fprintf(f, ",\n      \"time_unit\": \"%s\"\n    }", unit);
 }
 
+/* A counter's value as Google Benchmark 1.7.1 writes it (json_reporter.cc,
+ * FormatKV): infinities and NaN as JavaScript's Infinity, -Infinity and
+ * NaN, which its tools/compare.py (Python's json) reads; a kInvert counter
+ * of 0 is inf, and the stddev of infinities NaN. */
+static void gb_counter_number(FILE *f, double x)
+{
+    if (isnan(x))
+        fputs("NaN", f);
+    else if (isinf(x))
+        fputs(x < 0 ? "-Infinity" : "Infinity", f);
+    else
+        bl__json_number(f, x);
+}
+
 /* One benchmark's launches: real and CPU time per op (ns), and the counters;
  * the unit of the first, and the label every launch has (NULL: none, or
  * not the same). */
@@ -165,7 +179,7 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
                 fputs(",\n      ", f);
                 bl__json_string(f, s->cs[0][c].name);
                 fputs(": ", f);
-                bl__json_number(f, bl__gbench_aggregate(a, NULL, v, nv));
+                gb_counter_number(f, bl__gbench_aggregate(a, NULL, v, nv));
             }
             free(v);
         }
@@ -291,7 +305,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
                 fputs(",\n      ", f);
                 bl__json_string(f, cs[k][c].name);
                 fputs(": ", f);
-                bl__json_number(f, cs[k][c].value);
+                gb_counter_number(f, cs[k][c].value);
             }
             if (l->label) { /* last, as Google Benchmark writes it */
                 fputs(",\n      \"label\": ", f);

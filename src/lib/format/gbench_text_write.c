@@ -517,10 +517,15 @@ static void format_time(char *out, size_t size, double t)
 }
 
 /* Google Benchmark's HumanReadableNumber: prefixes by powers of one_k
- * beyond 1.1 x one_k and below 0.01, %g in between. */
+ * beyond 1.1 x one_k and below 0.01, %g in between; "inf" (a kInvert
+ * counter of 0) and "nan" (the stddev of infinities) as it prints them. */
 static void human_number(char *out, size_t size, double v, double one_k)
 {
     static const char big[] = "kMGTPEZY", small[] = "munpfazy";
+    if (isnan(v)) { /* its sign too: "-nan", as Google Benchmark's stream prints it */
+        snprintf(out, size, "%g", v);
+        return;
+    }
     const char *sign = v < 0 ? "-" : "";
     v = fabs(v);
     const double thr = 1.1, big_thr = thr * one_k;

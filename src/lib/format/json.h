@@ -1,12 +1,14 @@
 /*
  * json.h - a small, strict JSON parser (RFC 8259) for the readers of
- * Google Benchmark and benchlab JSON. Written here so that libbenchlab
- * keeps depending on libc alone: a suite links it, and a JSON library in
- * every benchmark binary is a dependency nobody asked for.
+ * Google Benchmark and benchlab JSON; beyond RFC 8259 it reads only the
+ * number words Infinity, -Infinity and NaN, which Google Benchmark writes. Written here so that
+ * libbenchlab keeps depending on libc alone: a suite links it, and a JSON library in every
+ * benchmark binary is a dependency nobody asked for.
  */
 #ifndef BENCHLAB_FORMAT_JSON_H
 #define BENCHLAB_FORMAT_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum { BL_JNULL, BL_JBOOL, BL_JNUM, BL_JSTR, BL_JARR, BL_JOBJ };
@@ -38,5 +40,11 @@ const struct bl__json *bl__json_get(const struct bl__json *v, const char *key);
 const char *bl__json_str(const struct bl__json *v);
 /* A number's value, or `dflt` when v is not a number. */
 double bl__json_num(const struct bl__json *v, double dflt);
+/*
+ * A metric's value in benchlab JSON: a number, or the string "inf" or
+ * "-inf" (JSON has no infinity; docs/formats.md, "benchlab JSON"). Sets
+ * *out and returns true, or returns false (*out untouched).
+ */
+bool bl__json_metric(const struct bl__json *v, double *out);
 
 #endif /* BENCHLAB_FORMAT_JSON_H */

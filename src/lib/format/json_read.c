@@ -16,6 +16,7 @@
  * by malloc (BENCHLAB_ARENA_PER_ALLOC), so ASan sees every array's end.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +226,21 @@ static int parse_string(struct parser *ps, char **out, size_t *out_len)
 static int parse_number(struct parser *ps, struct bl__json *v)
 {
     const char *p = ps->p, *start = p;
+    /* Google Benchmark writes a counter's inf and NaN as JavaScript's
+     * words (its json_reporter.cc), which Python's json reads: so do we */
+    static const struct {
+        const char *word;
+        double value;
+    } words[] = {{"Infinity", INFINITY}, {"-Infinity", -INFINITY}, {"NaN", NAN}};
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+        size_t len = strlen(words[k].word);
+        if ((size_t)(ps->end - p) >= len && memcmp(p, words[k].word, len) == 0) {
+            ps->p += len;
+            v->type = BL_JNUM;
+            v->num = words[k].value;
+            return 0;
+        }
+    }
     if (p < ps->end && *p == '-')
         p++;
     if (p >= ps->end || *p < '0' || *p > '9')
@@ -452,4 +468,17 @@ const char *bl__json_str(const struct bl__json *v)
 double bl__json_num(const struct bl__json *v, double dflt)
 {
     return v && v->type == BL_JNUM ? v->num : dflt;
+}
+
+bool bl__json_metric(const struct bl__json *v, double *out)
+{
+    if (v && v->type == BL_JNUM) {
+        *out = v->num;
+        return true;
+    }
+    if (v && v->type == BL_JSTR && (strcmp(v->str, "inf") == 0 || strcmp(v->str, "-inf") == 0)) {
+        *out = v->str[0] == '-' ? -INFINITY : INFINITY;
+        return true;
+    }
+    return false;
 }

@@ -124,7 +124,7 @@ static void write_launch(FILE *f, const bl_launch *l)
             fputc(',', f);
         jstr(f, l->metrics[i].unit);
         fputc(':', f);
-        bl__json_number(f, l->metrics[i].value);
+        bl__json_metric_number(f, l->metrics[i].value);
     }
     /* which metrics are counters: how outputs name and show them, and their threads' sum */
     fputs("},\"user_counters\":{", f);
@@ -136,12 +136,12 @@ static void write_launch(FILE *f, const bl_launch *l)
             fputc(',', f);
         jstr(f, m->unit);
         fprintf(f, ":{\"flags\":%u,\"counter_flags\":%u,\"sum\":", m->flags, m->counter_flags);
-        bl__json_number(f, m->counter_sum);
+        bl__json_metric_number(f, m->counter_sum);
         fputc('}', f);
     }
-    /* the flags of the other metrics (bl_report_metric_ex: a direction, a
-     * rate and its value per repetition, inverted), so that a file read
-     * back is shown, compared and finished again as the run was */
+    /* the flags of the other metrics (bl_report_metric_ex: directions, a
+     * rate and its value per repetition, inverted), so that a file read back
+     * is shown, compared and written again as the run was */
     fputs("},\"metric_flags\":{", f);
     for (size_t i = 0, k = 0; i < l->n_metrics; i++) {
         const bl_metric *m = &l->metrics[i];
@@ -151,8 +151,10 @@ static void write_launch(FILE *f, const bl_launch *l)
             fputc(',', f);
         jstr(f, m->unit);
         fprintf(f, ":{\"flags\":%u", m->flags);
-        if (m->flags & BL_RATE)
-            NUM("per_op", m->per_op);
+        if (m->flags & BL_RATE) {
+            fputs(",\"per_op\":", f);
+            bl__json_metric_number(f, m->per_op);
+        }
         fputc('}', f);
     }
     fputs("},\"estimate\":", f);

@@ -84,6 +84,17 @@ static int num(struct ctx *c, const struct bl__json *obj, const char *key, doubl
     return 0;
 }
 
+/* A metric's member: num, or "inf" and "-inf" (bl__json_metric_number). */
+static int metric_num(struct ctx *c, const struct bl__json *obj, const char *key, double dflt,
+                      double *out)
+{
+    const struct bl__json *v = bl__json_get(obj, key);
+    *out = dflt;
+    if (!v || v->type == BL_JNULL || bl__json_metric(v, out))
+        return 0;
+    return fail(c, "%s: not a number, null, \"inf\" or \"-inf\"", key);
+}
+
 /* A count member, clamped into [0, max] (a double beyond the range of the
  * integer type is not converted: that is undefined behaviour). */
 static int count(struct ctx *c, const struct bl__json *obj, const char *key, double max,
@@ -296,9 +307,11 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = object(c, j, "metrics", BL_JOBJ, &o)))
         return rc;
     for (size_t k = 0; o && k < o->n; k++) {
-        if (o->items[k].type != BL_JNUM)
-            return fail(c, "metrics: %s: not a number", o->keys[k]);
-        if ((rc = bl_launch_set_metric(l, o->keys[k], o->items[k].num)))
+        /* null: a value that was not known (a rate without a time) */
+        double x = NAN;
+        if (o->items[k].type != BL_JNULL && !bl__json_metric(&o->items[k], &x))
+            return fail(c, "metrics: %s: not a number, null, \"inf\" or \"-inf\"", o->keys[k]);
+        if ((rc = bl_launch_set_metric(l, o->keys[k], x)))
             return rc;
     }
     /* the counters among them (files from before they were kept: none) */
@@ -316,7 +329,7 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
                         o->keys[k]);
         if ((rc = count(c, u, "flags", 4294967295.0, &flags)) ||
             (rc = count(c, u, "counter_flags", 4294967295.0, &cflags)) ||
-            (rc = num(c, u, "sum", NAN, &sum)))
+            (rc = metric_num(c, u, "sum", NAN, &sum)))
             return rc;
         m->is_counter = true;
         m->flags = (unsigned)flags;
@@ -336,7 +349,7 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         if (!m || m->is_counter || u->type != BL_JOBJ)
             return fail(c, "metric_flags: %s: not an object naming one of the metrics", o->keys[k]);
         if ((rc = count(c, u, "flags", 4294967295.0, &flags)) ||
-            (rc = num(c, u, "per_op", m->value, &per_op)))
+            (rc = metric_num(c, u, "per_op", m->value, &per_op)))
             return rc;
         m->flags = (unsigned)flags; /* the value stays as written */
         m->per_op = per_op;

@@ -68,7 +68,9 @@ static void summarize_metric(const bl_bench_result *b, size_t j, struct bl__metr
             lo = fmin(lo, v[k]);
             hi = fmax(hi, v[k]);
         }
-        m->spread = (hi - lo) / fabs(m->median);
+        /* an infinite value (a kInvert counter of 0) has no spread */
+        if (isfinite(hi - lo) && isfinite(m->median))
+            m->spread = (hi - lo) / fabs(m->median);
     }
 }
 

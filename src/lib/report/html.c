@@ -173,6 +173,11 @@ static void td_num(FILE *f, double v, int prec, const char *pre, const char *pos
         fputs("<td data-sort=\"\">\xe2\x80\x93</td>", f);
         return;
     }
+    if (isinf(v)) { /* a kInvert counter of 0; JavaScript's parseFloat reads Infinity */
+        fprintf(f, "<td data-sort=\"%sInfinity\">%sinf%s</td>", v < 0 ? "-" : "", v < 0 ? "-" : "",
+                post);
+        return;
+    }
     if (prec >= 0)
         fprintf(f, "<td data-sort=\"%.9g\">%s%.*f%s</td>", v, pre, prec, v, post);
     else

@@ -372,8 +372,8 @@ double bl_counter_finish(double sum, unsigned flags, double iterations, double s
         v *= iterations;
     if (flags & BL_COUNTER_AVG_ITERATIONS)
         v /= iterations;
-    if (flags & BL_COUNTER_INVERT) /* always last */
-        v = v != 0 ? 1.0 / v : 0;
+    if (flags & BL_COUNTER_INVERT) /* always last; 1 / 0 is inf, as in Google Benchmark */
+        v = v != 0 ? 1.0 / v : copysign(INFINITY, v);
     return v;
 }
 
@@ -676,7 +676,7 @@ void bl_launch_finish(bl_launch *l)
         m->value =
             isnan(l->ns_per_op) ? NAN : m->per_op * (l->threads > 0 ? l->threads : 1) / ns * 1e9;
         if (m->flags & BL_INVERT) /* ns per unit, after the rate (GB's kInvert) */
-            m->value = isnan(m->value) ? NAN : m->value != 0 ? 1e9 / m->value : 0;
+            m->value = isnan(m->value) ? NAN : m->value != 0 ? 1e9 / m->value : INFINITY;
     }
     /* ref-cycles/op: each batch divided by the reference timed beside it,
      * then the same median and overhead subtraction as the time */

@@ -30,6 +30,11 @@ double bl_bstat_quantile_sorted(const double *xs, size_t n, double q)
     if (kf >= N)
         return xs[n - 1];
     size_t k = (size_t)kf;
+    /* Unlike Go's, equal neighbours and no fraction give the value itself:
+     * the same for finite values, not NaN for infinities (a kInvert
+     * counter of 0: inf - inf, 0 x inf). */
+    if (frac == 0 || xs[k - 1] == xs[k])
+        return xs[k - 1];
     /* The exact expression matters: CSV prints medians in full. */
     return xs[k - 1] + frac * (xs[k] - xs[k - 1]);
 }

@@ -116,6 +116,10 @@ double bl_stats_quantile_sorted(const double *sorted, size_t n, double p)
     double frac = h - (double)i;
     if (i + 1 >= n)
         return sorted[n - 1];
+    /* the same for finite values; without it, infinities (a kInvert counter
+     * of 0) made NaN: inf - inf, and 0 x inf */
+    if (frac == 0 || sorted[i] == sorted[i + 1])
+        return sorted[i];
     return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
 }
 
