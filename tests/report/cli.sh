@@ -107,6 +107,32 @@ bad-options)
     expect_status 0
     grep -q 'usage: benchlab report' "$tmp/out" || fail "no usage on --help"
     ;;
+all-disturbed-benchmark-says-why)
+    # FakeB: every launch disturbed throughout (kept, flagged: no launch
+    # had a clean batch); its section says so, N of N, and still shows
+    # the distribution and timeline of those batches, not the scaling chart alone
+    FAKE_LOG="$tmp/log" FAKE_DISTURB=99 run "$cli" run "$(dirname "$0")/../engine/fake_suite.sh" \
+        --format json --out "$tmp/d.json"
+    expect_status 0
+    run "$cli" report "$tmp/d.json" -o "$tmp/r.html"
+    expect_status 0
+    python3 - "$tmp/r.html" <<'PY' || fail "FakeB's section is wrong"
+import re, sys
+html = open(sys.argv[1]).read()
+sections = dict((re.search(r'data-name="([^"]*)"', s).group(1), s)
+                for s in re.findall(r'<section class="bench".*?</section>', html, re.S))
+a, b = sections["BenchmarkFakeA"], sections["BenchmarkFakeB"]
+figs = lambda s: re.findall(r'<figure class="fig (\w+)"', s)
+assert figs(a) == ["dist", "scaling", "timeline"], figs(a)
+assert figs(b) == ["dist", "scaling", "timeline"], figs(b)
+assert "All 8 of 8 launches were disturbed, so there is no distribution of clean batches" in b, b
+assert "or of all the disturbed batches where every launch was disturbed" in b
+assert "All 8 of 8" not in a and "disturbed batches where" not in a
+# the timeline: the 16 disturbed batches as crosses, no clean dot
+tl = b[b.index('fig timeline'):]
+assert re.search(r'class="bad"[^>]*d="M', tl) and not re.search(r'class="pts"[^>]*d="[^"]', tl), tl[:3000]
+PY
+    ;;
 run-plots-on-terminal)
     # on a terminal (a pseudo-terminal from script(1)) the table has a
     # sparkline of the batches; piped, with --no-plots or

@@ -726,6 +726,24 @@ static void report_flags_a_time_from_disturbed_launches(void **state)
                                 "time/op includes time off CPU (an upper bound), cpu/op is the "
                                 "time on CPU"));
     assert_null(strstr(html, "batches discarded as disturbed"));
+    /* every launch disturbed: said, N of N, and its batches are still
+     * charted (they were left out, and only the scaling chart stayed) */
+    const char *end = strstr(sec, "</section>");
+    assert_non_null(end);
+    char *s = strndup(sec, (size_t)(end - sec));
+    assert_non_null(strstr(s, ". All 2 of 2 launches were disturbed, so there is no distribution "
+                              "of clean batches: the distribution and the timeline show the "
+                              "disturbed ones"));
+    assert_non_null(strstr(s, "<figure class=\"fig dist\">"));
+    assert_non_null(strstr(s, "<figure class=\"fig timeline\">"));
+    assert_non_null(strstr(s, "or of all the disturbed batches where every launch was disturbed"));
+    free(s);
+    sec = strstr(html, "<section class=\"bench\" id=\"b0\"");
+    end = strstr(sec, "</section>");
+    s = strndup(sec, (size_t)(end - sec));
+    assert_null(strstr(s, "All 2 of 2"));
+    assert_null(strstr(s, "or of all the disturbed batches"));
+    free(s);
     free(html);
     bl_results_destroy(r);
 }

@@ -145,7 +145,7 @@ int bl__chart_distribution(FILE *f, const struct bl__rmodel *m, const struct bl_
 {
     double lo = INFINITY, hi = -INFINITY;
     size_t n_total = 0;
-    bool batches = false;
+    bool batches = false, disturbed = false;
     for (size_t r = 0; r < m->n_runs; r++) {
         const struct bl__rcell *c = &b->cells[r];
         if (!c->has_s)
@@ -155,13 +155,17 @@ int bl__chart_distribution(FILE *f, const struct bl__rmodel *m, const struct bl_
         hi = fmax(hi, iqr > 0 ? fmin(c->s.max, c->s.q3 + 3 * iqr) : c->s.max);
         n_total += c->n_vals;
         batches |= c->from_batches;
+        disturbed |= c->vals_disturbed;
     }
     if (!n_total)
         return 0;
     fig_begin(f, "dist", "Distribution of time per op",
-              batches ? "density of the clean batches' per-op times; dashed: median"
-                      : "density of the launches' results (the input has no batches); "
-                        "dashed: median");
+              disturbed ? "density of the clean batches' per-op times, or of all the disturbed "
+                          "batches where every launch was disturbed (they include time off CPU: "
+                          "an upper bound); dashed: median"
+              : batches ? "density of the clean batches' per-op times; dashed: median"
+                        : "density of the launches' results (the input has no batches); "
+                          "dashed: median");
     struct bl__plot p;
     bl__plot_begin(&p, f, W, H, "distribution of time per op", 20, 14, 12, 38);
     bl__plot_xdomain(&p, lo, hi, false);
@@ -373,8 +377,9 @@ int bl__chart_timeline(FILE *f, const struct bl__rmodel *m, const struct bl__rbe
     if (!xmax)
         return 0;
     fig_begin(f, "timeline", "Batches in the order measured",
-              "dots: clean batches; crosses: discarded (disturbed); line: running median of 9; "
-              "triangles at the top: beyond the axis");
+              "dots: clean batches; crosses: discarded (disturbed), or, where every launch was "
+              "disturbed, the measurement; line: running median of 9; triangles at the top: "
+              "beyond the axis");
     struct bl__plot p;
     bl__plot_begin(&p, f, W, H, "per-op time of each batch in the order measured", 62, 14, 12, 38);
     bl__plot_xdomain(&p, 0, (double)(xmax > 1 ? xmax - 1 : 1), false);

@@ -637,15 +637,23 @@ static void write_notes(FILE *f, const struct bl__rmodel *m, const struct bl__rb
                  NULL);
         if (c->has_est && c->disturbed) {
             /* the words of run's table note (format/table.c) */
-            char why[160], t[400];
+            char why[160], t[640];
             reasons(why, sizeof why, c->invalid_by);
-            snprintf(t, sizeof t,
-                     "disturbed: no clean batch in any launch, so the %zu disturbed batch%s of "
-                     "%zu launch%s%s%s%s are the measurement: time/op includes time off CPU (an "
-                     "upper bound), cpu/op is the time on CPU; a quieter machine or a longer "
-                     "--time gives a clean one",
-                     c->n_measured, c->n_measured == 1 ? "" : "es", c->n_disturbed,
-                     c->n_disturbed == 1 ? "" : "es", why[0] ? " (" : "", why, why[0] ? ")" : "");
+            int len = snprintf(
+                t, sizeof t,
+                "disturbed: no clean batch in any launch, so the %zu disturbed batch%s of "
+                "%zu launch%s%s%s%s are the measurement: time/op includes time off CPU (an "
+                "upper bound), cpu/op is the time on CPU; a quieter machine or a longer "
+                "--time gives a clean one",
+                c->n_measured, c->n_measured == 1 ? "" : "es", c->n_disturbed,
+                c->n_disturbed == 1 ? "" : "es", why[0] ? " (" : "", why, why[0] ? ")" : "");
+            /* why the charts show disturbed batches, not clean ones */
+            if (c->vals_disturbed && len > 0 && (size_t)len < sizeof t)
+                snprintf(t + len, sizeof t - (size_t)len,
+                         ". All %zu of %zu launches were disturbed, so there is no distribution "
+                         "of clean batches: the distribution and the timeline show the "
+                         "disturbed ones",
+                         c->n_disturbed, c->n_disturbed);
             note(f, &open, label, t, NULL);
         } else if (c->n_measured && c->n_invalid * 20 > c->n_measured) {
             char t[256];

@@ -137,6 +137,21 @@ static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double co
                 return -ENOMEM;
         }
     }
+    /* every launch disturbed: their batches are the measurement, as the
+     * time's (bl_launch_finish), so the charts show them, flagged */
+    if (!c->n_vals && any_batches && n_ok && c->n_disturbed == n_ok) {
+        c->vals_disturbed = true;
+        for (size_t j = 0; j < b->n_launches; j++) {
+            const bl_launch *l = &b->launches[j];
+            for (size_t k = 0; !l->status && !l->skipped && k < l->n_samples; k++) {
+                double v = l->samples[k].stage == BL_STAGE_MEASURE
+                               ? bl__rbatch_per_op(l, &l->samples[k])
+                               : NAN;
+                if (!isnan(v) && push(&c->vals, &c->n_vals, &cap, v > 0 ? v : 0))
+                    return -ENOMEM;
+            }
+        }
+    }
     c->state = n_ok ? CELL_OK : n_fail ? CELL_FAILED : n_skip ? CELL_SKIPPED : CELL_MISSING;
     if (n_ovh)
         c->overhead_ns = ovh / (double)n_ovh;
@@ -201,8 +216,9 @@ static int compare_cells(const struct bl__rcell *base, const struct bl__rcell *r
 {
     memset(d, 0, sizeof *d);
     d->ratio = d->lo = d->hi = d->p = NAN;
+    /* disturbed batches are shown, not tested: as before they were shown */
     if (!base->has_est || !run->has_est || !(base->est.centre > 0) || !base->n_vals ||
-        !run->n_vals || !base->b || !run->b)
+        !run->n_vals || base->vals_disturbed || run->vals_disturbed || !base->b || !run->b)
         return 0;
     bl_judge_options jo;
     bl_judge_options_init(&jo);

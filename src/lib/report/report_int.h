@@ -24,10 +24,13 @@ struct bl__rcell {
     const char *message; /* borrowed: the first failure or skip message */
     /* Per-op values, overhead subtracted, in the order measured: the clean
      * batches of every successful launch; or, where the input had no
-     * batches (Go format), one value per launch. */
+     * batches (Go format), one value per launch; or, where every launch
+     * was disturbed (no clean batch anywhere: vals_disturbed), all their
+     * batches, which are then the measurement (bl_launch_finish). */
     double *vals;
     size_t n_vals;
     bool from_batches;
+    bool vals_disturbed;
     double *launch_vals; /* ns_per_op of each successful launch, in order */
     size_t n_launch_vals;
     bl_summary s; /* of vals; valid when has_s */
