@@ -15,6 +15,7 @@
 #include "benchlab/judge.h"
 #include "benchlab/report.h"
 #include "json_round_trip.h"
+#include "sim_data.h"
 
 /* A launch with a pilot, overhead and warmup batches, then n measured
  * batches of `reps` at about per_op ns each (a small deterministic wobble),
@@ -748,6 +749,24 @@ static void report_flags_a_time_from_disturbed_launches(void **state)
     bl_results_destroy(r);
 }
 
+/* a spread over a median below half a cycle is noise over zero: the
+ * report gives the range in ns, as run's table (test_table.c) */
+static void report_spread_below_half_a_cycle_is_in_ns(void **state)
+{
+    (void)state;
+    bl_results *r = sim_sub_ns_run();
+    bl_report_run run = {"r", r};
+    char *html = report(&run, 1, NULL);
+    char *row = overview_row(html, "BenchmarkSubNs");
+    if (!strstr(row, "<span class=\"sub\">\xc2\xb1"
+                     "0.300 ns</span>"))
+        fail_msg("no spread of +-0.300 ns in:\n%s", row);
+    free(row);
+    assert_null(strstr(html, "000%"));
+    free(html);
+    bl_results_destroy(r);
+}
+
 static void report_history_from_a_store_precedes_the_runs(void **state)
 {
     (void)state;
@@ -804,6 +823,7 @@ int main(void)
         cmocka_unit_test(report_shows_cpu_time_beside_time_per_op),
         cmocka_unit_test(report_cpu_time_from_go_lines_is_the_cpu_column),
         cmocka_unit_test(report_flags_a_time_from_disturbed_launches),
+        cmocka_unit_test(report_spread_below_half_a_cycle_is_in_ns),
         cmocka_unit_test(report_history_from_a_store_precedes_the_runs),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);

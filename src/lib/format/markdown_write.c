@@ -41,7 +41,8 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     struct bl__run_rows rows;
     if (bl__run_rows_build(&rows, r) != 0)
         return -ENOMEM;
-    int one_launch = 0; /* some interval comes from the batches of one process */
+    int one_launch = 0;     /* some interval comes from the batches of one process */
+    bool spread_ns = false; /* some spread in ns (below half a cycle) */
     /* the spreads and cpu/op as `run`'s table shows them (table.c) */
     fprintf(f,
             "| benchmark | time/op | 95%% CI | spread |%s overhead | launches | batches | "
@@ -72,11 +73,8 @@ int bl_markdown_write(FILE *f, const bl_results *r)
             fputs("-", f);
         }
         /* the spreads over launches; "-" with one launch or no measurable work */
-        char sp[32] = "-", cpu[64] = "-", cpu_sp[32] = "-";
-        if (row->have && e->n_launches > 1 && !row->idle)
-            bl__run_rows_percent(sp, sizeof sp, e->spread);
-        if (row->have && !row->idle)
-            bl__run_rows_percent(cpu_sp, sizeof cpu_sp, e->cpu_spread);
+        char sp[32], cpu[64] = "-", cpu_sp[32];
+        spread_ns |= bl__run_rows_spreads(row, sp, cpu_sp, sizeof sp);
         if (row->have)
             bl_format_duration(cpu, sizeof cpu, e->cpu_ns);
         fprintf(f, " | %s |", sp);
@@ -103,6 +101,10 @@ int bl_markdown_write(FILE *f, const bl_results *r)
     if (one_launch)
         fputs("\n\\* one launch: the interval of its batches, without the variance between "
               "processes\n",
+              f);
+    if (spread_ns)
+        fputs("\nspread in ns: the launches' median is below half a core cycle, what subtracting "
+              "the loop resolves, so their range (max - min) rather than a share of that median\n",
               f);
     /* what the centre hides: drift within launches, modes (as under `run`'s table) */
     int noted = 0;

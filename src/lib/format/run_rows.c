@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchlab.h" /* enum bl_metric_flags */
+#include "../results/results_int.h"
+#include "benchlab.h"        /* enum bl_metric_flags */
+#include "benchlab/format.h" /* bl_format_duration */
 #include "benchlab/stats.h"
 #include "run_rows.h"
 
@@ -23,12 +25,6 @@
  * than the loop around it. Its spread over launches is then noise over
  * zero (thousands of percent) and says nothing.
  */
-static bool no_measurable_work(const bl_estimate *e)
-{
-    if (!(e->centre >= 0))
-        return false;
-    return isnan(e->ref_cycles) ? e->centre < 0.15 : e->ref_cycles < 0.5;
-}
 
 static bool launch_ok(const bl_launch *l)
 {
@@ -107,6 +103,7 @@ static int build_row(const bl_bench_result *b, struct bl__run_row *row)
 {
     row->bench = b;
     row->rates = (bl_rates){NAN, NAN, NAN};
+    row->spread_ns = row->cpu_spread_ns = NAN;
     for (size_t j = 0; j < b->n_launches; j++) {
         const bl_launch *l = &b->launches[j];
         row->measured += l->n_measured;
@@ -115,7 +112,9 @@ static int build_row(const bl_bench_result *b, struct bl__run_row *row)
     }
     row->have = bl_bench_estimate(b, 0.95, &row->e) == 0;
     if (row->have) {
-        row->idle = no_measurable_work(&row->e);
+        row->idle = bl__no_measurable_work(&row->e);
+        if (bl__spread_ranges(b, &row->e, &row->spread_ns, &row->cpu_spread_ns))
+            return -ENOMEM;
         /* the throughput at the centre shown: the rate of a launch with that time */
         for (size_t j = 0; j < b->n_launches; j++) {
             if (!launch_ok(&b->launches[j]) || isnan(b->launches[j].ns_per_op))
@@ -171,6 +170,25 @@ void bl__run_rows_percent(char *out, size_t size, double share)
         snprintf(out, size, "-");
     else
         snprintf(out, size, "%.*f%%", p < 1 ? 2 : p < 10 ? 1 : 0, p);
+}
+
+bool bl__run_rows_spreads(const struct bl__run_row *row, char *spread, char *cpu_spread,
+                          size_t size)
+{
+    const bl_estimate *e = &row->e;
+    snprintf(spread, size, "-");
+    snprintf(cpu_spread, size, "-");
+    if (!row->have || row->idle)
+        return false;
+    if (!isnan(row->spread_ns))
+        bl_format_duration(spread, size, row->spread_ns);
+    else if (e->n_launches > 1)
+        bl__run_rows_percent(spread, size, e->spread);
+    if (!isnan(row->cpu_spread_ns))
+        bl_format_duration(cpu_spread, size, row->cpu_spread_ns);
+    else
+        bl__run_rows_percent(cpu_spread, size, e->cpu_spread);
+    return !isnan(row->spread_ns) || !isnan(row->cpu_spread_ns);
 }
 
 int bl__run_rows_own_plan(char *out, size_t size, const bl_bench_result *b)

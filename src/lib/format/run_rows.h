@@ -25,7 +25,10 @@ struct bl__run_row {
     const bl_bench_result *bench; /* borrowed */
     bool have;                    /* bl_bench_estimate gave a value (e is filled) */
     bl_estimate e;
-    bool idle;                /* the body did no measurable work: its spread is noise over zero */
+    bool idle; /* the body did no measurable work: its spread is noise over zero */
+    /* the spreads in ns where the launches' median is below half a cycle
+     * (bl__spread_ranges); NAN where the spread over the median stands */
+    double spread_ns, cpu_spread_ns;
     bl_rates rates;           /* at the centre: the rates of the first successful launch with that
                                  time (NAN each when none applies) */
     size_t measured, invalid; /* measured and discarded batches of all launches, failed too */
@@ -66,5 +69,15 @@ int bl__run_rows_cpu_clock_note(char *out, size_t size, const bl_bench_result *b
 /* A spread (a share: 0.0042 for 0.42%) as both tables print it, two
  * significant digits at most: "0.42%", "3.1%", "12%"; "-" for NAN. */
 void bl__run_rows_percent(char *out, size_t size, double share);
+
+/*
+ * The spread and cpu spread cells of a row as both tables print them:
+ * "-" with one launch, no estimate or no measurable work; the range in ns
+ * ("0.600 ns") where the launches' median is below half a cycle; else the
+ * range over the median, as bl__run_rows_percent. Returns true when
+ * either is in ns (the tables' legend then says why).
+ */
+bool bl__run_rows_spreads(const struct bl__run_row *row, char *spread, char *cpu_spread,
+                          size_t size);
 
 #endif

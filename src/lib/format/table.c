@@ -359,6 +359,7 @@ struct layout {
     bool one_launch;    /* some interval comes from the batches of one process */
     bool directed;      /* some metric shows its better direction */
     bool metric_spread; /* some metric shows its spread */
+    bool spread_ns;     /* some spread is in ns, not over the median */
 };
 
 /* Colours of the text around the table (all "" without BL_TABLE_COLOR). */
@@ -441,15 +442,9 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
         snprintf(c->cell[C_CI], CELL, "(too few batches)");
     }
     snprintf(c->cell[C_LAUNCHES], CELL, "%zu", e->n_launches);
-    if (e->n_launches > 1 && !row->idle)
-        bl__run_rows_percent(c->cell[C_SPREAD], CELL, e->spread);
-    else
-        snprintf(c->cell[C_SPREAD], CELL, "-");
-    /* the on-CPU time's spread, as the time's (the same "-" for an idle body) */
-    if (!isnan(e->cpu_spread) && !row->idle)
-        bl__run_rows_percent(c->cell[C_CPU_SPREAD], CELL, e->cpu_spread);
-    else
-        snprintf(c->cell[C_CPU_SPREAD], CELL, "-");
+    /* the spreads, time's and on-CPU time's ("-" for an idle body; in ns
+     * below half a cycle) */
+    lo->spread_ns |= bl__run_rows_spreads(row, c->cell[C_SPREAD], c->cell[C_CPU_SPREAD], CELL);
     snprintf(c->cell[C_BATCHES], CELL, "%zu/%zu", e->n_batches, e->n_measured);
     bl_format_duration(c->cell[C_OVH], CELL, e->overhead_ns);
     /* reference cycles: the launches' values, centred as the time is */
@@ -537,6 +532,10 @@ static void table_print(FILE *f, const struct layout *lo, const struct palette *
     if (lo->one_launch)
         fprintf(f, "* one launch: the interval comes from the batches of one process and "
                    "leaves out the variance between processes (--count 2 or more)\n");
+    if (lo->spread_ns)
+        fprintf(f, "spread in ns: the launches' median is below half a core cycle, what "
+                   "subtracting the loop resolves, so their range (max - min) rather than a "
+                   "share of that median\n");
     if (lo->directed || lo->metric_spread)
         fprintf(f, "metrics: median over launches%s%s\n",
                 lo->metric_spread ? " (in parentheses their spread, as time/op's)" : "",

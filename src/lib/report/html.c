@@ -365,8 +365,12 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
             char t[48];
             bl__rfmt_time(t, sizeof t, c->est.centre);
             fprintf(f, "<td data-sort=\"%.9g\">%s", c->est.centre, t);
-            if (c->est.n_launches > 1)
+            if (c->est.n_launches > 1 && !c->idle && !isnan(c->spread_ns)) {
+                bl__rfmt_time(t, sizeof t, c->spread_ns / 2);
+                fprintf(f, " <span class=\"sub\">\xc2\xb1%s</span>", t);
+            } else if (c->est.n_launches > 1 && !c->idle) {
                 fprintf(f, " <span class=\"sub\">\xc2\xb1%.0f%%</span>", 50 * c->est.spread);
+            }
             disturbed_flag(f, c);
             fputs("</td>", f);
         }
@@ -411,7 +415,9 @@ static void write_overview(FILE *f, const struct bl__rmodel *m)
         fprintf(f,
                 "<p class=\"sub\">Time/op: the centre over the launches (their median; the 20%% "
                 "trimmed mean of 2-5), "
-                "\xc2\xb1 half the spread of the launch centres; cpu/op: the on-CPU time per "
+                "\xc2\xb1 half the spread of the launch centres (in ns where their median is "
+                "below half a core cycle, what subtracting the loop resolves; none for a body "
+                "that did no measurable work); cpu/op: the on-CPU time per "
                 "op, centred as the time is; disturbed: no launch had a clean batch, so the "
                 "time includes time off CPU. Change: the run against the "
                 "baseline (Hodges-Lehmann ratio, as benchlab judge gives it), with its %.0f%% "
@@ -557,9 +563,16 @@ static void write_facts(FILE *f, const struct bl__rmodel *m, const struct bl__rb
                          c->est.ci_method == BL_CI_BATCHES ? " *" : "");
             td_text(f, NULL, iv);
             fprintf(f, "<td>%zu</td>", c->est.n_launches);
-            td_num(f, c->est.n_launches > 1 ? 100 * c->est.spread : NAN, 1, "", "%");
-            if (cpu)
-                td_num(f, 100 * c->cpu_spread, 1, "", "%");
+            /* as run's table: none for an idle body, in ns below half a cycle */
+            if (!isnan(c->spread_ns) && !c->idle)
+                td_time(f, c->spread_ns);
+            else
+                td_num(f, c->est.n_launches > 1 && !c->idle ? 100 * c->est.spread : NAN, 1, "",
+                       "%");
+            if (cpu && !isnan(c->cpu_spread_ns) && !c->idle)
+                td_time(f, c->cpu_spread_ns);
+            else if (cpu)
+                td_num(f, c->idle ? NAN : 100 * c->cpu_spread, 1, "", "%");
             if (c->from_batches)
                 fprintf(f, "<td>%zu/%zu</td>", c->n_measured - c->n_invalid, c->n_measured);
             else

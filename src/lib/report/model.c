@@ -177,6 +177,9 @@ static int cell_collect(struct bl__rcell *c, const bl_bench_result *b, double co
         c->cpu_ns = c->est.cpu_ns;
         c->cpu_spread = c->est.cpu_spread;
         c->disturbed = c->est.disturbed;
+        c->idle = bl__no_measurable_work(&c->est);
+        if (bl__spread_ranges(b, &c->est, &c->spread_ns, &c->cpu_spread_ns))
+            return -ENOMEM;
         if (isnan(c->cpu_ns) && !any_batches && cpu_from_lines(c, b, confidence))
             return -ENOMEM;
     }
@@ -188,7 +191,7 @@ static int cell_fill(struct bl__rcell *c, const bl_bench_result *b, double confi
 {
     memset(c, 0, sizeof *c);
     c->b = b;
-    c->overhead_ns = c->cpu_ns = c->cpu_spread = NAN;
+    c->overhead_ns = c->cpu_ns = c->cpu_spread = c->spread_ns = c->cpu_spread_ns = NAN;
     if (!b)
         return 0;
     int rc = cell_collect(c, b, confidence);

@@ -43,6 +43,11 @@ struct bl__rcell {
      * spread: the estimate's, or where the input has no batches (Go
      * format) the launches' "cpu-ns/op" lines; NAN when unknown. */
     double cpu_ns, cpu_spread;
+    /* as run's table: the body did no measurable work (no spreads shown;
+     * bl__no_measurable_work), and the spreads in ns where the launches'
+     * median is below half a cycle (bl__spread_ranges; else NAN) */
+    bool idle;
+    double spread_ns, cpu_spread_ns;
     /* The number came only from disturbed launches (est.disturbed): no
      * launch had a clean batch, so every batch was kept, time off CPU too. */
     bool disturbed;

@@ -42,6 +42,27 @@ static inline bool bl__is_intrinsic(unsigned k, size_t count, size_t n)
 void bl__launch_centre_spread(double *v, size_t n, double confidence, double *centre,
                               double *spread);
 
+/*
+ * Whether the body of a benchmark with estimate e did no measurable work:
+ * a centre under half a core cycle per op beyond the empty loop (half a
+ * reference cycle, or 0.15 ns when the reference chain was not timed).
+ * Its spreads are then noise over zero, and the tables show none.
+ */
+bool bl__no_measurable_work(const bl_estimate *e);
+
+/*
+ * The spreads of b's launches in ns, where a spread over their median
+ * would measure noise over zero: when the median of the launches' time per
+ * op (e, bl_bench_estimate's, for b) is below half a core cycle (half the
+ * median of the launches' reference step ref_ns; 0.15 ns without one),
+ * which is what subtracting the loop overhead resolves, *time_range_ns is
+ * their range max - min in ns; likewise *cpu_range_ns for their on-CPU
+ * time per op. Each is NAN where the spread over the median stands, and
+ * with fewer than two launches. -ENOMEM or 0.
+ */
+int bl__spread_ranges(const bl_bench_result *b, const bl_estimate *e, double *time_range_ns,
+                      double *cpu_range_ns);
+
 /* Free what a launch owns (not the launch itself). */
 void bl__launch_fini(bl_launch *l);
 
