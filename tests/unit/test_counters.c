@@ -210,6 +210,48 @@ static void json_keeps_metric_flags(void **state)
     bl_results_destroy(out);
 }
 
+/* the text of one of benchlab's outputs of r; caller frees */
+static char *output_of(const bl_results *r, int which)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    if (which == 0)
+        assert_int_equal(bl_gobench_write(f, r), 0);
+    else if (which == 1)
+        assert_int_equal(bl_csv_write(f, r), 0);
+    else
+        bl_table_write(f, r, 0);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+/* kInvert of 0 (1 / 0) is inf in every output of benchlab's own: the Go
+ * line and the table say "inf", the CSV too (JSON: json_keeps_counters) */
+static void infinite_counter_is_inf_everywhere(void **state)
+{
+    (void)state;
+    bl_results *r = make_run(BL_CLOCK_CPU);
+    char *go = output_of(r, 0), *csv = output_of(r, 1), *table = output_of(r, 2);
+    if (!strstr(go, "\t       inf never"))
+        fail_msg("no inf on the Go line:\n%s", go);
+    if (!strstr(csv, "never") || !strstr(csv, ",inf"))
+        fail_msg("no inf in the CSV:\n%s", csv);
+    if (!strstr(table, "inf never"))
+        fail_msg("no inf in the table:\n%s", table);
+    assert_null(strstr(go, "nan"));
+    assert_null(strstr(table, "nan"));
+    /* the Go line reads back as inf */
+    double v = 0;
+    assert_int_equal(bl_gobench_parse_float("inf", 3, &v), 0);
+    assert_true(isinf(v) && v > 0);
+    free(go);
+    free(csv);
+    free(table);
+    bl_results_destroy(r);
+}
+
 /* a launch from a file written before counters were kept: as read */
 static void old_files_read_as_before(void **state)
 {
@@ -314,6 +356,7 @@ int main(void)
         cmocka_unit_test(launch_counters_over_the_clock),
         cmocka_unit_test(json_keeps_counters),
         cmocka_unit_test(json_keeps_metric_flags),
+        cmocka_unit_test(infinite_counter_is_inf_everywhere),
         cmocka_unit_test(old_files_read_as_before),
         cmocka_unit_test(process_cpu_time_is_kept),
     };

@@ -95,7 +95,12 @@ int bl_csv_write(FILE *f, const bl_results *r)
                 for (size_t k = 0; k < l->n_metrics; k++)
                     if (strcmp(l->metrics[k].unit, units[u]) == 0)
                         v = l->metrics[k].value;
-                num(f, v);
+                if (isinf(v)) { /* a kInvert counter of 0: as the Go lines and the table */
+                    fputc(',', f);
+                    bl__csv_field(f, v > 0 ? "inf" : "-inf"); /* the formula rule for "-inf" */
+                } else {
+                    num(f, v);
+                }
             }
             fputc('\n', f);
         }
