@@ -334,9 +334,9 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
         (rc = boolean(c, j, "tune_stale", &l->tune_stale)))
         return rc;
     l->tuned_reps = (uint64_t)v;
-    if ((rc = count(c, j, "intrinsic", (1u << BL_INVALID_NREASONS) - 1, &v)))
+    if ((rc = count(c, j, "intrinsic", 4294967295.0, &v)))
         return rc;
-    l->intrinsic = (unsigned)v;
+    l->intrinsic = (unsigned)v & ((1u << BL_INVALID_NREASONS) - 1); /* bits of known reasons */
     if ((rc = str_dup(c, j, "label", &l->label)) || (rc = time_unit(c, j, l->time_unit)) ||
         (rc = read_size(c, &l->size, j)))
         return rc;
