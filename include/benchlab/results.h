@@ -254,7 +254,7 @@ typedef struct bl_results {
     size_t n_complexity;
     /* The unit of Google Benchmark's outputs (--time-unit): "ns", "us", "ms"
      * or "s" for benchmarks that set none and for the rows of complexity
-     * fits; "": ns. Not saved with the results. */
+     * fits; "": ns. Kept by benchlab JSON ("time_unit"), not by the store. */
     char time_unit[4];
     /* Internal: the hash index behind name and key lookups, kept by
      * bl_results_bench, bl_results_set_config and bl_results_set_meta
@@ -368,6 +368,14 @@ BL_API void bl_launch_rates(const bl_launch *launch, bl_rates *rates);
  * kept and warned about. 0 or -ENOMEM.
  */
 BL_API int bl_results_fit_complexity(bl_results *results, bool all);
+/*
+ * Fit again as the run did: bl_results_fit_complexity with `all` when the
+ * run's metadata says "complexity-fit" is "all" (run --complexity). The
+ * fits are derived from the launches' sizes and times and are not kept
+ * with them, so whatever reads results back (benchlab JSON, the store) or
+ * merges them calls this to have the run's fits. 0 or -ENOMEM.
+ */
+BL_API int bl_results_refit_complexity(bl_results *results);
 
 /* Per-op values of the valid measured batches, pause cost and overhead
  * subtracted. Caller frees *out with free(). Returns the count, or -ENOMEM. */

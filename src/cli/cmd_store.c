@@ -651,6 +651,9 @@ int cmd_merge(int argc, char **argv)
             status = cli_error("merge: out of memory");
         bl_results_destroy(r);
     }
+    /* the fits over the merged launches (each input's were over its own) */
+    if (!status && bl_results_refit_complexity(merged))
+        status = cli_error("merge: out of memory");
     int skip_status = cli_print_skipped("benchlab: merge", &skipped);
     bl_diags_fini(&skipped);
     if (!status) {

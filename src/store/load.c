@@ -476,6 +476,9 @@ static int load_run(bl_store *s, int64_t run_id, bl_results **out, bl_store_run 
         rc = load_samples(&ld);
     if (!rc)
         rc = add_run_meta(ld.r, &run);
+    /* the complexity fits are derived, not stored: made again as the run made them */
+    if (!rc)
+        rc = bl_results_refit_complexity(ld.r);
     DB_OPS(s)->rollback(s->db); /* a read: nothing to commit */
     idmap_fini(&ld.benches);
     idmap_fini(&ld.launches);

@@ -895,6 +895,16 @@ complexity-registrations)
     out_has '{"name":"BenchmarkUnasked","param":"len","asked":"auto","points":\[{"n":500,'
     out_has '"best":{"curve":"O(n)","coefficient":[0-9.e+-]*,"rms":[0-9.e+-]*},"good":true,"fits":\[{"curve":"O(1)"'
     out_has '{"curve":"O(n^3)"'
+    # the file says so, and a merge of it fits again as the run did: the
+    # same fits, --complexity's too
+    out_has '"complexity-fit":"all"'
+    cp "$tmp/out" "$tmp/unasked.json"
+    run "$cli" merge "$tmp/unasked.json" -o "$tmp/merged.json"
+    expect_status 0
+    python3 -c 'import json, sys
+a, b = (json.load(open(p))["complexity"] for p in sys.argv[1:])
+sys.exit(not (a and a == b))' "$tmp/unasked.json" "$tmp/merged.json" ||
+        fail "the merged file has other fits than the run: $(grep -o '"complexity":.*' "$tmp/merged.json" | head -c 300)"
     # with --no-table a warning still reaches stderr
     run "$cplx" $fast --no-table --filter 'OneSize'
     err_has 'BenchmarkOneSize: complexity: needs at least 3 sizes'

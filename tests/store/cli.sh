@@ -514,7 +514,8 @@ build-facts-saved)
     ;;
 stored-run-reads-back-as-its-json)
     # what Google Benchmark suites carry (counters with flags, 4 threads'
-    # sums, the real and cpu clocks, repetitions, a benchmark's own count)
+    # sums, the real and cpu clocks, repetitions, a benchmark's own count,
+    # a label, its own time unit, a family's sizes and their complexity fit)
     # is stored: the run read back is its own JSON, field by field, so
     # rates recomputed from it (GB's outputs, report) are the run's
     run "$bin/fixture_counters" $quick --out run.json --store "$store"
@@ -522,7 +523,12 @@ stored-run-reads-back-as-its-json)
     run "$cli" merge @latest -o back.json --store "$store"
     expect_status 0
     python3 "$here/same_run.py" --counters run.json back.json >"$tmp/out" 2>&1 ||
-        fail "the stored run differs from its own JSON"
+        fail "the stored run differs from its own JSON: $(cat "$tmp/out")"
+    # and so is a merge of the run's own JSON (its sizes, labels, units and fits)
+    run "$cli" merge run.json -o merged.json
+    expect_status 0
+    python3 "$here/same_run.py" --counters run.json merged.json >"$tmp/out" 2>&1 ||
+        fail "a merge of the run's JSON differs from it: $(cat "$tmp/out")"
     [ "$(sql "SELECT count(*) FROM metrics WHERE is_counter = 1 AND counter_flags = 17")" -gt 0 ] ||
         fail "no counter with kIsRate|kInvert in metrics"
     [ "$(sql "SELECT count(*) FROM launches WHERE counter_clock = 2 AND loop_iterations > 0")" -gt 0 ] ||
@@ -549,7 +555,7 @@ old-schema-migrates)
     [ "$(sql 'SELECT count(*) FROM runs')" = 1 ] || fail "the old run is gone"
     run "$cli" merge @1 -o back.json --store "$store"
     expect_status 0
-    python3 "$here/same_run.py" "$want" back.json >"$tmp/out" 2>&1 ||
+    python3 "$here/same_run.py" --older "$want" back.json >"$tmp/out" 2>&1 ||
         fail "the old run reads back otherwise than the older benchlab read it"
     # once: a second open finds version 2; a new run goes in whole
     run "$bin/fixture_counters" $quick --out run.json --store "$store"
@@ -574,7 +580,7 @@ old-schema-migrates)
     run $as_user "$bin/fixture_counters" $quick --store ro/s.db
     chmod u+w ro ro/s.db
     [ "$st_read" -eq 0 ] || fail "an old read-only store cannot be read (status $st_read)"
-    python3 "$here/same_run.py" "$want" ro.json >/dev/null 2>&1 ||
+    python3 "$here/same_run.py" --older "$want" ro.json >/dev/null 2>&1 ||
         fail "an old read-only store reads back otherwise than the older benchlab read it"
     expect_status 2
     err_has 'ro/s.db: cannot be written: its schema (version 1) must be migrated to version 2 first'

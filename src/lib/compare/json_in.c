@@ -59,7 +59,20 @@ struct emit {
     bl_gobench_value vals[64];
     char units[64][64];
     size_t n_vals;
+    struct bl__buf name; /* the result's name as a Go line spells it (go_name) */
 };
+
+/* A benchmark's name into e->name as benchlab's Go lines spell it
+ * (bl__gobench_field: whitespace, U+00A0 too, and control characters
+ * become '_'), whichever JSON it came from. 0 or -ENOMEM. */
+static int go_name(struct emit *e, const char *name)
+{
+    e->name.len = 0;
+    int rc = bl__gobench_field_buf(&e->name, name);
+    if (!rc)
+        rc = bl__buf_append(&e->name, "", 0); /* data NUL-terminated, never NULL */
+    return rc;
+}
 
 static void add_val(struct emit *e, const char *unit, double v)
 {
@@ -186,15 +199,14 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
             skipped(e, "benchmarks[%zu]: %s: failed (%s): skipped", i, name, msg ? msg : "error");
             continue;
         }
-        char nm[1024];
-        snprintf(nm, sizeof nm, "%s", name);
         /* Google Benchmark's name as benchlab's Go lines of the same suite
          * write it ("BM_x/size:8/threads:2", "/size" a key of it too), so
          * that the rows line up; spaces would split the name field, and
          * become "_" as in those lines */
-        for (char *p = nm; *p; p++)
-            if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-                *p = '_';
+        int rc = go_name(e, name);
+        if (rc)
+            return rc;
+        const char *nm = e->name.data;
         const char *tu = bl__json_str(bl__json_get(b, "time_unit"));
         double scale = 1;
         if (tu && strcmp(tu, "us") == 0)
@@ -230,7 +242,7 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
             if (b->items[k].type == BL_JNUM && !is_known_gbench_field(b->keys[k]))
                 add_val(e, b->keys[k], b->items[k].num);
         long long iters = to_count(bl__json_num(bl__json_get(b, "iterations"), 0));
-        int rc = send(e, nm, i + 1, medians ? iters : iters / threads);
+        rc = send(e, nm, i + 1, medians ? iters : iters / threads);
         if (rc)
             return rc;
     }
@@ -257,6 +269,13 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
         }
         if (strncmp(name, "Benchmark", 9) == 0)
             name += 9;
+        /* spelled as benchlab's Go lines and Google Benchmark's JSON of the
+         * same suite are ("BM_f<int,_double>"), so that the rows of the
+         * three line up */
+        int rc = go_name(e, name);
+        if (rc)
+            return rc;
+        name = e->name.data;
         for (size_t j = 0; j < ls->n; j++) {
             const struct bl__json *l = &ls->items[j];
             const char *status = bl__json_str(bl__json_get(l, "status"));
@@ -304,8 +323,7 @@ static int read_benchlab(struct emit *e, const struct bl__json *doc)
             for (size_t k = 0; ms && ms->type == BL_JOBJ && k < ms->n; k++)
                 if (bl__json_metric(&ms->items[k], &x))
                     add_val(e, ms->keys[k], x);
-            int rc =
-                send(e, name, i + 1, to_count(bl__json_num(bl__json_get(l, "measured_reps"), 0)));
+            rc = send(e, name, i + 1, to_count(bl__json_num(bl__json_get(l, "measured_reps"), 0)));
             if (rc)
                 return rc;
         }
@@ -401,6 +419,7 @@ int bl__compare_read_json(int fd, const char *prefix, size_t prefix_len, const c
         rc = BL_EFORMAT;
     }
     free(e->config);
+    bl__buf_fini(&e->name);
     free(e);
     bl__json_free(doc);
     return rc;

@@ -98,6 +98,10 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
         bl_results_set_meta(res, "compiler", compiler);
     if (flags[0])
         bl_results_set_meta(res, "cflags", flags);
+    /* --complexity: what fits the run made, so that results read back make them again
+     * (bl_results_refit_complexity) */
+    if (o->complexity)
+        bl_results_set_meta(res, "complexity-fit", "all");
     if (o->shard_count > 1) {
         snprintf(buf, sizeof buf, "%d/%d", o->shard_index, o->shard_count);
         bl_results_set_meta(res, "shard", buf);

@@ -60,6 +60,41 @@ static void labels(FILE *f, const bl_label *l, size_t n)
     fputc('}', f);
 }
 
+/* A string member, null when absent. */
+static void str_or_null(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, ",\"%s\":", key);
+    if (s)
+        jstr(f, s);
+    else
+        fputs("null", f);
+}
+
+/* The launch's size for complexity fits (bl_size): present only when the
+ * worker named one, so that files of benchmarks without sizes stay as they
+ * were. The curve asked is named as the complexity fits name it. */
+static void write_size(FILE *f, const bl_size *z)
+{
+    if (!z->param && !z->group && !(z->n_sum > 0))
+        return;
+    fputs(",\"size\":{\"n\":", f);
+    bl__json_number(f, z->n);
+    str_or_null(f, "param", z->param);
+    fputs(",\"complexity\":", f);
+    jstr(f, z->complexity == BL_COMPLEXITY_NONE   ? "none"
+            : z->complexity == BL_COMPLEXITY_AUTO ? "auto"
+                                                  : bl_complexity_name(z->complexity));
+    str_or_null(f, "group", z->group);
+    fputs(",\"user_g\":", f);
+    bl__json_number(f, z->user_g);
+    str_or_null(f, "user_name", z->user_name);
+    fputs(",\"n_sum\":", f);
+    bl__json_number(f, z->n_sum);
+    fputs(",\"user_g_sum\":", f);
+    bl__json_number(f, z->user_g_sum);
+    fputc('}', f);
+}
+
 static void write_launch(FILE *f, const bl_launch *l)
 {
     fputs("{\"status\":", f);
@@ -97,6 +132,14 @@ static void write_launch(FILE *f, const bl_launch *l)
         fputs(",\"cpu_clock\":\"process\"", f);
     fprintf(f, ",\"threads\":%d,\"tuned_reps\":%llu,\"tune_stale\":%s", l->threads,
             (unsigned long long)l->tuned_reps, l->tune_stale ? "true" : "false");
+    /* what the benchmark said of itself, present only when said */
+    if (l->intrinsic)
+        fprintf(f, ",\"intrinsic\":%u", l->intrinsic);
+    if (l->label)
+        str_or_null(f, "label", l->label);
+    if (l->time_unit[0])
+        str_or_null(f, "time_unit", l->time_unit);
+    write_size(f, &l->size);
     fprintf(f, ",\"measured_reps\":%llu,\"n_measured\":%zu,\"n_invalid\":%zu,\"invalid_by\":{",
             (unsigned long long)l->measured_reps, l->n_measured, l->n_invalid);
     for (unsigned i = 0; i < BL_INVALID_NREASONS; i++) {
@@ -446,6 +489,8 @@ int bl_json_write(FILE *f, const bl_results *r)
 {
     fputs("{\"schema\":\"benchlab/1\",\"config\":", f);
     labels(f, r->config, r->n_config);
+    if (r->time_unit[0])
+        str_or_null(f, "time_unit", r->time_unit);
     fputs(",\"meta\":", f);
     labels(f, r->meta, r->n_meta);
     /* unit metadata, as the Go format's Unit lines: {"hits/s":{"better":"higher"}} */

@@ -225,6 +225,64 @@ static int read_sample(struct ctx *c, bl_launch *l, const struct bl__json *s)
     return bl_launch_add_sample(l, &b);
 }
 
+/* A time unit as Google Benchmark's outputs take it; absent or null: "". */
+static int time_unit(struct ctx *c, const struct bl__json *obj, char out[4])
+{
+    const char *u;
+    int rc = str(c, obj, "time_unit", &u);
+    out[0] = '\0';
+    if (rc || !u)
+        return rc;
+    if (strcmp(u, "ns") && strcmp(u, "us") && strcmp(u, "ms") && strcmp(u, "s"))
+        return fail(c, "time_unit: \"%s\" is not ns, us, ms or s", u);
+    snprintf(out, 4, "%s", u);
+    return 0;
+}
+
+/* An owned copy of a string member (absent or null: NULL). */
+static int str_dup(struct ctx *c, const struct bl__json *obj, const char *key, char **out)
+{
+    const char *s;
+    int rc = str(c, obj, key, &s);
+    if (!rc && s && !(*out = bl__strdup(s)))
+        rc = -ENOMEM;
+    return rc;
+}
+
+/* "size" (json_write.c's write_size): absent leaves the launch without one. */
+static int read_size(struct ctx *c, bl_size *z, const struct bl__json *j)
+{
+    const struct bl__json *o;
+    const char *asked;
+    int rc = object(c, j, "size", BL_JOBJ, &o);
+    if (rc || !o)
+        return rc;
+    size_t len = strlen(c->where);
+    snprintf(c->where + len, sizeof c->where - len, ".size");
+    if ((rc = num(c, o, "n", 0, &z->n)) || (rc = num(c, o, "user_g", NAN, &z->user_g)) ||
+        (rc = num(c, o, "n_sum", 0, &z->n_sum)) ||
+        (rc = num(c, o, "user_g_sum", NAN, &z->user_g_sum)) ||
+        (rc = str(c, o, "complexity", &asked)))
+        return rc;
+    if (!(z->n_sum > 0) || isinf(z->n_sum))
+        z->n_sum = 0; /* not said */
+    z->complexity = -1;
+    if (!asked || strcmp(asked, "none") == 0)
+        z->complexity = BL_COMPLEXITY_NONE;
+    else if (strcmp(asked, "auto") == 0)
+        z->complexity = BL_COMPLEXITY_AUTO;
+    for (int k = BL_O1; z->complexity < 0 && k <= BL_OUSER; k++)
+        if (strcmp(asked, bl_complexity_name(k)) == 0)
+            z->complexity = k;
+    if (z->complexity < 0)
+        return fail(c, "complexity: \"%s\" is not none, auto or a curve such as O(n)", asked);
+    if ((rc = str_dup(c, o, "param", &z->param)) || (rc = str_dup(c, o, "group", &z->group)) ||
+        (rc = str_dup(c, o, "user_name", &z->user_name)))
+        return rc;
+    c->where[len] = '\0';
+    return 0;
+}
+
 static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
 {
     if (j->type != BL_JOBJ)
@@ -283,6 +341,16 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = count(c, j, "loop_iterations", 1.8e19, &v)))
         return rc;
     l->loop_iterations = (uint64_t)v;
+    if ((rc = count(c, j, "tuned_reps", 1.8e19, &v)) ||
+        (rc = boolean(c, j, "tune_stale", &l->tune_stale)))
+        return rc;
+    l->tuned_reps = (uint64_t)v;
+    if ((rc = count(c, j, "intrinsic", 4294967295.0, &v)))
+        return rc;
+    l->intrinsic = (unsigned)v & ((1u << BL_INVALID_NREASONS) - 1); /* bits of known reasons */
+    if ((rc = str_dup(c, j, "label", &l->label)) || (rc = time_unit(c, j, l->time_unit)) ||
+        (rc = read_size(c, &l->size, j)))
+        return rc;
     const char *clock;
     if ((rc = str(c, j, "counter_clock", &clock)))
         return rc;
@@ -420,6 +488,8 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
     int rc = read_labels(c, r, doc, "config", 0);
     if (!rc)
         rc = read_labels(c, r, doc, "meta", 1);
+    if (!rc)
+        rc = time_unit(c, doc, r->time_unit);
     /* unit metadata: {"hits/s": {"better": "higher"}} */
     const struct bl__json *units = NULL;
     if (!rc)
@@ -468,6 +538,11 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
         if (!rc)
             rc = read_own_plan(c, br, b);
     }
+    /* the fits are derived: made again from the sizes as the run made them,
+     * not read from "complexity" (files from before sizes were written have
+     * none, as before) */
+    if (!rc)
+        rc = bl_results_refit_complexity(r);
     return rc;
 }
 

@@ -269,3 +269,9 @@ int bl_results_fit_complexity(bl_results *r, bool all)
     free(idx);
     return rc;
 }
+
+int bl_results_refit_complexity(bl_results *r)
+{
+    const char *fit = bl_results_get_meta(r, "complexity-fit");
+    return bl_results_fit_complexity(r, fit && strcmp(fit, "all") == 0);
+}
