@@ -254,8 +254,9 @@ static int load_launches(struct loader *ld)
              " WHERE b.run_id = ? ORDER BY l.id",
              V2(ld,
                 "l.bytes_sum_per_op, l.items_sum_per_op, l.loop_iterations, l.counter_clock,"
-                " l.label, l.time_unit, l.size_group, l.cpu_clock",
-                "NULL, NULL, 0, 0, NULL, NULL, NULL, 0"));
+                " l.label, l.time_unit, l.size_group, l.cpu_clock, l.size_n_sum,"
+                " l.size_user_g_sum",
+                "NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL"));
     int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
@@ -323,6 +324,10 @@ static int load_launches(struct loader *ld)
         snprintf(l->time_unit, sizeof l->time_unit, "%s", text_or(ld->s, st, 39, ""));
         l->size.group = dup_col(ld->s, st, 40, &oom);
         l->cpu_clock = o->column_int(st, 41) == BL_CPU_PROCESS ? BL_CPU_PROCESS : BL_CPU_THREAD;
+        l->size.n_sum = o->column_double(st, 42);
+        if (isnan(l->size.n_sum)) /* 0: not said */
+            l->size.n_sum = 0;
+        l->size.user_g_sum = o->column_double(st, 43); /* NULL: NAN, not said */
         if (oom || (rc = idmap_add(&ld->launches, o->column_int(st, 0), bi, b->n_launches - 1)))
             break;
     }

@@ -94,9 +94,10 @@ static const char *const stmt_sql[N_STMTS] = {
                  " term_signal, out_text, err_text, out_total, err_total, disturbed, size_param,"
                  " size_n, size_complexity, size_user_g, size_user_name, ref_ns, ref_cycles_per_op,"
                  " tuned_reps, tune_stale, bytes_sum_per_op, items_sum_per_op, loop_iterations,"
-                 " counter_clock, label, time_unit, size_group, cpu_clock)"
+                 " counter_clock, label, time_unit, size_group, cpu_clock, size_n_sum,"
+                 " size_user_g_sum)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                 " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                  " RETURNING id",
     [S_METRIC] = "INSERT INTO metrics (launch_id, seq, unit, value, flags, per_op, is_counter,"
                  " counter_flags, counter_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -232,7 +233,7 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
 {
     bl_store *s = sv->s;
     int64_t launch_id;
-    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddiiddiittti",
+    int rc = put(s, sv->st[S_LAUNCH], &launch_id, "iiiitdddddddiiiiidiittiiitdidtddiiddiitttidd",
                  bench_id, (int64_t)seq, (int64_t)l->status, (int64_t)l->skipped, l->message,
                  l->ns_per_op, l->raw_ns_per_op, l->overhead_ns, l->clock_ns, l->pause_ns,
                  l->bytes_per_op, l->items_per_op, (int64_t)l->threads, (int64_t)l->measured_reps,
@@ -243,7 +244,8 @@ static int save_launch(struct saver *sv, int64_t bench_id, size_t seq, const bl_
                  l->size.user_name, l->ref_ns, l->ref_cycles_per_op, (int64_t)l->tuned_reps,
                  (int64_t)l->tune_stale, l->bytes_sum_per_op, l->items_sum_per_op,
                  (int64_t)l->loop_iterations, (int64_t)l->counter_clock, l->label,
-                 l->time_unit[0] ? l->time_unit : NULL, l->size.group, (int64_t)l->cpu_clock);
+                 l->time_unit[0] ? l->time_unit : NULL, l->size.group, (int64_t)l->cpu_clock,
+                 l->size.n_sum, l->size.user_g_sum);
     for (size_t i = 0; i < l->n_metrics && !rc; i++) {
         const bl_metric *m = &l->metrics[i];
         rc = put(s, sv->st[S_METRIC], NULL, "iitdidiid", launch_id, (int64_t)i, m->unit, m->value,

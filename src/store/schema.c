@@ -77,7 +77,8 @@ static const char *const schema_v1[] = {
  * Version 2: what a launch carries since Google Benchmark's counters came
  * (bl_launch, bl_metric): the counters' flags and their threads' sums, the
  * threads' sums of bytes and items, the loop's repetitions and the clock
- * of the rates, the label, time unit and size group, the clock of cpu/op
+ * of the rates, the label, time unit and size group (and a threaded
+ * benchmark's n summed over its threads, with its own curve there), the clock of cpu/op
  * (.process_cpu) and each batch's process CPU time beside its threads';
  * per benchmark its own plan. Every new column has a default that is what a version 1 row meant
  * ("not said": NULL or 0), so a run saved before reads back as it did.
@@ -93,6 +94,8 @@ static const char *const schema_v2[] = {
     "ALTER TABLE launches ADD COLUMN time_unit TEXT",
     "ALTER TABLE launches ADD COLUMN size_group TEXT",
     "ALTER TABLE launches ADD COLUMN cpu_clock INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE launches ADD COLUMN size_n_sum DOUBLE PRECISION NOT NULL DEFAULT 0",
+    "ALTER TABLE launches ADD COLUMN size_user_g_sum DOUBLE PRECISION",
     "ALTER TABLE samples ADD COLUMN proc_cpu_ns DOUBLE PRECISION",
     "ALTER TABLE metrics ADD COLUMN is_counter INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE metrics ADD COLUMN counter_flags INTEGER NOT NULL DEFAULT 0",

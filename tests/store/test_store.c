@@ -230,6 +230,8 @@ static bl_results *make_results(double scale, const char *commit)
         if (k == 0)
             snprintf(l->time_unit, sizeof l->time_unit, "us");
         l->size.group = k == 1 ? strdup("BenchmarkSortGroup") : NULL;
+        l->size.n_sum = k == 2 ? 4000 : 0; /* 4 threads' SetComplexityN, summed */
+        l->size.user_g_sum = k == 2 ? 252982.2128 : NAN;
         bl_sample p = {.stage = BL_STAGE_PILOT, .reps = 1, .ns = 900, .cpu_ns = 880};
         assert_int_equal(bl_launch_add_sample(l, &p), 0);
         bl_sample o = {.stage = BL_STAGE_OVERHEAD, .reps = 1000, .ns = 350.5, .cpu_ns = -1};
@@ -365,6 +367,8 @@ static void assert_same_results(const bl_results *a, const bl_results *b)
             assert_true(p->loop_iterations == q->loop_iterations);
             assert_int_equal(p->counter_clock, q->counter_clock);
             assert_int_equal(p->cpu_clock, q->cpu_clock);
+            same_double(p->size.n_sum, q->size.n_sum);
+            same_double(p->size.user_g_sum, q->size.user_g_sum);
             assert_string_equal(p->time_unit, q->time_unit);
             if (p->label && q->label) /* invalid UTF-8 comes back as '?' */
                 assert_int_equal(strlen(p->label), strlen(q->label));
@@ -1029,6 +1033,8 @@ static const char *const v2_columns[][2] = {
     {"launches", "time_unit"},
     {"launches", "size_group"},
     {"launches", "cpu_clock"},
+    {"launches", "size_n_sum"},
+    {"launches", "size_user_g_sum"},
     {"samples", "proc_cpu_ns"},
     {"metrics", "is_counter"},
     {"metrics", "counter_flags"},
@@ -1059,6 +1065,8 @@ static void as_v1(bl_results *r)
             l->loop_iterations = 0;
             l->counter_clock = BL_CLOCK_UNSAID;
             l->cpu_clock = BL_CPU_THREAD;
+            l->size.n_sum = 0;
+            l->size.user_g_sum = NAN;
             for (size_t k = 0; k < l->n_samples; k++)
                 l->samples[k].proc_cpu_ns = -1;
             free(l->label);
