@@ -21,14 +21,22 @@
 #include "benchlab/compare.h"
 #include "benchlab/format.h"
 
-/* ---- interned strings: id 0 is "" ---- */
+/* ---- interned strings: id 0 is "" ----
+ * The strings' bytes come from an arena, one after the other in the order
+ * interned (no malloc or free per string); a slot keeps the high half of
+ * its string's hash beside the id, so that a probe reads the string's
+ * hash, length and bytes only when that half matches. */
 struct bl__strtab {
     char **s;
     uint32_t *len;
     uint64_t *hash;
     size_t n, cap;
-    uint32_t *slots; /* id + 1; 0 = empty */
+    struct bl__strtab_slot {
+        uint32_t tag; /* the hash's high 32 bits */
+        uint32_t id1; /* id + 1; 0 = empty */
+    } * slots;
     size_t n_slots;
+    struct bl__arena bytes;
 };
 uint64_t bl__hash_bytes(const void *p, size_t n);
 int bl__strtab_init(struct bl__strtab *t);
