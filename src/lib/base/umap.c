@@ -1,8 +1,8 @@
 /*
  * umap.c - a u64 -> u64 hash map (open addressing, key ~0 is empty), for
  * maps keyed by ids or hashes rather than strings (strindex.c is the one
- * for strings): the compare engine's observation orders, fixed orders,
- * configuration keys and cells.
+ * for strings): the compare engine's observation orders, fixed orders
+ * and cells.
  */
 #include <errno.h>
 #include <stdint.h>

@@ -21,14 +21,22 @@
 #include "benchlab/compare.h"
 #include "benchlab/format.h"
 
-/* ---- interned strings: id 0 is "" ---- */
+/* ---- interned strings: id 0 is "" ----
+ * The strings' bytes come from an arena, one after the other in the order
+ * interned (no malloc or free per string); a slot keeps the high half of
+ * its string's hash beside the id, so that a probe reads the string's
+ * hash, length and bytes only when that half matches. */
 struct bl__strtab {
     char **s;
     uint32_t *len;
     uint64_t *hash;
     size_t n, cap;
-    uint32_t *slots; /* id + 1; 0 = empty */
+    struct bl__strtab_slot {
+        uint32_t tag; /* the hash's high 32 bits */
+        uint32_t id1; /* id + 1; 0 = empty */
+    } * slots;
     size_t n_slots;
+    struct bl__arena bytes;
 };
 uint64_t bl__hash_bytes(const void *p, size_t n);
 int bl__strtab_init(struct bl__strtab *t);
@@ -285,9 +293,17 @@ struct bl_compare {
     uint32_t cfg_file_key, cfg_file;
     uint32_t *cfg_key, *cfg_val;
     size_t n_cfg, cap_cfg;
-    struct bl__umap cfg_pos;  /* key id -> position + 1; 0: not set */
-    struct bl__umap cfg_info; /* key id -> ordinal + 1 in .config, or CFG_EXCLUDED */
-    uint32_t *cfg_pending;    /* keys changed since the map was last brought up to date */
+    /* Per string id (the configuration keys are interned strings, whose
+     * ids are dense): the key's position + 1 in cfg_key (0: not set) and
+     * its ordinal + 1 in .config (0: not yet met, CFG_EXCLUDED: not in
+     * .config); zero past n_cfg_ks. An array, not two hash maps of the
+     * same keys: one access per key, and keys read in order are read in
+     * order. */
+    struct cfg_ks {
+        uint32_t pos1, info;
+    } * cfg_ks;
+    size_t n_cfg_ks;
+    uint32_t *cfg_pending; /* keys changed since the map was last brought up to date */
     size_t n_cfg_pending, cap_cfg_pending;
     uint32_t cfg_map; /* the .config map, as of the last bl__cfg_sync */
     size_t n_cfg_ord;

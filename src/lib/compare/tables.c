@@ -177,16 +177,33 @@ static int cell_add(struct cell *cl, double v, uint32_t residue)
  * result is next projected. A configuration that changes before every
  * result therefore costs O(log n) per change, not O(its width). */
 
-#define CFG_EXCLUDED UINT64_MAX - 1
+#define CFG_EXCLUDED UINT32_MAX
+
+/* The state of key k, or NULL when k has never been set (all zero). */
+static inline struct cfg_ks *cfg_ks_of(const bl_compare *c, uint32_t k)
+{
+    return k < c->n_cfg_ks ? &c->cfg_ks[k] : NULL;
+}
+
+/* The same, made to exist (zero when new); NULL: out of memory. */
+static struct cfg_ks *cfg_ks_make(bl_compare *c, uint32_t k)
+{
+    if (k >= c->n_cfg_ks) {
+        size_t old = c->n_cfg_ks, cap = old;
+        if (bl__grow((void **)&c->cfg_ks, &cap, (size_t)k + 1, sizeof *c->cfg_ks))
+            return NULL;
+        memset(c->cfg_ks + old, 0, (cap - old) * sizeof *c->cfg_ks);
+        c->n_cfg_ks = cap;
+    }
+    return &c->cfg_ks[k];
+}
 
 uint32_t bl__cfg_value(const bl_compare *c, uint32_t k)
 {
     if (k == c->cfg_file_key)
         return c->cfg_file;
-    uint64_t at;
-    if (!bl__umap_get(&c->cfg_pos, k, &at) || !at)
-        return 0;
-    return c->cfg_val[at - 1];
+    const struct cfg_ks *ks = cfg_ks_of(c, k);
+    return ks && ks->pos1 ? c->cfg_val[ks->pos1 - 1] : 0;
 }
 
 const char *bl__cfg_lookup(const bl_compare *c, const char *key)
@@ -208,8 +225,8 @@ static int cfg_pending_add(bl_compare *c, uint32_t k)
  * place as the readers do, so that positions stay the reader's). */
 static int cfg_set(bl_compare *c, uint32_t k, uint32_t v, int del)
 {
-    uint64_t at = 0;
-    bl__umap_get(&c->cfg_pos, k, &at);
+    struct cfg_ks *ks = cfg_ks_of(c, k);
+    size_t at = ks ? ks->pos1 : 0;
     if (del) {
         if (!at)
             return 0;
@@ -217,12 +234,10 @@ static int cfg_set(bl_compare *c, uint32_t k, uint32_t v, int del)
         if (i != last) {
             c->cfg_key[i] = c->cfg_key[last];
             c->cfg_val[i] = c->cfg_val[last];
-            if (bl__umap_put(&c->cfg_pos, c->cfg_key[i], i + 1))
-                return -ENOMEM;
+            c->cfg_ks[c->cfg_key[i]].pos1 = (uint32_t)(i + 1);
         }
         c->n_cfg--;
-        if (bl__umap_put(&c->cfg_pos, k, 0))
-            return -ENOMEM;
+        ks->pos1 = 0;
         return cfg_pending_add(c, k);
     }
     if (at) {
@@ -230,14 +245,15 @@ static int cfg_set(bl_compare *c, uint32_t k, uint32_t v, int del)
         return cfg_pending_add(c, k);
     }
     size_t cap = c->cap_cfg;
-    if (bl__grow((void **)&c->cfg_key, &cap, c->n_cfg + 1, sizeof *c->cfg_key) ||
+    /* positions are below the number of string ids, a uint32_t */
+    if (!(ks = cfg_ks_make(c, k)) ||
+        bl__grow((void **)&c->cfg_key, &cap, c->n_cfg + 1, sizeof *c->cfg_key) ||
         bl__grow((void **)&c->cfg_val, &c->cap_cfg, c->n_cfg + 1, sizeof *c->cfg_val))
         return -ENOMEM;
     c->cfg_key[c->n_cfg] = k;
     c->cfg_val[c->n_cfg] = v;
     c->n_cfg++;
-    if (bl__umap_put(&c->cfg_pos, k, c->n_cfg))
-        return -ENOMEM;
+    ks->pos1 = (uint32_t)c->n_cfg;
     return cfg_pending_add(c, k);
 }
 
@@ -255,7 +271,8 @@ int bl__compare_config_reset(bl_compare *c, const bl_label *config, size_t n)
     while (c->n_cfg) {
         uint32_t k = c->cfg_key[c->n_cfg - 1];
         c->n_cfg--;
-        if (bl__umap_put(&c->cfg_pos, k, 0) || cfg_pending_add(c, k))
+        c->cfg_ks[k].pos1 = 0;
+        if (cfg_pending_add(c, k))
             return -ENOMEM;
     }
     c->cfg_file = 0;
@@ -305,25 +322,24 @@ int bl__cfg_sync(bl_compare *c)
     int rc = 0;
     for (size_t i = 0; i < c->n_cfg_pending && !rc; i++) {
         uint32_t k = c->cfg_pending[i];
-        uint64_t info, at = 0;
-        if (bl__umap_get(&c->cfg_info, k, &info))
+        struct cfg_ks *ks = &c->cfg_ks[k]; /* a pending key has been set */
+        if (ks->info)
             continue; /* known: a group key, or excluded */
-        bl__umap_get(&c->cfg_pos, k, &at);
-        if (!at)
+        if (!ks->pos1)
             continue;
         if (is_config_excluded(c, c->str.s[k])) {
-            rc = bl__umap_put(&c->cfg_info, k, CFG_EXCLUDED);
+            ks->info = CFG_EXCLUDED;
             continue;
         }
         if (bl__grow((void **)&fresh, &cap_fresh, n_fresh + 1, 2 * sizeof *fresh)) {
             rc = -ENOMEM;
             break;
         }
-        fresh[2 * n_fresh] = at;
+        fresh[2 * n_fresh] = ks->pos1;
         fresh[2 * n_fresh + 1] = k;
         n_fresh++;
         /* mark it now so that a key pending twice is added once */
-        rc = bl__umap_put(&c->cfg_info, k, CFG_EXCLUDED);
+        ks->info = CFG_EXCLUDED;
     }
     if (!rc && n_fresh)
         qsort(fresh, n_fresh, 2 * sizeof *fresh, cmp_pos);
@@ -331,7 +347,7 @@ int bl__cfg_sync(bl_compare *c)
     for (size_t i = 0; i < n_fresh && !rc; i++) {
         uint32_t k = (uint32_t)fresh[2 * i + 1];
         size_t ord = c->n_cfg_ord++;
-        rc = bl__umap_put(&c->cfg_info, k, ord + 1);
+        c->cfg_ks[k].info = (uint32_t)(ord + 1); /* ordinals < string ids < UINT32_MAX */
         for (int j = 0; j < 4 && !rc; j++)
             rc = bl__proj_add_sub(ps[j], c->str.s[k], k, ord);
     }
@@ -344,10 +360,10 @@ int bl__cfg_sync(bl_compare *c)
         rc = -ENOMEM;
     for (size_t i = 0; i < c->n_cfg_pending && !rc; i++) {
         uint32_t k = c->cfg_pending[i];
-        uint64_t info;
-        if (!bl__umap_get(&c->cfg_info, k, &info) || info == CFG_EXCLUDED)
+        uint32_t info = c->cfg_ks[k].info;
+        if (!info || info == CFG_EXCLUDED)
             continue;
-        pairs[2 * n_pairs] = (uint32_t)(info - 1);
+        pairs[2 * n_pairs] = info - 1;
         pairs[2 * n_pairs + 1] = bl__cfg_value(c, k);
         n_pairs++;
     }
@@ -894,8 +910,7 @@ void bl_compare_destroy(bl_compare *c)
     free(c->cfg_key);
     free(c->cfg_val);
     free(c->cfg_pending);
-    bl__umap_fini(&c->cfg_pos);
-    bl__umap_fini(&c->cfg_info);
+    free(c->cfg_ks);
     bl__cfgmaps_fini(&c->maps);
     bl__buf_fini(&c->tmp);
     for (size_t i = 0; i < c->n_warn_strs; i++)

@@ -38,13 +38,13 @@ uint64_t bl__hash_bytes(const void *p, size_t n)
 int bl__strtab_init(struct bl__strtab *t)
 {
     memset(t, 0, sizeof *t);
+    bl__arena_init(&t->bytes);
     return bl__strtab_intern(t, "", 0) < 0 ? -ENOMEM : 0;
 }
 
 void bl__strtab_fini(struct bl__strtab *t)
 {
-    for (size_t i = 0; i < t->n; i++)
-        free(t->s[i]);
+    bl__arena_fini(&t->bytes);
     free(t->s);
     free(t->len);
     free(t->hash);
@@ -52,50 +52,65 @@ void bl__strtab_fini(struct bl__strtab *t)
     memset(t, 0, sizeof *t);
 }
 
+static uint32_t strtab_tag(uint64_t h)
+{
+    return (uint32_t)(h >> 32);
+}
+
+static void strtab_place(struct bl__strtab_slot *slots, size_t n_slots, uint64_t h, size_t id)
+{
+    size_t j = (size_t)h & (n_slots - 1);
+    while (slots[j].id1)
+        j = (j + 1) & (n_slots - 1);
+    slots[j].tag = strtab_tag(h);
+    slots[j].id1 = (uint32_t)id + 1;
+}
+
 static int strtab_rehash(struct bl__strtab *t, size_t n_slots)
 {
-    uint32_t *slots = calloc(n_slots, sizeof(uint32_t));
+    struct bl__strtab_slot *slots = calloc(n_slots, sizeof *slots);
     if (!slots)
         return -ENOMEM;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t j = (size_t)t->hash[i] & (n_slots - 1);
-        while (slots[j])
-            j = (j + 1) & (n_slots - 1);
-        slots[j] = (uint32_t)i + 1;
-    }
+    for (size_t i = 0; i < t->n; i++)
+        strtab_place(slots, n_slots, t->hash[i], i);
     free(t->slots);
     t->slots = slots;
     t->n_slots = n_slots;
     return 0;
 }
 
-long bl__strtab_find(const struct bl__strtab *t, const char *s, size_t n)
+/* The id of s[0..n) of hash h, or -1. */
+static long strtab_lookup(const struct bl__strtab *t, const char *s, size_t n, uint64_t h)
 {
     if (!t->n_slots)
         return -1;
-    uint64_t h = bl__hash_bytes(s, n);
+    uint32_t tag = strtab_tag(h);
     size_t j = (size_t)h & (t->n_slots - 1);
-    while (t->slots[j]) {
-        size_t id = t->slots[j] - 1;
-        if (t->hash[id] == h && t->len[id] == n && memcmp(t->s[id], s, n) == 0)
-            return (long)id;
+    while (t->slots[j].id1) {
+        if (t->slots[j].tag == tag) {
+            size_t id = t->slots[j].id1 - 1;
+            if (t->hash[id] == h && t->len[id] == n && memcmp(t->s[id], s, n) == 0)
+                return (long)id;
+        }
         j = (j + 1) & (t->n_slots - 1);
     }
     return -1;
 }
 
+long bl__strtab_find(const struct bl__strtab *t, const char *s, size_t n)
+{
+    return strtab_lookup(t, s, n, bl__hash_bytes(s, n));
+}
+
 long bl__strtab_intern(struct bl__strtab *t, const char *s, size_t n)
 {
     uint64_t h = bl__hash_bytes(s, n);
-    if (t->n_slots) {
-        size_t j = (size_t)h & (t->n_slots - 1);
-        while (t->slots[j]) {
-            size_t id = t->slots[j] - 1;
-            if (t->hash[id] == h && t->len[id] == n && memcmp(t->s[id], s, n) == 0)
-                return (long)id;
-            j = (j + 1) & (t->n_slots - 1);
-        }
-    }
+    long found = strtab_lookup(t, s, n, h);
+    if (found >= 0)
+        return found;
+    /* ids and lengths are uint32_t: refuse the one past them */
+    if (t->n >= UINT32_MAX - 1 || n >= UINT32_MAX)
+        return -1;
     if ((t->n + 1) * 2 > t->n_slots && strtab_rehash(t, t->n_slots ? t->n_slots * 2 : 64))
         return -1;
     if (t->n == t->cap) {
@@ -114,7 +129,7 @@ long bl__strtab_intern(struct bl__strtab *t, const char *s, size_t n)
         t->hash = nh;
         t->cap = cap;
     }
-    char *c = malloc(n + 1);
+    char *c = bl__arena_alloc(&t->bytes, n + 1, 1);
     if (!c)
         return -1;
     memcpy(c, s, n);
@@ -123,10 +138,7 @@ long bl__strtab_intern(struct bl__strtab *t, const char *s, size_t n)
     t->s[id] = c;
     t->len[id] = (uint32_t)n;
     t->hash[id] = h;
-    size_t j = (size_t)h & (t->n_slots - 1);
-    while (t->slots[j])
-        j = (j + 1) & (t->n_slots - 1);
-    t->slots[j] = (uint32_t)id + 1;
+    strtab_place(t->slots, t->n_slots, h, id);
     return (long)id;
 }
 
