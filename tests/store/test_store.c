@@ -948,6 +948,26 @@ static void locked_store_fails_clearly_after_the_timeout(void **state)
     bl_store_close(s);
 }
 
+/* The store made read-only, in ro_spec: PostgreSQL through a role that may
+ * only SELECT, SQLite by the file's and its directory's modes (a child
+ * that drops root reads it). */
+static void read_only_spec(char *ro_spec, size_t size)
+{
+    snprintf(ro_spec, size, "%s", spec);
+    if (pg_base) {
+        pg_admin("DROP ROLE IF EXISTS bl_reader");
+        assert_int_equal(pg_admin("CREATE ROLE bl_reader LOGIN"), 0);
+        raw_exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO bl_reader");
+        /* pg_base is "postgresql://USER@HOST:PORT": swap the user */
+        const char *at = strchr(pg_base, '@');
+        assert_non_null(at);
+        snprintf(ro_spec, size, "postgresql://bl_reader%s/%s", at, db_name);
+    } else {
+        assert_int_equal(chmod(spec, 0444), 0);
+        assert_int_equal(chmod(dir, 0555), 0);
+    }
+}
+
 /* A store this process may read but not write: PostgreSQL through a role
  * with SELECT only; SQLite as a file of root's when we are root (dropping
  * to nobody in a child), else a file and directory without write bits. */
@@ -959,19 +979,7 @@ static void read_only_store_refuses_save_but_reads(void **state)
     save(s, r, NULL);
     bl_store_close(s);
     char ro_spec[600];
-    snprintf(ro_spec, sizeof ro_spec, "%s", spec);
-    if (pg_base) {
-        pg_admin("DROP ROLE IF EXISTS bl_reader");
-        assert_int_equal(pg_admin("CREATE ROLE bl_reader LOGIN"), 0);
-        raw_exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO bl_reader");
-        /* pg_base is "postgresql://USER@HOST:PORT": swap the user */
-        const char *at = strchr(pg_base, '@');
-        assert_non_null(at);
-        snprintf(ro_spec, sizeof ro_spec, "postgresql://bl_reader%s/%s", at, db_name);
-    } else {
-        assert_int_equal(chmod(spec, 0444), 0);
-        assert_int_equal(chmod(dir, 0555), 0);
-    }
+    read_only_spec(ro_spec, sizeof ro_spec);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -1218,18 +1226,7 @@ static void old_read_only_store_reads_without_migrating(void **state)
     bl_store_close(s);
     downgrade_to_v1();
     char ro_spec[600];
-    snprintf(ro_spec, sizeof ro_spec, "%s", spec);
-    if (pg_base) {
-        pg_admin("DROP ROLE IF EXISTS bl_reader");
-        assert_int_equal(pg_admin("CREATE ROLE bl_reader LOGIN"), 0);
-        raw_exec("GRANT SELECT ON ALL TABLES IN SCHEMA public TO bl_reader");
-        const char *at = strchr(pg_base, '@');
-        assert_non_null(at);
-        snprintf(ro_spec, sizeof ro_spec, "postgresql://bl_reader%s/%s", at, db_name);
-    } else {
-        assert_int_equal(chmod(spec, 0444), 0);
-        assert_int_equal(chmod(dir, 0555), 0);
-    }
+    read_only_spec(ro_spec, sizeof ro_spec);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {

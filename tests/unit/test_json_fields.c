@@ -17,6 +17,7 @@
 #include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
+#include "json_round_trip.h"
 
 static char *copy_of(const char *s)
 {
@@ -109,17 +110,6 @@ static int read_text(const char *text, bl_results **out, char *err, size_t err_s
     return rc;
 }
 
-static bl_results *round_trip(const bl_results *in)
-{
-    char *text = json_text(in);
-    bl_results *out = NULL;
-    char err[256] = "";
-    if (read_text(text, &out, err, sizeof err))
-        fail_msg("read back: %s", err);
-    free(text);
-    return out;
-}
-
 static char *gbench_text(const bl_results *r)
 {
     char *text = NULL;
@@ -138,7 +128,7 @@ static void json_keeps_what_a_launch_said(void **state)
 {
     (void)state;
     bl_results *in = make_run();
-    bl_results *out = round_trip(in);
+    bl_results *out = json_round_trip(in, "f.json", NULL);
     assert_string_equal(out->time_unit, "ms");
     assert_int_equal(out->n_benches, in->n_benches);
     for (size_t i = 0; i < in->n_benches; i++) {
@@ -177,7 +167,7 @@ static void json_read_back_has_the_runs_fits(void **state)
 {
     (void)state;
     bl_results *in = make_run();
-    bl_results *out = round_trip(in);
+    bl_results *out = json_round_trip(in, "f.json", NULL);
     assert_int_equal(out->n_complexity, in->n_complexity);
     for (size_t i = 0; i < in->n_complexity; i++) {
         const bl_complexity_result *a = &in->complexity[i], *b = &out->complexity[i];

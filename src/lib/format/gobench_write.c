@@ -236,6 +236,17 @@ int bl_gobench_write_complexity(FILE *f, const bl_results *r)
     return rc;
 }
 
+/* "# note NAME: TEXT" as one line, through b */
+static int note_line(FILE *f, struct bl__buf *b, const char *name, const char *text)
+{
+    b->len = 0;
+    bl__buf_puts(b, "# note ");
+    bl__gobench_field_buf(b, name);
+    bl__buf_puts(b, ": ");
+    bl__gobench_text_buf(b, text);
+    return b->data ? bl__gobench_put_line(f, b, 1) : -ENOMEM;
+}
+
 int bl_gobench_write_notes(FILE *f, const bl_results *r)
 {
     struct bl__buf b = {0};
@@ -249,30 +260,13 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
             bl_bench_diagnose(&r->benches[i], &d) == 0 ? bl_format_diagnosis(&d, lines + own) : 0;
         n += own;
         char clock_note[200]; /* cpu-ns/op of the process's clock, as run's table says */
-        if (bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, &r->benches[i])) {
-            b.len = 0;
-            bl__buf_puts(&b, "# note ");
-            bl__gobench_field_buf(&b, r->benches[i].name);
-            bl__buf_puts(&b, ": ");
-            bl__gobench_text_buf(&b, clock_note);
-            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
-        }
-        if (!rc && bl__disturbed_note(&r->benches[i], dn, sizeof dn)) {
-            b.len = 0;
-            bl__buf_puts(&b, "# note ");
-            bl__gobench_field_buf(&b, r->benches[i].name);
-            bl__buf_puts(&b, ": ");
-            bl__gobench_text_buf(&b, dn);
-            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
-        }
-        for (int k = 0; !rc && k < n; k++) {
-            b.len = 0;
-            bl__buf_puts(&b, "# note ");
-            bl__gobench_field_buf(&b, r->benches[i].name);
-            bl__buf_puts(&b, ": ");
-            bl__gobench_text_buf(&b, lines[k]);
-            rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
-        }
+        const char *name = r->benches[i].name;
+        if (bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, &r->benches[i]))
+            rc = note_line(f, &b, name, clock_note);
+        if (!rc && bl__disturbed_note(&r->benches[i], dn, sizeof dn))
+            rc = note_line(f, &b, name, dn);
+        for (int k = 0; !rc && k < n; k++)
+            rc = note_line(f, &b, name, lines[k]);
     }
     bl__buf_fini(&b);
     return rc;

@@ -283,6 +283,14 @@ static int read_size(struct ctx *c, bl_size *z, const struct bl__json *j)
     return 0;
 }
 
+/* l's metric of that unit; NULL when it has none */
+static bl_metric *metric_named(bl_launch *l, const char *unit)
+{
+    for (size_t i = 0; i < l->n_metrics; i++)
+        if (strcmp(l->metrics[i].unit, unit) == 0)
+            return &l->metrics[i];
+    return NULL;
+}
 static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
 {
     if (j->type != BL_JOBJ)
@@ -386,10 +394,7 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = object(c, j, "user_counters", BL_JOBJ, &o)))
         return rc;
     for (size_t k = 0; o && k < o->n; k++) {
-        bl_metric *m = NULL;
-        for (size_t i = 0; i < l->n_metrics && !m; i++)
-            if (strcmp(l->metrics[i].unit, o->keys[k]) == 0)
-                m = &l->metrics[i];
+        bl_metric *m = metric_named(l, o->keys[k]);
         const struct bl__json *u = &o->items[k];
         double flags, cflags, sum;
         if (!m || u->type != BL_JOBJ)
@@ -408,10 +413,7 @@ static int read_launch(struct ctx *c, bl_launch *l, const struct bl__json *j)
     if ((rc = object(c, j, "metric_flags", BL_JOBJ, &o)))
         return rc;
     for (size_t k = 0; o && k < o->n; k++) {
-        bl_metric *m = NULL;
-        for (size_t i = 0; i < l->n_metrics && !m; i++)
-            if (strcmp(l->metrics[i].unit, o->keys[k]) == 0)
-                m = &l->metrics[i];
+        bl_metric *m = metric_named(l, o->keys[k]);
         const struct bl__json *u = &o->items[k];
         double flags, per_op;
         if (!m || m->is_counter || u->type != BL_JOBJ)
