@@ -7,6 +7,7 @@
 # GB's real_time and cpu_time and benchlab's real_time, and the ratios
 # benchlab/GB. With GB_TOOLS_DIR (Google Benchmark's tools/, holding
 # compare.py and gbench/), benchlab's JSON also goes through compare.py.
+# CPU=1: benchlab's cpu_time too, and the cpu/cpu ratios (agree.py --cpu).
 # Not a test: minutes of running, numbers of this machine.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,7 @@ while [ "$i" -le "$rounds" ]; do
     "$bl" --benchmark_filter="$filter" --benchmark_format=json --no-table >"$tmp/bl_$i.json" 2>/dev/null
     i=$((i + 1))
 done
-python3 "$here/agree.py" "$tmp"
+python3 "$here/agree.py" ${CPU:+--cpu} "$tmp"
 if [ -n "$tools" ]; then
     /usr/bin/python3 "$tools/compare.py" benchmarks "$tmp/gb_1.json" "$tmp/bl_1.json" >"$tmp/cmp" 2>&1 ||
         { cat "$tmp/cmp"; echo "compare.py refused benchlab's JSON" >&2; exit 1; }

@@ -968,6 +968,23 @@ static void read_only_spec(char *ro_spec, size_t size)
     }
 }
 
+/* Wait for the child that read the read-only store, make the store
+ * writable again, and fail unless the child exited 0. */
+static void end_read_only(pid_t pid)
+{
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!pg_base) {
+        chmod(dir, 0755);
+        chmod(spec, 0644);
+    } else {
+        raw_exec("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM bl_reader");
+        pg_admin("DROP ROLE IF EXISTS bl_reader");
+    }
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /* A store this process may read but not write: PostgreSQL through a role
  * with SELECT only; SQLite as a file of root's when we are root (dropping
  * to nobody in a child), else a file and directory without write bits. */
@@ -1012,17 +1029,7 @@ static void read_only_store_refuses_save_but_reads(void **state)
         }
         _exit(0);
     }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    if (!pg_base) {
-        chmod(dir, 0755);
-        chmod(spec, 0644);
-    } else {
-        raw_exec("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM bl_reader");
-        pg_admin("DROP ROLE IF EXISTS bl_reader");
-    }
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
+    end_read_only(pid);
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
     bl_results_destroy(r);
 }
@@ -1267,17 +1274,7 @@ static void old_read_only_store_reads_without_migrating(void **state)
         bl_results_destroy(v1);
         _exit(0);
     }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    if (!pg_base) {
-        chmod(dir, 0755);
-        chmod(spec, 0644);
-    } else {
-        raw_exec("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM bl_reader");
-        pg_admin("DROP ROLE IF EXISTS bl_reader");
-    }
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
+    end_read_only(pid);
     assert_int_equal(schema_version(), 1); /* not migrated, not written */
     s = open_store(0);
     assert_int_equal(schema_version(), 2);

@@ -37,6 +37,29 @@ static char *table_of(const bl_results *r)
     return buf;
 }
 
+/* r in Markdown, and in benchlab JSON; the caller frees the text. */
+static char *markdown_of(const bl_results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(bl_markdown_write(f, r), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static char *json_of(const bl_results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(bl_json_write(f, r), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
 /* The line of the table that starts with `name`. */
 static char *line_of(const char *table, const char *name)
 {
@@ -166,23 +189,14 @@ static void cpu_time_shows_its_spread_as_time_does(void **state)
     free(row);
     free(t);
     /* Markdown: both spreads, cpu/op between them and the overhead */
-    char *md = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&md, &len);
-    assert_non_null(f);
-    assert_int_equal(bl_markdown_write(f, r), 0);
-    fclose(f);
+    char *md = markdown_of(r);
     assert_non_null(strstr(md, "| benchmark | time/op | 95% CI | spread | cpu/op | cpu spread | "
                                "overhead |"));
     if (!strstr(md, " | 0.00% | 30.00 ns | 20% | "))
         fail_msg("no cpu/op and its spread in:\n%s", md);
     free(md);
     /* JSON: the estimate carries both */
-    char *js = NULL;
-    f = open_memstream(&js, &len);
-    assert_non_null(f);
-    assert_int_equal(bl_json_write(f, r), 0);
-    fclose(f);
+    char *js = json_of(r);
     if (!strstr(js, "\"cpu_ns_per_op\":30,") || !strstr(js, "\"cpu_spread\":0.2,"))
         fail_msg("no cpu_ns_per_op and cpu_spread in the estimate:\n%s", js);
     free(js);
@@ -228,12 +242,7 @@ static void spread_below_half_a_cycle_is_in_ns(void **state)
     assert_non_null(strstr(t, "\nspread in ns: the launches' median is below half a core cycle"));
     free(row);
     free(t);
-    char *md = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&md, &len);
-    assert_non_null(f);
-    assert_int_equal(bl_markdown_write(f, r), 0);
-    fclose(f);
+    char *md = markdown_of(r);
     if (!strstr(md, " | 0.600 ns | ") || strstr(md, "000%") ||
         !strstr(md, "\nspread in ns: the launches' median is below half a core cycle"))
         fail_msg("want the spreads in ns in:\n%s", md);
