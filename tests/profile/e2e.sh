@@ -89,16 +89,18 @@ known_stacks_are_real() {
     {
         v = $NF; total += v; stack = $0; sub(/ [0-9]+$/, "", stack)
         incomplete = sub(/^\[incomplete-stack\];/, "", stack)
-        n = split(stack, fr, ";"); path = ""; seen_main = 0
+        n = split(stack, fr, ";"); path = ""; seen_main = 0; own = 0
         for (i = 1; i <= n; i++) {
             if (fr[i] ~ /^(\[|_start$|__libc_start|start_thread$|clone3?$)/ || fr[i] ~ /\+0x/) {
-                if (path != "") { bad = $0; break } # libc start code only at the root
+                # libc start code only at the root, never under our functions; under
+                # libc code of its own it is real (exit -> __run_exit_handlers -> _dl_fini)
+                if (own) { bad = $0; break }
                 continue
             }
             if (fr[i] == "main" && path == "") { seen_main = 1; continue }
             path = path == "" ? fr[i] : path ";" fr[i]
+            if (fr[i] ~ /^(work|hot_a|mid_b|leaf_c|cold_d|spin)$/) own = 1
         }
-        own = path ~ /(^|;)(work|hot_a|mid_b|leaf_c|cold_d|spin)(;|$)/
         if (incomplete) { cut += v; if (own && !(("work;" path) in ok) && !(path in ok) &&
                           path !~ /^(hot_a|mid_b|leaf_c|cold_d|spin)(;(leaf_c|spin))*$/) bad = $0 }
         else if (own && !(path in ok)) bad = $0 # libc and ld.so code of their own: not ours
