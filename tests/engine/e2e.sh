@@ -705,16 +705,39 @@ process-cpu-is-every-thread)
     cpu_median() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }' "$tmp/out" |
         sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     th=$(cpu_median BenchmarkHandoff)
-    for b in BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2; do
-        pr=$(cpu_median $b)
-        [ -n "$th" ] && [ -n "$pr" ] || fail "no cpu-ns/op for $b"
-        check "$(awk -v a="$pr" -v b="$th" 'BEGIN { print a / b }')" 'x > 1.6' \
-            "$b: process / thread CPU time per op"
-    done
-    # per op of one thread: the same at 1 and 2 threads (divided by the threads)
-    check "$(awk -v a="$(cpu_median BenchmarkHandoffProcessThreads/threads=2)" \
-        -v b="$(cpu_median BenchmarkHandoffProcess)" 'BEGIN { print a / b }')" 'x > 0.6 && x < 1.6' \
-        "process CPU time per op, 2 threads over 1"
+    pr=$(cpu_median BenchmarkHandoffProcess)
+    [ -n "$th" ] && [ -n "$pr" ] || fail "no cpu-ns/op"
+    check "$(awk -v a="$pr" -v b="$th" 'BEGIN { print a / b }')" 'x > 1.6' \
+        "BenchmarkHandoffProcess: process / thread CPU time per op"
+    # At 2 threads each thread reads the process's clock around its own
+    # segments (Google Benchmark's definition): a reading holds the other
+    # thread's work only while both run. When the load keeps one thread off
+    # CPU until the other has finished its batch (a load of 19: most
+    # launches), each reading holds its own thread's work alone and the
+    # batch shows 1x the thread's clock per op, not 2x: at a load of 19 the
+    # median batch was 1.03x to 1.80x in 13 runs, and the median over the
+    # launches failed the 1.6x check in 2 of 3. Judged instead on the
+    # batches where the threads ran together, the upper tenth of all the
+    # measured batches: 1.80x to 2.11x in those 13 runs, while the upper
+    # tenth of the thread's own clock (what a process clock ignored would
+    # give) was 1.06x to 1.20x; 0.90x to 1.07x of 1 thread's, where a
+    # division by the threads once, not twice, gives 2x.
+    python3 - "$tmp/r.json" <<'PY' || fail "the process's clock at 2 threads"
+import json, statistics, sys
+per = {}
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    key = "cpu_ns" if b["name"] == "BenchmarkHandoff" else "proc_cpu_ns"
+    per[b["name"]] = sorted(s[key] / s["reps"] for l in b["launches"] for s in l["samples"]
+                            if s["stage"] == "m" and s["reps"] > 0 and s.get(key))
+th = statistics.median(per["BenchmarkHandoff"])
+one = statistics.median(per["BenchmarkHandoffProcess"])
+two = per["BenchmarkHandoffProcessThreads/threads=2"]
+top = two[int(0.9 * len(two))] if two else 0
+print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f" % (top, th, one))
+assert top / th > 1.6, "process / thread CPU time per op %.2f" % (top / th)
+# per op of one thread: the same at 1 and 2 threads (divided by the threads)
+assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)
+PY
     for b in BenchmarkHandoff BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2; do
         check "$(awk -v r="$(metric $b user:ops/s)" -v c="$(cpu $b)" 'BEGIN { print r * c / 1e9 }')" \
             'x > 0.999 && x < 1.001' "$b: ops/s is over the CPU seconds of its clock"
