@@ -5,9 +5,11 @@
  * The input is a list of strings separated by NUL bytes: benchmark names
  * (up to 3; "Benchmark" is put before each, except before "~NAME", which
  * stays NAME as Google Benchmark's names do), two counter names, a label
- * and a failure message. The numbers (threads, launches, time units,
- * counter flags and values: 0, tiny, huge, negative, inf, NaN) come from
- * the input's bytes. Results are built from them and
+ * and a failure message (the label and the message are the context's host
+ * name and date too; the executable is an OSC 52 sequence). The numbers
+ * (threads, launches, time units, counter flags and values: 0, tiny, huge,
+ * negative, inf, NaN) come from the input's bytes. Results are built from
+ * them and
  *   - JSON: valid UTF-8, parses, no object with a key twice (Python's json,
  *     which Google Benchmark's tools/compare.py uses, keeps the last: a
  *     counter named "real_time" would replace the time); read back by
@@ -17,7 +19,9 @@
  *     with its message; read by compare's reader: one result per finished
  *     launch, named as compare spells it (docs/formats.md), ns/op once and
  *     as measured, every number of the entry one value (none dropped,
- *     none twice);
+ *     none twice); its entries in order, each finished launch's with its
+ *     name, threads, iterations and label, the aggregates with the label
+ *     every launch has;
  *   - CSV: RFC 4180, one record per row of the JSON (header apart), every
  *     row the header's cells (an error row: error_occurred "true" in its
  *     column), no cell a spreadsheet takes for a formula, no control byte
@@ -351,6 +355,60 @@ static size_t gb_rows(const bl_results *r)
     return rows;
 }
 
+/* The entries in the order Google Benchmark writes them: per benchmark
+ * its finished launches (its name, threads, iterations of all threads,
+ * the launch's label), then with two or more the 4 aggregates (the label
+ * every launch has, else none), or one error entry. */
+static void check_entries(const bl_results *r, const struct bl__json *bs)
+{
+    size_t e = 0;
+    for (size_t i = 0; i < r->n_benches && e < bs->n; i++) {
+        const bl_bench_result *b = &r->benches[i];
+        size_t ok = ok_launches(b);
+        char *name = gb_name_of(b->name);
+        bool valid = name && fuzz_valid_utf8(name, strlen(name));
+        const char *same = NULL; /* the label every finished launch has */
+        bool first = true, differ = false;
+        for (size_t k = 0; k < b->n_launches && e < bs->n; k++) {
+            const bl_launch *l = &b->launches[k];
+            if (!launch_ok(l))
+                continue;
+            const struct bl__json *x = &bs->items[e++];
+            const char *nm = bl__json_str(bl__json_get(x, "name"));
+            const char *label = bl__json_str(bl__json_get(x, "label"));
+            int t = l->threads > 1 ? l->threads : 1;
+            FUZZ_PROP(!valid || (nm && strcmp(nm, name) == 0), "gbjson-name", NULL,
+                      "entry %zu is not named as benchmark %zu", e - 1, i);
+            FUZZ_PROP(bl__json_num(bl__json_get(x, "threads"), -1) == t &&
+                          bl__json_num(bl__json_get(x, "iterations"), -1) ==
+                              (double)(l->measured_reps * (unsigned long long)t),
+                      "gbjson-value", NULL, "entry %zu: threads or iterations not as measured",
+                      e - 1);
+            FUZZ_PROP(
+                !l->label == !label && (!label || !fuzz_valid_utf8(l->label, strlen(l->label)) ||
+                                        strcmp(label, l->label) == 0),
+                "gbjson-label", NULL, "entry %zu: the launch's label is not its label", e - 1);
+            const char *x_label = l->label ? l->label : "";
+            differ |= !first && strcmp(same, x_label) != 0;
+            same = x_label;
+            first = false;
+        }
+        if (ok > 1)
+            for (int a = 0; a < 4 && e < bs->n; a++) {
+                const struct bl__json *x = &bs->items[e++];
+                const char *label = bl__json_str(bl__json_get(x, "label"));
+                bool want = !differ && same && same[0];
+                FUZZ_PROP(!want == !label && (!label || !fuzz_valid_utf8(same, strlen(same)) ||
+                                              strcmp(label, same) == 0),
+                          "gbjson-label", NULL, "aggregate entry %zu: a label %s, the launches' %s",
+                          e - 1, label ? "written" : "missing", want ? "the same" : "differ");
+            }
+        else if (ok == 0)
+            e++;
+        free(name);
+    }
+}
+
 static void check_json(const bl_results *r)
 {
     char *out = NULL;
@@ -379,6 +437,8 @@ static void check_json(const bl_results *r)
         FUZZ_PROP(bs && bs->type == BL_JARR && bs->n == gb_rows(r), "gbjson-rows", NULL,
                   "%zu entries in Google Benchmark JSON, %zu rows expected",
                   bs && bs->type == BL_JARR ? bs->n : 0, gb_rows(r));
+        if (bs && bs->type == BL_JARR && bs->n == gb_rows(r))
+            check_entries(r, bs);
         check_results_read(r, out, len);
         check_compare_read(r, out, len, doc);
         bl__json_free(doc);
@@ -521,6 +581,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!r)
         goto out;
     snprintf(r->time_unit, sizeof r->time_unit, "%s", time_units[(g >> 28) % 5]);
+    /* the context's date and host name: hostile too */
+    bl_results_set_meta(r, "host", f[5]);
+    bl_results_set_meta(r, "date", f[6]);
     int n_benches = 0;
     for (int b = 0; b < 3; b++) {
         if (b > 0 && !f[b][0])
