@@ -156,4 +156,116 @@ static inline bool fuzz_formula_cell(const char *c, size_t n)
              strncmp(c + 1, "nan", 3) == 0 || strncmp(c + 1, "\xe2\x88\x9e", 3) == 0);
 }
 
+/* Go's unicode.IsSpace runes in UTF-8, written apart from the library's
+ * table (base/escape.c) so that a property does not check a writer against
+ * itself: the length of the one at p, or 0. */
+static inline size_t fuzz_go_space_len(const unsigned char *p, const unsigned char *end)
+{
+    static const char *const spaces[] = {
+        "\xc2\x85",     "\xc2\xa0",     "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
+        "\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
+        "\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\xa8",
+        "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80", NULL};
+    if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+        return 1;
+    for (int i = 0; spaces[i]; i++) {
+        size_t n = strlen(spaces[i]);
+        if ((size_t)(end - p) >= n && memcmp(p, spaces[i], n) == 0)
+            return n;
+    }
+    return 0;
+}
+
+/* s as a field of a Go result line (docs/formats.md): every whitespace rune
+ * and control byte '_', with `prefix` put before it when s does not start
+ * with it (NULL: none). Caller frees. */
+static inline char *fuzz_go_field(const char *s, const char *prefix)
+{
+    size_t n = strlen(s), pn = prefix ? strlen(prefix) : 0;
+    char *out = malloc(n + pn + 1), *o = out;
+    if (!out)
+        return NULL;
+    if (prefix && strncmp(s, prefix, pn) != 0) {
+        memcpy(o, prefix, pn);
+        o += pn;
+    }
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        size_t sl = fuzz_go_space_len(p, end);
+        if (sl || *p < 0x20 || *p == 0x7f) {
+            *o++ = '_';
+            p += sl ? sl : 1;
+        } else {
+            *o++ = (char)*p++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* The first raw control byte of s[0..n) other than newline and tab (and DEL), or -1:
+ * what a terminal or a spreadsheet would act on. */
+static inline int fuzz_control_byte(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+            return c;
+    }
+    return -1;
+}
+
+/* RFC 4180 CSV, split: cell(ctx, record, column, text, len) for every
+ * cell, quotes removed and doubled quotes as they are (the caller compares
+ * texts without quotes only). Returns the number of records, -1 when
+ * malformed. */
+static inline long fuzz_csv_split(const char *s, size_t n,
+                                  void (*cell)(void *, long, size_t, const char *, size_t),
+                                  void *ctx)
+{
+    long records = 0;
+    size_t i = 0;
+    while (i < n) {
+        for (size_t col = 0;; col++) {
+            size_t start = i;
+            bool quoted = s[i] == '"';
+            if (quoted) {
+                i++;
+                for (;;) {
+                    if (i >= n)
+                        return -1;
+                    if (s[i] == '"') {
+                        if (i + 1 < n && s[i + 1] == '"') {
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    i++;
+                }
+            } else {
+                while (i < n && s[i] != ',' && s[i] != '\n' && s[i] != '\r') {
+                    if (s[i] == '"')
+                        return -1;
+                    i++;
+                }
+            }
+            cell(ctx, records, col, s + start + quoted, i - start - 2 * quoted);
+            if (i < n && s[i] == ',') {
+                i++;
+                continue;
+            }
+            break;
+        }
+        if (i < n && s[i] == '\r')
+            i++;
+        if (i < n && s[i] != '\n')
+            return -1;
+        i++;
+        records++;
+    }
+    return records;
+}
+
 #endif

@@ -4,11 +4,21 @@
  * The input is a list of strings separated by NUL bytes: benchmark names
  * (up to 3; "Benchmark" is put before each, except before a name written
  * "~NAME", which stays NAME as Google Benchmark's names do), a metric unit,
- * a configuration key and value, a skip message.
- * Results are built from them (the numbers come from the input's bytes), and
+ * a configuration key and value, a skip message, a label, the size's
+ * parameter, group and curve name (an empty label or size string takes the
+ * skip message or the metric unit, so that every seed's hostile strings go
+ * there too).
+ * Results are built from them (the numbers come from the input's bytes:
+ * among them 0, the smallest double, huge ones, negative ones, infinities
+ * and NaN), with every field of benchlab JSON set (label, time_unit, size,
+ * intrinsic, tuned_reps, cpu_clock, counter_clock, threads, user counters,
+ * metric flags and a rate's per_op, proc_cpu_ns of the batches), and
  *   - JSON: written, valid UTF-8, parsed, read back: same benchmarks in the
  *     same order, names byte for byte (when valid UTF-8), same launches,
- *     batches and time per op, same metric units;
+ *     batches and time per op, same metric units; and every field as
+ *     written, strings byte for byte when valid UTF-8, numbers the same
+ *     double, where JSON has no NaN or infinity (null) what
+ *     docs/json-schema.md says null reads as;
  *   - Go: written, or refused (BL_ETOOLONG) only for a name or unit long
  *     enough to need it, no line over 64 KiB; read back: one result per
  *     measured launch, same time per op as written, every metric still a
@@ -29,6 +39,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
 #include "format/json.h"
@@ -36,7 +47,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define NFIELDS 7
+#define NFIELDS 9
 
 static char *field(const uint8_t **p, size_t *n)
 {
@@ -103,6 +114,103 @@ static size_t measured_launches(const bl_results *r)
     return n;
 }
 
+/* A number of benchlab JSON read back: as written, but NaN and infinities
+ * are null there, which reads as `null_reads` (docs/json-schema.md). */
+static bool json_num_back(double written, double back, double null_reads)
+{
+    return same_num(isfinite(written) ? written : null_reads, back, 0);
+}
+
+/* A metric's number: infinities are "inf" and "-inf", NaN null. */
+static bool metric_num_back(double written, double back, double null_reads)
+{
+    if (isinf(written))
+        return written == back;
+    return json_num_back(written, back, null_reads);
+}
+
+/* A string member read back: the same when valid UTF-8 (else replaced), NULL as NULL. */
+static bool same_str(const char *a, const char *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return !fuzz_valid_utf8(a, strlen(a)) || strcmp(a, b) == 0;
+}
+
+/* Every field a launch of benchlab JSON carries, read back as written. */
+static void check_launch_fields(size_t i, size_t k, const bl_launch *a, const bl_launch *b)
+{
+    const char *what = NULL;
+    if (!same_str(a->label, b->label))
+        what = "label";
+    else if (strcmp(a->time_unit, b->time_unit) != 0)
+        what = "time_unit";
+    else if (a->intrinsic != b->intrinsic)
+        what = "intrinsic";
+    else if (a->tuned_reps != b->tuned_reps || a->tune_stale != b->tune_stale)
+        what = "tuned_reps";
+    else if (a->cpu_clock != b->cpu_clock)
+        what = "cpu_clock";
+    else if (a->counter_clock != b->counter_clock)
+        what = "counter_clock";
+    else if (a->threads != b->threads || a->loop_iterations != b->loop_iterations)
+        what = "threads";
+    else if (!json_num_back(a->bytes_sum_per_op, b->bytes_sum_per_op, 0) ||
+             !json_num_back(a->items_sum_per_op, b->items_sum_per_op, 0))
+        what = "bytes_sum_per_op";
+    else if (!same_str(a->message, b->message) || a->status != b->status ||
+             a->disturbed != b->disturbed)
+        what = "message";
+    FUZZ_PROP(!what, "json-field", NULL, "benchmark %zu launch %zu: %s changed in JSON", i, k,
+              what ? what : "");
+    /* the size, for complexity fits: absent when nothing of it was said */
+    const bl_size *za = &a->size, *zb = &b->size;
+    bool said = za->param || za->group || za->n_sum > 0;
+    double n_sum = za->n_sum > 0 && isfinite(za->n_sum) ? za->n_sum : 0;
+    what = NULL;
+    if (!said)
+        what = zb->param || zb->group || zb->n_sum > 0 ? "size (none written)" : NULL;
+    else if (!same_str(za->param, zb->param) || !same_str(za->group, zb->group) ||
+             !same_str(za->user_name, zb->user_name))
+        what = "size's strings";
+    else if (za->complexity != zb->complexity)
+        what = "size.complexity";
+    else if (!json_num_back(za->n, zb->n, 0) || !json_num_back(za->user_g, zb->user_g, NAN) ||
+             !same_num(n_sum, zb->n_sum, 0) || !json_num_back(za->user_g_sum, zb->user_g_sum, NAN))
+        what = "size's numbers";
+    FUZZ_PROP(!what, "json-field", NULL, "benchmark %zu launch %zu: %s changed in JSON", i, k,
+              what ? what : "");
+    /* metrics, their flags, counters and a rate's per_op */
+    for (size_t m = 0; m < a->n_metrics && m < b->n_metrics; m++) {
+        const bl_metric *ma = &a->metrics[m], *mb = &b->metrics[m];
+        what = NULL;
+        if (!metric_num_back(ma->value, mb->value, NAN))
+            what = "value";
+        else if (ma->is_counter != mb->is_counter || ma->flags != mb->flags)
+            what = "flags";
+        else if (ma->is_counter && (ma->counter_flags != mb->counter_flags ||
+                                    !metric_num_back(ma->counter_sum, mb->counter_sum, NAN)))
+            what = "counter";
+        else if (!ma->is_counter && (ma->flags & BL_RATE) &&
+                 !metric_num_back(ma->per_op, mb->per_op, NAN))
+            what = "per_op";
+        FUZZ_PROP(!what, "json-field", NULL,
+                  "benchmark %zu launch %zu metric %zu: its %s changed in JSON", i, k, m,
+                  what ? what : "");
+    }
+    /* the batches: the process's CPU time where measured */
+    for (size_t s = 0; s < a->n_samples && s < b->n_samples; s++) {
+        const bl_sample *sa = &a->samples[s], *sb = &b->samples[s];
+        double proc = sa->proc_cpu_ns > 0 && isfinite(sa->proc_cpu_ns) ? sa->proc_cpu_ns : -1;
+        FUZZ_PROP(sa->reps == sb->reps && same_num(sa->ns, sb->ns, 0) &&
+                      same_num(sa->cpu_ns >= 0 && isfinite(sa->cpu_ns) ? sa->cpu_ns : -1,
+                               sb->cpu_ns, 0) &&
+                      same_num(proc, sb->proc_cpu_ns, 0),
+                  "json-field", NULL, "benchmark %zu launch %zu batch %zu changed in JSON", i, k,
+                  s);
+    }
+}
+
 static void check_json(const bl_results *r, const uint8_t *in, size_t in_size)
 {
     size_t len;
@@ -158,7 +266,10 @@ static void check_json(const bl_results *r, const uint8_t *in, size_t in_size)
                     if (fuzz_valid_utf8(la->metrics[m].unit, strlen(la->metrics[m].unit)))
                         FUZZ_PROP(strcmp(la->metrics[m].unit, lb->metrics[m].unit) == 0,
                                   "json-name", NULL, "a metric unit changed in JSON");
+                check_launch_fields(i, k, la, lb);
             }
+            FUZZ_PROP(strcmp(r->time_unit, back->time_unit) == 0, "json-field", NULL,
+                      "the run's time_unit changed in JSON");
         }
         bl_results_destroy(back);
     }
@@ -187,51 +298,6 @@ static void check_json(const bl_results *r, const uint8_t *in, size_t in_size)
     (void)in;
     (void)in_size;
     free(out);
-}
-
-/* Go's unicode.IsSpace runes in UTF-8, written apart from the library's
- * table (base/escape.c) so that the property does not check the writer
- * against itself. */
-static size_t go_space_len(const unsigned char *p, const unsigned char *end)
-{
-    static const char *const spaces[] = {
-        "\xc2\x85",     "\xc2\xa0",     "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
-        "\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
-        "\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\xa8",
-        "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80", NULL};
-    if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-        return 1;
-    for (int i = 0; spaces[i]; i++) {
-        size_t n = strlen(spaces[i]);
-        if ((size_t)(end - p) >= n && memcmp(p, spaces[i], n) == 0)
-            return n;
-    }
-    return 0;
-}
-
-/* A name or unit as docs/formats.md says the Go writer writes it: every
- * whitespace rune and control byte becomes '_'; a name gets the
- * "Benchmark" prefix when it has none. Caller frees. */
-static char *go_written(const char *s, bool name)
-{
-    size_t n = strlen(s);
-    char *out = malloc(n + 10), *o = out;
-    if (!out)
-        return NULL;
-    if (name && strncmp(s, "Benchmark", 9) != 0)
-        o = stpcpy(o, "Benchmark");
-    const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    while (p < end) {
-        size_t sl = go_space_len(p, end);
-        if (sl || *p < 0x20 || *p == 0x7f) {
-            *o++ = '_';
-            p += sl ? sl : 1;
-        } else {
-            *o++ = (char)*p++;
-        }
-    }
-    *o = '\0';
-    return out;
 }
 
 /* The longest line the Go writer may write (benchstat's limit). */
@@ -289,13 +355,13 @@ static void check_go(const bl_results *r)
          * after their replacement: "A B" and "A_B") */
         size_t seen = 0;
         for (size_t i = 0; i < r->n_benches; i++) {
-            char *name = go_written(r->benches[i].name, true);
+            char *name = fuzz_go_field(r->benches[i].name, "Benchmark");
             const bl_bench_result *bb = name ? bl_results_find(back, name) : NULL;
             FUZZ_PROP(bb != NULL || !name, "go-name", NULL,
                       "benchmark %zu's name does not read back as docs/formats.md says", i);
             size_t li = 0; /* launches of earlier benchmarks with the same written name */
             for (size_t j = 0; bb && j < i; j++) {
-                char *other = go_written(r->benches[j].name, true);
+                char *other = fuzz_go_field(r->benches[j].name, "Benchmark");
                 if (other && strcmp(other, name) == 0)
                     li += measured_launches_of(&r->benches[j]);
                 free(other);
@@ -316,8 +382,14 @@ static void check_go(const bl_results *r)
                 /* every metric reads back as a metric of its own (none
                  * taken for the time or lost on a unit already used) */
                 size_t metrics = 0;
-                for (size_t m = 0; m < l->n_metrics; m++)
+                bool own_cpu = false;
+                for (size_t m = 0; m < l->n_metrics; m++) {
                     metrics += !isnan(l->metrics[m].value);
+                    own_cpu |= strcmp(l->metrics[m].unit, "cpu-ns/op") == 0;
+                }
+                /* and the on-CPU time, where measured, as cpu-ns/op (once:
+                 * not beside the benchmark's own metric of that unit) */
+                metrics += !own_cpu && !isnan(bl_launch_cpu_per_op(l));
                 FUZZ_PROP(lb->n_metrics == metrics, "go-metric", NULL,
                           "%zu metrics written in Go format, %zu read back", metrics,
                           lb->n_metrics);
@@ -419,6 +491,58 @@ static void check_csv_md(const bl_results *r)
     }
 }
 
+static uint32_t mix(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+/* A hostile number, as bits picks it: 0, the smallest double, a tiny and a
+ * huge one, a negative one, the infinities, NaN; or an ordinary one. */
+static double number(uint32_t bits, uint32_t h)
+{
+    static const double special[] = {0, 5e-324, 1e-300, 1e300, -2.5, INFINITY, -INFINITY, NAN};
+    return bits & 8 ? special[bits & 7] : (double)(h % 100000) / 7.0;
+}
+
+/* Every other field of benchlab JSON's launch, from lh's bits and the
+ * hostile strings: the label, the size's parameter, group and curve name. */
+static void set_fields(bl_launch *l, uint32_t lh, const char *label, const char *size)
+{
+    static const char *const units[] = {"", "ns", "us", "ms", "s"};
+    static const uint64_t reps[] = {0, 1, (uint64_t)1 << 52, 123456789};
+    uint32_t g = mix(lh);
+    if (label[0] && (g & 1))
+        l->label = strdup(label);
+    snprintf(l->time_unit, sizeof l->time_unit, "%s", units[(g >> 1) % 5]);
+    l->intrinsic = (g >> 4) & ((1u << BL_INVALID_NREASONS) - 1);
+    l->tuned_reps = reps[(g >> 9) & 3];
+    l->tune_stale = (g >> 11) & 1;
+    l->cpu_clock = (g >> 12) & 1 ? BL_CPU_PROCESS : BL_CPU_THREAD;
+    l->counter_clock = (int)((g >> 13) & 3);
+    l->threads = (int)((g >> 15) & 3);
+    l->loop_iterations = (g >> 17) & 1 ? (uint64_t)1 << 40 : 0;
+    l->bytes_sum_per_op = (g >> 18) & 1 ? number(g >> 19, lh) : 0;
+    l->items_sum_per_op = (g >> 23) & 1 ? number(lh >> 19, g) : 0;
+    uint32_t z = mix(g);
+    if (!(z & 1))
+        return;
+    if (size[0] && (z & 2)) {
+        l->size.param = strdup(size);
+        l->size.group = strdup(size);
+    }
+    l->size.n = number(z >> 2, g);
+    l->size.complexity = (int)((z >> 6) % 9); /* none, auto, O(1) ... the benchmark's own */
+    l->size.user_g = number(z >> 10, lh);
+    if (l->size.complexity == BL_OUSER && size[0])
+        l->size.user_name = strdup(size);
+    l->size.n_sum = number(z >> 14, z);
+    l->size.user_g_sum = number(z >> 18, g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (128u << 10))
@@ -466,15 +590,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 l->message = strdup(f[6]);
                 continue;
             }
+            uint32_t lh = mix(h ^ (0x85ebca6bu * (uint32_t)(b * 2 + k + 1)));
             for (int s = 0; s < 3; s++) {
                 bl_sample m = {.stage = BL_STAGE_MEASURE,
                                .reps = 100 + ((h >> (s * 3)) & 255),
                                .ns = 1000.0 + (double)((h >> (b + k + s)) & 4095),
-                               .cpu_ns = -1};
+                               .cpu_ns = (lh >> 30) & 1 ? 900.0 + s : -1,
+                               .proc_cpu_ns = (lh >> 25) & 1 ? number(lh >> (s + 26), lh) : 0};
                 bl_launch_add_sample(l, &m);
             }
-            if (f[3][0])
-                bl_launch_set_metric(l, f[3], (double)(h & 1023) / 7.0);
+            if (f[3][0]) {
+                double v = number(lh >> 4, h);
+                unsigned kind = (lh >> 8) & 3, flags = (lh >> 10) & 31;
+                if (kind == 0)
+                    bl_launch_set_metric(l, f[3], v);
+                else if (kind == 1)
+                    bl_launch_set_metric_ex(l, f[3], v, flags);
+                else
+                    bl_launch_set_counter(l, f[3], v, flags, (lh >> 15) & 63);
+            }
+            set_fields(l, lh, f[7][0] ? f[7] : f[6], f[8][0] ? f[8] : f[3]);
             bl_launch_finish(l);
         }
     }

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "benchlab.h"
 #include "benchlab/format.h"
 #include "benchlab/results.h"
 
@@ -218,6 +219,98 @@ static void csv_names_are_quoted_and_neutralised(void **state)
     bl_results_destroy(r);
 }
 
+/* A benchmark that did not run: Google Benchmark's error row has empty
+ * cells up to error_occurred, "true" there and the message after it (it
+ * was one cell short: "true" fell under label). */
+static void csv_error_row_says_true_under_error_occurred(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, "BenchmarkBM_fail"));
+    l->status = BL_EBENCH;
+    l->message = strdup("boom");
+    char *csv = written(bl_gbench_csv_write, r);
+    /* name, 7 empty cells (iterations ... label), error_occurred, error_message */
+    assert_non_null(strstr(csv, "\n\"BM_fail\",,,,,,,,true,\"boom\"\n"));
+    free(csv);
+    bl_results_destroy(r);
+}
+
+/* One launch of `ns` per op with the metrics units[0..n) (2.5 each). */
+static void add_metrics(bl_results *r, const char *name, const char *const *units, size_t n)
+{
+    bl_launch *l = bl_results_add_launch(bl_results_bench(r, name));
+    l->ns_per_op = 40.0;
+    l->measured_reps = 1000;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(bl_launch_set_metric(l, units[i], 2.5), 0);
+}
+
+/* How many times s holds x. */
+static size_t count(const char *s, const char *x)
+{
+    size_t n = 0, len = strlen(x);
+    for (size_t i = 0; s[i]; i++)
+        n += strncmp(s + i, x, len) == 0;
+    return n;
+}
+
+/* A counter named as a key of the entry would be that key twice: Python's
+ * json (Google Benchmark's tools/compare.py) keeps the last, so a counter
+ * "real_time" replaced the time. Such a counter is written "user:NAME";
+ * names that are one once cut to 71 bytes or with U+FFFD for bytes that
+ * are not UTF-8 are told apart by "user:", then "#2". Their aggregates
+ * read one value per launch (two launches of one such name read past
+ * the end of the array: ASan). */
+static void json_counters_never_take_a_key_of_the_entry(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    const char *keys[] = {"real_time", "threads", "name"};
+    add_metrics(r, "BenchmarkBM_keys", keys, 3);
+    char long_a[101], long_b[101];
+    memset(long_a, 'c', 100);
+    memcpy(long_b, long_a, 100);
+    long_a[100] = long_b[100] = '\0';
+    long_b[99] = 'd'; /* the same first 71 bytes */
+    const char *longs[] = {long_a, long_b, "\xff", "user:\xfe", "\xfd"};
+    add_metrics(r, "BenchmarkBM_long", longs, 5);
+    add_metrics(r, "BenchmarkBM_long", longs, 5);
+    char *doc = written(json, r);
+    assert_non_null(strstr(doc, "\"user:real_time\": 2.5"));
+    assert_non_null(strstr(doc, "\"user:threads\": 2.5"));
+    assert_non_null(strstr(doc, "\"user:name\": 2.5"));
+    assert_int_equal(count(doc, "\"real_time\":"), 1 + 2 + 4); /* 3 launches, 4 aggregates */
+    /* each in the two launches and the mean and median (2.5 too) */
+    char cut[80];
+    snprintf(cut, sizeof cut, "\"%.71s\": 2.5", long_a);
+    assert_int_equal(count(doc, cut), 4);
+    snprintf(cut, sizeof cut, "\"user:%.66s\": 2.5", long_a);
+    assert_int_equal(count(doc, cut), 4);
+    assert_int_equal(count(doc, "\"\xEF\xBF\xBD\": 2.5"), 4);
+    assert_int_equal(count(doc, "\"user:\xEF\xBF\xBD\": 2.5"), 4);
+    assert_int_equal(count(doc, "\"\xEF\xBF\xBD#2\": 2.5"), 4); /* user: taken too */
+    free(doc);
+    bl_results_destroy(r);
+}
+
+/* "Benchmark" and "#01" keep their names: without the prefix or the suffix
+ * nothing is left, and readers skip an entry without a name. */
+static void names_are_never_empty(void **state)
+{
+    (void)state;
+    bl_results *r = bl_results_create();
+    add_metrics(r, "Benchmark", NULL, 0);
+    add_metrics(r, "#01", NULL, 0);
+    add_metrics(r, "BenchmarkBM_x#02", NULL, 0);
+    char *doc = written(json, r);
+    assert_non_null(strstr(doc, "\"name\": \"Benchmark\","));
+    assert_non_null(strstr(doc, "\"name\": \"#01\","));
+    assert_non_null(strstr(doc, "\"name\": \"BM_x\","));
+    free(doc);
+    bl_results_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +319,9 @@ int main(void)
         cmocka_unit_test(console_shows_the_unit_and_shared_labels),
         cmocka_unit_test(csv_has_the_unit_column_and_shared_labels),
         cmocka_unit_test(csv_names_are_quoted_and_neutralised),
+        cmocka_unit_test(csv_error_row_says_true_under_error_occurred),
+        cmocka_unit_test(json_counters_never_take_a_key_of_the_entry),
+        cmocka_unit_test(names_are_never_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

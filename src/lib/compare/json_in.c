@@ -57,7 +57,7 @@ struct emit {
     unsigned long gen;
     const char *path;
     bl_gobench_value vals[64];
-    char units[64][64];
+    char units[64][128];
     size_t n_vals;
     struct bl__buf name; /* the result's name as a Go line spells it (go_name) */
 };
@@ -74,17 +74,41 @@ static int go_name(struct emit *e, const char *name)
     return rc;
 }
 
+static void skipped(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A value of the result. Its unit is one field (whitespace '_'); a unit the
+ * result already has (the time's ns/op for a counter named "ns/op", a
+ * counter "a b" beside "a_b") is read as "user:UNIT" ("user:user:UNIT"...),
+ * as the Go-format writer writes such a metric: a value never takes the
+ * place of another or adds a second sample to its cell.
+ */
 static void add_val(struct emit *e, const char *unit, double v)
 {
     if (e->n_vals >= 64 || isnan(v))
         return;
-    snprintf(e->units[e->n_vals], sizeof e->units[0], "%s", unit);
-    for (char *p = e->units[e->n_vals]; *p; p++)
-        if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
-            *p = '_'; /* a unit is one field */
+    char *u = e->units[e->n_vals];
+    for (int user = 0;; user++) {
+        size_t len = 0;
+        for (int k = 0; k < user && len + 5 < sizeof e->units[0]; k++, len += 5)
+            memcpy(u + len, "user:", 5);
+        snprintf(u + len, sizeof e->units[0] - len, "%s", unit);
+        for (char *p = u; *p; p++)
+            if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+                *p = '_'; /* a unit is one field */
+        size_t i = 0;
+        while (i < e->n_vals && strcmp(e->units[i], u) != 0)
+            i++;
+        if (i == e->n_vals)
+            break;
+        if (len + 5 >= sizeof e->units[0]) { /* cut short, it stays taken */
+            skipped(e, "a value of unit %.60s: the unit is taken, even as user:...: skipped", unit);
+            return;
+        }
+    }
     e->vals[e->n_vals].value = v;
-    e->vals[e->n_vals].unit = e->units[e->n_vals];
-    e->vals[e->n_vals].unit_len = strlen(e->units[e->n_vals]);
+    e->vals[e->n_vals].unit = u;
+    e->vals[e->n_vals].unit_len = strlen(u);
     e->n_vals++;
 }
 
@@ -146,7 +170,6 @@ static int is_known_gbench_field(const char *k)
 }
 
 /* A record skipped: reported as "path: benchmarks[i]...: why" (line 0). */
-static void skipped(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void skipped(struct emit *e, const char *fmt, ...)
 {

@@ -6,6 +6,13 @@
 
 #include "benchlab/results.h"
 
+/* A benchlab name as Google Benchmark's: "BenchmarkBM_x/8#01" -> "BM_x/8",
+ * without benchlab's "Benchmark" prefix and Go's "#NN" suffix of a
+ * repeated name, each only where something else is left ("Benchmark" and
+ * "#01" stay: Google Benchmark's readers skip an entry without a name).
+ * NULL when memory runs out; the caller frees. */
+char *bl__gbench_name(const char *full);
+
 /* A counter as Google Benchmark names it. */
 struct gb_counter {
     char name[72];

@@ -37,23 +37,6 @@
 #include "benchlab/stats.h"
 #include "gbench.h"
 
-/* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
-static char *gb_name(const char *full)
-{
-    if (strncmp(full, "Benchmark", 9) == 0)
-        full += 9;
-    char *s = strdup(full);
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    size_t k = n;
-    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-        k--;
-    if (k > 0 && k < n && s[k - 1] == '#')
-        s[k - 1] = '\0';
-    return s;
-}
-
 static int launch_ok(const bl_launch *l)
 {
     return l->status == 0 && !l->skipped && isfinite(l->ns_per_op);
@@ -173,8 +156,10 @@ static void write_aggregates(FILE *f, const char *name, int fam, int inst, int t
             size_t nv = 0;
             for (size_t r = 0; v && r < s->n; r++)
                 for (size_t q = 0; q < s->ncs[r]; q++)
-                    if (strcmp(s->cs[r][q].name, s->cs[0][c].name) == 0)
-                        v[nv++] = s->cs[r][q].value;
+                    if (strcmp(s->cs[r][q].name, s->cs[0][c].name) == 0) {
+                        v[nv++] = s->cs[r][q].value; /* one per launch: names are unique */
+                        break;
+                    }
             if (v && nv == s->n) {
                 fputs(",\n      ", f);
                 bl__json_string(f, s->cs[0][c].name);
@@ -203,7 +188,7 @@ static int number_families(const bl_results *res, int *fam, int *inst)
     int *seen = calloc(n ? n : 1, sizeof *seen);
     int n_family = 0, err = families && seen ? 0 : -ENOMEM;
     for (size_t b = 0; !err && b < n; b++) {
-        char *name = gb_name(res->benches[b].name);
+        char *name = bl__gbench_name(res->benches[b].name);
         if (!name) {
             err = -ENOMEM;
             break;
@@ -243,7 +228,7 @@ int bl_gbench_json_write(FILE *f, const bl_results *res, const char *executable)
     int first = 1;
     for (size_t b = 0; b < res->n_benches && !err; b++) {
         const bl_bench_result *br = &res->benches[b];
-        char *name = gb_name(br->name);
+        char *name = bl__gbench_name(br->name);
         if (!name) {
             err = -ENOMEM;
             break;

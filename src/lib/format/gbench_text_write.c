@@ -94,10 +94,9 @@ static struct gb_run *add_run(struct gb_runs *r, const char *run_name, const cha
     return x;
 }
 
-/* "BenchmarkBM_x/8#01" -> "BM_x/8"; the caller frees. */
-static char *gb_name(const char *full)
+char *bl__gbench_name(const char *full)
 {
-    if (strncmp(full, "Benchmark", 9) == 0)
+    if (strncmp(full, "Benchmark", 9) == 0 && full[9])
         full += 9;
     char *s = bl__strdup(full);
     if (!s)
@@ -105,7 +104,7 @@ static char *gb_name(const char *full)
     size_t n = strlen(s), k = n;
     while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
         k--;
-    if (k > 0 && k < n && s[k - 1] == '#')
+    if (k > 1 && k < n && s[k - 1] == '#')
         s[k - 1] = '\0';
     return s;
 }
@@ -152,6 +151,86 @@ static int by_counter_name(const void *a, const void *b)
     return strcmp(((const struct gb_counter *)a)->name, ((const struct gb_counter *)b)->name);
 }
 
+/* Whether a counter may not be named `name` in an entry that has out[0..n):
+ * one of the keys Google Benchmark's JSON writes in an entry, or a counter
+ * already there. */
+static bool counter_name_taken(const struct gb_counter *out, size_t n, const char *name)
+{
+    static const char *const keys[] = {"name",
+                                       "family_index",
+                                       "per_family_instance_index",
+                                       "run_name",
+                                       "run_type",
+                                       "repetitions",
+                                       "repetition_index",
+                                       "threads",
+                                       "iterations",
+                                       "real_time",
+                                       "cpu_time",
+                                       "time_unit",
+                                       "cpu_time_is_real_time",
+                                       "disturbed",
+                                       "label",
+                                       "error_occurred",
+                                       "error_message",
+                                       "aggregate_name",
+                                       "aggregate_unit",
+                                       "big_o",
+                                       "rms",
+                                       "cpu_coefficient",
+                                       "real_coefficient"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(name, keys[i]) == 0)
+            return true;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(out[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* prefix, s[0..len) and suffix into dst[size]: bytes that are not UTF-8
+ * each U+FFFD (as every JSON string gets them: two names that differ there
+ * would be one key), s cut short where it must be, at a character. */
+static void counter_name_put(char *dst, size_t size, const char *prefix, const char *s, size_t len,
+                             const char *suffix)
+{
+    size_t o = 0, room = size - 1 - strlen(suffix);
+    for (const char *p = prefix; *p && o < room; p++)
+        dst[o++] = *p;
+    for (size_t i = 0; i < len;) {
+        size_t n = bl__utf8_len((const unsigned char *)s + i);
+        bool bad = n == 0 || n > len - i;
+        size_t w = bad ? 3 : n;
+        if (o + w > room)
+            break;
+        memcpy(dst + o, bad ? "\xEF\xBF\xBD" : s + i, w);
+        o += w;
+        i += bad ? 1 : n;
+    }
+    snprintf(dst + o, size - o, "%s", suffix);
+}
+
+/*
+ * A counter's name, s[0..len), into dst (sizeof gb_counter.name): cut to
+ * fit; where that name is taken (counter_name_taken), "user:NAME" (as the
+ * Go writer names a metric that would take a figure's place), then
+ * "NAME#2", "NAME#3"...: no key twice in an entry, which would replace
+ * the time or the threads for a reader that keeps the last (Python's json,
+ * Google Benchmark's tools/compare.py) and merge two counters into one.
+ */
+static void counter_name(char *dst, size_t size, const struct gb_counter *out, size_t n,
+                         const char *s, size_t len)
+{
+    counter_name_put(dst, size, "", s, len, "");
+    if (counter_name_taken(out, n, dst))
+        counter_name_put(dst, size, "user:", s, len, "");
+    for (int k = 2; counter_name_taken(out, n, dst); k++) {
+        char suffix[16];
+        snprintf(suffix, sizeof suffix, "#%d", k);
+        counter_name_put(dst, size, "", s, len, suffix);
+    }
+}
+
 size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t cap, int sorted)
 {
     size_t n = 0;
@@ -181,8 +260,9 @@ size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t ca
             continue; /* benchlab's own rates: not counters */
         bool rate = len > 2 && strcmp(m->unit + len - 2, "/s") == 0 && (m->flags & BL_RATE);
         bool inverted = (m->flags & BL_INVERT) && strncmp(m->unit, "ns/", 3) == 0;
-        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(rate ? len - 2 : len),
-                 m->unit + (inverted ? 3 : 0));
+        size_t from = inverted ? 3 : 0, keep = rate ? len - 2 : len;
+        counter_name(out[n].name, sizeof out[n].name, out, n, m->unit + from,
+                     keep < len - from ? keep : len - from);
         out[n].flags = m->flags;
         out[n++].value = inverted ? m->value * 1e-9 : m->value; /* GB's seconds */
     }
@@ -279,8 +359,10 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
             for (size_t i = 0; i < k; i++) {
                 const struct gb_run *it = &r->v[first + i];
                 for (size_t q = 0; q < it->n_counters; q++)
-                    if (strcmp(it->counters[q].name, it0.counters[c].name) == 0)
-                        cv[nv++] = it->counters[q].value;
+                    if (strcmp(it->counters[q].name, it0.counters[c].name) == 0) {
+                        cv[nv++] = it->counters[q].value; /* one per launch: names are unique */
+                        break;
+                    }
             }
             if (nv == k) {
                 x->counters[x->n_counters] = it0.counters[c];
@@ -297,7 +379,7 @@ static int add_aggregates(struct gb_runs *r, const bl_bench_result *br, size_t f
 /* The iteration rows of benchmark b, its aggregates, or its error row. */
 static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_result *br)
 {
-    char *name = gb_name(br->name);
+    char *name = bl__gbench_name(br->name);
     if (!name)
         return -ENOMEM;
     size_t first = r->n, k = 0, n_ok = 0;
@@ -412,7 +494,7 @@ static int add_fit(struct gb_runs *r, const bl_results *res, const bl_complexity
             first = c->benches[i];
     bl_complexity_fit fr, fc;
     int err = gb_fit(res, c, &fr, &fc, &threads);
-    char *name = err ? NULL : gb_name(c->name);
+    char *name = err ? NULL : bl__gbench_name(c->name);
     if (!err && !name)
         err = -ENOMEM;
     for (int k = 0; !err && k < 2; k++) {
@@ -694,7 +776,9 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
         bl__csv_field_quoted(f, x->name);
         fputc(',', f);
         if (x->kind == RUN_ERROR) {
-            fputs(",,,,,,true,", f);
+            /* Google Benchmark's: empty cells up to error_occurred (the
+             * header's 10 columns less 3), then "true" and the message */
+            fputs(",,,,,,,true,", f);
             bl__csv_field_quoted(f, x->error);
             fputc('\n', f);
             continue;
