@@ -422,6 +422,19 @@ for k in ("iterations", "real_time", "cpu_time", "time_unit", "run_name", "run_t
 assert e["time_unit"] == "ns" and e["real_time"] >= 0 and e["cpu_time"] >= 0, e
 assert any(b["name"] == "BM_counters" for b in doc["benchmarks"])
 PY
+    # in the CSV, the error's row has Google Benchmark's ten columns: true
+    # under error_occurred, the message under error_message (it was one
+    # column early, true under label)
+    run env API_SUITE_SKIP_WITH_ERROR=1 "$bin/bl_api_suite" --benchmark_filter='^skip_with_error$' \
+        --benchmark_format=csv --time 0.02s --count 1 --no-table
+    expect_status 1
+    out_has '^"skip_with_error",,,,,,,,true,"no input"$'
+    python3 - "$tmp/out" <<'PY' || fail "the failed benchmark's CSV row is not in Google Benchmark's columns"
+import csv, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+r = rows["skip_with_error"]
+assert r["error_occurred"] == "true" and r["error_message"] == "no input" and r["label"] == "", r
+PY
     ;;
 counters-like-google-benchmark)
     # counters_suite: every counter flag at 1 and 4 threads, rates over the
@@ -1001,7 +1014,7 @@ PY
     out_has "^BM_skip_message *SKIPPED: 'no input here'$"
     run "$v" --benchmark_filter=BM_skip_message --benchmark_format=csv --benchmark_min_time=0.01s --no-table
     expect_status 0
-    out_has '^"BM_skip_message",,,,,,,false,"no input here"$'
+    out_has '^"BM_skip_message",,,,,,,,false,"no input here"$'
     # benchlab's own reader keeps the skip, the label and the unit of
     # Google Benchmark's JSON (benchlab merge writes them in benchlab's)
     "$v" --benchmark_filter='BM_skip_message|Sum<int>' --benchmark_min_time=0.01s \
