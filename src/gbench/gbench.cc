@@ -660,9 +660,11 @@ void State::RangeOutOfBounds(std::size_t pos) const
     std::abort();
 }
 
+/* Google Benchmark's: the family's name (BM_x, Fixture/Method, BM_x/capture),
+ * without the instance's arguments, threads or options */
 std::string State::name() const
 {
-    return inst_ ? inst_->name : std::string();
+    return inst_ ? inst_->family->name_ : std::string();
 }
 
 /* KeepRunningBatch's first call, or a call with another n */

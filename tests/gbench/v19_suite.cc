@@ -42,6 +42,8 @@ template <class T> void BM_cap(benchmark::State &state, int n)
 {
     if (n != 4)
         state.SkipWithError("BM_cap: the captured argument is not 4");
+    if (state.name() != "BM_cap<int>/small")
+        state.SkipWithError("state.name() is '" + state.name() + "'");
     for (auto _ : state)
         benchmark::DoNotOptimize(T(n));
 }
@@ -106,7 +108,8 @@ BENCHMARK(BM_setup_lambda)
 // 1.9.5: range_size()
 static void BM_state(benchmark::State &state)
 {
-    if (state.name() != "BM_state/5/6/7")
+    // the family's name, as Google Benchmark 1.9.5 gives it: no arguments
+    if (state.name() != "BM_state")
         state.SkipWithError("state.name() is '" + state.name() + "'");
     if (state.range_size() != 3)
         state.SkipWithError("state.range_size() is not 3");
