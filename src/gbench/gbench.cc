@@ -389,7 +389,7 @@ void RunInstance(bl_state *st)
         bl_set_label(st, state.label_.c_str());
     if (state.complexity_n_ > 0 && in->family->complexity_ != oNone)
         bl_set_complexity_n(st, state.complexity_n_); /* the n of the family's fit */
-    if (!state.error_occurred_)
+    if (!state.skipped_)
         report(st, state);
 }
 
@@ -420,8 +420,22 @@ Benchmark *RegisterBenchmarkInternal(Benchmark *b, const char *file)
 
 /* ---- the builder ---- */
 
-Benchmark::Benchmark(const char *name) : name_(name)
+Benchmark::Benchmark(const std::string &name) : name_(name)
 {
+}
+int Benchmark::ArgsCnt() const
+{
+    /* Google Benchmark's: the first argument list's length, -1 without one
+     * (an ArgNames() list stands for it then) */
+    if (!args_.empty())
+        return static_cast<int>(args_.front().size());
+    return arg_names_.empty() ? -1 : static_cast<int>(arg_names_.size());
+}
+const char *Benchmark::GetArgName(int arg) const
+{
+    if (arg < 0 || static_cast<size_t>(arg) >= arg_names_.size())
+        return nullptr;
+    return arg_names_[static_cast<size_t>(arg)].c_str();
 }
 Benchmark::~Benchmark() = default;
 Benchmark *Benchmark::Name(const std::string &name)
@@ -510,17 +524,17 @@ Benchmark *Benchmark::ArgNames(const std::vector<std::string> &names)
     arg_names_ = names;
     return this;
 }
-Benchmark *Benchmark::Setup(void (*setup)(const State &))
+Benchmark *Benchmark::Setup(const callback_function &setup)
 {
     setup_ = setup;
     return this;
 }
-Benchmark *Benchmark::Teardown(void (*teardown)(const State &))
+Benchmark *Benchmark::Teardown(const callback_function &teardown)
 {
     teardown_ = teardown;
     return this;
 }
-Benchmark *Benchmark::Apply(void (*custom_arguments)(Benchmark *benchmark))
+Benchmark *Benchmark::Apply(const std::function<void(Benchmark *benchmark)> &custom_arguments)
 {
     custom_arguments(this);
     return this;
@@ -624,7 +638,8 @@ Benchmark *Benchmark::ThreadPerCpu()
 
 State::State(bl_state *st, const internal::Instance *inst)
     : max_iterations(st), st_(st), inst_(inst), range_(inst ? inst->args.data() : nullptr),
-      range_n_(inst ? inst->args.size() : 0)
+      range_n_(inst ? inst->args.size() : 0), thread_index_(bl_thread_index(st)),
+      threads_(bl_threads(st))
 {
 }
 
@@ -645,9 +660,11 @@ void State::RangeOutOfBounds(std::size_t pos) const
     std::abort();
 }
 
+/* Google Benchmark's: the family's name (BM_x, Fixture/Method, BM_x/capture),
+ * without the instance's arguments, threads or options */
 std::string State::name() const
 {
-    return inst_ ? inst_->name : std::string();
+    return inst_ ? inst_->family->name_ : std::string();
 }
 
 /* KeepRunningBatch's first call, or a call with another n */
@@ -672,12 +689,13 @@ bool State::StartKeepRunningBatch(IterationCount n)
 void State::SkipWithError(const std::string &msg)
 {
     error_occurred_ = true;
+    skipped_ = true;
     bl_fail(st_, msg.c_str());
 }
 
 void State::SkipWithMessage(const std::string &msg)
 {
-    error_occurred_ = true;
+    skipped_ = true; /* skipped, not an error: error_occurred() stays false */
     bl_skip(st_, msg.c_str());
 }
 
@@ -718,6 +736,39 @@ TimeUnit GetDefaultTimeUnit()
 void AddCustomContext(const std::string &, const std::string &)
 {
     /* Google Benchmark's JSON context is not written yet: nothing to add to */
+}
+
+std::string GetBenchmarkVersion()
+{
+    return "v1.9.5 (benchlab " BENCHLAB_VERSION_STRING ")";
+}
+
+namespace internal
+{
+namespace
+{
+/* what the suite registered (nullptr takes it back, as in Google Benchmark) */
+MemoryManager *memory_manager = nullptr;
+ProfilerManager *profiler_manager = nullptr;
+} // namespace
+} // namespace internal
+
+void RegisterMemoryManager(MemoryManager *memory_manager)
+{
+    internal::memory_manager = memory_manager;
+}
+
+void RegisterProfilerManager(ProfilerManager *profiler_manager)
+{
+    internal::profiler_manager = profiler_manager;
+}
+
+void PrintDefaultHelp()
+{
+    /* benchlab's --help names the --benchmark_* flags too */
+    char prog[] = "benchmark", help[] = "--help";
+    char *argv[] = {prog, help, nullptr};
+    bl_main(2, argv);
 }
 
 void ClearRegisteredBenchmarks()
@@ -872,6 +923,17 @@ size_t RunSpecifiedBenchmarks(std::string spec)
     }
     if (!spec.empty() && !sub)
         args.push_back("--benchmark_filter=" + spec);
+    bool listing_only = false;
+    for (const auto &a : args)
+        listing_only |= a.rfind("--benchmark_list_tests", 0) == 0 || a == "--list" || a == "-list";
+    if (!listing_only && (internal::memory_manager || internal::profiler_manager))
+        internal::die(internal::memory_manager
+                          ? "benchmark::RegisterMemoryManager: a MemoryManager is not supported "
+                            "by benchlab's layer (its figures come from an extra run benchlab "
+                            "does not make); benchlab run --alloc counts allocations"
+                          : "benchmark::RegisterProfilerManager: a ProfilerManager is not "
+                            "supported by benchlab's layer (it hooks an extra run benchlab does "
+                            "not make); benchlab profile profiles a benchmark");
     std::vector<char *> argv;
     for (auto &a : args)
         argv.push_back(&a[0]);

@@ -422,6 +422,19 @@ for k in ("iterations", "real_time", "cpu_time", "time_unit", "run_name", "run_t
 assert e["time_unit"] == "ns" and e["real_time"] >= 0 and e["cpu_time"] >= 0, e
 assert any(b["name"] == "BM_counters" for b in doc["benchmarks"])
 PY
+    # in the CSV, the error's row has Google Benchmark's ten columns: true
+    # under error_occurred, the message under error_message (it was one
+    # column early, true under label)
+    run env API_SUITE_SKIP_WITH_ERROR=1 "$bin/bl_api_suite" --benchmark_filter='^skip_with_error$' \
+        --benchmark_format=csv --time 0.02s --count 1 --no-table
+    expect_status 1
+    out_has '^"skip_with_error",,,,,,,,true,"no input"$'
+    python3 - "$tmp/out" <<'PY' || fail "the failed benchmark's CSV row is not in Google Benchmark's columns"
+import csv, sys
+rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]))}
+r = rows["skip_with_error"]
+assert r["error_occurred"] == "true" and r["error_message"] == "no input" and r["label"] == "", r
+PY
     ;;
 counters-like-google-benchmark)
     # counters_suite: every counter flag at 1 and 4 threads, rates over the
@@ -990,6 +1003,87 @@ main-reads-argv-before-initialize)
         env BENCHMARK_LIST_TESTS=1 "$a" all >"$tmp/bl" 2>&1
         diff "$tmp/gb" "$tmp/bl" >/dev/null || fail "the listing differs from Google Benchmark's"
     fi
+    ;;
+api-1.9-like-google-benchmark)
+    # v19_suite.cc: Google Benchmark 1.8/1.9 spellings (BENCHMARK of a
+    # function-pointer variable and of BM<a, b>, the TEMPLATE CAPTURE forms,
+    # BENCHMARK_TEMPLATE_METHOD_F, Setup/Teardown/Apply with lambdas,
+    # benchmark::Benchmark, state.name(), range_size(), SkipWithMessage).
+    # Debian's 1.7.1 builds none of it: the names are checked against
+    # expected/v19_suite.list, written from Google Benchmark 1.9.5's rules.
+    v=$bin/bl_v19_suite
+    run "$v" --benchmark_list_tests
+    expect_status 0
+    diff "$here/expected/v19_suite.list" "$tmp/out" >"$tmp/diff" ||
+        { cat "$tmp/diff"; fail "v19_suite: names differ from Google Benchmark 1.9's"; }
+    # every body checks what it was given (captures, the Setup lambda's
+    # value, the fixture's data, state.name(), range_size()) and fails saying
+    # what was wrong: none fails; the SkipWithMessage one is a skip
+    run "$v" --benchmark_min_time=0.01s --benchmark_repetitions=1 --benchmark_format=json
+    expect_status 0
+    err_lacks 'FAIL'
+    err_has "^SKIP BM_skip_message: no input here$"
+    python3 - "$tmp/out" "$here/expected/v19_suite.list" <<'PY' || fail "v19_suite: wrong JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+names = [b["name"] for b in rows if b["run_type"] == "iteration"]
+want = open(sys.argv[2]).read().split("\n")[:-1]
+assert names == want, names
+# Google Benchmark 1.8's skip: skipped and skip_message, not an error
+s = [b for b in rows if b["name"] == "BM_skip_message"][0]
+assert s["skipped"] is True and s["skip_message"] == "no input here", s
+assert "error_occurred" not in s, s
+assert not any(b.get("error_occurred") for b in rows), [b for b in rows if b.get("error_occurred")]
+big_o = [b for b in rows if b.get("aggregate_name") == "BigO"]
+assert len(big_o) == 1 and big_o[0]["big_o"] == "N", big_o
+PY
+    # the console and CSV say a skip as Google Benchmark 1.8 does
+    run "$v" --benchmark_filter=BM_skip_message --benchmark_format=console --benchmark_min_time=0.01s --no-table
+    expect_status 0
+    out_has "^BM_skip_message *SKIPPED: 'no input here'$"
+    run "$v" --benchmark_filter=BM_skip_message --benchmark_format=csv --benchmark_min_time=0.01s --no-table
+    expect_status 0
+    out_has '^"BM_skip_message",,,,,,,,false,"no input here"$'
+    # benchlab's own reader keeps the skip, the label and the unit of
+    # Google Benchmark's JSON (benchlab merge writes them in benchlab's)
+    "$v" --benchmark_filter='BM_skip_message|Sum<int>' --benchmark_min_time=0.01s \
+        --benchmark_time_unit=us --no-table --benchmark_format=json >"$tmp/gb.json" 2>/dev/null
+    run "$bin/../benchlab" merge "$tmp/gb.json" --format json
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "benchlab merge of Google Benchmark's JSON lost the skip, label or unit"
+import json, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+s = b["BM_skip_message"]["launches"][0]
+assert s["skipped"] is True and s["message"] == "no input here", s
+sum = b["Sum<int>/Add/16"]["launches"]
+assert sum and all(l["time_unit"] == "us" and l["label"] == "sum of 16" for l in sum), sum
+PY
+    # --benchmark_dry_run (1.9.1): each benchmark once, one iteration, even
+    # after --benchmark_min_time and --benchmark_repetitions; =false is none
+    run "$v" --benchmark_filter='^(BM_state|Sum<int>)' --benchmark_min_time=0.05s \
+        --benchmark_repetitions=3 --benchmark_dry_run --benchmark_format=json --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "--benchmark_dry_run: not one launch of one iteration"
+import json, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+assert sorted(b["name"] for b in rows) == ["BM_state/5/6/7", "Sum<int>/Add/16"], rows
+assert all(b["iterations"] == 1 and b["repetitions"] == 1 for b in rows), rows
+PY
+    run "$v" --benchmark_filter='^BM_state' --benchmark_min_time=2x --benchmark_dry_run=false \
+        --benchmark_format=json --no-table
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "--benchmark_dry_run=false: not the run asked for"
+import json, sys
+rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
+assert rows and all(b["iterations"] == 2 for b in rows), rows
+PY
+    # a MemoryManager builds; registered, the run is refused, naming it;
+    # the listing still works
+    run env V19_MEMORY_MANAGER=1 "$v" --benchmark_min_time=0.01s
+    expect_status 2
+    err_has 'benchmark::RegisterMemoryManager: a MemoryManager is not supported'
+    run env V19_MEMORY_MANAGER=1 "$v" --benchmark_list_tests
+    expect_status 0
     ;;
 *)
     fail "unknown case"

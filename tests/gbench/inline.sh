@@ -1,7 +1,8 @@
 #!/bin/sh
-# inline.sh CXX INCLUDE_DIR SUITE_SRC SUITE_BIN - state.range() compiles
-# inline in a benchmark's body, as Google Benchmark's does (inline_suite.cc
-# says why), and range() past the arguments fails the benchmark, naming it.
+# inline.sh CXX INCLUDE_DIR SUITE_SRC SUITE_BIN - state.range(), threads()
+# and thread_index() compile inline in a benchmark's body, as Google
+# Benchmark's do (inline_suite.cc says why), and range() past the arguments
+# fails the benchmark, naming it.
 set -u
 cxx=$1
 inc=$2
@@ -21,6 +22,18 @@ if grep -q 'State5range' "$tmp/body.s"; then
 fi
 grep -q 'State5range' "$tmp/s.s" &&
     { echo "FAIL: the suite refers to an out-of-line State::range()"; exit 1; }
+# state.threads() and state.thread_index() in BM_share's loop: field reads
+# too, no call (nor bl_threads/bl_thread_index behind one)
+awk '/^_Z8BM_shareRN9benchmark5StateE:/,/\.cfi_endproc/' "$tmp/s.s" >"$tmp/share.s"
+test -s "$tmp/share.s" || { echo "FAIL: BM_share not found in the assembly"; exit 1; }
+if grep -E -q 'State7threads|State12thread_index|bl_threads|bl_thread_index' "$tmp/share.s"; then
+    grep -E 'State7threads|State12thread_index|bl_threads|bl_thread_index' "$tmp/share.s"
+    echo "FAIL: BM_share calls State::threads()/thread_index() instead of reading them inline"
+    exit 1
+fi
+"$bin" --benchmark_filter='^BM_share/' --benchmark_min_time=0.01 --no-table >"$tmp/out" 2>"$tmp/err" ||
+    { cat "$tmp/err"; echo "FAIL: BM_share did not run"; exit 1; }
+grep -q '^BenchmarkBM_share/threads:2	' "$tmp/out" || { cat "$tmp/out"; echo "FAIL: no BM_share line"; exit 1; }
 # BM_add2d runs; BM_past_args fails, and says why
 "$bin" --benchmark_filter='^BM_add2d/' --benchmark_min_time=0.01 --no-table >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err"; echo "FAIL: BM_add2d did not run"; exit 1; }

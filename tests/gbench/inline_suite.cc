@@ -4,7 +4,8 @@
 // Google Benchmark's does, so that the body compiles as it does under Google
 // Benchmark (an opaque range() call cost Add2dLoop its 64-byte
 // vectorisation: 1.45 times Google Benchmark's time), and that range() past
-// the arguments is said, naming the benchmark.
+// the arguments is said, naming the benchmark; state.threads() and
+// state.thread_index() are inline too (BM_share).
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -25,6 +26,23 @@ void BM_add2d(benchmark::State &state)
     }
 }
 BENCHMARK(BM_add2d)->Args({16, 16});
+
+// each thread's share of the work from state.threads() and
+// state.thread_index(), read in the loop: inline too, as Google Benchmark's
+void BM_share(benchmark::State &state)
+{
+    std::vector<int> v(64, 1);
+    for (auto _ : state) {
+        int s = 0;
+        for (std::size_t i = static_cast<std::size_t>(state.thread_index()); i < v.size();
+             i += static_cast<std::size_t>(state.threads()))
+            s += v[i];
+        benchmark::DoNotOptimize(s);
+    }
+    if (state.thread_index() >= state.threads() || state.threads() != 2)
+        state.SkipWithError("threads()/thread_index() are not this run's");
+}
+BENCHMARK(BM_share)->Threads(2);
 
 // range(1) of a benchmark with one argument: Google Benchmark's assert
 void BM_past_args(benchmark::State &state)

@@ -282,6 +282,39 @@ static void results_read_google_benchmark_json(void **state)
     bl_results_destroy(r);
 }
 
+/* An entry's label and time_unit stay with its launch (benchlab merge and
+ * report of Google Benchmark's JSON show them), an error is a failed launch
+ * and 1.8's skip a skipped one, each with its message. */
+static void results_read_google_benchmark_label_unit_and_skip(void **state)
+{
+    (void)state;
+    bl_results *r = NULL;
+    char err[256];
+    int rc = read_text("{\"benchmarks\":["
+                       "{\"name\":\"BM_x\",\"run_type\":\"iteration\",\"iterations\":10,"
+                       "\"real_time\":2,\"time_unit\":\"ms\",\"label\":\"hello\"},"
+                       "{\"name\":\"BM_e\",\"run_type\":\"iteration\",\"error_occurred\":true,"
+                       "\"error_message\":\"broken\",\"iterations\":0,\"real_time\":0},"
+                       "{\"name\":\"BM_s\",\"run_type\":\"iteration\",\"skipped\":true,"
+                       "\"skip_message\":\"no input\",\"iterations\":0,\"real_time\":0}]}",
+                       &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(r->n_benches, 3);
+    const bl_launch *x = &r->benches[0].launches[0];
+    assert_close(x->ns_per_op, 2e6, 1e-9);
+    assert_string_equal(x->time_unit, "ms");
+    assert_string_equal(x->label, "hello");
+    const bl_launch *e = &r->benches[1].launches[0];
+    assert_int_equal(e->status, BL_EBENCH);
+    assert_false(e->skipped);
+    assert_string_equal(e->message, "broken");
+    const bl_launch *k = &r->benches[2].launches[0];
+    assert_int_equal(k->status, 0);
+    assert_true(k->skipped);
+    assert_string_equal(k->message, "no input");
+    bl_results_destroy(r);
+}
+
 /* A threaded entry is in Google Benchmark's thread convention (real_time:
  * the team's wall time over every thread's iterations): read back as
  * benchlab's time per op of one thread, its iterations per thread. */
@@ -808,6 +841,7 @@ int main(void)
         cmocka_unit_test(results_read_go_format_gives_launches_without_batches),
         cmocka_unit_test(results_read_google_benchmark_json),
         cmocka_unit_test(results_read_google_benchmark_threads),
+        cmocka_unit_test(results_read_google_benchmark_label_unit_and_skip),
         cmocka_unit_test(results_read_missing_file_names_it),
         cmocka_unit_test(report_escapes_names_labels_and_metadata),
         cmocka_unit_test(report_one_run_draws_three_charts_per_benchmark),

@@ -32,6 +32,7 @@
 #include <atomic>
 #include <cassert>
 #include <cstddef>
+#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <iterator>
@@ -57,15 +58,26 @@
     TypeName &operator=(const TypeName &) = delete
 #define BENCHMARK_BUILTIN_EXPECT(x, y) __builtin_expect(x, y)
 #define BENCHMARK_EXPORT
+#if defined(__clang__)
+#define BENCHMARK_DONT_OPTIMIZE __attribute__((optnone))
+#else
+#define BENCHMARK_DONT_OPTIMIZE __attribute__((optimize(0)))
+#endif
 
 namespace benchmark
 {
 
 typedef int64_t IterationCount;
+typedef int64_t ComplexityN; /* 1.8.4: SetComplexityN's n */
+class State;
+/* 1.9.2: Setup()/Teardown() take any callable, lambdas with captures too */
+using callback_function = std::function<void(const State &)>;
+/* 1.8.0: the default --benchmark_min_time, as Google Benchmark spells it */
+const char kDefaultMinTimeStr[] = "0.5s";
 
 enum TimeUnit { kNanosecond, kMicrosecond, kMillisecond, kSecond };
 enum BigO { oNone, o1, oN, oNSquared, oNCubed, oLogN, oNLogN, oAuto, oLambda };
-typedef double(BigOFunc)(IterationCount);
+typedef double(BigOFunc)(ComplexityN);
 typedef double(StatisticsFunc)(const std::vector<double> &);
 enum StatisticUnit { kTime, kPercentage };
 enum AggregationReportMode {
@@ -132,13 +144,23 @@ template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp &value)
     __asm__ volatile("" : "+m,r"(value) : : "memory");
 #endif
 }
+/* 1.8.1: a temporary is read and written like a modifiable value */
+template <class Tp> inline BENCHMARK_ALWAYS_INLINE void DoNotOptimize(Tp &&value)
+{
+#if defined(__clang__)
+    __asm__ volatile("" : "+r,m"(value) : : "memory");
+#else
+    __asm__ volatile("" : "+m,r"(value) : : "memory");
+#endif
+}
 #else
 namespace internal
 {
-/* may the value go through a register (GCC): small and trivially copyable */
+/* may the value go through a register (GCC): small and trivially copyable
+ * (of the value a reference names, for DoNotOptimize(Tp &&)'s lvalues) */
 template <class Tp> struct InRegister {
-    static constexpr bool value =
-        std::is_trivially_copyable<Tp>::value && sizeof(Tp) <= sizeof(Tp *);
+    typedef typename std::remove_reference<Tp>::type T;
+    static constexpr bool value = std::is_trivially_copyable<T>::value && sizeof(T) <= sizeof(T *);
 };
 } // namespace internal
 template <class Tp>
@@ -162,6 +184,20 @@ DoNotOptimize(Tp &value)
 template <class Tp>
 inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<!internal::InRegister<Tp>::value>::type
 DoNotOptimize(Tp &value)
+{
+    __asm__ volatile("" : "+m"(value) : : "memory");
+}
+/* 1.8.1: a temporary (DoNotOptimize(f(x))) is read and written like a
+ * modifiable value, under the same register-or-memory rule */
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp &&value)
+{
+    __asm__ volatile("" : "+m,r"(value) : : "memory");
+}
+template <class Tp>
+inline BENCHMARK_ALWAYS_INLINE typename std::enable_if<!internal::InRegister<Tp>::value>::type
+DoNotOptimize(Tp &&value)
 {
     __asm__ volatile("" : "+m"(value) : : "memory");
 }
@@ -266,13 +302,15 @@ class State
     }
     void SkipWithError(const std::string &msg);
     void SkipWithMessage(const std::string &msg);
+    /* SkipWithError() was called (SkipWithMessage() is a skip, not an error) */
     bool error_occurred() const
     {
         return error_occurred_;
     }
+    /* 1.8.0: SkipWithMessage() or SkipWithError() was called */
     bool skipped() const
     {
-        return error_occurred_;
+        return skipped_;
     }
     void SetIterationTime(double seconds);
     void SetBytesProcessed(int64_t bytes)
@@ -330,6 +368,11 @@ class State
     {
         return range(1);
     }
+    /* 1.9.5: how many arguments range() has */
+    std::size_t range_size() const
+    {
+        return range_n_;
+    }
     /*
      * As Google Benchmark: in a KeepRunning()/KeepRunningBatch() loop, the
      * repetitions started so far, exact at each one (bl_iterations(), read
@@ -343,13 +386,15 @@ class State
         const bl__state_hot *hot = reinterpret_cast<const bl__state_hot *>(st_);
         return static_cast<IterationCount>(hot->end - hot->left);
     }
+    /* Inline, as Google Benchmark's: fields the constructor filled from
+     * bl_threads() and bl_thread_index(), read where the body uses them */
     int threads() const
     {
-        return bl_threads(st_);
+        return threads_;
     }
     int thread_index() const
     {
-        return bl_thread_index(st_);
+        return thread_index_;
     }
     std::string name() const;
 
@@ -367,7 +412,10 @@ class State
     const int64_t *range_; /* the instance's arguments, range(0) on */
     std::size_t range_n_;  /* how many */
     bool StartKeepRunningBatch(IterationCount n);
+    const int thread_index_; /* this thread's, 0 to threads_ - 1 */
+    const int threads_;      /* how many run the body at once */
     bool error_occurred_ = false;
+    bool skipped_ = false;       /* SkipWithMessage or SkipWithError */
     bool in_range_for_ = false;  /* inside `for (auto _ : state)` */
     IterationCount batch_n_ = 0; /* KeepRunningBatch's n, once called */
     int64_t complexity_n_ = 0;
@@ -412,9 +460,11 @@ class Benchmark
     {
         return Ranges({{lo1, hi1}, {lo2, hi2}});
     }
-    Benchmark *Setup(void (*setup)(const State &));
-    Benchmark *Teardown(void (*teardown)(const State &));
-    Benchmark *Apply(void (*custom_arguments)(Benchmark *benchmark));
+    /* a function, or since 1.9.2 any callable (callback_function) */
+    Benchmark *Setup(const callback_function &setup);
+    Benchmark *Teardown(const callback_function &teardown);
+    /* a function, or since 1.9.5 any callable */
+    Benchmark *Apply(const std::function<void(Benchmark *benchmark)> &custom_arguments);
     Benchmark *RangeMultiplier(int multiplier);
     Benchmark *MinTime(double t);
     Benchmark *MinWarmUpTime(double t);
@@ -435,6 +485,14 @@ class Benchmark
     Benchmark *ThreadPerCpu();
 
     virtual void Run(State &state) = 0;
+    /* 1.8.0: the family's name, its argument count (-1: none given) and
+     * the name of argument `arg` (NULL: none) */
+    const char *GetName() const
+    {
+        return name_.c_str();
+    }
+    int ArgsCnt() const;
+    const char *GetArgName(int arg) const;
     /* Unit()'s, else the default unit (SetDefaultTimeUnit, --benchmark_time_unit) */
     TimeUnit GetTimeUnit() const;
 
@@ -459,14 +517,14 @@ class Benchmark
         StatisticUnit unit;
     };
     std::vector<Statistic> statistics_; /* ComputeStatistics, in the order given */
-    void (*setup_)(const State &) = nullptr;
-    void (*teardown_)(const State &) = nullptr;
+    callback_function setup_;
+    callback_function teardown_;
     bl_bench_fn overhead_ = &bl__gbench_overhead;
     const char *file_ = nullptr; /* the source file that registered it */
 
   protected:
-    explicit Benchmark(const char *name);
-    void SetName(const char *name)
+    explicit Benchmark(const std::string &name);
+    void SetName(const std::string &name)
     {
         name_ = name;
     }
@@ -476,7 +534,7 @@ class FunctionBenchmark : public Benchmark
 {
   public:
     typedef void(Function)(State &);
-    FunctionBenchmark(const char *name, Function *func) : Benchmark(name), func_(func)
+    FunctionBenchmark(const std::string &name, Function *func) : Benchmark(name), func_(func)
     {
     }
     void Run(State &st) override
@@ -492,7 +550,7 @@ template <class Lambda> class LambdaBenchmark : public Benchmark
 {
   public:
     template <class OLambda>
-    LambdaBenchmark(const char *name, OLambda &&lam)
+    LambdaBenchmark(const std::string &name, OLambda &&lam)
         : Benchmark(name), lambda_(std::forward<OLambda>(lam))
     {
     }
@@ -512,27 +570,27 @@ Benchmark *RegisterBenchmarkInternal(Benchmark *b, const char *file = __builtin_
 
 } // namespace internal
 
-inline internal::Benchmark *RegisterBenchmark(const char *name,
+/* the name: a std::string since 1.8.0 (a string literal converts) */
+inline internal::Benchmark *RegisterBenchmark(const std::string &name,
                                               internal::FunctionBenchmark::Function *fn)
 {
     return internal::RegisterBenchmarkInternal(new internal::FunctionBenchmark(name, fn), nullptr);
 }
-template <class Lambda> internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn)
+template <class Lambda> internal::Benchmark *RegisterBenchmark(const std::string &name, Lambda &&fn)
 {
     using BenchType = internal::LambdaBenchmark<typename std::decay<Lambda>::type>;
     return internal::RegisterBenchmarkInternal(new BenchType(name, std::forward<Lambda>(fn)),
                                                nullptr);
 }
 template <class Lambda, class... Args>
-internal::Benchmark *RegisterBenchmark(const char *name, Lambda &&fn, Args &&...args)
+internal::Benchmark *RegisterBenchmark(const std::string &name, Lambda &&fn, Args &&...args)
 {
     return benchmark::RegisterBenchmark(name, [=](benchmark::State &st) { fn(st, args...); });
 }
-inline internal::Benchmark *RegisterBenchmark(const std::string &name,
-                                              internal::FunctionBenchmark::Function *fn)
-{
-    return RegisterBenchmark(name.c_str(), fn);
-}
+
+/* 1.9.5 names the registration object benchmark::Benchmark (and keeps
+ * internal::Benchmark): both name the one class */
+using Benchmark = internal::Benchmark;
 
 class Fixture : public internal::Benchmark
 {
@@ -581,7 +639,16 @@ class JSONReporter;      /* not supported by benchlab's layer: no custom reporte
 class CSVReporter;       /* not supported by benchlab's layer: no custom reporters */
 
 /* Command line: --benchmark_* flags and benchlab's own (docs/from-google-benchmark.md). */
-void Initialize(int *argc, char **argv, void (*HelperPrinterf)() = nullptr);
+void PrintDefaultHelp(); /* benchlab's --help */
+void Initialize(int *argc, char **argv, void (*HelperPrinterf)() = PrintDefaultHelp);
+/* 1.9.3: Google Benchmark runs itself again without address-space
+ * randomisation; benchlab runs each benchmark in fresh worker processes and
+ * its intervals cover what a layout changes: nothing to do, no effect */
+inline void MaybeReenterWithoutASLR(int, char **)
+{
+}
+/* 1.8.4: the Google Benchmark API version this layer follows, and benchlab's */
+std::string GetBenchmarkVersion();
 void Shutdown();
 bool ReportUnrecognizedArguments(int argc, char **argv);
 size_t RunSpecifiedBenchmarks();
@@ -598,6 +665,52 @@ inline double GetTimeUnitMultiplier(TimeUnit unit)
     return unit == kSecond ? 1 : unit == kMillisecond ? 1e3 : unit == kMicrosecond ? 1e6 : 1e9;
 }
 void AddCustomContext(const std::string &key, const std::string &value);
+
+/*
+ * Google Benchmark's hooks into its own runner: a MemoryManager (heap
+ * figures of an extra run) and, since 1.8.5, a ProfilerManager (a profiler
+ * around an extra run). Declared, so that suites which define one build;
+ * benchlab runs no such extra run, so registering one (anything but
+ * nullptr) makes RunSpecifiedBenchmarks() refuse to run, naming it, rather
+ * than leave the figures out (docs/from-google-benchmark.md: benchlab's
+ * --alloc and `benchlab profile` measure these).
+ */
+class MemoryManager
+{
+  public:
+    static constexpr int64_t TombstoneValue = std::numeric_limits<int64_t>::max();
+    struct Result {
+        int64_t num_allocs = 0;
+        int64_t max_bytes_used = 0;
+        int64_t total_allocated_bytes = TombstoneValue;
+        int64_t net_heap_growth = TombstoneValue;
+        IterationCount memory_iterations = 0;
+    };
+    virtual ~MemoryManager()
+    {
+    }
+    virtual void Start() = 0;
+    /* 1.7.1 overrides the first, 1.8.0 and later the second */
+    virtual void Stop(Result *result)
+    {
+        Stop(*result);
+    }
+    virtual void Stop(Result &result)
+    {
+        Stop(&result);
+    }
+};
+void RegisterMemoryManager(MemoryManager *memory_manager);
+class ProfilerManager
+{
+  public:
+    virtual ~ProfilerManager()
+    {
+    }
+    virtual void AfterSetupStart() = 0;
+    virtual void BeforeTeardownStop() = 0;
+};
+void RegisterProfilerManager(ProfilerManager *profiler_manager);
 void ClearRegisteredBenchmarks();
 /* --benchmark_filter as Initialize left it (else the environment's
  * BENCHMARK_FILTER, else ""); SetBenchmarkFilter replaces it for a later
@@ -651,27 +764,44 @@ struct SystemInfo {
 #define BENCHMARK_PRIVATE_DECLARE(n)                                                               \
     static ::benchmark::internal::Benchmark *BENCHMARK_PRIVATE_NAME(n) BENCHMARK_UNUSED
 
+/* The function as a Function* (static_cast, as Google Benchmark 1.9.5):
+ * a function, a template's instance with commas in it (BM<a, b>), or a
+ * variable holding a function pointer (`auto BM = Bench<T>;`) */
+#define BENCHMARK_PRIVATE_FUNCTION(...)                                                            \
+    static_cast<::benchmark::internal::FunctionBenchmark::Function *>(__VA_ARGS__)
 #define BENCHMARK(...)                                                                             \
     BENCHMARK_PRIVATE_DECLARE(_benchmark_) = (::benchmark::internal::RegisterBenchmarkInternal(    \
-        new ::benchmark::internal::FunctionBenchmark(#__VA_ARGS__, &__VA_ARGS__)))
+        new ::benchmark::internal::FunctionBenchmark(#__VA_ARGS__,                                 \
+                                                     BENCHMARK_PRIVATE_FUNCTION(__VA_ARGS__))))
 #define BENCHMARK_WITH_ARG(n, a) BENCHMARK(n)->Arg((a))
 #define BENCHMARK_WITH_ARG2(n, a1, a2) BENCHMARK(n)->Args({(a1), (a2)})
 #define BENCHMARK_WITH_UNIT(n, t) BENCHMARK(n)->Unit((t))
 #define BENCHMARK_RANGE(n, lo, hi) BENCHMARK(n)->Range((lo), (hi))
 #define BENCHMARK_RANGE2(n, l1, h1, l2, h2) BENCHMARK(n)->RangePair({{(l1), (h1)}, {(l2), (h2)}})
 #define BENCHMARK_CAPTURE(func, test_case_name, ...)                                               \
-    BENCHMARK_PRIVATE_DECLARE(func) = (::benchmark::internal::RegisterBenchmarkInternal(           \
+    BENCHMARK_PRIVATE_DECLARE(_benchmark_) = (::benchmark::internal::RegisterBenchmarkInternal(    \
         new ::benchmark::internal::FunctionBenchmark(                                              \
             #func "/" #test_case_name, [](::benchmark::State &st) { func(st, __VA_ARGS__); })))
 #define BENCHMARK_TEMPLATE1(n, a)                                                                  \
     BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
-        new ::benchmark::internal::FunctionBenchmark(#n "<" #a ">", n<a>)))
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #a ">",                                \
+                                                     BENCHMARK_PRIVATE_FUNCTION(n<a>))))
 #define BENCHMARK_TEMPLATE2(n, a, b)                                                               \
     BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
-        new ::benchmark::internal::FunctionBenchmark(#n "<" #a "," #b ">", n<a, b>)))
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #a "," #b ">",                         \
+                                                     BENCHMARK_PRIVATE_FUNCTION(n<a, b>))))
 #define BENCHMARK_TEMPLATE(n, ...)                                                                 \
     BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal(              \
-        new ::benchmark::internal::FunctionBenchmark(#n "<" #__VA_ARGS__ ">", n<__VA_ARGS__>)))
+        new ::benchmark::internal::FunctionBenchmark(#n "<" #__VA_ARGS__ ">",                      \
+                                                     BENCHMARK_PRIVATE_FUNCTION(n<__VA_ARGS__>))))
+/* 1.8.4: a templated function with arguments, named func<a>/case_name */
+#define BENCHMARK_TEMPLATE1_CAPTURE(func, a, test_case_name, ...)                                  \
+    BENCHMARK_CAPTURE(func<a>, test_case_name, __VA_ARGS__)
+#define BENCHMARK_TEMPLATE2_CAPTURE(func, a, b, test_case_name, ...)                               \
+    BENCHMARK_PRIVATE_DECLARE(func) = (::benchmark::internal::RegisterBenchmarkInternal(           \
+        new ::benchmark::internal::FunctionBenchmark(                                              \
+            #func "<" #a "," #b ">/" #test_case_name,                                              \
+            [](::benchmark::State &st) { func<a, b>(st, __VA_ARGS__); })))
 
 #define BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                                             \
     class BaseClass##_##Method##_Benchmark : public BaseClass                                      \
@@ -738,6 +868,36 @@ struct SystemInfo {
 #define BENCHMARK_PRIVATE_REGISTER_F(TestName)                                                     \
     BENCHMARK_PRIVATE_DECLARE(TestName) =                                                          \
         (::benchmark::internal::RegisterBenchmarkInternal(new TestName()))
+/* 1.9.3: one body for a templated fixture, instantiated with
+ * BENCHMARK_TEMPLATE_INSTANTIATE_F(Base, Method, types...) as
+ * Base<types>/Method */
+#define BENCHMARK_TEMPLATE_PRIVATE_CONCAT_NAME_F(BaseClass, Method)                                \
+    BaseClass##_##Method##_BenchmarkTemplate
+#define BENCHMARK_TEMPLATE_METHOD_F(BaseClass, Method)                                             \
+    template <class... Args>                                                                       \
+    class BENCHMARK_TEMPLATE_PRIVATE_CONCAT_NAME_F(BaseClass, Method) : public BaseClass<Args...>  \
+    {                                                                                              \
+      protected:                                                                                   \
+        using Base = BaseClass<Args...>;                                                           \
+        void BenchmarkCase(::benchmark::State &) override;                                         \
+    };                                                                                             \
+    template <class... Args>                                                                       \
+    void BENCHMARK_TEMPLATE_PRIVATE_CONCAT_NAME_F(BaseClass, Method)<Args...>::BenchmarkCase
+#define BENCHMARK_TEMPLATE_PRIVATE_INSTANTIATE_F(BaseClass, Method, UniqueName, ...)               \
+    class UniqueName                                                                               \
+        : public BENCHMARK_TEMPLATE_PRIVATE_CONCAT_NAME_F(BaseClass, Method)<__VA_ARGS__>          \
+    {                                                                                              \
+      public:                                                                                      \
+        UniqueName()                                                                               \
+        {                                                                                          \
+            this->SetName(#BaseClass "<" #__VA_ARGS__ ">/" #Method);                               \
+        }                                                                                          \
+    };                                                                                             \
+    BENCHMARK_PRIVATE_DECLARE(BaseClass##_##Method##_Benchmark) =                                  \
+        (::benchmark::internal::RegisterBenchmarkInternal(new UniqueName()))
+#define BENCHMARK_TEMPLATE_INSTANTIATE_F(BaseClass, Method, ...)                                   \
+    BENCHMARK_TEMPLATE_PRIVATE_INSTANTIATE_F(                                                      \
+        BaseClass, Method, BENCHMARK_PRIVATE_NAME(BaseClass##Method), __VA_ARGS__)
 #define BENCHMARK_F(BaseClass, Method)                                                             \
     BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                                                 \
     BENCHMARK_REGISTER_F(BaseClass, Method);                                                       \

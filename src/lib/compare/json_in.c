@@ -156,6 +156,8 @@ static int is_known_gbench_field(const char *k)
                                         "time_unit",
                                         "error_occurred",
                                         "error_message",
+                                        "skipped",
+                                        "skip_message",
                                         "aggregate_name",
                                         "aggregate_unit",
                                         "label",
@@ -220,6 +222,12 @@ static int read_gbench(struct emit *e, const struct bl__json *doc)
         if (eo && eo->type == BL_JBOOL && eo->boolean) {
             const char *msg = bl__json_str(bl__json_get(b, "error_message"));
             skipped(e, "benchmarks[%zu]: %s: failed (%s): skipped", i, name, msg ? msg : "error");
+            continue;
+        }
+        const struct bl__json *sk = bl__json_get(b, "skipped"); /* 1.8's SkipWithMessage */
+        if (sk && sk->type == BL_JBOOL && sk->boolean) {
+            const char *msg = bl__json_str(bl__json_get(b, "skip_message"));
+            skipped(e, "benchmarks[%zu]: %s: skipped (%s)", i, name, msg ? msg : "no message");
             continue;
         }
         /* Google Benchmark's name as benchlab's Go lines of the same suite

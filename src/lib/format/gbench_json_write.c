@@ -88,7 +88,11 @@ static void write_failed(FILE *f, const bl_results *res, const bl_bench_result *
     fputs(first ? "" : ",\n", f);
     write_common(f, name, name, "iteration", fam, inst, 1, 1);
     fputs("      \"repetition_index\": 0,\n      \"threads\": 1,\n", f);
-    fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
+    /* Google Benchmark 1.8's two forms: a skip (SkipWithMessage) or an error */
+    if (said && said->skipped)
+        fputs("      \"skipped\": true,\n      \"skip_message\": ", f);
+    else
+        fputs("      \"error_occurred\": true,\n      \"error_message\": ", f);
     bl__json_string(f, msg);
     /* the fields Google Benchmark always writes (its tools/compare.py
      * reads them): what the failed launch measured, else zeros */

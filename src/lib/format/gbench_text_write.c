@@ -52,6 +52,7 @@ struct gb_run {
     double scale;     /* what turns ns into it */
     int curve;        /* BigO: enum bl_complexity */
     const char *label, *error;
+    bool skipped; /* RUN_ERROR of a skip (SkipWithMessage), not an error */
     struct gb_counter counters[32];
     size_t n_counters;
 };
@@ -417,8 +418,10 @@ static int add_bench(struct gb_runs *r, const bl_results *res, const bl_bench_re
             x->kind = RUN_ERROR;
             x->error = "no launch finished";
             for (size_t i = 0; i < br->n_launches; i++)
-                if (br->launches[i].message)
+                if (br->launches[i].message) {
                     x->error = br->launches[i].message;
+                    x->skipped = br->launches[i].skipped;
+                }
         }
     }
     if (!err && k > 1)
@@ -639,7 +642,9 @@ static void console_row(FILE *f, const struct gb_run *x, int width)
     struct bl__buf safe = {0};
     fprintf(f, "%-*s ", width, bl__terminal_safe(&safe, x->name));
     if (x->kind == RUN_ERROR) {
-        fprintf(f, "ERROR OCCURRED: '%s'\n", bl__terminal_safe(&safe, x->error));
+        /* Google Benchmark 1.8's two forms: a skip (SkipWithMessage) or an error */
+        fprintf(f, "%s: '%s'\n", x->skipped ? "SKIPPED" : "ERROR OCCURRED",
+                bl__terminal_safe(&safe, x->error));
         bl__buf_fini(&safe);
         return;
     }
@@ -777,8 +782,9 @@ int bl_gbench_csv_write(FILE *f, const bl_results *results)
         fputc(',', f);
         if (x->kind == RUN_ERROR) {
             /* Google Benchmark's: empty cells up to error_occurred (the
-             * header's 10 columns less 3), then "true" and the message */
-            fputs(",,,,,,,true,", f);
+             * header's 10 columns less 3), then "true" and the message;
+             * 1.8's skip is not an error */
+            fputs(x->skipped ? ",,,,,,,false," : ",,,,,,,true,", f);
             bl__csv_field_quoted(f, x->error);
             fputc('\n', f);
             continue;

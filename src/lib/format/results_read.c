@@ -606,10 +606,11 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
         at(c, "benchmarks[%zu]", i);
         if (b->type != BL_JOBJ)
             return fail(c, "not an object");
-        const char *name, *run_type, *unit, *error, *agg;
+        const char *name, *run_type, *unit, *error, *skip, *agg, *label;
         double real, iters, bps, threads;
         if ((rc = str(c, b, "name", &name)) || (rc = str(c, b, "run_type", &run_type)) ||
             (rc = str(c, b, "time_unit", &unit)) || (rc = str(c, b, "error_message", &error)) ||
+            (rc = str(c, b, "skip_message", &skip)) || (rc = str(c, b, "label", &label)) ||
             (rc = str(c, b, "aggregate_name", &agg)) || (rc = num(c, b, "real_time", NAN, &real)) ||
             (rc = count(c, b, "iterations", 1.8e19, &iters)) ||
             (rc = num(c, b, "bytes_per_second", 0, &bps)) ||
@@ -628,7 +629,7 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
                 return rc;
             continue;
         }
-        if (isnan(real) && !error) {
+        if (isnan(real) && !error && !skip) {
             if ((rc = skipped(c, "%s: no real_time: skipped", name)))
                 return rc;
             continue;
@@ -657,9 +658,20 @@ static int read_gbench(struct ctx *c, bl_results *r, const struct bl__json *doc)
         l->ns_per_op = l->raw_ns_per_op = real * scale * t;
         if (bps > 0 && l->ns_per_op > 0)
             l->bytes_per_op = bps * l->ns_per_op / 1e9 / t;
+        /* the unit it was shown in (Unit()) and its label stay with it,
+         * for the outputs that show them (Google Benchmark's, benchlab's JSON) */
+        if (unit)
+            snprintf(l->time_unit, sizeof l->time_unit, "%s", unit);
+        if (label && !(l->label = bl__strdup(label)))
+            return -ENOMEM;
         if (error) {
             l->status = BL_EBENCH;
             if (!(l->message = bl__strdup(error)))
+                return -ENOMEM;
+        } else if (skip) {
+            /* Google Benchmark 1.8's SkipWithMessage: skipped, not failed */
+            l->skipped = true;
+            if (!(l->message = bl__strdup(skip)))
                 return -ENOMEM;
         }
     }

@@ -331,6 +331,59 @@ static const char *bad_count(const char *v, const char *name)
     return buf;
 }
 
+/*
+ * --benchmark_min_time=V as benchlab's option: *opt "--iterations" and
+ * *val N for Google Benchmark's Nx, else "--time" and V seconds. NULL, or
+ * what is wrong with V.
+ */
+static const char *min_time(const char *v, const char **opt, const char **val)
+{
+    size_t vl = v ? strlen(v) : 0;
+    struct bl__buf t = {0};
+    if (!v || !*v)
+        return "needs a value such as 0.5s";
+    if (v[vl - 1] == 'x') {
+        /* Google Benchmark's iteration form: exactly N iterations */
+        char *end;
+        errno = 0;
+        unsigned long long iters = strtoull(v, &end, 10);
+        if (v[0] < '0' || v[0] > '9' || end != v + vl - 1 || errno || iters < 1 ||
+            iters > 1000000000000ull)
+            return "the Nx form needs a whole number of iterations from 1 to 10^12, such as 100x";
+        bl__buf_printf(&t, "%llu", iters);
+        *opt = "--iterations";
+    } else {
+        bl__buf_printf(&t, "%s%s", v, v[vl - 1] == 's' ? "" : "s");
+        if (!(bl_parse_duration(t.data ? t.data : "") > 0)) {
+            bl__buf_fini(&t);
+            return "is not a positive number of seconds";
+        }
+        *opt = "--time";
+    }
+    *val = keep(t.data);
+    return NULL;
+}
+
+/*
+ * --benchmark_dry_run (Google Benchmark 1.9.1; the last one on the line
+ * wins): each benchmark once, one iteration, to see that it runs (its
+ * numbers mean nothing): one launch of one repetition, in place of any
+ * --benchmark_min_time or --benchmark_repetitions; a benchmark's own
+ * Iterations(), Repetitions() or MinTime() still apply
+ * (docs/from-google-benchmark.md).
+ */
+static int dry_run_asked(int n, char *const *in)
+{
+    int dry = 0;
+    for (int i = 1; i < n; i++) {
+        const char *a = in[i] + (strncmp(in[i], "--", 2) == 0 ? 2 : 1);
+        if (in[i][0] == '-' && strncmp(a, "benchmark_dry_run", 17) == 0 &&
+            (a[17] == '\0' || a[17] == '='))
+            dry = is_true(a[17] ? a + 18 : NULL);
+    }
+    return dry;
+}
+
 int bl__gbench_flags(int *argc, char ***argv, int *status)
 {
     int n = *argc;
@@ -341,14 +394,15 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
     if (!any)
         return 0;
     const char *prog = n > 0 ? in[0] : "suite";
-    /* room for two per argument, four for --benchmark_out (--out F --format G), the NULL */
-    char **out = keep(calloc((size_t)n * 2 + 3, sizeof *out));
+    /* room for two per argument, four for --benchmark_out (--out F --format G)
+     * and for --benchmark_dry_run (--iterations 1 --count 1), the NULL */
+    char **out = keep(calloc((size_t)n * 2 + 5, sizeof *out));
     if (!out) {
         fprintf(stderr, "%s: out of memory\n", prog);
         *status = 2;
         return 1;
     }
-    int m = 0, list = 0;
+    int m = 0, list = 0, dry_run = dry_run_asked(n, in);
     const char *filter = NULL, *format = NULL, *out_path = NULL, *out_format = NULL;
     out[m++] = in[0];
     for (int i = 1; i < n; i++) {
@@ -371,32 +425,17 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         } else if (flag_is(a, len, "benchmark_filter")) {
             filter = v ? v : "";
         } else if (flag_is(a, len, "benchmark_min_time")) {
-            size_t vl = v ? strlen(v) : 0;
-            if (!v || !*v) {
-                why = "needs a value such as 0.5s";
-            } else if (v[vl - 1] == 'x') {
-                /* Google Benchmark's iteration form: exactly N iterations */
-                char *end;
-                errno = 0;
-                unsigned long long iters = strtoull(v, &end, 10);
-                if (v[0] < '0' || v[0] > '9' || end != v + vl - 1 || errno || iters < 1 ||
-                    iters > 1000000000000ull)
-                    why = "the Nx form needs a whole number of iterations from 1 to 10^12, "
-                          "such as 100x";
-                struct bl__buf t = {0};
-                bl__buf_printf(&t, "%llu", iters);
-                out[m++] = (char *)"--iterations";
-                out[m++] = keep(t.data);
-            } else {
-                struct bl__buf t = {0};
-                bl__buf_printf(&t, "%s%s", v, v[vl - 1] == 's' ? "" : "s");
-                if (!(bl_parse_duration(t.data ? t.data : "") > 0))
-                    why = "is not a positive number of seconds";
-                out[m++] = (char *)"--time";
-                out[m++] = keep(t.data);
+            /* checked; under a dry run, its plan is the dry run's */
+            const char *opt = NULL, *val = NULL;
+            why = min_time(v, &opt, &val);
+            if (!why && !dry_run) {
+                out[m++] = (char *)opt;
+                out[m++] = (char *)val;
             }
+        } else if (flag_is(a, len, "benchmark_dry_run")) {
+            /* read before the loop (dry_run_asked) */
         } else if (flag_is(a, len, "benchmark_repetitions")) {
-            if ((why = bad_count(v, "count")) == NULL) {
+            if ((why = bad_count(v, "count")) == NULL && !dry_run) {
                 out[m++] = (char *)"--count";
                 out[m++] = (char *)v;
             }
@@ -439,8 +478,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
                    flag_is(a, len, "benchmark_report_aggregates_only") ||
                    flag_is(a, len, "benchmark_enable_random_interleaving") ||
                    flag_is(a, len, "benchmark_context") ||
-                   flag_is(a, len, "benchmark_min_warmup_time") ||
-                   flag_is(a, len, "benchmark_dry_run")) {
+                   flag_is(a, len, "benchmark_min_warmup_time")) {
             /* display only, or what benchlab always does (interleaved
              * launches, its own warmup): accepted, no effect */
         } else {
@@ -464,6 +502,12 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
             out[m++] = (char *)"--filter";
             out[m++] = keep(f);
         }
+    }
+    if (dry_run) {
+        out[m++] = (char *)"--iterations";
+        out[m++] = (char *)"1";
+        out[m++] = (char *)"--count";
+        out[m++] = (char *)"1";
     }
     /* --benchmark_out=FILE writes Google Benchmark's JSON to FILE (its
      * default --benchmark_out_format), or its CSV or console table; stdout
