@@ -192,11 +192,16 @@ static void check_results_read(const bl_results *r, const char *out, size_t len)
         if (b && ok == 0 && li < b->n_launches) {
             const bl_launch *lb = &b->launches[li];
             const char *msg = "no launch finished";
+            bool skip = false; /* written as Google Benchmark 1.8's skip */
             for (size_t k = 0; k < a->n_launches; k++)
-                if (a->launches[k].message)
+                if (a->launches[k].message) {
                     msg = a->launches[k].message;
-            FUZZ_PROP(lb->status != 0 && lb->message, "gbjson-error", NULL,
-                      "a benchmark that did not run reads back as one that did");
+                    skip = a->launches[k].skipped;
+                }
+            FUZZ_PROP((skip ? lb->status == 0 && lb->skipped : lb->status != 0) && lb->message,
+                      "gbjson-error", NULL,
+                      "a benchmark that did not run reads back as one that did, or as %s",
+                      skip ? "failed where it was skipped" : "skipped where it failed");
             if (lb->message && fuzz_valid_utf8(msg, strlen(msg)))
                 FUZZ_PROP(strcmp(lb->message, msg) == 0, "gbjson-error", NULL,
                           "an error message changed in Google Benchmark JSON");
@@ -312,7 +317,10 @@ static void check_compare_read(const bl_results *r, const char *out, size_t len,
             const struct bl__json *entry = &bs->items[e];
             const char *rt = bl__json_str(bl__json_get(entry, "run_type"));
             const struct bl__json *eo = bl__json_get(entry, "error_occurred");
-            if (!rt || strcmp(rt, "iteration") != 0 || (eo && eo->type == BL_JBOOL && eo->boolean))
+            const struct bl__json *sk = bl__json_get(entry, "skipped"); /* 1.8's skip */
+            if (!rt || strcmp(rt, "iteration") != 0 ||
+                (eo && eo->type == BL_JBOOL && eo->boolean) ||
+                (sk && sk->type == BL_JBOOL && sk->boolean))
                 continue;
             const struct cmp_result *res = &c.v[x++];
             const char *name = bl__json_str(bl__json_get(entry, "name"));
@@ -481,12 +489,14 @@ static void on_cell(void *ctx, long record, size_t col, const char *c, size_t n)
     if (n > 0)
         FUZZ_PROP(!fuzz_formula_cell(c, n), "gbcsv-formula", NULL,
                   "a Google Benchmark CSV cell starts with '%c' (formula injection)", c[0]);
-    /* an error row: "true" under error_occurred (column 8); the iterations
-     * (column 1) of an error row are empty, of every other row a number */
+    /* an error row: "true" under error_occurred (column 8), a skipped one
+     * (Google Benchmark 1.8) "false" and its message; the iterations
+     * (column 1) of such rows are empty, of every other row a number */
     if (col == 1 && record > 0)
         k->error_row = n == 0;
     if (col == 8 && record > 0)
-        k->error_flag = n == 4 && memcmp(c, "true", 4) == 0;
+        k->error_flag =
+            (n == 4 && memcmp(c, "true", 4) == 0) || (n == 5 && memcmp(c, "false", 5) == 0);
 }
 
 static void check_text(const bl_results *r)
@@ -509,8 +519,8 @@ static void check_text(const bl_results *r)
         FUZZ_PROP(rec < 0 || (size_t)rec == rows + 1, "gbcsv-records", NULL,
                   "%zu rows, %ld CSV records (header included)", rows, rec);
         FUZZ_PROP(!k.short_row, "gbcsv-columns", NULL,
-                  "CSV record %ld has %zu cells, the header %zu (or an error row without "
-                  "error_occurred true in its column)",
+                  "CSV record %ld has %zu cells, the header %zu (or an error or skip row "
+                  "without error_occurred true or false in its column)",
                   k.short_record, k.short_cells, k.header_cells);
         int ctl = fuzz_control_byte(out, len);
         FUZZ_PROP(ctl < 0, "gbcsv-control", NULL, "raw control byte 0x%02x in the CSV", ctl);
