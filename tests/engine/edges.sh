@@ -75,6 +75,20 @@ complete-results-kept-when-exit-hangs)
     out_has '^BenchmarkExitHangs	'
     err_lacks 'time limit'
     ;;
+forked-child-in-the-loop-is-refused)
+    # a child that returns into the loop beside the worker: its batches
+    # would mix with the worker's on the channel it inherited. The launch
+    # fails naming it, no result of it is written, the child is ended.
+    for how in "$suite" "$bin/benchlab run $suite"; do
+        : >"$FORK_PIDS"
+        run $how --time 0.05s --timeout 30s --count 2 --filter ForkContinues
+        expect_status 1
+        err_has 'ForkContinues: a process it forked (pid [0-9]*) went on into the benchmark loop'
+        out_lacks '^BenchmarkForkContinues	'
+        [ -s "$FORK_PIDS" ] || fail "$how: the child noted no pid"
+        none_survive
+    done
+    ;;
 low-open-file-limit-is-named)
     # at ulimit -n 10 no worker can start: said so, not "not a benchlab suite"
     for how in "$suite" "$bin/benchlab run $suite"; do

@@ -2,8 +2,9 @@
  * fixture_fork.c - benchmarks that fork, for the runner's process
  * clean-up (tests/engine/fork.sh): a child that keeps the worker's pipes
  * open, a daemon that leaves the worker's session, and a worker that sends
- * its results and then never exits, and a daemon a worker needs until its
- * end (ServerKept). Each process the benchmarks leave
+ * its results and then never exits, a daemon a worker needs until its
+ * end (ServerKept), and a child that does not exit but goes on into the
+ * benchmark's loop beside its parent (ForkContinues). Each process the benchmarks leave
  * behind appends its pid to the file named by $FORK_PIDS, so that the test
  * can check that none outlives the run.
  */
@@ -162,6 +163,23 @@ BENCHLAB(ExitHangs)
     static int registered;
     if (!registered++)
         atexit(never_return);
+    spin(st);
+}
+
+/* A child forked in the body that never exits: it returns into the loop
+ * as its parent does, and would send its own batches on the channel it
+ * inherited (a benchmark's bug, as a child that forgets _exit()). */
+BENCHLAB(ForkContinues)
+{
+    static int forked;
+    if (!forked++ && fork() == 0) {
+        const char *path = getenv("FORK_PIDS");
+        FILE *f = path ? fopen(path, "a") : NULL;
+        if (f) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
     spin(st);
 }
 

@@ -57,8 +57,31 @@
 
 #define SWITCH_MIN_NS 10000
 
+/*
+ * The worker's pid, taken at its first message ("hello"). A process the
+ * benchmark forked that does not exit but goes on into benchlab's loop
+ * would send its own batches and "done" on the channel it inherited, and
+ * they would mix with the worker's without a word: such a process sends
+ * one "stray PID" instead, which fails the launch, and ends there.
+ */
+static pid_t channel_owner;
+
+static void stray(int fd, pid_t me)
+{
+    char line[64];
+    int n = snprintf(line, sizeof line, "stray %ld\n", (long)me);
+    if (n > 0)
+        (void)bl__write_all(fd, line, (size_t)n);
+    _exit(3);
+}
+
 void bl__send(int fd, const char *fmt, ...)
 {
+    pid_t me = getpid();
+    if (!channel_owner)
+        channel_owner = me; /* "hello", before the body runs or any thread starts */
+    else if (me != channel_owner)
+        stray(fd, me);
     char line[1024];
     va_list ap;
     va_start(ap, fmt);

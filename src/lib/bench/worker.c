@@ -25,6 +25,8 @@
  *                                          clock of counters' rates: cpu, real or manual; the
  *                                          CPU clock of cpu/op: thread (CPU_NS), or process
  *                                          (PROC_NS) with .process_cpu)
+ *   stray PID                             (instead of any message, from a process the body
+ *                                          forked that went on into the loop: state.c)
  * In driven mode (benchlab ab, --benchlab-cmd-fd N) the runner writes
  * commands on fd N, one line each: "b REPS" runs one overhead batch and one
  * measured batch of REPS repetitions and sends both; "q" (or end of file)

@@ -52,6 +52,28 @@ static char *rest_after(char *s, int fields)
     return s ? s : (char *)"";
 }
 
+/* "metric VALUE UNIT [FLAGS [CFLAGS]]" */
+static void handle_metric(bl_launch *l, char *line)
+{
+    char *unit = rest_after(line, 2);
+    char *sp = strchr(unit, ' ');
+    unsigned flags = 0, cflags = 0;
+    bool counter = false;
+    if (sp) {
+        *sp = '\0';
+        char *end;
+        flags = (unsigned)strtoul(sp + 1, &end, 10);
+        if (*end == ' ') { /* a counter: its flags, the value its threads' sum */
+            counter = true;
+            cflags = (unsigned)strtoul(end + 1, NULL, 10);
+        }
+    }
+    if (counter)
+        bl_launch_set_counter(l, unit, strtod(line + 7, NULL), flags, cflags);
+    else
+        bl_launch_set_metric_ex(l, unit, strtod(line + 7, NULL), flags);
+}
+
 static void handle_line(struct bl__worker *r, char *line)
 {
     bl_launch *l = r->launch;
@@ -148,23 +170,7 @@ static void handle_line(struct bl__worker *r, char *line)
         free(l->label);
         l->label = bl__strdup(line + 6);
     } else if (strncmp(line, "metric ", 7) == 0) {
-        char *unit = rest_after(line, 2);
-        char *sp = strchr(unit, ' ');
-        unsigned flags = 0, cflags = 0;
-        bool counter = false;
-        if (sp) {
-            *sp = '\0';
-            char *end;
-            flags = (unsigned)strtoul(sp + 1, &end, 10);
-            if (*end == ' ') { /* a counter: its flags, the value its threads' sum */
-                counter = true;
-                cflags = (unsigned)strtoul(end + 1, NULL, 10);
-            }
-        }
-        if (counter)
-            bl_launch_set_counter(l, unit, strtod(line + 7, NULL), flags, cflags);
-        else
-            bl_launch_set_metric_ex(l, unit, strtod(line + 7, NULL), flags);
+        handle_metric(l, line);
     } else if (strncmp(line, "skip ", 5) == 0 || strcmp(line, "skip") == 0) {
         r->fail_kind = 1;
         free(l->message);
@@ -185,6 +191,9 @@ static void handle_line(struct bl__worker *r, char *line)
         l->tuned_reps = strtoull(line + 5, NULL, 10);
     } else if (strncmp(line, "tune-stale ", 11) == 0) {
         l->tune_stale = true;
+    } else if (strncmp(line, "stray ", 6) == 0) {
+        if (!r->stray_pid)
+            r->stray_pid = atol(line + 6);
     } else if (strncmp(line, "done", 4) == 0) {
         unsigned long long iters = 0;
         char clock[16] = "", cpu[16] = "";

@@ -76,6 +76,7 @@ struct bl__worker {
     bool got_hello, got_done;
     uint64_t done_ns;              /* when "done" came */
     int fail_kind;                 /* 0, 1 skip, 2 fail */
+    long stray_pid;                /* a forked process of the body in the loop ("stray") */
     unsigned long long ready_reps; /* driven mode: reps of the "ready" message; 0 before */
     double ready_ns;               /* ... and its warm time per op */
     size_t n_measure_lines;        /* "s m" lines received */

@@ -655,6 +655,13 @@ void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double time
         l->status = BL_ECRASH;
         bl__launch_message(l, "crashed: killed by %s (signal %d)%s", signal_name(l->term_signal),
                            l->term_signal, WCOREDUMP(status) ? ", core dumped" : "");
+    } else if (w->stray_pid) {
+        l->status = BL_EBENCH;
+        bl__launch_message(l,
+                           "a process it forked (pid %ld) went on into the benchmark loop instead "
+                           "of exiting: ended, as its batches would have mixed with the worker's "
+                           "(a forked child ends with _exit())",
+                           w->stray_pid);
     } else if (w->fail_kind == 2) {
         l->status = BL_EBENCH;
     } else if (w->fail_kind == 1) {
