@@ -476,7 +476,7 @@ Benchmark *Benchmark::DenseRange(int64_t start, int64_t limit, int step)
 {
     if (start > limit || step < 1)
         die(("DenseRange of " + name_ + ": needs start <= limit and step >= 1").c_str());
-    for (int64_t a = start; a <= limit; a += step)
+    for (int64_t a : CreateDenseRange(start, limit, step))
         args_.push_back({a});
     return this;
 }
@@ -620,8 +620,8 @@ Benchmark *Benchmark::DenseThreadRange(int min_threads, int max_threads, int str
 {
     if (min_threads < 1 || min_threads > max_threads || stride < 1)
         die(("DenseThreadRange of " + name_ + ": needs 1 <= min <= max, stride >= 1").c_str());
-    for (int i = min_threads; i < max_threads; i += stride)
-        thread_counts_.push_back(i);
+    for (long long i = min_threads; i < max_threads; i += stride) /* wider: no overflow */
+        thread_counts_.push_back(static_cast<int>(i));
     thread_counts_.push_back(max_threads);
     return this;
 }
@@ -708,8 +708,14 @@ void State::SetIterationTime(double seconds)
 
 /* ---- ranges, time unit, context ---- */
 
+/* Checked as Google Benchmark does (BM_CHECK, an abort), naming the call: a multiplier
+ * below 2 or a step below 1 would never reach the limit, nor a += past INT64_MAX. */
 std::vector<int64_t> CreateRange(int64_t lo, int64_t hi, int multi)
 {
+    if (lo > hi || multi < 2)
+        internal::die(("CreateRange(" + std::to_string(lo) + ", " + std::to_string(hi) + ", " +
+                       std::to_string(multi) + "): needs lo <= hi and multi >= 2")
+                          .c_str());
     std::vector<int64_t> v;
     internal::add_range(&v, lo, hi, multi);
     return v;
@@ -717,9 +723,14 @@ std::vector<int64_t> CreateRange(int64_t lo, int64_t hi, int multi)
 
 std::vector<int64_t> CreateDenseRange(int64_t start, int64_t limit, int step)
 {
+    if (start > limit || step < 1)
+        internal::die(("CreateDenseRange(" + std::to_string(start) + ", " + std::to_string(limit) +
+                       ", " + std::to_string(step) + "): needs start <= limit and step >= 1")
+                          .c_str());
     std::vector<int64_t> v;
-    for (int64_t a = start; a <= limit; a += step)
-        v.push_back(a);
+    const uint64_t n = (static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)) / step;
+    for (uint64_t k = 0; k <= n; k++)
+        v.push_back(static_cast<int64_t>(static_cast<uint64_t>(start) + k * step));
     return v;
 }
 

@@ -1085,6 +1085,31 @@ PY
     run env V19_MEMORY_MANAGER=1 "$v" --benchmark_list_tests
     expect_status 0
     ;;
+hostile-ranges-end-or-are-refused)
+    # a step or multiplier that cannot advance is refused naming the call,
+    # a range ending at the integer's maximum ends there: each at once
+    # (registration looped without end before, growing until memory ran out)
+    r="$bin/bl_ranges_suite"
+    for c in create-range-multiplier-1:'CreateRange(1, 8, 1): needs lo <= hi and multi >= 2' \
+        create-range-reversed:'CreateRange(8, 1, 2): needs lo <= hi and multi >= 2' \
+        create-dense-step-0:'CreateDenseRange(0, 10, 0): needs start <= limit and step >= 1'; do
+        run env BL_RANGES_CASE=${c%%:*} timeout 20 "$r" --benchmark_list_tests
+        expect_status 2
+        err_has "benchlab-gbench: ${c#*:}"
+    done
+    run env BL_RANGES_CASE=create-dense-at-max timeout 20 "$r" --benchmark_list_tests
+    expect_status 0
+    printf 'BM_x/9223372036854775805\nBM_x/9223372036854775807\n' | diff - "$tmp/out" ||
+        fail "CreateDenseRange(max - 2, max, 2)"
+    run env BL_RANGES_CASE=dense-range-at-max timeout 20 "$r" --benchmark_list_tests
+    expect_status 0
+    printf 'BM_x/9223372036854775806\nBM_x/9223372036854775807\n' | diff - "$tmp/out" ||
+        fail "DenseRange(max - 1, max)"
+    run env BL_RANGES_CASE=dense-thread-range-at-max timeout 20 "$r" --benchmark_list_tests
+    expect_status 0
+    printf 'BM_x/1/threads:1\nBM_x/1/threads:2147483647\n' | diff - "$tmp/out" ||
+        fail "DenseThreadRange(1, INT_MAX, INT_MAX)"
+    ;;
 *)
     fail "unknown case"
     ;;
