@@ -146,6 +146,65 @@ fifo-is-written-through)
     [ -p "$tmp/fifo" ] || fail "the FIFO was replaced"
     grep -q BenchmarkEncode "$tmp/got" || fail "nothing came through the FIFO"
     ;;
+gbench-out-is-checked-and-named)
+    # Google Benchmark's --benchmark_out on a suite of the layer: devices
+    # written in place, links followed, a FIFO written through, what cannot
+    # be written refused before measuring, every message naming the flag
+    # given; --benchmark_format onto a full stdout is an error
+    gb="$bin/gbench/bl_api_suite"
+    gbone="--benchmark_filter=^BM_counters$ --benchmark_min_time=0.02 --benchmark_repetitions=1"
+    run "$gb" $gbone --benchmark_out=/dev/null
+    expect_status 0
+    is_device /dev/null
+    run "$gb" $gbone --benchmark_out=/dev/full
+    expect_status 2
+    err_has "\-\-benchmark_out /dev/full: No space left on device"
+    is_device /dev/full
+    run "$gb" $gbone --benchmark_out=/dev/stdout
+    expect_status 0
+    [ -L /dev/stdout ] || fail "/dev/stdout was replaced"
+    out_has '"benchmarks"'
+    mkfifo "$tmp/gfifo"
+    timeout 20 cat "$tmp/gfifo" >"$tmp/ggot" &
+    reader=$!
+    run "$gb" $gbone --benchmark_out="$tmp/gfifo"
+    expect_status 0
+    wait $reader
+    [ -p "$tmp/gfifo" ] || fail "the FIFO was replaced"
+    grep -q '"BM_counters"' "$tmp/ggot" || fail "nothing came through the FIFO"
+    echo old >"$tmp/gtarget"
+    ln -s gtarget "$tmp/glink"
+    run "$gb" $gbone --benchmark_out="$tmp/glink"
+    expect_status 0
+    [ -L "$tmp/glink" ] || fail "the symbolic link was replaced"
+    grep -q '"BM_counters"' "$tmp/gtarget" || fail "the link's target was not written"
+    mkdir "$tmp/gdir"
+    run "$gb" $gbone --benchmark_out="$tmp/gdir"
+    expect_status 2
+    err_has "\-\-benchmark_out $tmp/gdir: is a directory; nothing was measured"
+    err_lacks "\-\-out "
+    [ -d "$tmp/gdir" ] || fail "the directory was replaced"
+    mkdir "$tmp/gro" && echo keep >"$tmp/gro/f" && chmod 555 "$tmp/gro" && chmod 755 "$tmp"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$gb" $gbone --benchmark_out="$tmp/gro/f"
+    expect_status 2
+    err_has "\-\-benchmark_out $tmp/gro/f: Permission denied; nothing was measured"
+    [ "$(cat "$tmp/gro/f")" = keep ] || fail "the unwritable file was changed"
+    no_temps "$tmp"
+    # two outputs named: refused, not one of them dropped
+    run "$gb" $gbone --benchmark_out="$tmp/a.json" --out "$tmp/b.json"
+    expect_status 2
+    err_has "\-\-benchmark_out and \-\-out both name the output: give one"
+    [ ! -e "$tmp/a.json" ] && [ ! -e "$tmp/b.json" ] || fail "a file was written"
+    run "$gb" $gbone --benchmark_format=csv --format=json
+    expect_status 2
+    err_has "\-\-benchmark_format and \-\-format both name the format: give one"
+    for f in json csv console; do
+        "$gb" $gbone --benchmark_format=$f >/dev/full 2>"$tmp/err"
+        st=$?
+        expect_status 2
+        err_has "stdout: No space left on device"
+    done
+    ;;
 regular-file-keeps-mode)
     echo old >"$tmp/out.txt"
     chmod 640 "$tmp/out.txt"

@@ -308,6 +308,9 @@ double bl__parse_duration(const char *s);
  * usage already said on stderr) and should exit with *status.
  */
 int bl__gbench_flags(int *argc, char ***argv, int *status);
+/* The option that named the run's output file, for messages about it:
+ * "--benchmark_out" when bl__gbench_flags made --out of it, else "--out". */
+const char *bl__out_option(void);
 
 /* The definitions' own statistics (.statistics, statistics.c): attach each
  * definition's list to its results (this process's registry), and write

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,15 @@ static void *keep(void *p)
     if (p && bl__grow((void **)&kept, &cap_kept, n_kept + 1, sizeof *kept) == 0)
         kept[n_kept++] = p;
     return p;
+}
+
+/* "--benchmark_out" once bl__gbench_flags made --out of it (messages about
+ * the output then name the flag the user gave) */
+static const char *out_option = "--out";
+
+const char *bl__out_option(void)
+{
+    return out_option;
 }
 
 /* The name Google Benchmark prints: a raw name as written, else benchlab's. */
@@ -384,6 +394,29 @@ static int dry_run_asked(int n, char *const *in)
     return dry;
 }
 
+/*
+ * benchlab's own --out or --format beside --benchmark_out or
+ * --benchmark_format (out, format: given): one of the two would be
+ * dropped without a word. 1 after the message, else 0.
+ */
+static int named_twice(const char *prog, int n, char **in, bool out, bool format)
+{
+    for (int i = 1; i < n; i++) {
+        const char *twice = NULL;
+        if (out && (strcmp(in[i], "--out") == 0 || strncmp(in[i], "--out=", 6) == 0))
+            twice = "--benchmark_out and --out both name the output";
+        else if ((format || out) &&
+                 (strcmp(in[i], "--format") == 0 || strncmp(in[i], "--format=", 9) == 0))
+            twice = format ? "--benchmark_format and --format both name the format"
+                           : "--benchmark_out and --format both name the output's format";
+        if (twice) {
+            fprintf(stderr, "%s: %s: give one\n", prog, twice);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int bl__gbench_flags(int *argc, char ***argv, int *status)
 {
     int n = *argc;
@@ -494,6 +527,10 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
         *status = list_tests(prog, filter);
         return 1;
     }
+    if (named_twice(prog, n, in, out_path != NULL, format != NULL)) {
+        *status = 2;
+        return 1;
+    }
     if (filter) {
         char *f;
         if ((*status = select_filter(prog, filter, &f)) != 0)
@@ -513,6 +550,7 @@ int bl__gbench_flags(int *argc, char ***argv, int *status)
      * default --benchmark_out_format), or its CSV or console table; stdout
      * then has nothing */
     if (out_path) {
+        out_option = "--benchmark_out";
         out[m++] = (char *)"--out";
         out[m++] = (char *)out_path;
         format = out_format ? out_format : "gbench-json";

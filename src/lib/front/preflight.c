@@ -65,12 +65,12 @@ int bl__preflight_out(const char *path, char *why, size_t why_size)
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            snprintf(why, why_size, "--out %s: is a directory", path);
+            snprintf(why, why_size, "%s %s: is a directory", bl__out_option(), path);
             return -EISDIR;
         }
         if (access(path, W_OK) != 0) {
             int e = errno;
-            snprintf(why, why_size, "--out %s: %s", path, strerror(e));
+            snprintf(why, why_size, "%s %s: %s", bl__out_option(), path, strerror(e));
             return -e;
         }
         /* a device, FIFO or socket (/dev/null, /dev/stdout) is written in
@@ -79,13 +79,13 @@ int bl__preflight_out(const char *path, char *why, size_t why_size)
             return 0;
     } else if (errno != ENOENT) {
         int e = errno;
-        snprintf(why, why_size, "--out %s: %s", path, strerror(e));
+        snprintf(why, why_size, "%s %s: %s", bl__out_option(), path, strerror(e));
         return -e;
     }
     /* a regular file is written beside it and renamed over it; beside the
      * file a symbolic link leads to, as bl_output_open() writes that */
     char *target = bl__output_target(path);
-    int rc = dir_writable("--out", path, target ? target : path, why, why_size);
+    int rc = dir_writable(bl__out_option(), path, target ? target : path, why, why_size);
     free(target);
     return rc;
 }

@@ -619,7 +619,7 @@ static int open_output(struct front *fr, const struct suite_args *sa, const char
     fr->out_existed = sa->out_path && stat(sa->out_path, &st) == 0;
     int err = bl_output_open(sa->out_path, output);
     if (err) {
-        fprintf(stderr, "%s: --out %s: %s\n", prog, sa->out_path, bl_strerror(err));
+        fprintf(stderr, "%s: %s %s: %s\n", prog, bl__out_option(), sa->out_path, bl_strerror(err));
         return 2;
     }
     fr->out = bl_output_file(*output);
@@ -691,8 +691,9 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
     int status = rc == BL_EINTR ? 130 : rc == 0 ? 0 : 1;
     if (!any_result(res) && bl__output_replaces(output)) {
         bl_output_discard(output);
-        fprintf(stderr, "%s: --out %s: not written: no benchmark gave a result (%s)\n", prog,
-                sa->out_path, fr->out_existed ? "the file is as it was" : "no file was made");
+        fprintf(stderr, "%s: %s %s: not written: no benchmark gave a result (%s)\n", prog,
+                bl__out_option(), sa->out_path,
+                fr->out_existed ? "the file is as it was" : "no file was made");
         return status;
     }
     if (fr->go_err) {
@@ -716,8 +717,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
     }
     int cerr = bl_output_close(output);
     if (cerr) {
-        fprintf(stderr, "%s: %s%s: %s\n", prog, sa->out_path ? "--out " : "",
-                sa->out_path ? sa->out_path : "stdout", bl_strerror(cerr));
+        fprintf(stderr, "%s: %s%s%s: %s\n", prog, sa->out_path ? bl__out_option() : "",
+                sa->out_path ? " " : "", sa->out_path ? sa->out_path : "stdout", bl_strerror(cerr));
         status = 2;
     }
     return status;
