@@ -89,6 +89,21 @@ forked-child-in-the-loop-is-refused)
         none_survive
     done
     ;;
+closed-or-reused-channel-is-named)
+    # a body that closes descriptors it did not open, the channel among
+    # them: said so (not "exit() called inside the benchmark?"), and a file
+    # it opens on the channel's number gets none of the worker's messages
+    run "$suite" --time 0.05s --timeout 30s --count 1 --filter ChannelClosed
+    expect_status 1
+    err_has 'ChannelClosed: closed or replaced the channel to the runner (fd 3)'
+    err_lacks 'exit() called'
+    export CHANNEL_FILE="$tmp/mine.txt"
+    run "$suite" --time 0.05s --timeout 30s --count 1 --filter ChannelReused
+    expect_status 1
+    err_has 'ChannelReused: closed or replaced the channel to the runner (fd 3)'
+    [ -f "$tmp/mine.txt" ] || fail "the benchmark's file was not made"
+    [ ! -s "$tmp/mine.txt" ] || fail "the worker wrote into the benchmark's file: $(head -c 200 "$tmp/mine.txt")"
+    ;;
 low-open-file-limit-is-named)
     # at ulimit -n 10 no worker can start: said so, not "not a benchlab suite"
     for how in "$suite" "$bin/benchlab run $suite"; do

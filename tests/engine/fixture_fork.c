@@ -4,7 +4,9 @@
  * open, a daemon that leaves the worker's session, and a worker that sends
  * its results and then never exits, a daemon a worker needs until its
  * end (ServerKept), and a child that does not exit but goes on into the
- * benchmark's loop beside its parent (ForkContinues). Each process the benchmarks leave
+ * benchmark's loop beside its parent (ForkContinues), and bodies that
+ * close or reuse the worker's channel descriptor (ChannelClosed,
+ * ChannelReused). Each process the benchmarks leave
  * behind appends its pid to the file named by $FORK_PIDS, so that the test
  * can check that none outlives the run.
  */
@@ -179,6 +181,31 @@ BENCHLAB(ForkContinues)
             fprintf(f, "%d\n", (int)getpid());
             fclose(f);
         }
+    }
+    spin(st);
+}
+
+/* Descriptors the worker did not open, closed or reused by the body, as
+ * code that closes "every inherited descriptor" does: the channel (fd 3)
+ * among them. ChannelClosed closes it; ChannelReused closes it and opens
+ * $CHANNEL_FILE, which gets fd 3, the lowest free. */
+BENCHLAB(ChannelClosed)
+{
+    static int closed;
+    if (!closed++)
+        for (int fd = 3; fd < 64; fd++)
+            close(fd);
+    spin(st);
+}
+
+BENCHLAB(ChannelReused)
+{
+    static int reused;
+    const char *path = getenv("CHANNEL_FILE");
+    if (!reused++ && path) {
+        close(3);
+        if (open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) != 3)
+            abort();
     }
     spin(st);
 }

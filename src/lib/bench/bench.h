@@ -11,6 +11,10 @@
 #include "benchlab.h"
 #include "benchlab/run.h"
 
+/* The worker's exit status when the body closed or replaced its channel
+ * descriptor (state.c, bl__send): the runner names that cause. */
+#define BL__EXIT_CHANNEL_LOST 121
+
 /* The most launches a definition's .count may ask for (as --count). */
 #define BL__MAX_COUNT 100000
 

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../results/results_int.h"
@@ -63,8 +64,47 @@
  * would send its own batches and "done" on the channel it inherited, and
  * they would mix with the worker's without a word: such a process sends
  * one "stray PID" instead, which fails the launch, and ends there.
+ *
+ * The channel's identity (device and inode of its pipe) is taken then too.
+ * A body that closes descriptors it did not open may close the channel,
+ * or open a file of its own that gets its number: the worker would write
+ * its messages into that file. Each message checks first, and on a
+ * channel closed or replaced says so on stderr and exits with
+ * BL__EXIT_CHANNEL_LOST, which the runner names.
  */
 static pid_t channel_owner;
+static dev_t channel_dev;
+static ino_t channel_ino;
+
+static void channel_lost(int fd, const char *how)
+{
+    char msg[300];
+    int n = snprintf(msg, sizeof msg,
+                     "benchlab worker: the benchmark %s the channel to the runner (fd %d): its "
+                     "results cannot be sent\n",
+                     how, fd);
+    if (n > 0)
+        (void)bl__write_all(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    _exit(BL__EXIT_CHANNEL_LOST);
+}
+
+/* Is fd still the channel of "hello"? Ends the worker when it is not. */
+static void channel_check(int fd, pid_t me)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        if (errno == EBADF)
+            channel_lost(fd, "closed");
+        return;
+    }
+    if (!channel_owner) {
+        channel_owner = me; /* "hello", before the body runs or any thread starts */
+        channel_dev = st.st_dev;
+        channel_ino = st.st_ino;
+    } else if (st.st_dev != channel_dev || st.st_ino != channel_ino) {
+        channel_lost(fd, "replaced");
+    }
+}
 
 static void stray(int fd, pid_t me)
 {
@@ -78,10 +118,9 @@ static void stray(int fd, pid_t me)
 void bl__send(int fd, const char *fmt, ...)
 {
     pid_t me = getpid();
-    if (!channel_owner)
-        channel_owner = me; /* "hello", before the body runs or any thread starts */
-    else if (me != channel_owner)
+    if (channel_owner && me != channel_owner)
         stray(fd, me);
+    channel_check(fd, me);
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -92,7 +131,10 @@ void bl__send(int fd, const char *fmt, ...)
     if ((size_t)n > sizeof line - 2)
         n = (int)sizeof line - 2;
     line[n++] = '\n';
-    if (bl__write_all(fd, line, (size_t)n) != 0)
+    int err = bl__write_all(fd, line, (size_t)n);
+    if (err == -EBADF)
+        channel_lost(fd, "closed"); /* by another thread of the body, since the check */
+    if (err)
         _exit(3); /* the runner is gone: nobody wants our numbers */
 }
 

@@ -675,6 +675,13 @@ void bl__worker_end(struct bl__worker *w, const char *exe, int stop, double time
                            "%s did not answer as a benchlab worker (exit status %d): is it a "
                            "benchlab suite?",
                            exe, l->exit_code);
+    } else if (!w->got_done && l->exit_code == BL__EXIT_CHANNEL_LOST) {
+        l->status = BL_EEXIT;
+        bl__launch_message(l,
+                           "closed or replaced the channel to the runner (fd %d), so its results "
+                           "could not be sent: a benchmark must not close or reuse descriptors "
+                           "it did not open",
+                           BL__CHANNEL_FD);
     } else if (!w->got_done) {
         l->status = BL_EEXIT;
         bl__launch_message(l,
