@@ -448,10 +448,18 @@ int bl_store_open(const char *spec, unsigned flags, bl_store **out, char *err, s
                 bl_store_close(s);
                 return rc;
             }
-        } else if (S_ISDIR(st.st_mode)) {
-            snprintf(err, err_size, "store %s: is a directory, not a store file", s->name);
+        } else if (!S_ISREG(st.st_mode)) {
+            /* SQLite would write pages into a device (and a journal beside
+             * it) or block on a FIFO, and say "disk I/O error" at best */
+            const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+                               : S_ISCHR(st.st_mode)  ? "a character device"
+                               : S_ISBLK(st.st_mode)  ? "a block device"
+                               : S_ISFIFO(st.st_mode) ? "a FIFO"
+                               : S_ISSOCK(st.st_mode) ? "a socket"
+                                                      : "not a regular file";
+            snprintf(err, err_size, "store %s: is %s, not a store file", s->name, what);
             bl_store_close(s);
-            return -EISDIR;
+            return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
         }
         rc = bl__db_sqlite_open(path, create, timeout_ms(), &s->db, msg, sizeof msg);
         if (rc)

@@ -205,6 +205,25 @@ gbench-out-is-checked-and-named)
         err_has "stdout: No space left on device"
     done
     ;;
+store-not-a-file-is-named)
+    # a store named by a device or a FIFO: refused before measuring, naming
+    # what the path is (SQLite said "disk I/O error" or, reading /dev/null,
+    # "no runs saved yet"); nothing made beside it
+    mkfifo "$tmp/sfifo"
+    for s in /dev/null:'a character device' /dev/full:'a character device' \
+        "$tmp/sfifo":'a FIFO'; do
+        p=${s%%:*}
+        run "$suite" $one --save --store "$p"
+        expect_status 2
+        err_has "\-\-save: store $p: is ${s#*:}, not a store file; nothing was measured"
+        run "$cli" history --store "$p"
+        expect_status 2
+        err_has "store $p: is ${s#*:}, not a store file"
+    done
+    is_device /dev/null
+    is_device /dev/full
+    [ -z "$(ls /dev | grep journal)" ] || fail "a journal was made in /dev: $(ls /dev)"
+    ;;
 regular-file-keeps-mode)
     echo old >"$tmp/out.txt"
     chmod 640 "$tmp/out.txt"
