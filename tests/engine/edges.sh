@@ -104,6 +104,26 @@ closed-or-reused-channel-is-named)
     [ -f "$tmp/mine.txt" ] || fail "the benchmark's file was not made"
     [ ! -s "$tmp/mine.txt" ] || fail "the worker wrote into the benchmark's file: $(head -c 200 "$tmp/mine.txt")"
     ;;
+statistic-that-ends-its-process-loses-nothing)
+    # a statistic's function that crashes or exits: computed away from the
+    # run's results, which are written and kept; the statistic is said to
+    # be missing, naming it
+    for how in segv exit; do
+        for fmt in json gbench-json; do
+            echo previous >"$tmp/r.json"
+            run env STATS_END=$how "$suite" --time 0.05s --count 2 --filter StatsEnd \
+                --format $fmt --out "$tmp/r.json"
+            expect_status 0
+            err_has "statistic 'ending' of BenchmarkStatsEnd: the function ended the process computing it"
+            python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["benchmarks"]' \
+                "$tmp/r.json" || fail "$how $fmt: the results were not written: $(head -c 200 "$tmp/r.json")"
+        done
+    done
+    # a statistic that works still comes out
+    run "$suite" --time 0.05s --count 2 --filter StatsEnd
+    expect_status 0
+    err_has 'BenchmarkStatsEnd  ending  .* ns  (2 launches)'
+    ;;
 low-open-file-limit-is-named)
     # at ulimit -n 10 no worker can start: said so, not "not a benchlab suite"
     for how in "$suite" "$bin/benchlab run $suite"; do

@@ -6,7 +6,8 @@
  * end (ServerKept), and a child that does not exit but goes on into the
  * benchmark's loop beside its parent (ForkContinues), and bodies that
  * close or reuse the worker's channel descriptor (ChannelClosed,
- * ChannelReused). Each process the benchmarks leave
+ * ChannelReused), and a statistic of its own that ends the process that
+ * computes it (StatsEnd). Each process the benchmarks leave
  * behind appends its pid to the file named by $FORK_PIDS, so that the test
  * can check that none outlives the run.
  */
@@ -15,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -207,6 +209,27 @@ BENCHLAB(ChannelReused)
         if (open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) != 3)
             abort();
     }
+    spin(st);
+}
+
+/* A statistic of its own whose function ends the process computing it,
+ * as $STATS_END says: "segv" (a crash) or "exit" (exit(3)); else the mean. */
+static double ending_stat(const double *v, size_t n, const void *data)
+{
+    (void)data;
+    const char *how = getenv("STATS_END");
+    if (how && strcmp(how, "segv") == 0)
+        raise(SIGSEGV);
+    if (how && strcmp(how, "exit") == 0)
+        exit(3);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    return n ? sum / (double)n : 0;
+}
+
+BENCHLAB(StatsEnd, .statistics = (const bl_statistic[]){{"ending", ending_stat}, {0}})
+{
     spin(st);
 }
 

@@ -321,6 +321,10 @@ void bl__statistics_write(FILE *f, const bl_results *res);
  * once more as `SUITE --benchlab-statistics` (nothing when it cannot say);
  * bl__statistics_detach takes them off res and ends that process. */
 void bl__statistics_attach_remote(bl_results *res, const char *exe);
+/* For the suite's own runner: the same, computed by a child forked now
+ * (a function that crashes or exits loses the statistic, not the run);
+ * in this process when no child can start. */
+void bl__statistics_attach_self(bl_results *res);
 void bl__statistics_detach(bl_results *res);
 /* `SUITE --benchlab-statistics`: answer the runner on stdin and stdout
  * until end of input. Returns the exit status. */

@@ -2,15 +2,18 @@
  * statistics.c - the statistics a definition brings of its own
  * (.statistics, Google Benchmark's ComputeStatistics).
  *
- * The functions live in the suite's code. The suite's own runner attaches
- * each definition's list to its benchmark's results from this process's
- * registry (bl__statistics_attach). `benchlab run SUITE` has no such
+ * The functions live in the suite's code. `benchlab run SUITE` has no such
  * functions in its process: it asks the suite, started once more as
  * `SUITE --benchlab-statistics` (bl__statistics_serve), which names each
  * benchmark's statistics and computes one over the values it is sent, so
- * the same rows come out (bl__statistics_attach_remote). Either way
- * Google Benchmark's writers (format/gbench_*.c) then add the rows, and
- * the lines below follow benchlab's table.
+ * the same rows come out (bl__statistics_attach_remote). The suite's own
+ * runner has them, but does not call them itself either: a function that
+ * crashes, throws or exits would take the run's results with it, unwritten.
+ * It forks a child of itself that serves them the same way
+ * (bl__statistics_attach_self); a statistic whose process ended is said
+ * to be missing and the run goes on. Either way Google Benchmark's writers
+ * (format/gbench_*.c) then add the rows, and the lines below follow
+ * benchlab's table.
  *
  * The protocol, one line each way, on the co-process's stdin and stdout:
  *   "?\tNAME"               -> "K" then K lines "PERCENTAGE\tSTATISTIC"
@@ -158,8 +161,23 @@ static struct {
 
 struct remote_stat {
     const char *bench;
+    const char *name; /* the statistic's */
     size_t index;
 };
+
+/* The first statistic whose process ended before it answered: said once
+ * on stderr; it and the ones after it are NaN (shown as missing). */
+static void lost(const struct remote_stat *r)
+{
+    static int said;
+    if (said++)
+        return;
+    fprintf(stderr,
+            "benchlab: statistic '%s' of %s: the function ended the process computing it (a "
+            "crash, an exception or exit()): it and the statistics after it are not computed; "
+            "the results are kept\n",
+            r->name ? r->name : "?", r->bench ? r->bench : "?");
+}
 
 /* Send what is in co.to: a suite that ended gives EPIPE, not SIGPIPE
  * (blocked meanwhile, a pending one taken). 0, or -1. */
@@ -189,8 +207,12 @@ static double remote_fn(const double *values, size_t n, const void *data)
         fprintf(co.to, "%s%.17g", i ? " " : "", values[i]);
     fputc('\n', co.to);
     char line[128];
-    if (send_request() != 0 || !fgets(line, sizeof line, co.from))
+    if (send_request() != 0 || !fgets(line, sizeof line, co.from)) {
+        lost(r);
+        fclose(co.from); /* nothing more comes: later statistics are NaN at once */
+        co.from = NULL;
         return NAN;
+    }
     return strtod(line, NULL);
 }
 
@@ -235,6 +257,59 @@ static int start_suite(const char *exe)
     return 0;
 }
 
+/* This process forked to serve its own statistics: the same registry and
+ * memory, so a main that registers benchmarks from its arguments finds
+ * them too. The child keeps stderr (a crash's words show), and leaves the
+ * run's signals and files to the parent. 0, or -1 when it cannot start. */
+static int start_self(void)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0)
+        return -1;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    fflush(NULL); /* what the run buffered is not written again by the child */
+    pid_t pid = fork();
+    if (pid == 0) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ, SIGPIPE, SIGQUIT};
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+            signal(sigs[i], SIG_DFL); /* the runner's handlers clean the parent's files */
+        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
+            _exit(2);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        clearerr(stdin);
+        bl__statistics_serve();
+        _exit(0); /* no atexit handler of the run's */
+    }
+    close(in[0]);
+    close(out[1]);
+    co.pid = pid;
+    co.to = pid > 0 ? fdopen(in[1], "w") : NULL;
+    co.from = pid > 0 ? fdopen(out[0], "r") : NULL;
+    if (!co.to || !co.from) {
+        if (co.to)
+            fclose(co.to);
+        else
+            close(in[1]);
+        if (co.from)
+            fclose(co.from);
+        else
+            close(out[0]);
+        co.to = co.from = NULL;
+        if (pid > 0)
+            waitpid(pid, NULL, 0);
+        co.pid = -1;
+        return -1;
+    }
+    return 0;
+}
+
 /* What the suite says of `name`'s statistics: a list ending with {0}, or
  * NULL for none. */
 static bl_statistic *ask_list(const char *name, struct remote_stat **rs)
@@ -257,15 +332,15 @@ static bl_statistic *ask_list(const char *name, struct remote_stat **rs)
         list[i].percentage = line[0] == '1';
         list[i].fn = remote_fn;
         (*rs)[i].index = i;
+        (*rs)[i].name = list[i].name;
         list[i].data = &(*rs)[i];
     }
     return list;
 }
 
-void bl__statistics_attach_remote(bl_results *res, const char *exe)
+/* Ask the co-process for every benchmark's statistics. */
+static void attach_from_co(bl_results *res)
 {
-    if (!res || !res->n_benches || start_suite(exe) != 0)
-        return;
     co.benches = calloc(res->n_benches, sizeof *co.benches);
     for (size_t i = 0; co.benches && i < res->n_benches; i++) {
         struct remote_stat *rs = NULL;
@@ -279,6 +354,29 @@ void bl__statistics_attach_remote(bl_results *res, const char *exe)
         else
             free(rs);
     }
+}
+
+void bl__statistics_attach_remote(bl_results *res, const char *exe)
+{
+    if (!res || !res->n_benches || start_suite(exe) != 0)
+        return;
+    attach_from_co(res);
+}
+
+void bl__statistics_attach_self(bl_results *res)
+{
+    bool any = false;
+    for (size_t i = 0; res && i < res->n_benches && !any; i++) {
+        const struct bl__instance *in = bl__registry_find(res->benches[i].name);
+        any = in && in->def->statistics && in->def->statistics[0].name;
+    }
+    if (!any)
+        return;
+    if (start_self() != 0) {
+        bl__statistics_attach(res); /* no process to spare: computed here */
+        return;
+    }
+    attach_from_co(res);
 }
 
 void bl__statistics_detach(bl_results *res)

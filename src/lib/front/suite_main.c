@@ -786,7 +786,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
     rc = bl_run(&o, &obs, &res, err, sizeof err);
     clear_progress(&fr);
     if (!exe)
-        bl__statistics_attach(res); /* the suite's own runner has the functions */
+        bl__statistics_attach_self(res); /* the suite's own runner: a child of it computes */
     else if (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
              fr.fmt == FMT_GBENCH_CONSOLE)
         bl__statistics_attach_remote(res, exe); /* benchlab run: the suite computes them */
@@ -809,8 +809,7 @@ int bl_run_main(int argc, char **argv, const char *exe)
                     prog, tune_err);
         status = save_results(&sa, prog, res, rc, status);
     }
-    if (exe)
-        bl__statistics_detach(res);
+    bl__statistics_detach(res);
     bl_results_destroy(res);
     free(fr.alloc_said);
     free(fr.profile_said);
