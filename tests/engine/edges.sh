@@ -119,6 +119,14 @@ statistic-that-ends-its-process-loses-nothing)
                 "$tmp/r.json" || fail "$how $fmt: the results were not written: $(head -c 200 "$tmp/r.json")"
         done
     done
+    # one that never returns: killed at --timeout, the results kept, under
+    # the suite's own runner and benchlab run alike
+    for how in "$suite" "$bin/benchlab run $suite"; do
+        run env STATS_END=hang timeout 60 $how --time 0.05s --count 2 --timeout 2s --filter StatsEnd
+        expect_status 0
+        err_has "statistic 'ending' of BenchmarkStatsEnd: the function did not return within 2s (--timeout): killed"
+        out_has '^BenchmarkStatsEnd	'
+    done
     # a statistic that works still comes out
     run "$suite" --time 0.05s --count 2 --filter StatsEnd
     expect_status 0

@@ -213,7 +213,8 @@ BENCHLAB(ChannelReused)
 }
 
 /* A statistic of its own whose function ends the process computing it,
- * as $STATS_END says: "segv" (a crash) or "exit" (exit(3)); else the mean. */
+ * as $STATS_END says: "segv" (a crash), "exit" (exit(3)) or "hang" (it
+ * never returns); else the mean. */
 static double ending_stat(const double *v, size_t n, const void *data)
 {
     (void)data;
@@ -222,6 +223,8 @@ static double ending_stat(const double *v, size_t n, const void *data)
         raise(SIGSEGV);
     if (how && strcmp(how, "exit") == 0)
         exit(3);
+    while (how && strcmp(how, "hang") == 0)
+        pause();
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += v[i];

@@ -319,12 +319,14 @@ void bl__statistics_attach(bl_results *res);
 void bl__statistics_write(FILE *f, const bl_results *res);
 /* For benchlab run SUITE: the same lists, computed by the suite started
  * once more as `SUITE --benchlab-statistics` (nothing when it cannot say);
- * bl__statistics_detach takes them off res and ends that process. */
-void bl__statistics_attach_remote(bl_results *res, const char *exe);
+ * bl__statistics_detach takes them off res and ends that process. Each
+ * answer has timeout_s (the run's --timeout; 0: 60 s), then the process
+ * is killed and the statistics left are missing. */
+void bl__statistics_attach_remote(bl_results *res, const char *exe, double timeout_s);
 /* For the suite's own runner: the same, computed by a child forked now
- * (a function that crashes or exits loses the statistic, not the run);
- * in this process when no child can start. */
-void bl__statistics_attach_self(bl_results *res);
+ * (a function that crashes, exits or hangs loses the statistic, not the
+ * run); in this process when no child can start. */
+void bl__statistics_attach_self(bl_results *res, double timeout_s);
 void bl__statistics_detach(bl_results *res);
 /* `SUITE --benchlab-statistics`: answer the runner on stdin and stdout
  * until end of input. Returns the exit status. */

@@ -22,9 +22,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +159,8 @@ static struct {
         char *bench;
     } * benches;
     size_t n_benches;
-} co = {.pid = -1};
+    int timeout_ms; /* for each answer; past it the process is killed */
+} co = {.pid = -1, .timeout_ms = 60000};
 
 struct remote_stat {
     const char *bench;
@@ -165,18 +168,40 @@ struct remote_stat {
     size_t index;
 };
 
-/* The first statistic whose process ended before it answered: said once
- * on stderr; it and the ones after it are NaN (shown as missing). */
-static void lost(const struct remote_stat *r)
+/* Whether an answer came within the time limit; past it, the process is
+ * killed (a function that never returns must not hold the run's results). */
+static int answered(void)
+{
+    struct pollfd p = {.fd = fileno(co.from), .events = POLLIN};
+    int rc;
+    while ((rc = poll(&p, 1, co.timeout_ms)) < 0 && errno == EINTR) {
+    }
+    if (rc == 0 && co.pid > 0)
+        kill(co.pid, SIGKILL);
+    return rc > 0 ? 1 : rc == 0 ? 0 : -1;
+}
+
+/* The first statistic whose process ended or hung before it answered:
+ * said once on stderr; it and the ones after it are NaN (shown as
+ * missing), as nothing more is read from that process. */
+static void lost(const struct remote_stat *r, bool timed_out)
 {
     static int said;
-    if (said++)
-        return;
-    fprintf(stderr,
-            "benchlab: statistic '%s' of %s: the function ended the process computing it (a "
-            "crash, an exception or exit()): it and the statistics after it are not computed; "
-            "the results are kept\n",
-            r->name ? r->name : "?", r->bench ? r->bench : "?");
+    if (!said++) {
+        char why[120];
+        if (timed_out)
+            snprintf(why, sizeof why, "did not return within %gs (--timeout): killed",
+                     co.timeout_ms / 1000.0);
+        else
+            snprintf(why, sizeof why,
+                     "ended the process computing it (a crash, an exception or exit())");
+        fprintf(stderr,
+                "benchlab: statistic '%s' of %s: the function %s: it and the statistics after "
+                "it are not computed; the results are kept\n",
+                r->name ? r->name : "?", r->bench ? r->bench : "?", why);
+    }
+    fclose(co.from);
+    co.from = NULL;
 }
 
 /* Send what is in co.to: a suite that ended gives EPIPE, not SIGPIPE
@@ -201,16 +226,15 @@ static double remote_fn(const double *values, size_t n, const void *data)
 {
     const struct remote_stat *r = data;
     if (!co.to || !co.from)
-        return NAN;
+        return NAN; /* its process ended or was killed: said at the first */
     fprintf(co.to, "=\t%s\t%zu\t", r->bench, r->index);
     for (size_t i = 0; i < n; i++)
         fprintf(co.to, "%s%.17g", i ? " " : "", values[i]);
     fputc('\n', co.to);
     char line[128];
-    if (send_request() != 0 || !fgets(line, sizeof line, co.from)) {
-        lost(r);
-        fclose(co.from); /* nothing more comes: later statistics are NaN at once */
-        co.from = NULL;
+    int in_time = send_request() == 0 ? answered() : -1;
+    if (in_time != 1 || !fgets(line, sizeof line, co.from)) {
+        lost(r, in_time == 0);
         return NAN;
     }
     return strtod(line, NULL);
@@ -316,7 +340,7 @@ static bl_statistic *ask_list(const char *name, struct remote_stat **rs)
 {
     char line[512];
     fprintf(co.to, "?\t%s\n", name);
-    if (send_request() != 0 || !fgets(line, sizeof line, co.from))
+    if (send_request() != 0 || answered() != 1 || !fgets(line, sizeof line, co.from))
         return NULL;
     size_t k = strtoul(line, NULL, 10);
     if (k == 0 || k > 1000)
@@ -356,15 +380,22 @@ static void attach_from_co(bl_results *res)
     }
 }
 
-void bl__statistics_attach_remote(bl_results *res, const char *exe)
+static void set_timeout(double timeout_s)
 {
+    co.timeout_ms = timeout_s > 0 && timeout_s < 2e6 ? (int)(timeout_s * 1000) : 60000;
+}
+
+void bl__statistics_attach_remote(bl_results *res, const char *exe, double timeout_s)
+{
+    set_timeout(timeout_s);
     if (!res || !res->n_benches || start_suite(exe) != 0)
         return;
     attach_from_co(res);
 }
 
-void bl__statistics_attach_self(bl_results *res)
+void bl__statistics_attach_self(bl_results *res, double timeout_s)
 {
+    set_timeout(timeout_s);
     bool any = false;
     for (size_t i = 0; res && i < res->n_benches && !any; i++) {
         const struct bl__instance *in = bl__registry_find(res->benches[i].name);

@@ -786,10 +786,12 @@ int bl_run_main(int argc, char **argv, const char *exe)
     rc = bl_run(&o, &obs, &res, err, sizeof err);
     clear_progress(&fr);
     if (!exe)
-        bl__statistics_attach_self(res); /* the suite's own runner: a child of it computes */
+        bl__statistics_attach_self(
+            res, o.timeout_s); /* the suite's own runner: a child of it computes */
     else if (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
              fr.fmt == FMT_GBENCH_CONSOLE)
-        bl__statistics_attach_remote(res, exe); /* benchlab run: the suite computes them */
+        bl__statistics_attach_remote(res, exe,
+                                     o.timeout_s); /* benchlab run: the suite computes them */
     int status;
     if (rc < 0 && rc != BL_EINTR) {
         fprintf(stderr, "%s: %s\n", prog, err[0] ? err : bl_strerror(rc));
