@@ -636,7 +636,8 @@ BL_API uint64_t bl_max_iterations(const bl_state *st);
  * seconds, as the body measured it (a GPU's timer, a remote clock, a
  * part of the repetition); a batch's time is the sum over its
  * repetitions (Google Benchmark's SetIterationTime). A batch in which the
- * body reported nothing, a negative or non-finite time, or a call without
+ * body reported nothing, a time that is negative, not finite or over
+ * 1e6 s (a batch's sum in ns must hold it), or a call without
  * .manual_time fails the benchmark, naming it.
  */
 BL_API void bl_set_iteration_time(bl_state *st, double seconds);

@@ -12,6 +12,7 @@
  *   ManualThreads the same in 2 threads, each reporting its own time
  *   ManualSilent .manual_time, but the body reports nothing
  *   ManualStray  bl_set_iteration_time() without .manual_time
+ *   ManualHuge   .manual_time, 1e300 s a repetition: fails, naming it
  *   ManualMs     .manual_time, 1 ms a repetition, .time_unit = "ms": 1 in
  *                Google Benchmark's outputs
  *   BadUnit      .time_unit = "hours": fails, naming it
@@ -107,6 +108,13 @@ BENCHLAB(ManualMs, .manual_time = 1, .time_unit = "ms")
 {
     while (bl_loop(st))
         bl_set_iteration_time(st, 1e-3);
+}
+
+/* 1e300 s a repetition: past any batch's time in ns */
+BENCHLAB(ManualHuge, .manual_time = 1)
+{
+    while (bl_loop(st))
+        bl_set_iteration_time(st, 1e300);
 }
 
 BENCHLAB(BadUnit, .time_unit = "hours")

@@ -88,6 +88,12 @@ manual-time)
     expect_status 1
     err_has 'BenchmarkManualSilent: manual time: a batch of [0-9]* repetitions reported no time'
     err_has 'BenchmarkManualStray: bl_set_iteration_time: the benchmark has no .manual_time'
+    # a time past what a batch can hold fails, rather than a saturated
+    # 9223372036.9 s reported as measured
+    run "$suite" $fast --count 1 --filter '^BenchmarkManualHuge$'
+    expect_status 1
+    err_has 'BenchmarkManualHuge: bl_set_iteration_time: 1e+300 is not a time in seconds (0 to 1e+06)'
+    out_lacks '^BenchmarkManualHuge	'
     ;;
 time-unit)
     # .time_unit: Google Benchmark's outputs show that benchmark in it, the

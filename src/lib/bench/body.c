@@ -245,8 +245,10 @@ void bl_set_iteration_time(bl_state *st, double seconds)
     char msg[200];
     if (!st->inst->def->manual_time) {
         bl_fail(st, "bl_set_iteration_time: the benchmark has no .manual_time (UseManualTime)");
-    } else if (!(seconds >= 0) || !isfinite(seconds)) {
-        snprintf(msg, sizeof msg, "bl_set_iteration_time: %g is not a time in seconds (0 or more)",
+    } else if (!(seconds >= 0 && seconds <= 1e6)) {
+        /* past 1e6 s (11.6 days) a repetition, a batch's sum in ns would
+         * saturate into a time nobody measured */
+        snprintf(msg, sizeof msg, "bl_set_iteration_time: %g is not a time in seconds (0 to 1e+06)",
                  seconds);
         bl_fail(st, msg);
     } else if (st->in_batch) {

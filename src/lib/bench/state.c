@@ -647,6 +647,12 @@ static void manual_batch_end(bl_state *st)
                  (unsigned long long)reps);
         bl_fail(st, msg);
     }
+    if (!(st->manual_ns < 9e18)) {
+        /* past what a batch's time in ns holds: llround would saturate */
+        bl_fail(st, "manual time: the times a batch reported add up past 9e9 s "
+                    "(bl_set_iteration_time, SetIterationTime)");
+        st->manual_ns = 0;
+    }
     st->batch_ns = (uint64_t)llround(st->manual_ns);
     st->pauses = 0;
 }
