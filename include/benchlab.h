@@ -537,7 +537,9 @@ BL__NOINST static inline void bl__sink(const void *p)
  * Stop and restart the clock inside the loop, for per-repetition work that
  * must not be timed. Each pause/resume pair costs two clock reads (~30-60
  * ns); the engine measures that cost in the worker and subtracts it, but it
- * adds noise: prefer .setup_op for anything per repetition.
+ * adds noise: prefer .setup_op for anything per repetition. A body that
+ * pauses and never resumes (the repetitions after the pause would run
+ * untimed) fails the benchmark, naming it, as Google Benchmark aborts.
  */
 BL_API void bl_pause(bl_state *st);
 BL_API void bl_resume(bl_state *st);

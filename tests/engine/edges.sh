@@ -132,6 +132,14 @@ statistic-that-ends-its-process-loses-nothing)
     expect_status 0
     err_has 'BenchmarkStatsEnd  ending  .* ns  (2 launches)'
     ;;
+clock-never-resumed-is-named)
+    # bl_pause (PauseTiming) in every repetition, never bl_resume: said at
+    # once, not "ran past its time limit" a minute later
+    run "$suite" --time 0.05s --timeout 20s --count 1 --filter NeverResumes
+    expect_status 1
+    err_has 'NeverResumes: the clock was paused (bl_pause, PauseTiming) and not resumed'
+    err_lacks 'time limit'
+    ;;
 low-open-file-limit-is-named)
     # at ulimit -n 10 no worker can start: said so, not "not a benchlab suite"
     for how in "$suite" "$bin/benchlab run $suite"; do

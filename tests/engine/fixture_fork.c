@@ -7,7 +7,8 @@
  * benchmark's loop beside its parent (ForkContinues), and bodies that
  * close or reuse the worker's channel descriptor (ChannelClosed,
  * ChannelReused), and a statistic of its own that ends the process that
- * computes it (StatsEnd). Each process the benchmarks leave
+ * computes it (StatsEnd), and one that pauses the clock and never resumes
+ * it (NeverResumes). Each process the benchmarks leave
  * behind appends its pid to the file named by $FORK_PIDS, so that the test
  * can check that none outlives the run.
  */
@@ -234,6 +235,15 @@ static double ending_stat(const double *v, size_t n, const void *data)
 BENCHLAB(StatsEnd, .statistics = (const bl_statistic[]){{"ending", ending_stat}, {0}})
 {
     spin(st);
+}
+
+/* Pauses the clock in every repetition and never resumes it: all but
+ * the first repetition of a batch would run untimed (Google Benchmark
+ * aborts on it; the pilot would grow its batches until the time limit). */
+BENCHLAB(NeverResumes)
+{
+    while (bl_loop(st))
+        bl_pause(st);
 }
 
 BENCHLAB_MAIN()

@@ -667,6 +667,13 @@ static bool end_rep(bl_state *st)
     if (!st->paused) {
         st->batch_ns += now - st->t_start;
         seg_end(st, now - st->t_start);
+    } else if (!st->per_op && !st->eng->manual && st->pauses == 1 && st->batch_reps >= 2 &&
+               !st->status) {
+        /* paused once and never resumed: every repetition after the first
+         * ran untimed, and batches would grow until the time limit (Google
+         * Benchmark aborts on it) */
+        bl_fail(st, "the clock was paused (bl_pause, PauseTiming) and not resumed "
+                    "(bl_resume, ResumeTiming): the repetitions after it ran untimed");
     }
     st->paused = false;
     bool count = st->eng->counting;
