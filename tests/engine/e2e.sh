@@ -174,6 +174,32 @@ go-format-is-valid)
     out_lacks '^Benchmark[^[:space:]]*-[0-9][0-9]*	'
     out_lacks '	 *0 ns/op'
     ;;
+list-shows-control-bytes-as-text)
+    # parameter values with a newline, ESC and BEL are '_' in a name; a byte
+    # that is not UTF-8 is shown as \xNN: one name per line, nothing raw
+    # reaches the terminal, in both listings (issue 18: terminal injection;
+    # names Google Benchmark's layer keeps whole: tests/gbench, same case)
+    esc=$(printf '\033')
+    for list in --list --benchmark_list_tests; do
+        run "$bin/fixture_names" $list
+        expect_status 0
+        [ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "$list: not one line per name: $(cat "$tmp/out")"
+        out_lacks "$esc"
+        out_lacks "$(printf '\377')"
+        out_has '^BenchmarkNames/v=a_b$'
+        out_has '^BenchmarkNames/v=c_]52;c;cHduZWQ=_d$'
+        out_has '^BenchmarkNames/v=e\\xfff$'
+        out_has '^BenchmarkNames/v=plain$'
+    done
+    # a listing that cannot be written is an error that says why
+    if [ -w /dev/full ]; then
+        for list in --list --benchmark_list_tests; do
+            "$bin/fixture_names" $list >/dev/full 2>"$tmp/err"
+            [ $? -eq 2 ] || fail "$list >/dev/full: exit status not 2"
+            err_has 'cannot write the list to stdout: No space left on device'
+        done
+    fi
+    ;;
 go-line-too-long-is-refused)
     # a 70 KB parameter value: that result line would make the whole file
     # unreadable in benchstat (64 KiB lines); it is refused and said, the

@@ -3,7 +3,8 @@
 // (`formatter-bench all` or `formatter-bench PATTERN`, usage and exit 1
 // otherwise): benchlab's workers must see that command line too (gbench.sh,
 // case main-reads-argv-before-initialize). Google Benchmark's flags reach it
-// only from the environment (BENCHMARK_MIN_TIME, ...).
+// only from the environment (BENCHMARK_MIN_TIME, ...). `hostile` registers
+// a name with control bytes.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -33,6 +34,11 @@ int main(int argc, char **argv)
         benchmark::RegisterBenchmark("BM_small", BM_sum, 8);
     if (which == "all" || which == "BM_large")
         benchmark::RegisterBenchmark("BM_large", BM_sum, 64);
+    // a name Google Benchmark keeps byte for byte: a newline, an OSC 52
+    // clipboard write, a byte that is not UTF-8 (gbench.sh, case
+    // list-shows-control-bytes-as-text)
+    if (which == "hostile")
+        benchmark::RegisterBenchmark("BM_a\nb\033]52;c;cHduZWQ=\007c\377", BM_sum, 8);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

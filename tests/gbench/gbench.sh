@@ -975,6 +975,20 @@ machine-and-environment-like-google-benchmark)
             fail "GB reads verbosity or filter otherwise"
     fi
     ;;
+list-shows-control-bytes-as-text)
+    # Google Benchmark keeps a registered name byte for byte and lists it
+    # raw: a newline splits it, an OSC 52 reaches the terminal. The layer
+    # lists it on one line with its control bytes and the byte that is not
+    # UTF-8 as \xNN (issue 18: terminal injection). argv_suite's main takes
+    # exactly one argument: the listing is asked from the environment
+    esc=$(printf '\033')
+    run env BENCHMARK_LIST_TESTS=1 "$bin/bl_argv_suite" hostile
+    expect_status 0
+    [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "the name is not one line: $(cat "$tmp/out")"
+    out_lacks "$esc"
+    out_has '^BM_a\\x0ab\\x1b]52;c;cHduZWQ=\\x07c\\xff$'
+    # benchlab's own --list runs the same escaping (engine, same case)
+    ;;
 main-reads-argv-before-initialize)
     # argv_suite's main, as spdlog's formatter-bench, wants exactly one
     # argument before Initialize and registers by it: the workers are

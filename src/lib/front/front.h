@@ -308,6 +308,9 @@ double bl__parse_duration(const char *s);
  * usage already said on stderr) and should exit with *status.
  */
 int bl__gbench_flags(int *argc, char ***argv, int *status);
+/* A listing's end (--list, --benchmark_list_tests): stdout flushed, 0; or
+ * 2 after saying on stderr why it could not be written (/dev/full). */
+int bl__list_flushed(const char *prog);
 /* The option that named the run's output file, for messages about it:
  * "--benchmark_out" when bl__gbench_flags made --out of it, else "--out". */
 const char *bl__out_option(void);

@@ -22,6 +22,7 @@
 
 #include "../base/base.h"
 #include "../bench/bench.h"
+#include "benchlab/output.h"
 #include "front.h"
 
 /*
@@ -202,6 +203,15 @@ static int select_filter(const char *prog, const char *spec, char **filter)
     return rc;
 }
 
+int bl__list_flushed(const char *prog)
+{
+    int rc = bl_output_flush_stdout();
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "%s: cannot write the list to stdout: %s\n", prog, bl_strerror(rc));
+    return 2;
+}
+
 static int list_tests(const char *prog, const char *spec)
 {
     regex_t re;
@@ -210,12 +220,14 @@ static int list_tests(const char *prog, const char *spec)
         return 2;
     size_t n;
     const struct bl__instance *in = bl__registry_instances(&n);
+    struct bl__buf safe = {0}; /* a name's control bytes as \xNN: one name, one line */
     for (size_t i = 0; i < n; i++)
         if (gb_selected(&re, spec, negative, &in[i]))
-            printf("%s\n", gb_name(&in[i]));
+            printf("%s\n", bl__terminal_safe(&safe, gb_name(&in[i])));
+    bl__buf_fini(&safe);
     if (spec)
         regfree(&re);
-    return fflush(stdout) == 0 ? 0 : 2;
+    return bl__list_flushed(prog);
 }
 
 static int is_true(const char *v)

@@ -595,10 +595,12 @@ static int list_benchmarks(const char *prog, const bl_run_options *o)
         return 2;
     }
     n = (long)bl__shard_keep(names, (size_t)n, o->shard_index, o->shard_count);
+    struct bl__buf safe = {0}; /* a name's control bytes as \xNN: one name, one line */
     for (long i = 0; i < n; i++)
-        printf("%s\n", names[i]);
+        printf("%s\n", bl__terminal_safe(&safe, names[i]));
+    bl__buf_fini(&safe);
     bl_names_free(names, (size_t)n);
-    return 0;
+    return bl__list_flushed(prog);
 }
 
 /* The output: stdout, or --out (benchlab/output.h: a regular file is
