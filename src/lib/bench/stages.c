@@ -184,6 +184,26 @@ static double sizing_per_op(const struct bl__engine *e, const struct bl__batch *
     return cpu > least ? cpu : least;
 }
 
+/*
+ * The window of the warmup's steady-state rule: one batch for an operation
+ * whose batches all last over 10x the target, judged by the fastest warm
+ * batch, not the one that just ended; or a single batch slowed that much
+ * (host steal, preemption) was found steady against the one before and
+ * sized the measurement alone (a Drifts launch of 430 ns/op was measured
+ * in batches of 3 repetitions, not 2300). A driven worker that was given
+ * its size (ab's later pairs) needs only its caches and predictors warm: a
+ * shorter window.
+ */
+static int warm_window(const struct bl__engine *e, const struct bl__batch *b)
+{
+    double fastest = e->warm[0];
+    for (int i = 1; i < e->n_warm; i++)
+        fastest = e->warm[i] < fastest ? e->warm[i] : fastest;
+    if (fastest * (double)b->reps >= 10 * e->target_ns)
+        return 1;
+    return e->cmd_fd >= 0 && e->given_reps ? BL__WARM_WINDOW_GIVEN : BL__WARM_WINDOW;
+}
+
 /* Record the batch that just ended and move between stages. */
 void bl__stage_record(struct bl__engine *e, const struct bl__batch *b)
 {
@@ -272,11 +292,7 @@ void bl__stage_record(struct bl__engine *e, const struct bl__batch *b)
             e->warm[e->n_warm++] = per_op;
         if (!off_cpu)
             e->warm_on_cpu[e->n_warm_on_cpu++ % 8] = per_op;
-        /* a driven worker that was given its size (ab's later pairs) needs
-         * only its caches and predictors warm: a shorter window */
-        int w = size_ns >= 10 * e->target_ns      ? 1
-                : e->cmd_fd >= 0 && e->given_reps ? BL__WARM_WINDOW_GIVEN
-                                                  : BL__WARM_WINDOW;
+        int w = warm_window(e, b);
         bool steady = false;
         if (e->n_warm >= 2 * w) {
             double last = median_of(e->warm + e->n_warm - w, w);
