@@ -70,6 +70,28 @@ static void one_slow_warmup_batch_does_not_size_the_measurement(void **state)
     close(fd);
 }
 
+/*
+ * A warmup cut short by its quarter of the budget after one batch that
+ * the host slowed 30x (on CPU as far as the worker can tell) is not sized
+ * by that batch alone: the pilot's size stands. It used to be sized from
+ * the one batch (2500 -> 83 repetitions).
+ */
+static void warmup_cut_short_by_one_slow_batch_keeps_the_pilot_size(void **state)
+{
+    (void)state;
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    struct bl__engine e;
+    warmup_engine(&e, fd);
+    e.budget_ns = 80e6; /* a quarter: 20 ms */
+    e.t_begin = e.warm_begin = bl__now_ns() - 30000000;
+    struct bl__batch b = batch_of(30000000);
+    bl__stage_record(&e, &b);
+    assert_int_equal(e.stage, STAGE_MEASURE);
+    assert_in_range(e.reps, 2400, 2600);
+    close(fd);
+}
+
 /* An operation that is long by nature (every batch over 10x the target)
  * still ends its warmup on windows of one batch. */
 static void long_batches_warm_up_on_windows_of_one(void **state)
@@ -95,6 +117,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_slow_warmup_batch_does_not_size_the_measurement),
+        cmocka_unit_test(warmup_cut_short_by_one_slow_batch_keeps_the_pilot_size),
         cmocka_unit_test(long_batches_warm_up_on_windows_of_one),
     };
     return cmocka_run_group_tests_name("stages", tests, NULL, NULL);

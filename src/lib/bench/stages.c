@@ -204,6 +204,37 @@ static int warm_window(const struct bl__engine *e, const struct bl__batch *b)
     return e->cmd_fd >= 0 && e->given_reps ? BL__WARM_WINDOW_GIVEN : BL__WARM_WINDOW;
 }
 
+/*
+ * The warm time per op that sizes the measurement: the median of the recent
+ * warm batches that stayed on CPU; one preempted for 3 ms looks 3x slow
+ * per op, and a window of 4 on a loaded machine often held two (a Steady
+ * of 385 ns/op was then measured in batches of 86 repetitions, not 2600).
+ * All of them when none did (off CPU by nature). From fewer than 3
+ * batches (a warmup cut short by its quarter of the budget), never slower
+ * than the size the pilot or the tune file chose: a single warm batch
+ * slowed by the host (steal shows no context switch) would size the
+ * measurement alone (a long operation is sized 1 either way). Not for a
+ * driven worker: its "ready" reports the warm time itself.
+ */
+static double warm_per_op(const struct bl__engine *e, int w)
+{
+    double recent;
+    int k;
+    if (e->n_warm_on_cpu > 0) {
+        k = e->n_warm_on_cpu < w ? e->n_warm_on_cpu : w > 8 ? 8 : w;
+        double last_k[8];
+        for (int i = 0; i < k; i++)
+            last_k[i] = e->warm_on_cpu[(e->n_warm_on_cpu - 1 - i) % 8];
+        recent = median_of(last_k, k);
+    } else {
+        k = e->n_warm < w ? e->n_warm : w;
+        recent = median_of(e->warm + e->n_warm - k, k);
+    }
+    double planned = e->reps ? e->target_ns / (double)e->reps : recent;
+    bool few = k < 3 && e->cmd_fd < 0;
+    return few && planned < recent ? planned : recent;
+}
+
 /* Record the batch that just ended and move between stages. */
 void bl__stage_record(struct bl__engine *e, const struct bl__batch *b)
 {
@@ -304,22 +335,7 @@ void bl__stage_record(struct bl__engine *e, const struct bl__batch *b)
                          e->n_warm >= 64 || wall_out)) {
             /* the warm-up .warmup_s asked for is not charged to the budget */
             e->t_begin += (uint64_t)e->warmup_min_ns;
-            /* The batch size from the recent warm batches that stayed on
-             * CPU: one preempted for 3 ms looks 3x slow per op, and a
-             * window of 4 on a loaded machine often held two (a Steady of
-             * 385 ns/op was then measured in batches of 86 repetitions, not
-             * 2600). All of them when none did (off CPU by nature). */
-            double recent;
-            if (e->n_warm_on_cpu > 0) {
-                int k = e->n_warm_on_cpu < w ? e->n_warm_on_cpu : w > 8 ? 8 : w;
-                double last_k[8];
-                for (int i = 0; i < k; i++)
-                    last_k[i] = e->warm_on_cpu[(e->n_warm_on_cpu - 1 - i) % 8];
-                recent = median_of(last_k, k);
-            } else {
-                recent = median_of(e->warm + e->n_warm - (e->n_warm < w ? e->n_warm : w),
-                                   e->n_warm < w ? e->n_warm : w);
-            }
+            double recent = warm_per_op(e, w);
             e->reps = e->macro ? 1 : reps_for(e->target_ns, recent);
             e->stage = STAGE_MEASURE;
             if (e->cmd_fd >= 0) {
