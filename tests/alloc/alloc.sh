@@ -45,7 +45,7 @@ echo "$line" | grep -q -E '	 *[1-9][0-9]* B/op	 *[1-9][0-9]* allocs/op' || fail 
 # ForeignFree: timed, but no allocation numbers, and a reason naming it
 grep -q '^BenchmarkForeignFree	' "$tmp/out" || fail "ForeignFree timing lost"
 ! grep -q '^BenchmarkForeignFree	.*B/op' "$tmp/out" || fail "ForeignFree must not report B/op"
-grep -q 'BenchmarkForeignFree: --alloc: it frees or resizes memory that was not allocated in the measured loop' "$tmp/err" ||
+grep -q 'benchlab: ForeignFree: --alloc: it frees or resizes memory that was not allocated in the measured loop' "$tmp/err" ||
     fail "no reason for ForeignFree"
 # per-op counts come from the pass's own k and k+d repetitions, not the
 # timing launches' count: with --iterations 7 (7 repetitions a timing

@@ -51,12 +51,12 @@ run "$suite" --time 0.02s --count 1 --filter 'Range' --no-table
 expect_status 1
 out_has '^BenchmarkRanged/n=64/k=6	.*	 *6406 nk$'
 out_has '^BenchmarkRanged/n=8/k=2	.*	 *802.0 nk$'
-err_has 'BenchmarkBadRange/n=1: BL_DENSE_RANGE("n", 1, 8, 0): the step must be at least 1'
+err_has 'benchlab: BadRange/n=1: BL_DENSE_RANGE("n", 1, 8, 0): the step must be at least 1'
 
 # bl_loop_n: whole steps, however the engine sizes its batches
 run "$suite" --time 0.05s --count 2 --filter 'Steps' --no-table
 expect_status 1
 [ "$(grep -c '^BenchmarkSteps	.*	 *1.000 exact	 *0 rest$' "$tmp/out")" -eq 2 ] ||
     fail "bl_loop_n: steps do not add up to the repetitions"
-err_has 'BenchmarkStepsLate: bl_set_batch_multiple: call it before the loop starts'
+err_has 'benchlab: StepsLate: bl_set_batch_multiple: call it before the loop starts'
 exit 0

@@ -30,7 +30,7 @@ crash-is-reported)
     run "$faults" $fast --filter '^BenchmarkCrash$'
     expect_status 1
     # under AddressSanitizer (abort_on_error=1) the SEGV arrives as SIGABRT
-    grep -q -E 'BenchmarkCrash: crashed: killed by (SIGSEGV \(signal 11\)|SIGABRT \(signal 6\))' "$tmp/err" ||
+    grep -q -E 'benchlab: Crash: crashed: killed by (SIGSEGV \(signal 11\)|SIGABRT \(signal 6\))' "$tmp/err" ||
         fail "crash not reported with its signal"
     # without the sanitizer it must be the real signal
     [ -n "${ASAN_OPTIONS:-}" ] || err_has 'killed by SIGSEGV (signal 11)'
@@ -40,7 +40,7 @@ hang-is-killed)
     start=$(date +%s)
     run "$faults" --time 0.05s --timeout 1s --filter '^BenchmarkHang$'
     expect_status 1
-    err_has 'BenchmarkHang: ran past its time limit of 1s and was killed'
+    err_has 'benchlab: Hang: ran past its time limit of 1s and was killed'
     [ $(( $(date +%s) - start )) -lt 10 ] || fail "the hang was not cut short"
     ;;
 junk-is-captured)
@@ -49,29 +49,29 @@ junk-is-captured)
     out_has '^BenchmarkJunk	'
     out_lacks 'BenchmarkFake'
     out_lacks 'garbage'
-    err_has 'BenchmarkJunk wrote [0-9]* bytes to stdout'
+    err_has '^Junk wrote [0-9]* bytes to stdout'
     err_has '| BenchmarkFake 1 1 ns/op'
-    err_has 'BenchmarkJunk wrote [0-9]* bytes to stderr'
+    err_has '^Junk wrote [0-9]* bytes to stderr'
     err_has '| some diagnostic on stderr'
     # every launch writes the same: said once, not once per launch
-    [ "$(grep -c 'BenchmarkJunk wrote [0-9]* bytes to stdout' "$tmp/err")" -eq 1 ] ||
+    [ "$(grep -c '^Junk wrote [0-9]* bytes to stdout' "$tmp/err")" -eq 1 ] ||
         fail "the same stdout is shown more than once"
-    [ "$(grep -c 'BenchmarkJunk wrote [0-9]* bytes to stderr' "$tmp/err")" -eq 1 ] ||
+    [ "$(grep -c '^Junk wrote [0-9]* bytes to stderr' "$tmp/err")" -eq 1 ] ||
         fail "the same stderr is shown more than once"
     ;;
 exit-zero-is-reported)
     run "$faults" $fast --filter '^BenchmarkExitZero$'
     expect_status 1
-    err_has 'BenchmarkExitZero: exited with status 0 before it finished'
+    err_has 'benchlab: ExitZero: exited with status 0 before it finished'
     out_lacks '^BenchmarkExitZero'
     ;;
 fail-skip-break-are-reported)
     run "$faults" $fast --filter 'Fails|Skips|BreaksEarly|NeverLoops'
     expect_status 1
-    err_has 'BenchmarkFails: the fixture could not open /nonexistent'
+    err_has 'benchlab: Fails: the fixture could not open /nonexistent'
     err_has 'SKIP Skips: needs hardware this machine lacks'
-    err_has 'BenchmarkBreaksEarly: the benchmark returned before its loop finished'
-    err_has 'BenchmarkNeverLoops: the benchmark never called bl_loop()'
+    err_has 'benchlab: BreaksEarly: the benchmark returned before its loop finished'
+    err_has 'benchlab: NeverLoops: the benchmark never called bl_loop()'
     out_lacks '^BenchmarkFails'
     out_lacks '^BenchmarkSkips'
     ;;
@@ -88,7 +88,7 @@ healthy-benchmarks-survive)
     names=$(awk '/^Benchmark/ { print $1 }' "$tmp/out" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')
     [ "$names" = "BenchmarkAaHealthy=6 BenchmarkJunk=6 BenchmarkZzHealthy=6 " ] || fail "lines: $names"
     # as it happened (BenchmarkCrash) and in the table's FAIL line (Crash, the table's name)
-    [ "$(grep -c 'BenchmarkCrash: crashed' "$tmp/err")" -eq 1 ] || fail "crash not said as it happened"
+    [ "$(grep -c 'benchlab: Crash: crashed' "$tmp/err")" -eq 1 ] || fail "crash not said as it happened"
     [ "$(grep -c '^FAIL Crash: crashed' "$tmp/err")" -eq 1 ] || fail "crash not said once in the table"
     [ "$(grep -c 'Hang: ran past' "$tmp/err")" -eq 2 ] || fail "hang killed more than once"
     ;;
@@ -139,7 +139,7 @@ params-name-and-values)
         fail "metrics of size=22/mode=c_d"
     run "$measure" $fast --filter '^BenchmarkBadParam$'
     expect_status 1
-    err_has 'BenchmarkBadParam: no parameter named "nope"'
+    err_has 'benchlab: BadParam: no parameter named "nope"'
     ;;
 setup-op-and-pause-untimed)
     run "$measure" --time 0.5s --timeout 30s --filter '^Benchmark(SetupOp|Paused)$'
@@ -657,8 +657,8 @@ PY
 threads-failures-are-clean)
     run "$threads" $fast --count 1 --filter 'ThreadFails|ThreadBreaks|ThreadSkips'
     expect_status 1
-    err_has 'BenchmarkThreadFails/threads=3: thread 2 of 3: thread two gave up'
-    err_has 'BenchmarkThreadBreaks/threads=2: thread 1 of 2: the benchmark returned before its loop finished'
+    err_has 'benchlab: ThreadFails/threads=3: thread 2 of 3: thread two gave up'
+    err_has 'benchlab: ThreadBreaks/threads=2: thread 1 of 2: the benchmark returned before its loop finished'
     err_has 'SKIP ThreadSkips/threads=2: thread 0 of 2: one thread lacks a device'
     out_lacks '^BenchmarkThread'
     ! grep -q 'ran past its time limit' "$tmp/err" || fail "a thread was left waiting"
@@ -722,8 +722,8 @@ metric-units-and-rates)
     # bad flags fail the benchmark, naming the unit
     run "$metrics" $fast --filter 'BothWays|RateWithoutPerSecond'
     expect_status 1
-    err_has 'BenchmarkBothWays: bl_report_metric_ex: unit x: both BL_LOWER_IS_BETTER and BL_HIGHER_IS_BETTER'
-    err_has 'BenchmarkRateWithoutPerSecond: bl_report_metric_ex: unit hits: a rate (BL_RATE) is per second, its unit must end in /s'
+    err_has 'benchlab: BothWays: bl_report_metric_ex: unit x: both BL_LOWER_IS_BETTER and BL_HIGHER_IS_BETTER'
+    err_has 'benchlab: RateWithoutPerSecond: bl_report_metric_ex: unit hits: a rate (BL_RATE) is per second, its unit must end in /s'
     # one unit declared both ways: the first stays, and the run says so
     run "$metrics" $fast --filter 'Clash'
     expect_status 0
@@ -883,7 +883,7 @@ counter-flags-in-c)
     check "$(metric BenchmarkCounterBothIterationFlags both)" 'x == 3' "x I / I"
     run "$metrics" $fast --filter '^BenchmarkCounterBeforeLoop$'
     expect_status 1
-    err_has "BenchmarkCounterBeforeLoop: bl_report_counter: counter 'early': call it after the loop"
+    err_has "benchlab: CounterBeforeLoop: bl_report_counter: counter 'early': call it after the loop"
     ;;
 complexity-body-n-groups-statistics)
     # bl_set_complexity_n: the body says n (here k x 1000), not the parameter
@@ -897,12 +897,12 @@ complexity-body-n-groups-statistics)
     # a group whose body never says n fails, naming the call
     run "$cplx" $fast --filter '^BenchmarkLost$'
     expect_status 1
-    err_has 'BenchmarkLost: .complexity with .complexity_group: the body never called bl_set_complexity_n()'
+    err_has 'benchlab: Lost: .complexity with .complexity_group: the body never called bl_set_complexity_n()'
     # .statistics: computed over the launches after the table, and in
     # Google Benchmark's JSON as an aggregate
     run "$cplx" $fast --count 3 --filter '^BenchmarkWithMax$'
     expect_status 0
-    err_has '^  BenchmarkWithMax  max  [0-9.]* [nµ]s  (3 launches)$'
+    err_has '^  WithMax  max  [0-9.]* [nµ]s  (3 launches)$'
     run "$cplx" $fast --count 3 --filter '^BenchmarkWithMax$' --format gbench-json
     expect_status 0
     python3 - "$tmp/out" <<'PY' || fail "the statistic of its own is not Google Benchmark's aggregate"
@@ -913,7 +913,7 @@ mx = [b for b in rows if b["name"] == "WithMax_max"]
 assert len(its) == 3 and len(mx) == 1 and mx[0]["real_time"] == max(its), rows
 PY
     run "$cplx" $fast --count 1 --filter '^BenchmarkWithMax$'
-    err_has 'BenchmarkWithMax: statistics of its own need 2 launches or more (--count), has 1'
+    err_has '^WithMax: statistics of its own need 2 launches or more (--count), has 1'
     ;;
 metric-direction-gates-compare)
     FIXTURE_SCORE=100 FIXTURE_MISSES=10 "$metrics" $fast --count 6 --filter '^BenchmarkScore$' >"$tmp/old.txt" 2>/dev/null
@@ -974,13 +974,13 @@ sys.exit(not (a and a == b))' "$tmp/unasked.json" "$tmp/merged.json" ||
         fail "the merged file has other fits than the run: $(grep -o '"complexity":.*' "$tmp/merged.json" | head -c 300)"
     # with --no-table a warning still reaches stderr
     run "$cplx" $fast --no-table --filter 'OneSize'
-    err_has 'BenchmarkOneSize: complexity: needs at least 3 sizes'
+    err_has ': OneSize: complexity: needs at least 3 sizes'
     # registrations that cannot be fitted fail, saying why
     run "$cplx" $fast --filter 'WhichN|NoSuchN|StringN'
     expect_status 1
-    err_has 'BenchmarkWhichN/a=1/b=2: .complexity: which parameter is n? This benchmark has 2 integer parameters: name one with .complexity_param'
-    err_has 'BenchmarkNoSuchN/a=1: .complexity_param: no parameter named "size"'
-    err_has 'BenchmarkStringN/size=big: .complexity_param: "size" is not an integer parameter (BL_INTS)'
+    err_has 'benchlab: WhichN/a=1/b=2: .complexity: which parameter is n? This benchmark has 2 integer parameters: name one with .complexity_param'
+    err_has 'benchlab: NoSuchN/a=1: .complexity_param: no parameter named "size"'
+    err_has 'benchlab: StringN/size=big: .complexity_param: "size" is not an integer parameter (BL_INTS)'
     ;;
 complexity-example-sort)
     # the example suite's Sort asks for BL_COMPLEXITY_AUTO over 4 sizes
@@ -1038,19 +1038,19 @@ instrument-bad-input)
     # bytes, items and metrics that are not counts or numbers fail, named
     run "$metrics" $fast --filter 'NegativeBytes|NanItems|InfiniteMetric'
     expect_status 1
-    err_has 'BenchmarkNegativeBytes: bl_set_bytes_per_op: -64 is not a count (0 or more)'
-    err_has 'BenchmarkNanItems: bl_set_items_per_op: nan is not a count (0 or more)'
-    err_has 'BenchmarkInfiniteMetric: bl_report_metric: unit ratio: the value inf is not a number'
+    err_has 'benchlab: NegativeBytes: bl_set_bytes_per_op: -64 is not a count (0 or more)'
+    err_has 'benchlab: NanItems: bl_set_items_per_op: nan is not a count (0 or more)'
+    err_has 'benchlab: InfiniteMetric: bl_report_metric: unit ratio: the value inf is not a number'
     out_lacks '^Benchmark'
     ;;
 threads-bad-count)
     run "$threads" $fast --filter '^BenchmarkBadCount/'
     expect_status 1
     out_has '^BenchmarkBadCount/threads=2	'
-    err_has 'BenchmarkBadCount/threads=-1: threads=-1: a thread count must be 1 to 256'
+    err_has 'benchlab: BadCount/threads=-1: threads=-1: a thread count must be 1 to 256'
     # 0 is a count like any other, refused, not the end of the list
-    err_has 'BenchmarkBadCount/threads=0: threads=0: a thread count must be 1 to 256'
-    err_has 'BenchmarkBadCount/threads=1000: threads=1000: a thread count must be 1 to 256'
+    err_has 'benchlab: BadCount/threads=0: threads=0: a thread count must be 1 to 256'
+    err_has 'benchlab: BadCount/threads=1000: threads=1000: a thread count must be 1 to 256'
     ;;
 drift-and-modes-are-said)
     modes="$bin/fixture_modes"

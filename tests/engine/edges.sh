@@ -114,7 +114,7 @@ statistic-that-ends-its-process-loses-nothing)
             run env STATS_END=$how "$suite" --time 0.05s --count 2 --filter StatsEnd \
                 --format $fmt --out "$tmp/r.json"
             expect_status 0
-            err_has "statistic 'ending' of BenchmarkStatsEnd: the function ended the process computing it"
+            err_has "statistic 'ending' of StatsEnd: the function ended the process computing it"
             python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["benchmarks"]' \
                 "$tmp/r.json" || fail "$how $fmt: the results were not written: $(head -c 200 "$tmp/r.json")"
         done
@@ -124,13 +124,13 @@ statistic-that-ends-its-process-loses-nothing)
     for how in "$suite" "$bin/benchlab run $suite"; do
         run env STATS_END=hang timeout 60 $how --time 0.05s --count 2 --timeout 2s --filter StatsEnd
         expect_status 0
-        err_has "statistic 'ending' of BenchmarkStatsEnd: the function did not return within 2s (--timeout): killed"
+        err_has "statistic 'ending' of StatsEnd: the function did not return within 2s (--timeout): killed"
         out_has '^BenchmarkStatsEnd	'
     done
     # a statistic that works still comes out
     run "$suite" --time 0.05s --count 2 --filter StatsEnd
     expect_status 0
-    err_has 'BenchmarkStatsEnd  ending  .* ns  (2 launches)'
+    err_has '^  StatsEnd  ending  .* ns  (2 launches)'
     ;;
 clock-never-resumed-is-named)
     # bl_pause (PauseTiming) in every repetition, never bl_resume: said at

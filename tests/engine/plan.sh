@@ -44,7 +44,7 @@ fixed-iterations)
     [ "$(iters BenchmarkFixed)" = 1000 ] || fail "--iterations overrode .iterations"
     # Adaptive asserts that its count is unknown before the loop: with a
     # fixed count it is known, and it says so
-    err_has 'BenchmarkAdaptive: bl_max_iterations() is known before an adaptive loop'
+    err_has 'benchlab: Adaptive: bl_max_iterations() is known before an adaptive loop'
     run "$cli" run "$suite" $fast --count 1 --iterations 7 --filter '^BenchmarkDefault$'
     expect_status 0
     [ "$(iters BenchmarkDefault)" = 7 ] || fail "benchlab run --iterations 7: not 7 iterations"
@@ -69,7 +69,7 @@ PY
     # a bad plan is named
     run "$suite" $fast --count 1 --filter '^BenchmarkBadPlan$'
     expect_status 1
-    err_has 'BenchmarkBadPlan: .iterations = -5'
+    err_has 'benchlab: BadPlan: .iterations = -5'
     ;;
 manual-time)
     # the time is what the body reported (1 ms per repetition), not the clock
@@ -86,13 +86,13 @@ manual-time)
         "ManualThreads: the threads' mean"
     run "$suite" $fast --count 1 --filter '^BenchmarkManual(Silent|Stray)$'
     expect_status 1
-    err_has 'BenchmarkManualSilent: manual time: a batch of [0-9]* repetitions reported no time'
-    err_has 'BenchmarkManualStray: bl_set_iteration_time: the benchmark has no .manual_time'
+    err_has 'benchlab: ManualSilent: manual time: a batch of [0-9]* repetitions reported no time'
+    err_has 'benchlab: ManualStray: bl_set_iteration_time: the benchmark has no .manual_time'
     # a time past what a batch can hold fails, rather than a saturated
     # 9223372036.9 s reported as measured
     run "$suite" $fast --count 1 --filter '^BenchmarkManualHuge$'
     expect_status 1
-    err_has 'BenchmarkManualHuge: bl_set_iteration_time: 1e+300 is not a time in seconds (0 to 1e+06)'
+    err_has 'benchlab: ManualHuge: bl_set_iteration_time: 1e+300 is not a time in seconds (0 to 1e+06)'
     out_lacks '^BenchmarkManualHuge	'
     ;;
 time-unit)
@@ -121,7 +121,7 @@ PY
     check "$(values BenchmarkManualMs ns/op)" 'x >= 999999 && x <= 1000001' "ManualMs: ns/op in the Go format"
     run "$suite" $fast --count 1 --filter '^BenchmarkBadUnit$'
     expect_status 1
-    err_has 'BenchmarkBadUnit: .time_unit = "hours": ns, us, ms or s'
+    err_has 'benchlab: BadUnit: .time_unit = "hours": ns, us, ms or s'
     run "$suite" --time-unit hours
     expect_status 2
     err_has "time-unit: 'hours'"

@@ -206,7 +206,7 @@ iterations-manual-time-and-plans)
     run env API_SUITE_EARLY_MAX_ITERATIONS=1 "$bin/bl_api_suite" --benchmark_filter=max_iterations_early \
         --time 0.02s --count 1 --no-table
     expect_status 1
-    err_has 'Benchmarkmax_iterations_early: state.max_iterations read before the loop ended'
+    err_has 'benchlab: max_iterations_early: state.max_iterations read before the loop ended'
     run "$bin/bl_api_suite" --benchmark_filter='^(BM_fixed_iterations|BM_manual|BM_own_plan)' \
         --time 0.02s --count 2 --no-table
     expect_status 0
@@ -326,8 +326,8 @@ PY
     err_has '^  BM_linear: O(n) in n (3 sizes, 256 to 1024): '
     err_has '^  BM_lambda: O(f(N)) in n (2 sizes, 256 to 1024): '
     out_has '^# complexity: BenchmarkBM_linear: O(n) in n '
-    err_has '^  BenchmarkBM_stats  max  [0-9.]* ns  (2 launches)$'
-    err_has '^  BenchmarkBM_stats  ratio  [0-9.]*%  (2 launches)$'
+    err_has '^  BM_stats  max  [0-9.]* ns  (2 launches)$'
+    err_has '^  BM_stats  ratio  [0-9.]*%  (2 launches)$'
     ;;
 perf-counters-without-hardware)
     # --benchmark_perf_counters becomes benchlab's --counters; this machine
@@ -409,7 +409,7 @@ failed-benchmark-in-gbench-json)
     run env API_SUITE_SKIP_WITH_ERROR=1 "$bin/bl_api_suite" --benchmark_filter='^(skip_with_error|BM_counters)$' \
         --benchmark_format=json --time 0.02s --count 2 --no-table
     expect_status 1
-    err_has 'Benchmarkskip_with_error: no input'
+    err_has 'benchlab: skip_with_error: no input'
     python3 - "$tmp/out" <<'PY' || fail "the failed benchmark's entry is not Google Benchmark's"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -609,8 +609,8 @@ statistics-under-benchlab-run)
     run "$bin/../benchlab" run "$bin/bl_api_suite" --filter '^BenchmarkBM_(stats|counters)$' \
         --count 2 --time 0.03s --format gbench-json
     expect_status 0
-    err_has '^  BenchmarkBM_stats  max  [0-9.]* ns  (2 launches)$'
-    err_has '^  BenchmarkBM_stats  ratio  [0-9.]*%  (2 launches)$'
+    err_has '^  BM_stats  max  [0-9.]* ns  (2 launches)$'
+    err_has '^  BM_stats  ratio  [0-9.]*%  (2 launches)$'
     python3 - "$tmp/out" <<'PY' || fail "benchlab run: the statistics of its own are not in Google Benchmark's JSON"
 import json, sys
 rows = json.load(open(sys.argv[1]))["benchmarks"]

@@ -666,7 +666,7 @@ run-profile-sample)
     grep -q "profiles go to suite_prof.profile/" err || fail "the profile directory is not named"
     for b in Hot PerOp Paused; do
         grep -q "^Benchmark$b	.* ns/op" out || fail "the timing of $b is lost"
-        grep -q "profile of Benchmark$b:" err || fail "no summary for $b"
+        grep -q "^benchlab: profile of $b:" err || fail "no summary for $b"
         [ -s suite_prof.profile/Benchmark$b.folded ] || fail "no folded profile for $b"
         grep -q "hot_fn" suite_prof.profile/Benchmark$b.txt || fail "no text profile for $b"
         [ -e suite_prof.profile/Benchmark$b.raw ] && fail "the raw file of $b was kept"
@@ -754,7 +754,7 @@ run-profile-bad-input)
     grep -q '^BenchmarkPerOp	.* ns/op' out || fail "static: timing lost"
     # trace mode needs the tracer linked in, and instrumented code
     "$S" --profile=trace --time 0.05s --filter Hot >out 2>err || fail "untraced: exit $?"
-    grep -q "BenchmarkHot: --profile: the profile pass failed: the suite is not linked with libbenchlab-trace" err ||
+    grep -q "benchlab: Hot: --profile: the profile pass failed: the suite is not linked with libbenchlab-trace" err ||
         fail "untraced: unclear message"
     grep -q '^BenchmarkHot	.* ns/op' out || fail "untraced: timing lost"
     "$BIN/suite_prof_tracelib" --profile=trace --time 0.05s --filter Hot >out 2>err ||
@@ -774,7 +774,7 @@ run-profile-bad-input)
     # a crash while profiled keeps the samples taken until then
     SUITE_PROF_CRASH=1 "$S" --profile --time 0.3s --filter Crash --profile-format folded >out 2>err
     [ $? -eq 1 ] || fail "crash: exit status must be 1"
-    grep -q "BenchmarkCrash: --profile: the profile pass crashed: killed by SIGSEGV" err ||
+    grep -q "benchlab: Crash: --profile: the profile pass crashed: killed by SIGSEGV" err ||
         fail "crash: not reported"
     share_near suite_prof.profile/BenchmarkCrash.folded hot_fn 100 10
     # no benchlab command to convert with: the raw profile is kept and named

@@ -245,6 +245,11 @@ int bl__markdown_code(struct bl__buf *b, const char *s);
 void bl__terminal_text(struct bl__buf *b, const char *s, size_t n, int keep_lines);
 /* s made safe for a terminal in b (reused; keep_lines 0); returns b's text. */
 const char *bl__terminal_safe(struct bl__buf *b, const char *s);
+/* A benchmark's name as people are shown it (the summary table's rows, its
+ * notes, the live messages): without benchlab's "Benchmark" prefix, so a
+ * Google Benchmark suite's BenchmarkBM_x is BM_x. The Go format's lines keep
+ * the prefix (Go names). Never NULL for a non-NULL name. */
+const char *bl__shown_name(const char *name);
 
 /* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0; p < end. */
 size_t bl__space_len(const unsigned char *p, const unsigned char *end);

@@ -421,3 +421,8 @@ int bl__gobench_put_line(FILE *f, struct bl__buf *b, int cut)
     fwrite(b->data, 1, b->len, f);
     return 0;
 }
+
+const char *bl__shown_name(const char *name)
+{
+    return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
+}

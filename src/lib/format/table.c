@@ -301,13 +301,6 @@ int bl_format_diagnosis(const bl_diagnosis *d, char lines[3][BL_DIAGNOSIS_LINE])
     return n;
 }
 
-/* A benchmark's name as the table shows it, and its notes, FAIL and SKIP
- * lines too: without benchlab's "Benchmark" prefix (BM_x, not BenchmarkBM_x) */
-static const char *shown_name(const char *name)
-{
-    return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
-}
-
 /* Drift within launches and modes (bl_bench_diagnose), a note each. */
 static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yellow,
                             const char *reset)
@@ -318,7 +311,7 @@ static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yello
     struct bl__buf safe = {0};
     for (int k = 0; k < n; k++)
         fprintf(f, "%snote%s %s: %s\n", yellow, reset,
-                bl__terminal_safe(&safe, shown_name(b->name)), lines[k]);
+                bl__terminal_safe(&safe, bl__shown_name(b->name)), lines[k]);
     bl__buf_fini(&safe);
 }
 
@@ -435,7 +428,7 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
 {
     const bl_estimate *e = &row->e;
     const bl_bench_result *b = row->bench;
-    snprintf(c->cell[C_NAME], CELL, "%s", bl__terminal_safe(safe, shown_name(b->name)));
+    snprintf(c->cell[C_NAME], CELL, "%s", bl__terminal_safe(safe, bl__shown_name(b->name)));
     bl_format_duration(c->cell[C_TIME], CELL, e->centre);
     bl_format_duration(c->cell[C_CPU], CELL, e->cpu_ns); /* NAN: "-" */
     if (e->ci_method != BL_CI_NONE) {
@@ -583,7 +576,8 @@ static void write_invocations(FILE *f, const bl_bench_result *b, struct bl__buf 
         bl_stats_sort(v, m);
         static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
         static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
-        fprintf(f, "%s: per invocation (n=%zu):", bl__terminal_safe(sn, shown_name(b->name)), m);
+        fprintf(f, "%s: per invocation (n=%zu):", bl__terminal_safe(sn, bl__shown_name(b->name)),
+                m);
         for (int q = 0; q < 6; q++) {
             char d[32];
             bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
@@ -605,7 +599,7 @@ static void write_complexity(FILE *f, const bl_results *r, const struct palette 
         const bl_complexity_result *c = &r->complexity[i];
         char what[512];
         bl_format_complexity(what, sizeof what, c);
-        fprintf(f, "  %s: %s\n", bl__terminal_safe(sn, shown_name(c->name)),
+        fprintf(f, "  %s: %s\n", bl__terminal_safe(sn, bl__shown_name(c->name)),
                 bl__terminal_safe(sm, what));
         if (c->message && c->best.curve)
             fprintf(f, "%snote%s %s: %s\n", p->yellow, p->reset, sn->data,
@@ -634,7 +628,7 @@ static void write_failure(FILE *f, const bl_bench_result *b, size_t j, bool good
     }
     if (first != j)
         return;
-    const char *name = bl__terminal_safe(sn, shown_name(b->name));
+    const char *name = bl__terminal_safe(sn, bl__shown_name(b->name));
     msg = bl__terminal_safe(sm, msg);
     if (l->skipped)
         fprintf(f, "SKIP %s: %s", name, msg);
@@ -686,7 +680,7 @@ static void write_bench_notes(FILE *f, const struct bl__run_row *row, const stru
             disturbed |= by[k] ? 1u << k : 0;
         }
     }
-    const char *name = bl__terminal_safe(sn, shown_name(b->name));
+    const char *name = bl__terminal_safe(sn, bl__shown_name(b->name));
     if (intrinsic) {
         fprintf(f, "note %s: most batches show ", name);
         write_reasons(f, intrinsic, NULL);

@@ -77,11 +77,11 @@ void bl__statistics_write(FILE *f, const bl_results *res)
                 snprintf(text, sizeof text, "%.2f%%", 100 * x);
             else
                 bl_format_duration(text, sizeof text, x);
-            fprintf(f, "  %s  %s  %s  (%zu launches)\n", b->name, s->name, text, n);
+            fprintf(f, "  %s  %s  %s  (%zu launches)\n", bl__shown_name(b->name), s->name, text, n);
         }
         if (n < 2)
             fprintf(f, "%s: statistics of its own need 2 launches or more (--count), has %zu\n",
-                    b->name, n);
+                    bl__shown_name(b->name), n);
         free(v);
     }
 }
@@ -198,7 +198,7 @@ static void lost(const struct remote_stat *r, bool timed_out)
         fprintf(stderr,
                 "benchlab: statistic '%s' of %s: the function %s: it and the statistics after "
                 "it are not computed; the results are kept\n",
-                r->name ? r->name : "?", r->bench ? r->bench : "?", why);
+                r->name ? r->name : "?", r->bench ? bl__shown_name(r->bench) : "?", why);
     }
     fclose(co.from);
     co.from = NULL;

@@ -192,7 +192,7 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     }
     if (l->status) {
         struct bl__buf sn = {0}, sm = {0};
-        fprintf(stderr, "benchlab: %s: %s%s\n", bl__terminal_safe(&sn, b->name),
+        fprintf(stderr, "benchlab: %s: %s%s\n", bl__terminal_safe(&sn, bl__shown_name(b->name)),
                 bl__terminal_safe(&sm, l->message ? l->message : "failed"),
                 l->disturbed ? " (launch set aside: kept only if no launch is clean)" : "");
         bl__buf_fini(&sn);
@@ -203,12 +203,12 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
           strstr(b->alloc_message, " is "))) {
         /* per-benchmark reasons name the benchmark; a reason about the whole
          * suite (statically linked, sanitizer) is said once */
-        fprintf(stderr, "benchlab: %s: --alloc: %s\n", b->name, b->alloc_message);
+        fprintf(stderr, "benchlab: %s: --alloc: %s\n", bl__shown_name(b->name), b->alloc_message);
         free(fr->alloc_said);
         fr->alloc_said = strdup(b->alloc_message);
     }
-    show_captured(fr, b->name, "stdout", l->out, l->out_total);
-    show_captured(fr, b->name, "stderr", l->err, l->err_total);
+    show_captured(fr, bl__shown_name(b->name), "stdout", l->out, l->out_total);
+    show_captured(fr, bl__shown_name(b->name), "stderr", l->err, l->err_total);
 }
 
 /* ---- the profile pass: raw profiles into profiles ----------------------- */
@@ -339,7 +339,7 @@ static void on_profile(void *ctx, const bl_results *res, const bl_bench_result *
     clear_progress(fr);
     const char *msg = b->profile_message;
     if (msg && !(fr->profile_said && strcmp(fr->profile_said, msg) == 0)) {
-        fprintf(stderr, "benchlab: %s: --profile: %s\n", b->name, msg);
+        fprintf(stderr, "benchlab: %s: --profile: %s\n", bl__shown_name(b->name), msg);
         if (strstr(msg, " is ")) { /* about the whole suite (static, sanitizer): said once */
             free(fr->profile_said);
             fr->profile_said = strdup(msg);
@@ -354,15 +354,15 @@ static void on_profile(void *ctx, const bl_results *res, const bl_bench_result *
         fprintf(stderr,
                 "benchlab: %s: --profile: no benchlab command found to turn the raw profile "
                 "into profiles; kept %s (benchlab profile --load %s)\n",
-                b->name, b->profile_raw, b->profile_raw);
+                bl__shown_name(b->name), b->profile_raw, b->profile_raw);
         return;
     }
-    fprintf(stderr, "benchlab: profile of %s:\n", b->name);
+    fprintf(stderr, "benchlab: profile of %s:\n", bl__shown_name(b->name));
     fflush(stderr);
     int st = run_converter(cli, b->profile_raw, formats, fr->profile_top);
     if (st != 0)
         fprintf(stderr, "benchlab: %s: --profile: the raw profile was not converted; kept %s\n",
-                b->name, b->profile_raw);
+                bl__shown_name(b->name), b->profile_raw);
     else if (!keep_raw)
         unlink(b->profile_raw);
 }
@@ -660,8 +660,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
         /* without the table, still say what the complexity fits warn about */
         for (size_t i = 0; i < res->n_complexity; i++)
             if (res->complexity[i].message)
-                fprintf(stderr, "%s: %s: complexity: %s\n", prog, res->complexity[i].name,
-                        res->complexity[i].message);
+                fprintf(stderr, "%s: %s: complexity: %s\n", prog,
+                        bl__shown_name(res->complexity[i].name), res->complexity[i].message);
     }
     if (o->complexity && res && res->n_complexity == 0 && rc != BL_EINTR)
         fprintf(stderr,
