@@ -1022,7 +1022,8 @@ api-1.9-like-google-benchmark)
     # v19_suite.cc: Google Benchmark 1.8/1.9 spellings (BENCHMARK of a
     # function-pointer variable and of BM<a, b>, the TEMPLATE CAPTURE forms,
     # BENCHMARK_TEMPLATE_METHOD_F, Setup/Teardown/Apply with lambdas,
-    # benchmark::Benchmark, state.name(), range_size(), SkipWithMessage).
+    # benchmark::Benchmark, state.name(), range_size(), SkipWithMessage, 1.9.2's
+    # RegisterBenchmarkInternal(std::unique_ptr), as x86-simd-sort registers).
     # Debian's 1.7.1 builds none of it: the names are checked against
     # expected/v19_suite.list, written from Google Benchmark 1.9.5's rules.
     v=$bin/bl_v19_suite

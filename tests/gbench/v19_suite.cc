@@ -6,9 +6,11 @@
 // it was given and fails, saying what, when it is wrong.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -158,12 +160,84 @@ static benchmark::Benchmark *named =
         ->ArgNames({"rows", "cols"})
         ->Args({2, 3});
 
+// 1.9.2 (PR #1927): RegisterBenchmarkInternal takes a std::unique_ptr.
+// x86-simd-sort registers its sorts with a macro of its own written that
+// way: a FunctionBenchmark named func/case/type, whose lambda passes the
+// case's arguments on
+template <class T> static void BM_sorted(benchmark::State &state, size_t n, std::string kind)
+{
+    if (n != 64 || kind != "random") {
+        state.SkipWithError("BM_sorted: the lambda passed the wrong arguments");
+        return;
+    }
+    std::vector<T> v(n);
+    for (auto _ : state) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = T((i * 37) % n);
+        std::sort(v.begin(), v.end());
+        benchmark::DoNotOptimize(v.data());
+    }
+}
+#define V19_BENCH_SORT(func, T, case_name, ...)                                                    \
+    BENCHMARK_PRIVATE_DECLARE(func) = (::benchmark::internal::RegisterBenchmarkInternal(           \
+        std::unique_ptr<benchmark::internal::Benchmark>(                                           \
+            new ::benchmark::internal::FunctionBenchmark(                                          \
+                #func "/" #case_name "/" #T,                                                       \
+                [](::benchmark::State &st) { func<T>(st, __VA_ARGS__); }))))
+V19_BENCH_SORT(BM_sorted, int, random_64, 64, std::string("random"));
+V19_BENCH_SORT(BM_sorted, double, random_64, 64, std::string("random"));
+
+// and a fixture made with std::make_unique, named by its constructor as
+// BENCHMARK_F's are; what the registration returns takes arguments
+class UniqueFixture : public benchmark::Fixture
+{
+  public:
+    UniqueFixture()
+    {
+        SetName("UniqueFixture/Sum");
+    }
+    void SetUp(benchmark::State &state) override
+    {
+        data.assign(static_cast<size_t>(state.range(0)), 2);
+    }
+    void TearDown(benchmark::State &) override
+    {
+        data.clear();
+    }
+
+  protected:
+    void BenchmarkCase(benchmark::State &state) override
+    {
+        if (data.size() != static_cast<size_t>(state.range(0))) {
+            state.SkipWithError("UniqueFixture: SetUp did not fill the data");
+            return;
+        }
+        for (auto _ : state) {
+            int sum = 0;
+            for (int x : data)
+                sum += x;
+            benchmark::DoNotOptimize(sum);
+        }
+    }
+
+  private:
+    std::vector<int> data;
+};
+static benchmark::internal::Benchmark *unique_fixture =
+    benchmark::internal::RegisterBenchmarkInternal(std::make_unique<UniqueFixture>())
+        ->Arg(8)
+        ->Arg(32);
+
 int main(int argc, char **argv)
 {
     benchmark::MaybeReenterWithoutASLR(argc, argv);
     if (std::strcmp(named->GetName(), "BM_named") != 0 || named->ArgsCnt() != 2 ||
         std::strcmp(named->GetArgName(1), "cols") != 0 || named->GetArgName(2) != nullptr) {
         std::fprintf(stderr, "v19_suite: GetName/ArgsCnt/GetArgName are wrong\n");
+        return 1;
+    }
+    if (std::strcmp(unique_fixture->GetName(), "UniqueFixture/Sum") != 0) {
+        std::fprintf(stderr, "v19_suite: the make_unique fixture is not the one registered\n");
         return 1;
     }
     if (std::string(benchmark::kDefaultMinTimeStr) != "0.5s" ||

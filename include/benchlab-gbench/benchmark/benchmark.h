@@ -567,6 +567,16 @@ template <class Lambda> class LambdaBenchmark : public Benchmark
  * at the call, in the suite's source): the suite's name comes from it when
  * the suite has a main of its own (benchlab.h, BENCHLAB_SUITE) */
 Benchmark *RegisterBenchmarkInternal(Benchmark *b, const char *file = __builtin_FILE());
+/* Google Benchmark 1.9.2 (PR #1927) takes the benchmark as a unique_ptr
+ * (x86-simd-sort's own registration macro, a std::make_unique of a
+ * fixture): the registry owns it either way, as it owns the raw pointer's.
+ * Inline, so the library's ABI is unchanged; the default argument is
+ * again read in the suite's source. */
+inline Benchmark *RegisterBenchmarkInternal(std::unique_ptr<Benchmark> b,
+                                            const char *file = __builtin_FILE())
+{
+    return RegisterBenchmarkInternal(b.release(), file);
+}
 
 } // namespace internal
 
