@@ -63,6 +63,19 @@ c++ -std=c++17 -O2 "$gbs/map_test.cc" $(pkg-config --cflags --libs benchlab-gben
 c++ -std=c++17 -O2 "$gbs/link_main_test.cc" $(pkg-config --cflags --libs benchlab-gbench-main) \
     -o "$tmp/gb_main"
 "$tmp/gb_main" --benchmark_list_tests | grep -q '^BM_empty$'
+# the static route, as libbenchlab.a's: libbenchlab-gbench.a is installed, and
+# a suite linked with the archives (the main one too) needs neither shared library
+gba=$(find "$tmp/prefix" -name libbenchlab-gbench.a)
+test -n "$gba" || { echo "make install did not install libbenchlab-gbench.a"; exit 1; }
+c++ -std=c++17 -O2 "$gbs/link_main_test.cc" -isystem "$tmp/prefix/include/benchlab-gbench" \
+    -I"$tmp/prefix/include" "$(find "$tmp/prefix" -name libbenchlab-gbench-main.a)" "$gba" \
+    "$(find "$tmp/prefix" -name libbenchlab.a)" -lm -lpthread -o "$tmp/gb_main_static"
+if ldd "$tmp/gb_main_static" | grep -q libbenchlab; then
+    echo "the archives' suite loads a shared benchlab library:"; ldd "$tmp/gb_main_static"; exit 1
+fi
+"$tmp/gb_main_static" --benchmark_min_time=0.02 --no-table >"$tmp/out" 2>"$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+grep -q '^BenchmarkBM_empty	' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
 # its header is a system header, as Debian's /usr/include/benchmark/benchmark.h
 # is (and as CMake's imported targets make it): a project's own warnings
 # with -Werror do not fire inside it (BENCHMARK_MAIN's trailing
@@ -93,6 +106,11 @@ cmake --build "$tmp/gbc" >/dev/null
 "$tmp/gbc/link_main_test" --benchmark_min_time=0.02 --no-table >"$tmp/out" 2>"$tmp/err" ||
     { cat "$tmp/err"; exit 1; }
 grep -q '^BenchmarkBM_empty	' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; exit 1; }
+# benchlab::gbench_static: the archives, through CMake
+if ldd "$tmp/gbc/map_test_static" | grep -q libbenchlab; then
+    echo "benchlab::gbench_static loads a shared benchlab library:"; ldd "$tmp/gbc/map_test_static"; exit 1
+fi
+"$tmp/gbc/map_test_static" --benchmark_list_tests | grep -q '^MapFixture/Lookup/4096$'
 # find_package(benchmark), Google Benchmark's own CMake lines unchanged: benchlab's
 # benchmarkConfig.cmake sits in lib/cmake/benchlab-gbench, used when asked for...
 gbcfg=$(find "$tmp/prefix" -name benchmarkConfig.cmake)
