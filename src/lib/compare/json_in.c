@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../base/base.h"
+#include "../format/gbench.h"
 #include "../format/gobench.h"
 #include "../format/json.h"
 #include "compare_int.h"
@@ -140,35 +141,11 @@ static long long to_count(double x)
     return (long long)x;
 }
 
+/* Not a user counter: an entry's own key, or the rates compare shows as B/s and items/s. */
 static int is_known_gbench_field(const char *k)
 {
-    static const char *const known[] = {"name",
-                                        "family_index",
-                                        "per_family_instance_index",
-                                        "run_name",
-                                        "run_type",
-                                        "repetitions",
-                                        "repetition_index",
-                                        "threads",
-                                        "iterations",
-                                        "real_time",
-                                        "cpu_time",
-                                        "time_unit",
-                                        "error_occurred",
-                                        "error_message",
-                                        "skipped",
-                                        "skip_message",
-                                        "aggregate_name",
-                                        "aggregate_unit",
-                                        "label",
-                                        "big_o",
-                                        "rms",
-                                        "bytes_per_second",
-                                        "items_per_second"};
-    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-        if (strcmp(k, known[i]) == 0)
-            return 1;
-    return 0;
+    return bl__gbench_entry_key(k) || strcmp(k, "bytes_per_second") == 0 ||
+           strcmp(k, "items_per_second") == 0;
 }
 
 /* A record skipped: reported as "path: benchmarks[i]...: why" (line 0). */

@@ -1,6 +1,7 @@
 /* gbench.h - what gbench_json_write.c takes from gbench_text_write.c. */
 #ifndef BENCHLAB_FORMAT_GBENCH_H
 #define BENCHLAB_FORMAT_GBENCH_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +26,12 @@ struct gb_counter {
  * "ns/", in seconds), the rest as is; with `sorted`, by name as its
  * std::map, else in the launch's order. How many were put in out[0..cap). */
 size_t bl__gbench_counters(const bl_launch *l, struct gb_counter *out, size_t cap, int sorted);
+/* Whether k is a key Google Benchmark's JSON gives an entry of its own
+ * (name, times, error, skip, aggregate and BigO fields), never a user
+ * counter: the writer renames a counter so named ("user:NAME"), compare's
+ * reader does not take it for one. bytes_per_second and items_per_second
+ * are counters in Google Benchmark's JSON: not among them. */
+bool bl__gbench_entry_key(const char *k);
 
 /*
  * A launch as one Google Benchmark repetition, in Google Benchmark's thread

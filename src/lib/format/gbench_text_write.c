@@ -152,10 +152,7 @@ static int by_counter_name(const void *a, const void *b)
     return strcmp(((const struct gb_counter *)a)->name, ((const struct gb_counter *)b)->name);
 }
 
-/* Whether a counter may not be named `name` in an entry that has out[0..n):
- * one of the keys Google Benchmark's JSON writes in an entry, or a counter
- * already there. */
-static bool counter_name_taken(const struct gb_counter *out, size_t n, const char *name)
+bool bl__gbench_entry_key(const char *k)
 {
     static const char *const keys[] = {"name",
                                        "family_index",
@@ -174,6 +171,8 @@ static bool counter_name_taken(const struct gb_counter *out, size_t n, const cha
                                        "label",
                                        "error_occurred",
                                        "error_message",
+                                       "skipped",
+                                       "skip_message",
                                        "aggregate_name",
                                        "aggregate_unit",
                                        "big_o",
@@ -181,8 +180,18 @@ static bool counter_name_taken(const struct gb_counter *out, size_t n, const cha
                                        "cpu_coefficient",
                                        "real_coefficient"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp(name, keys[i]) == 0)
+        if (strcmp(k, keys[i]) == 0)
             return true;
+    return false;
+}
+
+/* Whether a counter may not be named `name` in an entry that has out[0..n):
+ * one of the keys Google Benchmark's JSON writes in an entry, or a counter
+ * already there. */
+static bool counter_name_taken(const struct gb_counter *out, size_t n, const char *name)
+{
+    if (bl__gbench_entry_key(name))
+        return true;
     for (size_t i = 0; i < n; i++)
         if (strcmp(out[i].name, name) == 0)
             return true;

@@ -240,6 +240,34 @@ static double remote_fn(const double *values, size_t n, const void *data)
     return strtod(line, NULL);
 }
 
+/* The parent's ends of the pipes to the process serving the statistics
+ * (pid, or -1 when it did not start): co.to writes to its stdin (in),
+ * co.from reads its stdout (out). 0, or -1 with everything closed and the
+ * process reaped. */
+static int talk_to(pid_t pid, const int in[2], const int out[2])
+{
+    close(in[0]);
+    close(out[1]);
+    co.pid = pid;
+    co.to = pid > 0 ? fdopen(in[1], "w") : NULL;
+    co.from = pid > 0 ? fdopen(out[0], "r") : NULL;
+    if (co.to && co.from)
+        return 0;
+    if (co.to)
+        fclose(co.to);
+    else
+        close(in[1]);
+    if (co.from)
+        fclose(co.from);
+    else
+        close(out[0]);
+    co.to = co.from = NULL;
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    co.pid = -1;
+    return -1;
+}
+
 static int start_suite(const char *exe)
 {
     int in[2], out[2];
@@ -259,26 +287,7 @@ static int start_suite(const char *exe)
     char *argv[] = {(char *)exe, (char *)"--benchlab-statistics", NULL};
     int rc = posix_spawn(&co.pid, exe, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    close(in[0]);
-    close(out[1]);
-    co.to = rc == 0 ? fdopen(in[1], "w") : NULL;
-    co.from = rc == 0 ? fdopen(out[0], "r") : NULL;
-    if (!co.to || !co.from) {
-        if (co.to)
-            fclose(co.to);
-        else
-            close(in[1]);
-        if (co.from)
-            fclose(co.from);
-        else
-            close(out[0]);
-        co.to = co.from = NULL;
-        if (rc == 0)
-            waitpid(co.pid, NULL, 0);
-        co.pid = -1;
-        return -1;
-    }
-    return 0;
+    return talk_to(rc == 0 ? co.pid : -1, in, out);
 }
 
 /* This process forked to serve its own statistics: the same registry and
@@ -311,27 +320,7 @@ static int start_self(void)
         bl__statistics_serve();
         _exit(0); /* no atexit handler of the run's */
     }
-    close(in[0]);
-    close(out[1]);
-    co.pid = pid;
-    co.to = pid > 0 ? fdopen(in[1], "w") : NULL;
-    co.from = pid > 0 ? fdopen(out[0], "r") : NULL;
-    if (!co.to || !co.from) {
-        if (co.to)
-            fclose(co.to);
-        else
-            close(in[1]);
-        if (co.from)
-            fclose(co.from);
-        else
-            close(out[0]);
-        co.to = co.from = NULL;
-        if (pid > 0)
-            waitpid(pid, NULL, 0);
-        co.pid = -1;
-        return -1;
-    }
-    return 0;
+    return talk_to(pid, in, out);
 }
 
 /* What the suite says of `name`'s statistics: a list ending with {0}, or
