@@ -766,22 +766,9 @@ process-cpu-is-every-thread)
     # tenth of the thread's own clock (what a process clock ignored would
     # give) was 1.06x to 1.20x; 0.90x to 1.07x of 1 thread's, where a
     # division by the threads once, not twice, gives 2x.
-    python3 - "$tmp/r.json" <<'PY' || fail "the process's clock at 2 threads"
-import json, statistics, sys
-per = {}
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    key = "cpu_ns" if b["name"] == "BenchmarkHandoff" else "proc_cpu_ns"
-    per[b["name"]] = sorted(s[key] / s["reps"] for l in b["launches"] for s in l["samples"]
-                            if s["stage"] == "m" and s["reps"] > 0 and s.get(key))
-th = statistics.median(per["BenchmarkHandoff"])
-one = statistics.median(per["BenchmarkHandoffProcess"])
-two = per["BenchmarkHandoffProcessThreads/threads=2"]
-top = two[int(0.9 * len(two))] if two else 0
-print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f" % (top, th, one))
-assert top / th > 1.6, "process / thread CPU time per op %.2f" % (top / th)
-# per op of one thread: the same at 1 and 2 threads (divided by the threads)
-assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)
-PY
+    python3 "$(dirname "$0")/../support/proc_clock_check.py" "$tmp/r.json" BenchmarkHandoff \
+        BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2 ||
+        fail "the process's clock at 2 threads"
     for b in BenchmarkHandoff BenchmarkHandoffProcess BenchmarkHandoffProcessThreads/threads=2; do
         check "$(awk -v r="$(metric $b user:ops/s)" -v c="$(cpu $b)" 'BEGIN { print r * c / 1e9 }')" \
             'x > 0.999 && x < 1.001' "$b: ops/s is over the CPU seconds of its clock"

@@ -757,21 +757,9 @@ PY
     # give the 2-thread figure where the threads ran together
     run "$bin/bl_proccpu_suite" --time 0.3s --count 1 --no-table --out "$tmp/r.json"
     expect_status 0
-    python3 - "$tmp/r.json" <<'PY' || fail "benchlab: the process's clock at 2 threads"
-import json, statistics, sys
-per = {}
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    key = "proc_cpu_ns" if "process_time" in b["name"] else "cpu_ns"
-    per[b["name"]] = sorted(s[key] / s["reps"] for l in b["launches"] for s in l["samples"]
-                            if s["stage"] == "m" and s["reps"] > 0 and s.get(key))
-th = statistics.median(per["BenchmarkBM_handoff/threads:1"])
-one = statistics.median(per["BenchmarkBM_handoff/process_time/threads:1"])
-two = per["BenchmarkBM_handoff/process_time/threads:2"]
-top = two[int(0.9 * len(two))] if two else 0
-print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f" % (top, th, one))
-assert top / th > 1.6, "process / thread CPU time per op %.2f" % (top / th)
-assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)
-PY
+    python3 "$here/../support/proc_clock_check.py" "$tmp/r.json" BenchmarkBM_handoff/threads:1 \
+        BenchmarkBM_handoff/process_time/threads:1 BenchmarkBM_handoff/process_time/threads:2 ||
+        fail "benchlab: the process's clock at 2 threads"
     run "$bin/../benchlab" merge "$tmp/r.json" --format json --out "$tmp/r2.json"
     expect_status 0
     python3 - "$tmp/r.json" "$tmp/r2.json" <<'PY' || fail "benchlab's JSON: wrong cpu_clock"
