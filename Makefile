@@ -4,7 +4,11 @@
 #   make          build everything into build/ (the CLI is build/bin/benchlab)
 #   make demo     build, run the example suite and save its run
 #   make check    check the layout (clang-format), build and run every test,
-#                 normally and under ASan+UBSan
+#                 normally and under ASan+UBSan (there without the static
+#                 and fuzz tests, which it would only repeat)
+#   make check-fast  the edit loop: layout, build, and the tests labelled
+#                 static, unit and golden (about a minute; docs/testing.md)
+#   make soak     the whole suite N times, K cores kept busy (tests/soak.sh)
 #   make format   lay out every C file with clang-format (.clang-format)
 #   make install  PREFIX=DIR (default /usr/local)
 # make, demo and install need only the build packages; check adds the test
@@ -16,7 +20,7 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check test test-asan install clean deps deps-check deps-optional \
+.PHONY: all build demo check check-fast soak test test-asan install clean deps deps-check deps-optional \
 	format format-check
 
 all: build
@@ -51,12 +55,27 @@ test: deps-check
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
+# The sanitizer build has no static or fuzz tests (tests/CMakeLists.txt
+# leaves them out there); -LE says so to ctest as well.
 test-asan: deps-check
 	@$(call configure,$(ASAN_BUILD),-DCMAKE_BUILD_TYPE=Debug -DBENCHLAB_SANITIZE=ON,tests)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure --no-tests=error -j $(JOBS) -E '^bench/'
+	cd $(ASAN_BUILD) && $(ASAN_ENV) \
+	  ctest --output-on-failure --no-tests=error -j $(JOBS) -LE '^(static|fuzz)$$'
+
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# The edit loop: what needs no fixture run, in about a minute once built.
+check-fast: deps-check
+	@$(MAKE) --no-print-directory format-check
+	@$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX),tests)
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS) -L '^(static|unit|golden)$$'
+
+# tests/soak.sh over the normal build: SOAK_ARGS="-n 3 -k 2" (passes, busy
+# loops), -b build-asan for the sanitizer build.
+soak: test
+	tests/soak.sh $(SOAK_ARGS)
 
 # In this order, also under make -j: the packages first, then the layout,
 # the tests, the sanitizer build.

@@ -17,7 +17,7 @@ cli="$bin/benchlab"
 verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }
 
 case $case_name in
-slower-build-is-slower)
+slower-build-is-slower) # ctest: timing
     run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --out "$tmp/r.csv"
     expect_status 0
     out_has "^OLD: $old"
@@ -33,12 +33,12 @@ slower-build-is-slower)
     expect_status 1
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower"
     ;;
-faster-build-is-faster)
+faster-build-is-faster) # ctest: timing
     run "$cli" ab "$new" "$old" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
     expect_status 0
     verdict BenchmarkWork | grep -q '^faster by' || fail "Work is not faster: $(verdict BenchmarkWork)"
     ;;
-same-binary-no-verdict)
+same-binary-no-verdict) # ctest: timing
     cp "$old" "$tmp/copy"
     run "$cli" ab "$old" "$tmp/copy" --filter '^Benchmark(Same|Work)$' --time 1s --threshold 5%
     out_lacks 'slower'
@@ -57,7 +57,7 @@ differing-sets)
     expect_status 2
     err_has 'have no benchmark in common matching --filter'
     ;;
-crash-in-one-build)
+crash-in-one-build) # ctest: timing
     run "$cli" ab "$old" "$new" --filter '^Benchmark(Crashy|Same)$' --time 1s
     expect_status 1
     # under AddressSanitizer (abort_on_error=1) the SEGV arrives as SIGABRT
@@ -87,7 +87,7 @@ budget-too-small)
         fail "verdict: $(verdict BenchmarkSame)"
     out_has '^BenchmarkSame: budget too small for a verdict: .*raise --time'
     ;;
-json-and-csv)
+json-and-csv) # ctest: timing
     run "$cli" ab "$old" "$new" --filter '^Benchmark(Work|OnlyOld)$' --time 1s --format json
     expect_status 0
     err_has '^BenchmarkWork .*slower by'
@@ -110,7 +110,7 @@ PY
     head -1 "$tmp/out" | grep -q '^name,verdict,ratio,ci_lo,ci_hi,' || fail "CSV header"
     out_has '^BenchmarkWork,slower,'
     ;;
-ref-cycles-metric)
+ref-cycles-metric) # ctest: timing
     run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --metric ref-cycles --time 1s --out "$tmp/r.json"
     expect_status 0
     out_has '^metric ref-cycles,'

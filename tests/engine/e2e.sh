@@ -113,7 +113,7 @@ exit-status-is-one)
     run "$faults" $fast --filter 'Healthy|Crash'
     expect_status 1
     ;;
-empty-body-is-near-zero)
+empty-body-is-near-zero) # ctest: timing
     run "$measure" --time 0.3s --count 3 --filter '^BenchmarkEmpty$'
     expect_status 0
     [ "$(grep -c '^BenchmarkEmpty	' "$tmp/out")" -eq 3 ] || fail "want 3 lines"
@@ -141,7 +141,7 @@ params-name-and-values)
     expect_status 1
     err_has 'benchlab: BadParam: no parameter named "nope"'
     ;;
-setup-op-and-pause-untimed)
+setup-op-and-pause-untimed) # ctest: timing
     run "$measure" --time 0.5s --timeout 30s --filter '^Benchmark(SetupOp|Paused)$'
     expect_status 0
     for b in BenchmarkSetupOp BenchmarkPaused; do
@@ -328,7 +328,7 @@ out-file-written-whole)
     run "$measure" $fast --filter '^BenchmarkEmpty$' --out "$tmp/no/such/dir/res.txt"
     expect_status 2; err_has "--out $tmp/no/such/dir/res.txt"
     ;;
-do-not-optimize-keeps-work)
+do-not-optimize-keeps-work) # ctest: timing
     run "$dno" --time 0.2s
     expect_status 0
     sunk=$(nsop BenchmarkSunk); unsunk=$(nsop BenchmarkUnsunk); esc=$(nsop BenchmarkEscaped)
@@ -540,7 +540,7 @@ tune-file-cached-per-machine)
     expect_status 0
     ! grep -q '"stage":"p"' "$tmp/out" || fail "a run with a tuned benchmark still ran its pilot"
     ;;
-macro-reports-distribution)
+macro-reports-distribution) # ctest: timing
     run "$measure" --time 0.1s --filter '^BenchmarkMacro$'
     expect_status 0
     # one invocation per batch: the iteration count is the number of clean batches

@@ -202,7 +202,7 @@ print("pprof ok", len(samples), counts)
 PY
     fi
     ;;
-svg-renders)
+svg-renders) # ctest: needs=rsvg-convert
     # Rendered by rsvg-convert, the PNG decoded here: the flame graph must
     # draw its frames in many colours, the root frames as wide as the graph.
     "$BL" profile -o p.svg -- "$BIN/known" 20000 300 >out 2>err || fail "run"
@@ -657,7 +657,7 @@ cxx-names-demangled)
     "$BL" profile -o p.folded -- "$BIN/mangled" >out 2>err || fail "exit status $?"
     grep -q ';ns::spin(unsigned long) [0-9]*$' p.folded || fail "ns::spin is not demangled"
     ;;
-run-profile-sample)
+run-profile-sample) # ctest: no-sanitize timeout=240
     # run --profile samples only the measured batches: the loop's functions
     # in their shares, nothing from global_setup, setup_op or paused regions
     S=$BIN/suite_prof
@@ -704,7 +704,7 @@ run-profile-sample)
     [ -e suite_prof.profile ] && fail "a profile directory without --profile"
     grep -q "profil" err && fail "a plain run talks about profiling"
     ;;
-run-profile-trace)
+run-profile-trace) # ctest: timeout=240
     # traced: exact call counts of the measured batches only
     T=$BIN/suite_prof_traced
     "$BL" run "$T" --profile=trace --time 0.3s --filter 'Hot|PerOp|Paused' \
@@ -744,7 +744,7 @@ run-profile-trace)
         fail "threads: hot_fn $hot calls, spin $spin: the second thread was not traced"
     grep -q "^paused_work," $c && fail "threads: paused_work was traced"
     ;;
-run-profile-bad-input)
+run-profile-bad-input) # ctest: no-sanitize timeout=240
     S=$BIN/suite_prof
     # a static suite: the sampler cannot be preloaded; said once, timing goes on
     "$BIN/suite_prof_static" --profile --time 0.05s --filter 'Hot|PerOp' >out 2>err ||
@@ -786,7 +786,7 @@ run-profile-bad-input)
     "$BL" profile --load lone.profile/BenchmarkHot.raw -o lone.folded 2>err || fail "lone: --load"
     grep -q hot_fn lone.folded || fail "lone: the raw profile does not load"
     ;;
-run-profile-sanitizer-refused)
+run-profile-sanitizer-refused) # ctest: sanitize-only timeout=240
     # the ASan runtime must be first in the library order: said once, timing goes on
     "$BIN/suite_prof" --profile --time 0.05s --filter 'Hot|PerOp' >out 2>err ||
         fail "exit status $?"
