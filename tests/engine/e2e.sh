@@ -17,6 +17,21 @@ cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
 . "$(dirname "$0")/../support/e2e_lib.sh"
+# which build this is, for a failure's one line: compiler, build type, sanitizers
+build_of() {
+    d=$bin
+    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
+    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
+    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
+    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
+    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
+    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
+    (cd "$d" && pwd) | sed 's,.*/,,'
+}
+# a failure that names what was expected, what was measured and the build, in one line
+fail_measured() { fail "$* [build: $(build_of)]"; }
+# awk numeric comparison: check VALUE "EXPR with x" WHAT
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail_measured "$3: expected $2, measured x = $1"; }
 # ns/op of the first result line for benchmark $1
 nsop() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { print $i; exit } }' "$tmp/out"; }
 # median ns/op over the launches (result lines) of benchmark $1, as benchstat reads them
@@ -113,20 +128,43 @@ exit-status-is-one)
     run "$faults" $fast --filter 'Healthy|Crash'
     expect_status 1
     ;;
-empty-body-is-near-zero) # ctest: timing
-    run "$measure" --time 0.3s --count 3 --filter '^BenchmarkEmpty$'
+empty-body-is-near-zero)
+    # An empty body reports about zero: what the overhead batches cost (the
+    # same empty loop, bl__ovh_Empty) is subtracted, and the result is never
+    # negative. How near zero is not asserted: two copies of one loop at two
+    # addresses differ by a fraction of a ns with where the linker put
+    # them (issue 25), which is no defect. Asserted instead: the body's loop
+    # is the overhead loop, instruction for instruction, and each launch's
+    # time is its measured batches' median less its overhead batches'
+    # median, recomputed from the batches the same run reports.
+    python3 "$(dirname "$0")/../gbench/loop_asm.py" "$measure" bl__fn_Empty bl__ovh_Empty \
+        --same bl__fn_Empty bl__ovh_Empty --no-call bl__fn_Empty >"$tmp/asm" ||
+        fail_measured "empty body: $(tail -n 1 "$tmp/asm")"
+    run "$measure" --time 0.3s --count 3 --filter '^BenchmarkEmpty$' --out "$tmp/r.json"
+    expect_status 0
+    cp "$tmp/err" "$tmp/table"
+    python3 "$(dirname "$0")/../gbench/empty_check.py" "$tmp/r.json" BenchmarkEmpty 3 >"$tmp/why" 2>&1 ||
+        fail_measured "$(tail -n 1 "$tmp/why")"
+    idle=$(tail -n 1 "$tmp/why")
+    run "$cli" merge "$tmp/r.json"
     expect_status 0
     [ "$(grep -c '^BenchmarkEmpty	' "$tmp/out")" -eq 3 ] || fail "want 3 lines"
     for v in $(awk '$1 == "BenchmarkEmpty" { print $3 }' "$tmp/out"); do
-        # never negative; near zero: well below one loop iteration (~0.3 ns)
-        check "$v" 'x >= 0 && x < 0.1' "empty body ns/op"
+        check "$v" 'x >= 0' "empty body ns/op (never negative)"
     done
+    cp "$tmp/table" "$tmp/err"
     # the overhead that was subtracted is reported, and is not ~0
     grep -q 'Empty .* [0-9]*/[0-9]*  *[0-9.]* ns$' "$tmp/err" || fail "table lacks the overhead"
-    # ... and the table says the body did nothing, instead of a spread of
-    # thousands of percent over zero
-    err_has 'note Empty: the body did no measurable work .*bl_do_not_optimize()'
-    grep -q '^Empty .*  3  *-  ' "$tmp/err" || fail "a spread over zero is shown"
+    # ... and where the run's own reference cycles say the body did less
+    # than half a cycle (the engine's resolution), the table says it did
+    # nothing, instead of a spread of thousands of percent over zero; where
+    # they say more (a loop placed worse than the overhead loop), neither
+    if [ "$idle" = idle ]; then
+        err_has 'note Empty: the body did no measurable work .*bl_do_not_optimize()'
+        grep -q '^Empty .*  3  *-  ' "$tmp/err" || fail "a spread over zero is shown"
+    else
+        err_lacks 'note Empty: the body did no measurable work'
+    fi
     ;;
 params-name-and-values)
     run "$measure" $fast --count 1 --filter '^BenchmarkParams/'
@@ -328,22 +366,30 @@ out-file-written-whole)
     run "$measure" $fast --filter '^BenchmarkEmpty$' --out "$tmp/no/such/dir/res.txt"
     expect_status 2; err_has "--out $tmp/no/such/dir/res.txt"
     ;;
-do-not-optimize-keeps-work) # ctest: timing
-    run "$dno" --time 0.2s
+do-not-optimize-keeps-work)
+    # The proof is in the machine code, not in a time: the sunk body's loop
+    # holds the 64 multiplies of its chain, the escaped one stores what it
+    # computes into its buffer, and the control without a sink holds none
+    # (the compiler does delete dead work: else this proves nothing). A
+    # deleted body used to be told by "more than 10 ns per op", which a
+    # fast enough machine would fail and a slow one pass.
+    dno_asm() { # EXE WHO
+        python3 "$(dirname "$0")/../gbench/loop_asm.py" "$1" \
+            --at-least bl__fn_Sunk '^imul' 64 --at-least bl__fn_Escaped '^imul' 1 \
+            --at-least bl__fn_Escaped '^mov\s+%\w+,[^,]*\(' 1 \
+            --at-most bl__fn_Unsunk '^imul' 0 >"$tmp/asm" ||
+            fail_measured "$2: $(grep '^loop_asm' "$tmp/asm" | tr '\n' ' ')"
+    }
+    dno_asm "$dno" "bl_do_not_optimize, bl_escape (${3:-cc})"
+    # ... and the benchmarks run
+    run "$dno" --time 0.05s
     expect_status 0
-    sunk=$(nsop BenchmarkSunk); unsunk=$(nsop BenchmarkUnsunk); esc=$(nsop BenchmarkEscaped)
-    # 64 multiplies per op: >= 64 cycles of multiplier throughput (~30 ns here);
-        # a deleted body costs nothing (the control below shows ~0)
-    check "$sunk" 'x > 10' "sunk body (deleted by the compiler?)"
-    check "$esc" 'x > 10' "escaped stores (deleted by the compiler?)"
-    # the control: without a sink the compiler does delete the work
-    check "$unsunk" 'x < 2' "unsunk control (compiler kept dead code: the test proves nothing)"
+    for b in BenchmarkSunk BenchmarkUnsunk BenchmarkEscaped; do out_has "^$b	"; done
     if [ "${3:-}" = clang ]; then
-        run "$bin/fixture_dno_clang" --time 0.2s
+        dno_asm "$bin/fixture_dno_clang" "clang: bl_do_not_optimize, bl_escape"
+        run "$bin/fixture_dno_clang" --time 0.05s
         expect_status 0
-        check "$(nsop BenchmarkSunk)" 'x > 10' "clang: sunk body"
-        check "$(nsop BenchmarkEscaped)" 'x > 10' "clang: escaped stores"
-        check "$(nsop BenchmarkUnsunk)" 'x < 2' "clang: unsunk control"
+        out_has '^BenchmarkSunk	'
     fi
     ;;
 interrupt-keeps-results)

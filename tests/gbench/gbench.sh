@@ -11,6 +11,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$here/../support/e2e_lib.sh"
+# which build this is, for a failure's one line: compiler, build type, sanitizers
+build_of() {
+    d=$bin
+    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
+    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
+    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
+    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
+    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
+    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
+    (cd "$d" && pwd) | sed 's,.*/,,'
+}
+# a failure that names what was expected, what was measured and the build, in one line
+fail_measured() { fail "$* [build: $(build_of)]"; }
+# awk numeric comparison: check VALUE "EXPR with x" WHAT
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail_measured "$3: expected $2, measured x = $1"; }
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
 # Google Benchmark's listing of SUITE with ARGS...: the live one when it is
@@ -853,13 +868,37 @@ loops-match-google-benchmark)
         if grep -Eq 'mm[0-9]' "$tmp/asm"; then cat "$tmp/asm"; fail "$f copies the object"; fi
     done
     # an empty KeepRunning or KeepRunningBatch(1) loop costs what the
-    # subtracted overhead does: near zero, as the ranged-for loop
-    run "$bin/bl_loop_suite" --benchmark_filter=BM_empty --time 0.3s --count 3 --no-table
+    # subtracted overhead does, as the ranged-for loop: told by the machine
+    # code, not by "under 0.1 ns", which where the linker put the loops
+    # decides (0.13 ns on every run of one build: issue 25). The ranged-for
+    # loop is the overhead loop, instruction for instruction; the other two
+    # call nothing (KeepRunningBatch(1) was an out-of-line call, ~1.7 ns a
+    # repetition that the subtraction did not remove) and have at most 3
+    # instructions beyond it (what they have: the reload of the state's
+    # pointer after DoNotOptimize's memory clobber, and KeepRunningBatch's
+    # test of n against the batch's n and its branch; what those cost is
+    # bench/gbench/empty_loops.sh's to say)
+    python3 "$here/loop_asm.py" "$bin/bl_loop_suite" benchmark::bl__gbench_overhead \
+        --same BM_empty_ranged_for benchmark::bl__gbench_overhead \
+        --no-call BM_empty_keep_running --no-call BM_empty_keep_running_batch1 \
+        --extra BM_empty_keep_running BM_empty_ranged_for 3 \
+        --extra BM_empty_keep_running_batch1 BM_empty_ranged_for 3 >"$tmp/asm" ||
+        fail_measured "empty loops: $(grep '^loop_asm' "$tmp/asm" | tr '\n' ' ')"
+    # each launch's time is its measured batches' median less its overhead
+    # batches' median (never below 0), recomputed from the run's batches
+    run "$bin/bl_loop_suite" --benchmark_filter=BM_empty --time 0.3s --count 3 --no-table \
+        --out "$tmp/r.json"
+    expect_status 0
+    for b in ranged_for keep_running keep_running_batch1; do
+        python3 "$here/empty_check.py" "$tmp/r.json" "BenchmarkBM_empty_$b" 3 >"$tmp/why" 2>&1 ||
+            fail_measured "empty $b loop: $(tail -n 1 "$tmp/why")"
+    done
+    run "$bin/../benchlab" merge "$tmp/r.json"
     expect_status 0
     for b in ranged_for keep_running keep_running_batch1; do
         [ "$(grep -c "^BenchmarkBM_empty_$b	" "$tmp/out")" -eq 3 ] || fail "$b: want 3 lines"
         for v in $(awk -v n="BenchmarkBM_empty_$b" '$1 == n { print $3 }' "$tmp/out"); do
-            check "$v" 'x >= 0 && x < 0.1' "empty $b loop ns/op"
+            check "$v" 'x >= 0' "empty $b loop ns/op (never negative)"
         done
     done
     ;;
