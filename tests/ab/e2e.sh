@@ -2,7 +2,10 @@
 # e2e.sh CASE BINDIR - end-to-end tests of `benchlab ab` on two builds of a
 # fixture suite (tests/ab/fixture_ab.c): what a user sees, exit status,
 # table, messages, machine-readable output. Effects are 2x or thresholds
-# wide, so that a loaded machine cannot change a verdict.
+# wide, so that a loaded machine cannot change a verdict; the size of the
+# measured ratio is never asserted (how near 2 it comes is the machine's:
+# bench/ab/known_ratio.sh reports it), only what the verdict's rule and the
+# outputs guarantee about it.
 set -u
 case_name=$1
 bin=$2
@@ -12,6 +15,19 @@ old="$bin/fixture_ab_old"
 new="$bin/fixture_ab_new"
 cli="$bin/benchlab"
 . "$(dirname "$0")/../support/e2e_lib.sh"
+# which build this is, for a failure's one line: compiler, build type, sanitizers, folder
+build_of() {
+    d=$bin
+    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
+    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
+    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
+    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
+    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
+    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
+    (cd "$d" && pwd) | sed 's,.*/,,'
+}
+# awk numeric comparison, one line on failure: check VALUE "EXPR with x" WHAT
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: expected $2, measured x = $1 [build: $(build_of)]"; }
 
 # the verdict column of benchmark $1 in the table on stdout
 verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }
@@ -23,12 +39,21 @@ slower-build-is-slower) # ctest: timing
     out_has "^OLD: $old"
     out_has "^NEW: $new"
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower: $(verdict BenchmarkWork)"
+    # What the verdict's rule guarantees (docs/ab.md, "The verdict"): slower
+    # is the whole interval above 1 and the ratio past 1 + the threshold
+    # (0.5% by default), the ratio inside its interval; and the table says
+    # the ratio the CSV holds. How near 2 the ratio comes is not asserted.
     ratio=$(awk -F, '$1 == "BenchmarkWork" { print $3 }' "$tmp/r.csv")
-    check "$ratio" 'x > 1.6 && x < 2.5' "ratio NEW/OLD of twice the work"
     lo=$(awk -F, '$1 == "BenchmarkWork" { print $4 }' "$tmp/r.csv")
     hi=$(awk -F, '$1 == "BenchmarkWork" { print $5 }' "$tmp/r.csv")
-    check "$lo" "x > 1 && x <= $ratio" "interval low end"
-    check "$hi" "x >= $ratio" "interval high end"
+    check "$lo" "x > 1" "CSV ci_lo of a 'slower' verdict (the interval lies above 1)"
+    check "$ratio" "x > 1.005" "CSV ratio of a 'slower' verdict (past 1 + the 0.5% threshold)"
+    check "$ratio" "x >= $lo && x <= $hi" "CSV ratio inside its own interval [$lo, $hi]"
+    pct=$(verdict BenchmarkWork | sed -n 's/^slower by \([0-9.]*\)%.*/\1/p')
+    check "${pct:-none}" "x + 0 > 0 && (x - ($ratio - 1) * 100) ^ 2 <= 0.01 ^ 2" \
+        "the table's 'slower by X%' against the CSV's ratio $ratio"
+    col=$(awk '$1 == "BenchmarkWork" { for (i = 2; i < NF; i++) if ($(i + 1) ~ /^\[/) { print $i; exit } }' "$tmp/out")
+    check "${col:-none}" "(x - $ratio) ^ 2 <= 0.0001 ^ 2" "the table's NEW/OLD column against the CSV's ratio"
     run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
     expect_status 1
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower"
@@ -116,13 +141,17 @@ ref-cycles-metric) # ctest: timing
     out_has '^metric ref-cycles,'
     out_has 'OLD ref-cycles/op'
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower in cycles"
-    python3 - "$tmp/r.json" <<'PY' || fail "JSON"
+    python3 - "$tmp/r.json" >"$tmp/why" 2>&1 <<'PY' || fail "JSON: $(tail -n 1 "$tmp/why") [build: $(build_of)]"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["metric"] == "ref-cycles", d["metric"]
 w = d["benchmarks"][0]
-assert 1.6 < w["ratio"] < 2.5, w
-# 100 and 200 dependent multiply-adds: some cycles per step, twice as many in NEW
+# the verdict's rule, not how near 2 the ratio comes (bench/ab/known_ratio.sh)
+assert w["verdict"] == "slower", w
+assert 1 < w["ci_lo"] <= w["ratio"] <= w["ci_hi"], w
+# 100 and 200 dependent multiply-adds: a step takes no less than the one
+# dependent add of a reference cycle (a multiply takes 3), so 100 or more
+# per op; NEW does twice the work (a 2x effect, as the verdict)
 o, n = w["old_side"]["ref_cycles_per_op"], w["new_side"]["ref_cycles_per_op"]
 assert 100 <= o < n, w
 PY
