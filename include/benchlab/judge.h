@@ -100,6 +100,18 @@ BL_API void bl_judgement_set_destroy(bl_judgement_set *set);
 BL_API int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
                           const bl_judge_options *opts, bl_judgement *out);
 
+/* Flags of bl_judge_gate() and bl_judge_write(). */
+#define BL_JUDGE_ALLOW_MISSING 1u /* a benchmark missing from the run does not fail the gate */
+#define BL_JUDGE_MARKDOWN 2u      /* bl_judge_write: Markdown, not text */
+
+/*
+ * The exit status of a CI gate on `set`: 1 when a benchmark is slower or
+ * failed, or, without BL_JUDGE_ALLOW_MISSING, when a benchmark of the
+ * baseline is missing from the run judged (a lost shard, a crashed job);
+ * 0 otherwise.
+ */
+BL_API int bl_judge_gate(const bl_judgement_set *set, unsigned flags);
+
 /* The judgement as a table for a terminal or CI log, `base_label` and
  * `new_label` naming the runs in the heading. 0 or -EIO. */
 BL_API int bl_judge_write_text(FILE *f, const bl_judgement_set *set, const char *base_label,
@@ -107,6 +119,12 @@ BL_API int bl_judge_write_text(FILE *f, const bl_judgement_set *set, const char 
 /* ... and as GitHub-flavoured Markdown for a pull request comment. */
 BL_API int bl_judge_write_markdown(FILE *f, const bl_judgement_set *set, const char *base_label,
                                    const char *new_label);
+/* Either of the two (BL_JUDGE_MARKDOWN in flags), for the gate that
+ * bl_judge_gate(set, flags) gives: without BL_JUDGE_ALLOW_MISSING, the
+ * benchmarks missing from the run are named on a line of their own as
+ * failing it, and the summary says so. The two above allow them. */
+BL_API int bl_judge_write(FILE *f, const bl_judgement_set *set, const char *base_label,
+                          const char *new_label, unsigned flags);
 
 #ifdef __cplusplus
 }

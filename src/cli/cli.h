@@ -17,15 +17,16 @@ int cmd_baseline(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
-/* --save, --store, --run-id, --tag of exec and profile. */
+/* --save, --store, --run-id, --tag, --commit, --branch of exec and profile. */
 struct cli_save {
     int on;
     const char *store, *run_uid, *tag;
+    const char *commit, *branch; /* NULL: the CI's variables, else git (docs/store.md) */
 };
 /* Save results (of `kind`: "exec") for command `cmd`; 0, or 2 after the
  * error and a note that the results were written but not saved. */
 struct bl_results;
-int cli_save_results(const char *cmd, const struct cli_save *save, const struct bl_results *r,
+int cli_save_results(const char *cmd, const struct cli_save *save, struct bl_results *r,
                      const char *kind);
 /* Save a profile's summary (flat profile, the run's facts). */
 struct bl_profile;

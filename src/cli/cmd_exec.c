@@ -418,6 +418,20 @@ static int apply(struct cli *c, const struct bl__hit *h)
         c->save.tag = v[0];
         c->save.on = 1;
         break;
+    case BL__ID_COMMIT: {
+        char err[256];
+        if (bl__commit_check(v[0], err, sizeof err))
+            return cli_error("exec: %s", err);
+        c->save.commit = v[0];
+        c->save.on = 1;
+        break;
+    }
+    case BL__ID_BRANCH:
+        if (!*v[0])
+            return cli_error("exec: --branch: give a name");
+        c->save.branch = v[0];
+        c->save.on = 1;
+        break;
     default:
         break;
     }

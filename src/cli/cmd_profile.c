@@ -152,7 +152,10 @@ static int parse_opts(int argc, char **argv, struct profile_opts *o)
     }
     /* profile's rule: every option of the save group asks for saving */
     struct bl__save_args *sa = &o->save_args;
-    o->save.on = sa->on || sa->given_store || sa->given_run_id || sa->given_tag;
+    o->save.on = sa->on || sa->given_store || sa->given_run_id || sa->given_tag ||
+                 sa->given_commit || sa->given_branch;
+    o->save.commit = sa->commit;
+    o->save.branch = sa->branch;
     o->save.store = sa->store;
     o->save.run_uid = sa->run_uid;
     o->save.tag = sa->tag;

@@ -441,9 +441,53 @@ int cmd_baseline(int argc, char **argv)
 
 /* ---- judge ------------------------------------------------------------------------- */
 
+/* s in Markdown as text: its punctuation that Markdown would read escaped
+ * with a backslash, control characters dropped (a stored name is anyone's). */
+static void markdown_text(const char *s)
+{
+    for (; *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            continue;
+        if (strchr("\\`*_{}[]()<>#+!|~", *s))
+            putchar('\\');
+        putchar(*s);
+    }
+}
+
+/*
+ * The first run of a history: no run with benchmarks before it, so there
+ * is nothing to judge against yet. That is how every CI history starts,
+ * and it passes, with a note saying so (in the Markdown too, for the pull
+ * request), rather than fail the first pipeline. Returns the exit status.
+ */
+static int judge_first_run(const char *label, const bl_store_run *run, const bl_results *cur,
+                           const char *store_name, int markdown)
+{
+    char safe[640];
+    size_t n = cur->n_benches;
+    if (markdown) {
+        printf("### benchlab judge: :white_check_mark: nothing to judge against yet\n\n"
+               "No earlier run to judge against: ");
+        markdown_text(label);
+        printf(" is the first of this store's runs with benchmarks (%zu benchmark%s, store ", n,
+               n == 1 ? "" : "s");
+        markdown_text(store_name);
+        printf("). It passes; the next run is judged against it.\n");
+    } else {
+        printf("no earlier run to judge against: run %lld is the first of the runs with "
+               "benchmarks in store %s\n",
+               (long long)run->id, bl_terminal_text(safe, sizeof safe, store_name));
+        printf("%s: %zu benchmark%s saved, nothing judged: passes (the next run is judged "
+               "against it)\n",
+               bl_terminal_text(safe, sizeof safe, label), n, n == 1 ? "" : "s");
+    }
+    return fflush(stdout) == 0 ? 0 : cli_error("judge: writing: %s", bl_strerror(-EIO));
+}
+
 int cmd_judge(int argc, char **argv)
 {
     const char *spec = NULL, *against = NULL, *format = "text";
+    unsigned gate = 0;
     bl_judge_options o;
     bl_judge_options_init(&o);
     struct bl__args args;
@@ -491,8 +535,14 @@ int cmd_judge(int argc, char **argv)
         case BL__ID_STORE:
             spec = v;
             break;
+        case BL__ID_ALLOW_MISSING:
+            gate |= BL_JUDGE_ALLOW_MISSING;
+            break;
         }
     }
+    int markdown = strcmp(format, "markdown") == 0;
+    if (markdown)
+        gate |= BL_JUDGE_MARKDOWN;
     if (argc - first_pos > 1)
         return cli_error("judge: one run to judge, not %d (see --help)", argc - first_pos);
     const char *ref = first_pos < argc ? argv[first_pos] : "@latest";
@@ -504,6 +554,7 @@ int cmd_judge(int argc, char **argv)
     bl_store_run cur_run = {0}, base_run = {0};
     int rc = bl_store_load_ref(s, ref, &cur, &cur_run, err, sizeof err);
     char base_ref[300] = "";
+    int first_run = 0;
     if (!rc) {
         if (!against) /* the run before RUN that has benchmarks */
             snprintf(base_ref, sizeof base_ref, "@before:%lld", (long long)cur_run.id);
@@ -511,7 +562,22 @@ int cmd_judge(int argc, char **argv)
             snprintf(base_ref, sizeof base_ref, "%s", against);
         else
             snprintf(base_ref, sizeof base_ref, "@baseline:%s", against);
-        rc = bl_store_load_ref(s, base_ref, &base, &base_run, err, sizeof err);
+        int64_t base_id;
+        rc = bl_store_resolve(s, base_ref, &base_id, err, sizeof err);
+        /* a baseline named or referred to must exist: only the default has
+         * a first run */
+        first_run = !against && rc == BL_ENOTFOUND && cur->n_benches > 0;
+        if (!rc)
+            rc = bl_store_load_ref(s, base_ref, &base, &base_run, err, sizeof err);
+    }
+    if (first_run) {
+        char nl[400];
+        cli_run_label(nl, sizeof nl, ref, &cur_run);
+        rc = judge_first_run(nl, &cur_run, cur, bl_store_name(s), markdown);
+        bl_store_close(s);
+        bl_results_destroy(cur);
+        bl_store_run_fini(&cur_run);
+        return rc;
     }
     bl_store_close(s);
     if (rc) {
@@ -528,8 +594,7 @@ int cmd_judge(int argc, char **argv)
         char bl[400], nl[400];
         cli_run_label(bl, sizeof bl, against ? base_ref : NULL, &base_run);
         cli_run_label(nl, sizeof nl, ref, &cur_run);
-        rc = strcmp(format, "markdown") == 0 ? bl_judge_write_markdown(stdout, set, bl, nl)
-                                             : bl_judge_write_text(stdout, set, bl, nl);
+        rc = bl_judge_write(stdout, set, bl, nl, gate);
         size_t n_compared = set->n_slower + set->n_faster + set->n_unchanged + set->n_failed;
         if (fflush(stdout) != 0 || rc)
             cli_error("judge: writing: %s", bl_strerror(rc ? rc : -EIO));
@@ -541,7 +606,7 @@ int cmd_judge(int argc, char **argv)
                       "@REF",
                       nl, bl, set->n_new, set->n_missing);
         else
-            status = set->n_slower || set->n_failed ? 1 : 0;
+            status = bl_judge_gate(set, gate);
     }
     bl_judgement_set_destroy(set);
     bl_results_destroy(cur);
@@ -549,6 +614,16 @@ int cmd_judge(int argc, char **argv)
     bl_store_run_fini(&cur_run);
     bl_store_run_fini(&base_run);
     return status;
+}
+
+/* --commit and --branch go in as the results' own, which the store takes
+ * over the CI's variables and git. 0, or 2 after the message. */
+static int put_commit(const char *cmd, bl_results *r, const char *commit, const char *branch)
+{
+    if ((commit && bl_results_set_meta(r, "commit", commit)) ||
+        (branch && bl_results_set_meta(r, "branch", branch)))
+        return cli_error("%s: --save: out of memory", cmd);
+    return 0;
 }
 
 /* ---- merge -------------------------------------------------------------------------- */
@@ -611,7 +686,7 @@ int cmd_merge(int argc, char **argv)
     /* merge's rule: --run-id and --tag imply --save; --store alone does
      * when no input is a stored run (below) */
     const char *spec = sv.store, *uid = sv.run_uid, *tag = sv.tag;
-    int save = sv.on || sv.given_run_id || sv.given_tag;
+    int save = sv.on || sv.given_run_id || sv.given_tag || sv.given_commit || sv.given_branch;
     if (first_pos >= argc)
         return cli_error("merge: name the results to merge: benchlab merge INPUT... (see --help)");
     int any_ref = 0;
@@ -665,6 +740,8 @@ int cmd_merge(int argc, char **argv)
         bl_results_set_meta(merged, "merged-from", list);
         status = write_out(merged, out, bl__format_for(format, out, merge_formats, "go"));
     }
+    if (!status && save)
+        status = put_commit("merge", merged, sv.commit, sv.branch);
     if (!status && save) {
         bl_store_save_options o;
         bl_store_save_options_init(&o);
@@ -701,9 +778,10 @@ static int saved_or_not(const char *cmd, bl_store *s, int rc, int64_t id, const 
     return 0;
 }
 
-int cli_save_results(const char *cmd, const struct cli_save *sv, const bl_results *r,
-                     const char *kind)
+int cli_save_results(const char *cmd, const struct cli_save *sv, bl_results *r, const char *kind)
 {
+    if (put_commit(cmd, r, sv->commit, sv->branch))
+        return 2;
     bl_store *s;
     if (cli_store_open(cmd, sv->store, BL_STORE_CREATE, &s)) {
         fprintf(stderr, "benchlab: %s: the results were written but not saved\n", cmd);
@@ -769,16 +847,23 @@ int cli_save_profile(const struct cli_save *sv, const bl_profile *p,
         {(char *)"dropped", num[5]},
         {(char *)"functions", num[6]},
         {(char *)"benchlab-version", (char *)bl_version()},
+        {(char *)"commit", (char *)sv->commit}, /* the last two only when given */
+        {(char *)"branch", (char *)sv->branch},
     };
+    size_t n_labels = sizeof labels / sizeof *labels - 2;
+    if (sv->commit)
+        n_labels++;
+    if (sv->branch)
+        labels[n_labels++] = labels[sizeof labels / sizeof *labels - 1];
     bl_store_save_options o;
     bl_store_save_options_init(&o);
     o.run_uid = sv->run_uid;
     o.tag = sv->tag;
     char err[1024] = "out of memory";
     int64_t id = 0;
-    int rc = keep ? bl_store_save_profile(s, labels, sizeof labels / sizeof *labels, keep, n_keep,
-                                          &o, &id, err, sizeof err)
-                  : -ENOMEM;
+    int rc =
+        keep ? bl_store_save_profile(s, labels, n_labels, keep, n_keep, &o, &id, err, sizeof err)
+             : -ENOMEM;
     free(keep);
     free(fns);
     rc = saved_or_not("profile", s, rc, id, err);

@@ -292,6 +292,24 @@ struct run_facts {
     struct bl__git_facts git;
 };
 
+/* The CI's variables that name the commit and the branch, in the order
+ * they are tried: GitHub Actions (GITHUB_HEAD_REF is a pull request's own
+ * branch; GITHUB_REF_NAME is then "123/merge"), then GitLab CI. */
+static const char *const commit_vars[] = {"GITHUB_SHA", "CI_COMMIT_SHA", NULL};
+static const char *const branch_vars[] = {"GITHUB_HEAD_REF", "GITHUB_REF_NAME",
+                                          "CI_COMMIT_REF_NAME", NULL};
+
+/* The value of the first of `names` that is set and not empty, or NULL. */
+static const char *first_env(const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v)
+            return v;
+    }
+    return NULL;
+}
+
 static void gather_facts(const bl_results *r, const bl_store_save_options *o, struct run_facts *f)
 {
     memset(f, 0, sizeof *f);
@@ -316,21 +334,79 @@ static void gather_facts(const bl_results *r, const bl_store_save_options *o, st
         f->version = bl_version();
     f->env_warnings = label(m, nm, "env-warnings");
     f->pkg = r ? label(r->config, r->n_config, "pkg") : NULL;
-    /* Results that carry their commit (a stored run merged, a file with
-     * "# commit:") keep it; others get the project's, from git. */
-    f->commit = label(m, nm, "commit");
-    f->dirty = -1;
-    if (f->commit) {
-        f->branch = label(m, nm, "branch");
-        const char *d = label(m, nm, "dirty");
-        if (d)
-            f->dirty = strcmp(d, "true") == 0 || strcmp(d, "1") == 0;
-    } else if (!o->git_dir || *o->git_dir) {
+    /* The commit and branch, each from the first that says (docs/store.md,
+     * "Commit and branch"): the results' own (a stored run merged, a file
+     * with "# commit:", --commit and --branch, which the commands put
+     * there), the CI's variables, the working directory's git. */
+    if (!o->git_dir || *o->git_dir)
         bl__git_facts(o->git_dir, &f->git);
+    f->commit = label(m, nm, "commit");
+    if (!f->commit)
+        f->commit = first_env(commit_vars);
+    if (!f->commit)
         f->commit = f->git.commit[0] ? f->git.commit : NULL;
-        f->branch = f->git.branch[0] ? f->git.branch : NULL;
+    /* git's branch and dirty flag describe its HEAD: only for that commit
+     * (given in full or as 4 or more of its first digits, then kept in full) */
+    size_t len = f->commit ? strlen(f->commit) : 0;
+    int at_head = len >= 4 && f->git.commit[0] && strncmp(f->commit, f->git.commit, len) == 0;
+    if (at_head)
+        f->commit = f->git.commit;
+    f->branch = label(m, nm, "branch");
+    if (!f->branch)
+        f->branch = first_env(branch_vars);
+    if (!f->branch && at_head && f->git.branch[0])
+        f->branch = f->git.branch;
+    const char *d = label(m, nm, "dirty");
+    f->dirty = -1;
+    if (d)
+        f->dirty = strcmp(d, "true") == 0 || strcmp(d, "1") == 0;
+    else if (at_head)
         f->dirty = f->git.dirty;
+}
+
+/* What a save replaced: the earlier save of the same shard, if any. */
+struct replaced {
+    int64_t seq;      /* its part number; 0: nothing was replaced */
+    int64_t launches; /* the launches it held */
+};
+
+/*
+ * Delete the parts of sv->run_id saved before for `shard` ("K/N"): a
+ * shard saved again (a CI job rerun under the same --run-id) replaces its
+ * earlier attempt, whose launches would otherwise be judged beside the
+ * new ones. The deletion cascades to the part's benchmarks, launches and
+ * batches, inside the save's transaction: a save that then fails puts
+ * them back. *rep (optional) receives the last part replaced.
+ */
+static int drop_shard(struct saver *sv, const char *shard, struct replaced *rep)
+{
+    const struct bl__db_ops *o = DB_OPS(sv->s);
+    struct bl__stmt *st = NULL;
+    int rc = o->prepare(sv->s->db,
+                        "SELECT seq, n_launches FROM parts WHERE run_id = ? AND shard = ?"
+                        " ORDER BY seq",
+                        &st);
+    if (!rc)
+        rc = o->bind_int(st, 1, sv->run_id);
+    if (!rc)
+        rc = o->bind_text(st, 2, shard);
+    while (!rc && (rc = o->step(st)) == 1) {
+        if (rep) {
+            rep->seq = o->column_int(st, 0);
+            rep->launches = o->column_int(st, 1);
+        }
+        rc = 0;
     }
+    if (st)
+        o->finalize(st);
+    st = NULL;
+    if (!rc)
+        rc = o->prepare(sv->s->db, "DELETE FROM parts WHERE run_id = ? AND shard = ?", &st);
+    if (!rc) {
+        rc = put(sv->s, st, NULL, "it", sv->run_id, shard);
+        o->finalize(st);
+    }
+    return rc;
 }
 
 /*
@@ -340,7 +416,8 @@ static void gather_facts(const bl_results *r, const bl_store_save_options *o, st
  * parts 1, 2, ... without gaps. Sets sv->run_id and sv->part_id.
  */
 static int open_part(struct saver *sv, const struct run_facts *f, size_t n_benches,
-                     size_t n_launches, size_t n_samples, char *err, size_t err_size)
+                     size_t n_launches, size_t n_samples, struct replaced *replaced, char *err,
+                     size_t err_size)
 {
     bl_store *s = sv->s;
     const struct bl__db_ops *o = DB_OPS(s);
@@ -400,9 +477,19 @@ static int open_part(struct saver *sv, const struct run_facts *f, size_t n_bench
         return bl__store_fail(s, rc, err, err_size, "saving the run");
     sv->run_id = id;
 
-    rc = o->prepare(s->db, "UPDATE runs SET n_parts = n_parts + 1 WHERE id = ? RETURNING n_parts",
-                    &st);
+    /* The run's row is locked first (PostgreSQL: concurrent shards queue
+     * here; SQLite holds the whole file), so the numbering below and the
+     * replacement see every part committed before. */
+    rc = o->prepare(s->db, "UPDATE runs SET n_parts = n_parts WHERE id = ?", &st);
+    if (!rc) {
+        rc = put(s, st, NULL, "i", id);
+        o->finalize(st);
+    }
+    if (!rc && f->shard)
+        rc = drop_shard(sv, f->shard, replaced);
     int64_t seq = 0;
+    if (!rc)
+        rc = o->prepare(s->db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM parts WHERE run_id = ?", &st);
     if (!rc) {
         rc = put(s, st, &seq, "i", id);
         o->finalize(st);
@@ -417,13 +504,22 @@ static int open_part(struct saver *sv, const struct run_facts *f, size_t n_bench
                  (int64_t)n_benches, (int64_t)n_launches, (int64_t)n_samples);
         o->finalize(st);
     }
+    if (!rc)
+        rc = o->prepare(s->db,
+                        "UPDATE runs SET n_parts = (SELECT count(*) FROM parts WHERE run_id = ?)"
+                        " WHERE id = ?",
+                        &st);
+    if (!rc) {
+        rc = put(s, st, NULL, "ii", id, id);
+        o->finalize(st);
+    }
     return rc ? bl__store_fail(s, rc, err, err_size, "saving the run") : 0;
 }
 
 /* Begin, open the part, let `fill` write the part's rows, commit; or roll back. */
 static int save_part(bl_store *s, const struct run_facts *f, size_t n_benches, size_t n_launches,
                      size_t n_samples, int (*fill)(struct saver *, const void *), const void *what,
-                     int64_t *run_id, char *err, size_t err_size)
+                     int64_t *run_id, struct replaced *replaced, char *err, size_t err_size)
 {
     struct saver sv = {.s = s};
     int rc = bl__store_check_current(s, err, err_size);
@@ -432,7 +528,7 @@ static int save_part(bl_store *s, const struct run_facts *f, size_t n_benches, s
     rc = DB_OPS(s)->begin(s->db, BL__TX_WRITE);
     if (rc)
         return bl__store_fail(s, rc, err, err_size, "cannot write");
-    rc = open_part(&sv, f, n_benches, n_launches, n_samples, err, err_size);
+    rc = open_part(&sv, f, n_benches, n_launches, n_samples, replaced, err, err_size);
     if (!rc) {
         rc = prepare_all(&sv);
         if (!rc)
@@ -466,8 +562,9 @@ static int fill_results(struct saver *sv, const void *what)
     return rc ? rc : flush_samples(sv);
 }
 
-int bl_store_save(bl_store *s, const bl_results *r, const bl_store_save_options *opts,
-                  int64_t *run_id, char *err, size_t err_size)
+/* bl_store_save, and in *replaced (optional) what the save replaced. */
+static int save_results(bl_store *s, const bl_results *r, const bl_store_save_options *opts,
+                        int64_t *run_id, struct replaced *replaced, char *err, size_t err_size)
 {
     bl_store_save_options def;
     if (!opts) {
@@ -482,8 +579,14 @@ int bl_store_save(bl_store *s, const bl_results *r, const bl_store_save_options 
         for (size_t j = 0; j < r->benches[i].n_launches; j++)
             n_samples += r->benches[i].launches[j].n_samples;
     }
-    return save_part(s, &f, r->n_benches, n_launches, n_samples, fill_results, r, run_id, err,
-                     err_size);
+    return save_part(s, &f, r->n_benches, n_launches, n_samples, fill_results, r, run_id, replaced,
+                     err, err_size);
+}
+
+int bl_store_save(bl_store *s, const bl_results *r, const bl_store_save_options *opts,
+                  int64_t *run_id, char *err, size_t err_size)
+{
+    return save_results(s, r, opts, run_id, NULL, err, err_size);
 }
 
 struct profile_part {
@@ -521,7 +624,7 @@ int bl_store_save_profile(bl_store *s, const bl_label *info, size_t n_info,
     struct run_facts f;
     gather_facts(&view, &o, &f);
     struct profile_part p = {info, n_info, functions, n_functions};
-    return save_part(s, &f, 0, 0, 0, fill_profile, &p, run_id, err, err_size);
+    return save_part(s, &f, 0, 0, 0, fill_profile, &p, run_id, NULL, err, err_size);
 }
 
 /* Whether a run can be saved into `s`: one row written and rolled back
@@ -652,7 +755,14 @@ int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results
     o.run_uid = req->run_uid;
     o.tag = req->tag;
     o.shard = req->shard;
-    rc = bl_store_save(s, results, &o, run_id, err, err_size);
+    struct replaced rep = {0};
+    rc = save_results(s, results, &o, run_id, &rep, err, err_size);
+    if (!rc && rep.seq && where && where_size) {
+        size_t len = strlen(where);
+        snprintf(where + len, where_size - len,
+                 " (shard %s saved again: replaces its earlier save, part %lld, %lld launches)",
+                 req->shard, (long long)rep.seq, (long long)rep.launches);
+    }
     bl_store_close(s);
     return rc;
 }

@@ -321,7 +321,7 @@ judge-shows-hostile-names-escaped)
     out_lacks "$esc"
     out_has '^A\\x1b]52;c;cHduZWQ=\\x07x-8 .* SLOWER$'
     out_has '^new (not in the baseline): Only2\\x1b\[2J-8$'
-    out_has '^missing (in the baseline only): Only1\\x1b\[2J-8$'
+    out_has '^MISSING from this run (in the baseline; a lost shard or a crashed job?): Only1\\x1b\[2J-8$'
     run "$cli" judge --format markdown --store "$store"
     out_lacks "$esc"
     run "$cli" history --store "$store"
@@ -379,9 +379,13 @@ bad-references)
     run "$cli" judge --against nosuch --store "$store"
     expect_status 2
     err_has "no baseline named 'nosuch'"
+    # the first run of a history has nothing to judge against: it passes, said
     run "$cli" judge --store "$store"
-    expect_status 2
-    err_has 'no run with benchmarks before run 1'
+    expect_status 0
+    out_has '^no earlier run to judge against: run 1 is the first of the runs with benchmarks'
+    run "$cli" judge --store "$store" --format markdown
+    expect_status 0
+    out_has '^### benchlab judge: :white_check_mark: nothing to judge against yet$'
     run "$cli" baseline set main @42 --store "$store"
     expect_status 2
     err_has 'unknown run @42'

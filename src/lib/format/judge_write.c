@@ -84,6 +84,21 @@ static void summary_line(FILE *f, const bl_judgement_set *s)
         fprintf(f, ", %zu missing", s->n_missing);
 }
 
+/* What the summary line ends with: the gate's verdict (bl_judge_gate). */
+static const char *gate_word(const bl_judgement_set *s, unsigned flags)
+{
+    int missing = s->n_missing && !(flags & BL_JUDGE_ALLOW_MISSING);
+    if (s->n_slower || s->n_failed)
+        return missing ? "REGRESSION, and benchmarks are missing" : "REGRESSION";
+    return missing ? "MISSING BENCHMARKS (--allow-missing passes them)"
+                   : "no regression past the threshold";
+}
+
+/* The line that names the benchmarks of the baseline this run lacks:
+ * a failure of the gate unless allowed. */
+#define MISSING_FAILS "MISSING from this run (in the baseline; a lost shard or a crashed job?)"
+#define MISSING_LISTED "missing (in the baseline only)"
+
 /* Rows of the table: benchmarks compared, or failed; new and missing ones
  * are listed after it by name. */
 static int in_table(const bl_judgement *j)
@@ -157,8 +172,8 @@ static void fill_text_row(const bl_judgement *j, struct text_row *r, struct bl__
  * from files (a benchmark's name, a path, a stored run's tags) have their
  * control characters shown as \x1b (bl__terminal_safe), so that an OSC 52
  * clipboard write or a screen clear in a name is printed, not obeyed. */
-int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
-                        const char *new_label)
+static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
+                      const char *new_label, unsigned flags)
 {
     struct bl__buf safe = {0};
     fprintf(f, "judging %s", bl__terminal_safe(&safe, new_label));
@@ -198,18 +213,18 @@ int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_lab
                 s->opts.min_launches, s->opts.min_launches);
     fputc('\n', f);
     list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 0);
-    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 0);
+    list_names(f, s, BL_VERDICT_MISSING,
+               flags & BL_JUDGE_ALLOW_MISSING ? MISSING_LISTED : MISSING_FAILS, 0);
     summary_line(f, s);
-    fprintf(f, ": %s\n",
-            s->n_slower || s->n_failed ? "REGRESSION" : "no regression past the threshold");
+    fprintf(f, ": %s\n", gate_word(s, flags));
     bl__buf_fini(&safe);
     return ferror(f) ? -EIO : 0;
 }
 
-int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
-                            const char *new_label)
+static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
+                          const char *new_label, unsigned flags)
 {
-    int bad = s->n_slower || s->n_failed;
+    int bad = bl_judge_gate(s, flags);
     fprintf(f, "### benchlab judge: %s", bad ? ":red_circle: " : ":white_check_mark: ");
     summary_line(f, s);
     fputs("\n\n", f);
@@ -245,6 +260,26 @@ int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base
                 "pooled; they share one process's memory layout (use `--count %zu` or more)._\n",
                 s->opts.min_launches, s->opts.min_launches);
     list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 1);
-    list_names(f, s, BL_VERDICT_MISSING, "missing (in the baseline only)", 1);
+    list_names(f, s, BL_VERDICT_MISSING,
+               flags & BL_JUDGE_ALLOW_MISSING ? MISSING_LISTED : MISSING_FAILS, 1);
     return ferror(f) ? -EIO : 0;
+}
+
+int bl_judge_write_text(FILE *f, const bl_judgement_set *s, const char *base_label,
+                        const char *new_label)
+{
+    return write_text(f, s, base_label, new_label, BL_JUDGE_ALLOW_MISSING);
+}
+
+int bl_judge_write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
+                            const char *new_label)
+{
+    return write_markdown(f, s, base_label, new_label, BL_JUDGE_ALLOW_MISSING);
+}
+
+int bl_judge_write(FILE *f, const bl_judgement_set *s, const char *base_label,
+                   const char *new_label, unsigned flags)
+{
+    return flags & BL_JUDGE_MARKDOWN ? write_markdown(f, s, base_label, new_label, flags)
+                                     : write_text(f, s, base_label, new_label, flags);
 }

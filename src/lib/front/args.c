@@ -548,6 +548,17 @@ int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct 
     return rc;
 }
 
+int bl__commit_check(const char *sha, char *err, size_t size)
+{
+    size_t n = strspn(sha, "0123456789abcdef");
+    if (sha[n] || n < 4 || n > 64)
+        return fail(err, size,
+                    "--commit: '%s' is not a commit id (4 to 64 lowercase hex digits, as git "
+                    "rev-parse prints)",
+                    sha);
+    return 0;
+}
+
 int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t size)
 {
     switch (hit->opt->id) {
@@ -567,6 +578,18 @@ int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err,
     case BL__ID_TAG:
         s->tag = hit->value;
         s->given_tag = 1;
+        return 1;
+    case BL__ID_COMMIT:
+        if (bl__commit_check(hit->value, err, size))
+            return -1;
+        s->commit = hit->value;
+        s->given_commit = 1;
+        return 1;
+    case BL__ID_BRANCH:
+        if (!*hit->value)
+            return fail(err, size, "--branch: give a name");
+        s->branch = hit->value;
+        s->given_branch = 1;
         return 1;
     default:
         return 0;

@@ -150,6 +150,7 @@ enum bl__optid {
     BL__ID_LAST,
     BL__ID_SPARKLINE,
     BL__ID_AGAINST,
+    BL__ID_ALLOW_MISSING,
     /* exec: hyperfine's options */
     BL__ID_WARMUP,
     BL__ID_MIN_RUNS,
@@ -185,11 +186,13 @@ enum bl__optid {
     BL__ID_SEQUENTIAL,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
-    /* the save group: --save, --store, --run-id, --tag */
+    /* the save group: --save, --store, --run-id, --tag, --commit, --branch */
     BL__ID_SAVE,
     BL__ID_STORE,
     BL__ID_RUN_ID,
     BL__ID_TAG,
+    BL__ID_COMMIT,
+    BL__ID_BRANCH,
 };
 
 /* Every command's table, in the order `benchlab --help` lists them. The
@@ -236,17 +239,22 @@ struct bl__args {
 int bl__args_parse(const struct bl__command *cmd, int argc, char **argv, struct bl__args *out,
                    char *err, size_t err_size);
 
-/* The save group (--save, --store, --run-id, --tag), parsed once for every
+/* The save group (--save, --store, --run-id, --tag, --commit, --branch), parsed once for every
  * command that has it. `on` is set by --save; store, run_uid and tag by
  * theirs; each command decides what implies --save (given_* say which). */
 struct bl__save_args {
     int on;
     const char *store, *run_uid, *tag;
-    int given_store, given_run_id, given_tag;
+    const char *commit, *branch; /* --commit (lowercase hex), --branch; NULL: not given */
+    int given_store, given_run_id, given_tag, given_commit, given_branch;
 };
 /* Take `hit` into *s when it belongs to the save group: 1 taken, 0 not
- * this group's, -1 with err filled (an empty --run-id). */
+ * this group's, -1 with err filled (an empty --run-id or --branch, a
+ * --commit that is not 4 to 64 hex digits). */
 int bl__save_take(const struct bl__hit *hit, struct bl__save_args *s, char *err, size_t err_size);
+/* 0 when sha reads as a commit id (4 to 64 lowercase hex digits), else -1
+ * with err filled ("--commit: 'x' is not a commit id ..."). */
+int bl__commit_check(const char *sha, char *err, size_t err_size);
 
 /* --help of `cmd`; `prog` is what the usage line starts with ("benchlab
  * run", "./suite"). */

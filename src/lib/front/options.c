@@ -41,22 +41,39 @@ static const char *const corrections[] = {"holm", "bh", "none", NULL};
 
 /* The save group: run (and the suite), exec, profile, merge. What implies
  * --save is each command's to say (its help). */
-#define SAVE_GROUP(save_help, store_help)                                                          \
-    {"save", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, save_help, BL__ID_SAVE},              \
-        {"store", 0, BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, store_help, BL__ID_STORE},     \
-        {"run-id",                                                                                 \
-         0,                                                                                        \
-         BL__ARG_TEXT,                                                                             \
-         0,                                                                                        \
-         "NAME",                                                                                   \
-         NULL,                                                                                     \
-         NO_RANGE,                                                                                 \
-         NULL,                                                                                     \
-         "save into the run NAME (shards of one CI run); implies --save",                          \
-         BL__ID_RUN_ID},                                                                           \
-    {                                                                                              \
-        "tag", 0, BL__ARG_TEXT, 0, "TEXT", NULL, NO_RANGE, NULL,                                   \
-            "a label for the saved run, shown by benchlab history; implies --save", BL__ID_TAG     \
+#define SAVE_GROUP(save_help, store_help)                                                           \
+    {"save", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, save_help, BL__ID_SAVE},               \
+        {"store", 0, BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, store_help, BL__ID_STORE},      \
+        {"run-id",                                                                                  \
+         0,                                                                                         \
+         BL__ARG_TEXT,                                                                              \
+         0,                                                                                         \
+         "NAME",                                                                                    \
+         NULL,                                                                                      \
+         NO_RANGE,                                                                                  \
+         NULL,                                                                                      \
+         "save into the run NAME (shards of one CI run); implies --save",                           \
+         BL__ID_RUN_ID},                                                                            \
+        {"tag",     0,      BL__ARG_TEXT,                                                           \
+         0,         "TEXT", NULL,                                                                   \
+         NO_RANGE,  NULL,   "a label for the saved run, shown by benchlab history; implies --save", \
+         BL__ID_TAG},                                                                               \
+        {"commit",                                                                                  \
+         0,                                                                                         \
+         BL__ARG_TEXT,                                                                              \
+         0,                                                                                         \
+         "SHA",                                                                                     \
+         NULL,                                                                                      \
+         NO_RANGE,                                                                                  \
+         NULL,                                                                                      \
+         "the commit to save the run as (default: $GITHUB_SHA, $CI_COMMIT_SHA, else git's HEAD); "  \
+         "implies --save",                                                                          \
+         BL__ID_COMMIT},                                                                            \
+    {                                                                                               \
+        "branch", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, NULL,                                 \
+            "the branch to save the run as (default: $GITHUB_HEAD_REF, $GITHUB_REF_NAME, "          \
+            "$CI_COMMIT_REF_NAME, else git's); implies --save",                                     \
+            BL__ID_BRANCH                                                                           \
     }
 
 #define STORE_HELP                                                                                 \
@@ -551,6 +568,10 @@ static const struct bl__opt judge_opts[] = {
     {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
      "judge the benchmarks whose full name matches", BL__ID_FILTER},
     {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    {"allow-missing", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "pass benchmarks of the baseline that RUN lacks (by default they fail the gate: a lost "
+     "shard, a crashed job)",
+     BL__ID_ALLOW_MISSING},
     OPT_HELP,
 };
 
@@ -561,8 +582,9 @@ static const struct bl__command judge_command = {
     "Per benchmark, is RUN (default @latest) faster, slower or unchanged against the baseline "
     "(default: the run before RUN)? Mann-Whitney U per benchmark, Holm-corrected across the "
     "suite, and a change must exceed the threshold (default 5%) to count.",
-    "Exit status 1 when a benchmark is slower (or now fails), 0 otherwise, 2 on trouble. See "
-    "docs/store.md.",
+    "Exit status 1 when a benchmark is slower (or now fails) or, without --allow-missing, is "
+    "missing from RUN; 0 otherwise, and for the first run of a history (nothing to judge "
+    "against yet); 2 on trouble. See docs/store.md.",
     judge_opts,
     N(judge_opts),
     BL__STYLE_ABBREV,

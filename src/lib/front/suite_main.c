@@ -415,6 +415,7 @@ struct suite_args {
     long profile_top;
     int list, table, plots, do_save;
     bl_run_save_request save;
+    const char *commit, *branch; /* --commit, --branch: saved as the results' own */
 };
 
 static int take_options(const struct bl__args *a, const char *prog, bl_run_options *o,
@@ -525,7 +526,10 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
         }
     }
     /* for a suite, every option of the save group asks for saving */
-    s->do_save = save.on || save.given_store || save.given_run_id || save.given_tag;
+    s->do_save = save.on || save.given_store || save.given_run_id || save.given_tag ||
+                 save.given_commit || save.given_branch;
+    s->commit = save.commit;
+    s->branch = save.branch;
     s->save.store = save.store;
     s->save.run_uid = save.run_uid;
     s->save.tag = save.tag;
@@ -728,8 +732,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
 
 /* --save, after the results are out: a store that fails loses nothing.
  * Returns the exit status. */
-static int save_results(const struct suite_args *sa, const char *prog, const bl_results *res,
-                        int rc, int status)
+static int save_results(const struct suite_args *sa, const char *prog, bl_results *res, int rc,
+                        int status)
 {
     if (!sa->do_save || !res)
         return status;
@@ -742,6 +746,13 @@ static int save_results(const struct suite_args *sa, const char *prog, const bl_
         /* a store the check before the run found missing is not made either */
         fprintf(stderr, "%s: --save: nothing saved: no benchmark gave a result\n", prog);
         return status;
+    }
+    /* the store takes a commit and branch the results carry over the CI's
+     * variables and git (docs/store.md); the output is already written */
+    if ((sa->commit && bl_results_set_meta(res, "commit", sa->commit)) ||
+        (sa->branch && bl_results_set_meta(res, "branch", sa->branch))) {
+        fprintf(stderr, "%s: --save: out of memory\n", prog);
+        return 2;
     }
     char why[1024] = "", where[512] = "";
     int64_t run_id = 0;

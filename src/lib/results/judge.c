@@ -306,3 +306,15 @@ int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_optio
     *out = set;
     return 0;
 }
+
+/*
+ * The gate's verdict, apart from the statistics: a benchmark the baseline
+ * has and the run lacks fails it, unless allowed, because a shard that
+ * was lost or a job that crashed would otherwise pass the gate unjudged.
+ */
+int bl_judge_gate(const bl_judgement_set *set, unsigned flags)
+{
+    if (set->n_slower || set->n_failed)
+        return 1;
+    return set->n_missing && !(flags & BL_JUDGE_ALLOW_MISSING) ? 1 : 0;
+}
