@@ -445,6 +445,82 @@ shards-split-and-join)
     run "$suite" $quick --shard 7/50 --filter Steady
     [ "$st" -eq 0 ] || fail "exit status $st for an empty shard"
     ;;
+shard-saved-twice-replaces-it)
+    # a CI job rerun saves its shard again under the run id: the second save
+    # replaces the first (its launches), never adds to them
+    run "$suite" $quick --count 2 --shard 1/2 --run-id ci-7 --store "$store"
+    expect_status 0
+    first=$(sql 'SELECT count(*) FROM launches')
+    run "$suite" $quick --count 2 --shard 1/2 --run-id ci-7 --store "$store"
+    expect_status 0
+    err_has 'shard 1/2 saved again: replaces its earlier save'
+    [ "$(sql 'SELECT count(*) FROM launches')" = "$first" ] ||
+        fail "launches: expected $first (one save of shard 1/2), measured $(sql 'SELECT count(*) FROM launches')"
+    [ "$(sql 'SELECT count(*) FROM parts')" = 1 ] || fail "want one part"
+    [ "$(sql 'SELECT n_parts FROM runs')" = 1 ] || fail "n_parts: want 1"
+    run "$suite" $quick --count 2 --shard 2/2 --run-id ci-7 --store "$store"
+    expect_status 0
+    [ "$(sql 'SELECT n_parts FROM runs')" = 2 ] || fail "n_parts: want 2 after shard 2/2"
+    ;;
+first-run-and-missing-benchmarks)
+    # synthetic runs (Go format), so that the verdicts are exact: 4
+    # benchmarks x 8 launches, the same values in both runs
+    gen() { # FILE BENCHMARK...
+        f=$1
+        shift
+        : >"$f"
+        printf 'goos: linux\ngoarch: amd64\n' >>"$f"
+        for b in "$@"; do
+            for i in 1 2 3 4 5 6 7 8; do printf 'Benchmark%s-8 100 %d ns/op\n' "$b" "$((1000 + i))" >>"$f"; done
+        done
+    }
+    gen all.txt A B C D
+    gen lost.txt A B
+    run "$cli" merge all.txt --save --store "$store"
+    expect_status 0
+    # the first run of a history: nothing to judge against, a note, exit 0
+    run "$cli" judge --store "$store"
+    expect_status 0
+    out_has '^no earlier run to judge against: run 1 is the first'
+    run "$cli" judge --store "$store" --format markdown
+    expect_status 0
+    out_has 'nothing to judge against yet'
+    # a lost shard: C and D are in the baseline, not in the new run
+    run "$cli" merge lost.txt --save --store "$store"
+    expect_status 0
+    run "$cli" judge --store "$store"
+    expect_status 1
+    out_has '^MISSING from this run .*: C-8, D-8$'
+    out_has 'MISSING BENCHMARKS'
+    run "$cli" judge --store "$store" --allow-missing
+    expect_status 0
+    ;;
+commit-and-branch-from-ci-or-options)
+    printf 'BenchmarkA-8 100 1000 ns/op\n' >a.txt
+    sha=0123456789abcdef0123456789abcdef01234567
+    # outside git: the CI's variables name the commit and branch (the
+    # pull request's head branch before the ref name)
+    GITHUB_SHA=$sha GITHUB_HEAD_REF=feature GITHUB_REF_NAME=12/merge \
+        run "$cli" merge a.txt --save --store "$store"
+    expect_status 0
+    [ "$(sql 'SELECT git_commit FROM runs WHERE id = 1')" = "$sha" ] ||
+        fail "commit: expected $sha (GITHUB_SHA), stored $(sql 'SELECT git_commit FROM runs WHERE id = 1')"
+    [ "$(sql 'SELECT git_branch FROM runs WHERE id = 1')" = feature ] ||
+        fail "branch: expected feature (GITHUB_HEAD_REF), stored $(sql 'SELECT git_branch FROM runs WHERE id = 1')"
+    CI_COMMIT_SHA=$sha CI_COMMIT_REF_NAME=main run "$cli" merge a.txt --save --store "$store"
+    expect_status 0
+    [ "$(sql 'SELECT git_branch FROM runs WHERE id = 2')" = main ] || fail "branch: expected main (CI_COMMIT_REF_NAME)"
+    # the options beat the variables
+    GITHUB_SHA=$sha GITHUB_REF_NAME=main \
+        run "$cli" merge a.txt --save --store "$store" --commit abcdef12 --branch release
+    expect_status 0
+    [ "$(sql 'SELECT git_commit FROM runs WHERE id = 3')" = abcdef12 ] ||
+        fail "commit: expected abcdef12 (--commit), stored $(sql 'SELECT git_commit FROM runs WHERE id = 3')"
+    [ "$(sql 'SELECT git_branch FROM runs WHERE id = 3')" = release ] || fail "branch: expected release (--branch)"
+    run "$cli" merge a.txt --save --store "$store" --commit not-hex
+    expect_status 2
+    err_has 'not-hex'
+    ;;
 merge-files-and-runs)
     "$suite" $quick --count 2 --filter Work --out a.json 2>/dev/null || fail "run a"
     "$suite" $quick --count 3 --filter Steady --out b.txt 2>/dev/null || fail "run b"
