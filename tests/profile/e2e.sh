@@ -1,8 +1,12 @@
 #!/bin/sh
 # e2e.sh CASE BIN LIB - `benchlab profile` end to end on programs of known structure.
 # BIN holds benchlab and the test programs (known, known_traced, ...), LIB the
-# profiler libraries. Shares are checked with wide margins (the accuracy
-# targets are the business of bench/profile); call counts exactly.
+# profiler libraries. What the programs' call structure guarantees is
+# checked: the functions and call edges that appear, orderings whose margin
+# is the work's (6:1, 9:1, a function that runs every instruction of the
+# loop holding most samples), counts that add up; call counts exactly. The
+# shares themselves are statistics of a sampled clock that chance and the
+# load move: their accuracy is bench/profile's business (run.sh).
 set -u
 case_name=$1
 BIN=$2
@@ -17,6 +21,19 @@ fail() {
     for f in err out; do [ -f $f ] && sed "s/^/  $f: /" $f >&2; done
     exit 1
 }
+# which build this is, for a failure's one line: compiler, build type, sanitizers, folder
+build_of() {
+    d=$BIN
+    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
+    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $BIN"; return; }
+    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
+    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
+    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
+    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
+    (cd "$d" && pwd) | sed 's,.*/,,'
+}
+# a failure that names what was expected, what was measured and the build, in one line
+fail_measured() { fail "$* [build: $(build_of)]"; }
 
 # share FOLDED FUNC: percent of the total on stacks that contain FUNC (once per stack)
 share() {
@@ -25,41 +42,77 @@ share() {
         END { printf "%.1f", total ? 100 * hit / total : 0 }' "$1"
 }
 
-# near VALUE WANT TOLERANCE
-near() {
-    awk -v v="$1" -v w="$2" -v t="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= t) }'
+# weight FOLDED FUNC: the samples (or traced time) on stacks that contain FUNC
+weight() {
+    awk -v f="$2" '{ n = split($1, fr, ";");
+        for (i = 1; i <= n; i++) if (fr[i] == f) { hit += $NF; break } }
+        END { printf "%.0f\n", hit }' "$1"
 }
 
-# share_near FOLDED FUNC WANT TOLERANCE (sampled): FUNC's share is WANT within the
-# larger of TOLERANCE and 5 standard errors of a share of the samples in FOLDED
-share_near() {
-    s=$(share "$1" "$2")
-    n=$(awk '{ n += $NF } END { print n + 0 }' "$1")
-    t=$(awk -v t="$4" -v p="$3" -v n="$n" 'BEGIN {
-        if (n > 0) { se = 100 * sqrt((p / 100) * (1 - p / 100) / n); if (5 * se > t) t = 5 * se }
-        printf "%.2f", t }')
-    near "$s" "$3" "$t" || fail "$2 has $s% in $1, expected about $3% (+-$t, $n samples)"
+# total FOLDED: all the samples (or traced time) in FOLDED
+total() { awk '{ n += $NF } END { printf "%.0f\n", n }' "$1"; }
+
+# has_stack FOLDED PATTERN WHAT: some stack of FOLDED matches PATTERN (ERE)
+has_stack() {
+    grep -Eq "$2" "$1" ||
+        fail_measured "$3: expected a stack matching /$2/ in $1, measured none ($(total "$1") in all)"
 }
 
-check_known_shares() { # FOLDED [TOLERANCE]
-    for fw in hot_a:54.5 mid_b:36.4 leaf_c:27.3 cold_d:9.1 spin:100; do
-        f=${fw%%:*}
-        w=${fw#*:}
-        s=$(share "$1" "$f")
-        # Sampling noise: with n samples a share p has a standard error of
-        # sqrt(p(1-p)/n) (2 points at ~600 samples). The tolerance is the
-        # larger of the given one and 5 standard errors, so chance alone
-        # does not fail the test while a lost or misattributed caller does.
-        n=$(sed -n 's/.*profile: \([0-9][0-9]*\) samples.*/\1/p' err | head -n 1)
-        t=$(awk -v t="${2:-6}" -v p="$w" -v n="${n:-0}" 'BEGIN {
-            if (n > 0) { se = 100 * sqrt((p / 100) * (1 - p / 100) / n); if (5 * se > t) t = 5 * se }
-            printf "%.2f", t }')
-        near "$s" "$w" "$t" || fail "$f has $s% of the samples, expected about $w% (+-$t, $n samples)"
+# more_than FOLDED A B: A's stacks weigh more than B's, for work whose split
+# puts a structural margin between them (6:1, 9:1), not chance
+more_than() {
+    a=$(weight "$1" "$2")
+    b=$(weight "$1" "$3")
+    [ "$a" -gt "$b" ] || fail_measured "$1: expected $2 above $3 (the work's split), measured $2 $a and $3 $b of $(total "$1")"
+}
+
+# most FOLDED FUNC: FUNC is on more than half of FOLDED: for a function that
+# runs every instruction of the loop (all but calls and start-up), so that
+# only a lost or misnamed frame, never chance or load, puts it below half
+most() {
+    w=$(weight "$1" "$2")
+    t=$(total "$1")
+    [ "$t" -gt 0 ] && [ $((2 * w)) -gt "$t" ] ||
+        fail_measured "$1: expected $2 on more than half the stacks (it runs the loop), measured $w of $t"
+}
+
+# counts_add_up FOLDED: the samples in FOLDED are the ones said on stderr (err)
+counts_add_up() {
+    said=$(sed -n 's/.*profile: \([0-9][0-9]*\) samples.*/\1/p' err | head -n 1)
+    got=$(total "$1")
+    [ -n "$said" ] && [ "$said" = "$got" ] ||
+        fail_measured "$1: expected the ${said:-(none said)} samples said on stderr, measured $got in the file"
+}
+
+# whole_through_known FOLDED WHAT: no stack through known.c's own code (which
+# has CFI, or frame pointers) stops short: a cut is only allowed in code
+# that is not ours (ld.so's lazy-binding trampoline realigns the stack
+# through rbx, which is not recorded). How often a sample lands there is
+# the machine's, so no share of cut stacks is asserted.
+whole_through_known() {
+    bad=$(grep -E '^\[incomplete-stack\];(.*;)?(work|hot_a|mid_b|leaf_c|cold_d|spin)(;| [0-9]+$)' "$1" | head -n 1)
+    [ -z "$bad" ] || fail_measured "$2: expected every stack through known.c's code whole, measured $bad"
+}
+
+# check_known FOLDED [trace]: what known.c's call structure guarantees of a
+# profile of it, sampled or (trace) traced, on any machine: every path of
+# its call graph that does work is there, spin never loses its caller (the
+# leaf fix-up), hot_a (6 units) outweighs cold_d (1 unit), mid_b holds at
+# least leaf_c (it calls it), spin holds most, and, sampled, the file holds
+# the samples said. (The shares, 6/11 4/11 3/11 1/11, are bench/profile's.)
+check_known() {
+    for p in 'work;hot_a;spin' 'work;mid_b;leaf_c;spin' 'work;mid_b;spin' 'work;cold_d;spin'; do
+        has_stack "$1" "(^|;)$p [0-9]+$" "the call path $p of known.c"
     done
-    # the leaf fix-up: spin is never directly under work or main
     if grep -Eq '(^|;)(work|main);spin ' "$1"; then
-        fail "a stack lost spin's caller: $(grep -E '(work|main);spin ' "$1" | head -1)"
+        fail_measured "a stack lost spin's caller: expected none under work or main, measured $(grep -E '(work|main);spin ' "$1" | head -1)"
     fi
+    more_than "$1" hot_a cold_d
+    mb=$(weight "$1" mid_b)
+    lc=$(weight "$1" leaf_c)
+    [ "$mb" -ge "$lc" ] || fail_measured "$1: expected mid_b (which calls leaf_c) to hold at least leaf_c, measured mid_b $mb and leaf_c $lc"
+    most "$1" spin
+    [ "${2:-}" = trace ] || counts_add_up "$1"
 }
 
 # SRC: this folder, for the programs a case builds itself with the flags it needs
@@ -124,14 +177,14 @@ sample-single-thread)
     if [ "$kv" -ge 5013 ]; then
         grep -q "(cpu clock, perf)" err || fail "the sigtrap path was not used: $(grep samples err)"
     fi
-    check_known_shares p.folded
+    check_known p.folded
     ;;
 sample-fasync-path)
     # the path of kernels before 5.13 (and of programs that handle SIGTRAP)
     BENCHLAB_PROFILE_SOURCE=perf-fasync "$BL" profile -o p.folded -- "$BIN/known" 20000 2000 \
         >out 2>err || fail "exit status $?"
     grep -q "(cpu clock, perf-fasync)" err || fail "not the fasync path: $(grep samples err)"
-    check_known_shares p.folded
+    check_known p.folded
     ;;
 sigtrap-passes-through)
     # a SIGTRAP that is not a sample still has its default action, and the
@@ -144,7 +197,7 @@ sigtrap-passes-through)
 sample-threads)
     "$BL" profile -o p.folded -- "$BIN/known" 20000 400 3 >out 2>err || fail "exit status $?"
     grep -q "samples from 3 thread" err || fail "threads created later were not sampled"
-    check_known_shares p.folded
+    check_known p.folded
     ;;
 sample-default-output)
     "$BL" profile -- "$BIN/known" 20000 300 >out 2>err || fail "exit status $?"
@@ -258,15 +311,12 @@ trace-single-thread)
         c=$(csv_calls p.csv "${fc%%:*}")
         [ "$c" = "${fc#*:}" ] || fail "${fc%%:*} called $c times, expected ${fc#*:}"
     done
-    # traced times are wall time: a longer run averages out preemption on a busy machine
+    # traced times are wall time, waits for a CPU included: their shares are
+    # the load's as much as the code's, so only the structure is checked
+    # (the call counts above are the exact part)
     "$BL" profile --mode trace -o p.folded -- "$BIN/known_traced" 20000 2000 >out 2>err ||
         fail "run"
-    # elapsed times: when benchlab saw the program preempted a lot, allow more
-    if grep -q "was preempted" err; then
-        check_known_shares p.folded 10
-    else
-        check_known_shares p.folded
-    fi
+    check_known p.folded trace
     ;;
 trace-waits-said-when-loaded)
     # A traced program that shares its CPU with a busy loop waits about half
@@ -376,7 +426,7 @@ script-profiled-through-interpreter)
     "$BL" profile -o p.folded -- ./wrap 20000 500 >out 2>err || fail "script: exit $?"
     grep -q "wrap is a script (#!/bin/sh): the profile covers its interpreter" err ||
         fail "script: not said"
-    check_known_shares p.folded
+    check_known p.folded
     # an interpreter the sampler cannot reach is named
     printf '#!%s\n' "$BIN/known_static" >wrap_static
     chmod +x wrap_static
@@ -408,13 +458,21 @@ wall-clock-sees-sleep)
     "$BL" profile --clock wall -o w.folded -- "$BIN/phases" sleep >out 2>err || fail "wall"
     # 0.2 s asleep in 0.5 s: about 40%, more when the machine is busy (the
     # burning phases then wait for a CPU, which neither clock samples)
-    s=$(share w.folded sleeper)
     # (no upper bound: 85% was seen at a load of 10 on 2 CPUs; the point is
-    # that the wall clock sees the sleep and the CPU clock does not)
-    awk -v s="$s" 'BEGIN { exit !(s >= 25) }' || fail "wall clock: sleeper has $s%, expected 25% or more"
+    # that the wall clock sees the sleep and the CPU clock does not). Both
+    # bounds are the program's own: its sleep and its burning are timed by
+    # the clock, so no machine moves the wall share below 40%, and a sleep
+    # burns no CPU, so only a CPU clock that counts wall time puts it above 0.
+    has_stack w.folded '(^|;)sleeper(;|[^;]* [0-9]+$)' "wall clock: the sleep"
+    w=$(weight w.folded sleeper)
+    t=$(total w.folded)
+    [ $((4 * w)) -ge "$t" ] ||
+        fail_measured "wall clock: expected sleeper on a quarter or more of the samples (0.2 s asleep of 0.5 s), measured $w of $t"
     "$BL" profile -o c.folded -- "$BIN/phases" sleep >out 2>err || fail "cpu"
-    s=$(share c.folded sleeper)
-    near "$s" 0 5 || fail "cpu clock: sleeper has $s%, expected about 0%"
+    w=$(weight c.folded sleeper)
+    t=$(total c.folded)
+    [ $((20 * w)) -le "$t" ] ||
+        fail_measured "cpu clock: expected sleeper (asleep, no CPU) on 5% of the samples or less, measured $w of $t"
     ;;
 timer-fallback-warns)
     BENCHLAB_PROFILE_SOURCE=timer "$BL" profile -o p.folded -- "$BIN/known" 20000 300 \
@@ -425,7 +483,7 @@ timer-fallback-warns)
 sample-dwarf-without-frame-pointers)
     "$BL" profile --unwind dwarf -o p.folded -- "$BIN/known_nofp" 20000 1000 2 >out 2>err ||
         fail "exit status $?"
-    check_known_shares p.folded
+    check_known p.folded
     grep -q '^_start;__libc_start_main[^;]*;.*main;work;hot_a;spin ' p.folded ||
         fail "the main thread's stacks do not reach _start"
     ;;
@@ -434,12 +492,13 @@ unwind-auto-without-frame-pointers)
     # shares right, every stack real and whole, main holding all of the main thread
     build_nofp k "known.c"
     "$BL" profile -o p.folded -- ./k 20000 1000 2 >out 2>err || fail "exit status $?"
-    check_known_shares p.folded
+    check_known p.folded
     cut=$(known_stacks_are_real p.folded) || fail "a stack was invented"
     # a rare sample in ld.so's lazy-binding trampoline, which realigns the
-    # stack through rbx (not recorded), may stop short: under 1%, and said
-    awk -v x="$cut" 'BEGIN { exit !(x < 1) }' || fail "$cut% of the stacks are incomplete"
-    grep -Eq "all stacks reach their thread's start \(auto unwinding\)|0\.[0-9]% of the stacks did not reach" err ||
+    # stack through rbx (not recorded), may stop short, and is said; never
+    # a stack through known's own code
+    whole_through_known p.folded "auto"
+    grep -Eq "all stacks reach their thread's start \(auto unwinding\)|[0-9.]*% of the stacks did not reach" err ||
         fail "the stacks' completeness is not said"
     grep -q '^_start;__libc_start_main[^;]*;.*main;work;hot_a;spin ' p.folded ||
         fail "the main thread's stacks do not reach _start"
@@ -451,7 +510,7 @@ unwind-fp-marks-broken-stacks)
     build_nofp k known.c -DKNOWN_FAKE_FRAME
     "$BL" profile --unwind fp -o p.folded -- ./k 20000 1000 >out 2>err || fail "exit status $?"
     cut=$(known_stacks_are_real p.folded) || fail "a broken stack was shown as real callers"
-    share_near p.folded spin 100 2
+    most p.folded spin
     if [ "$cut" != "0.0" ]; then
         grep -q "of the stacks did not reach their thread's start; their unwound part is shown under \"\[incomplete-stack\]\"" err ||
             fail "$cut% incomplete stacks, not said"
@@ -461,8 +520,8 @@ unwind-fp-marks-broken-stacks)
         -lpthread || fail "cannot build known.c"
     "$BL" profile --unwind fp -o fp.folded -- ./kfp 20000 1000 >out 2>err || fail "exit $?"
     cut=$(known_stacks_are_real fp.folded) || fail "fp: a stack was invented"
-    awk -v x="$cut" 'BEGIN { exit !(x < 1) }' || fail "fp: $cut% incomplete with frame pointers"
-    check_known_shares fp.folded
+    whole_through_known fp.folded "fp with frame pointers"
+    check_known fp.folded
     ;;
 stack-size-and-cut-share)
     # a 40 KB deep stack without frame pointers (issue 19 item 6): the default
@@ -482,7 +541,11 @@ stack-size-and-cut-share)
     cut=$(echo "$line" | sed -n 's/.*warning: \([0-9.]*\)% of the stacks.*/\1/p')
     past=$(echo "$line" | sed -n 's/.*(\([0-9.]*\)% ran past the 8 KB stack copy: raise --stack-size).*/\1/p')
     [ -n "$past" ] && [ "$past" = "$cut" ] || fail "8K: not every cut is put on the stack copy: $line"
-    awk -v c="$cut" 'BEGIN { exit !(c >= 90) }' || fail "8K: only $cut% of the stacks were cut"
+    # the share said is the file's: [incomplete-stack] samples over all (how
+    # large it is, 100% or a few stacks of start and exit less, is the load's)
+    infile=$(awk '{ n += $NF } /^\[incomplete-stack\]/ { c += $NF } END { printf "%.1f", n ? 100 * c / n : -1 }' e.folded)
+    awk -v a="$cut" -v b="$infile" 'BEGIN { d = a - b; exit !(d <= 0.05001 && d >= -0.05001) }' ||
+        fail_measured "8K: expected the cut share said ($cut%) to be the file's, measured $infile% in e.folded"
     grep -q "^\[incomplete-stack\];recurse" e.folded || fail "8K: cut stacks not marked"
     # a cut stack does not know its callers: main is never invented under it
     grep "^\[incomplete-stack\]" e.folded | grep -q "main" && fail "8K: main invented"
@@ -502,9 +565,9 @@ debug-info-separate)
     objcopy --strip-all --add-gnu-debuglink=k.debug k || fail "objcopy --add-gnu-debuglink"
     readelf -S k | grep -q '\.symtab' && fail "k still has a .symtab"
     "$BL" profile -o p.folded -o p.flat -- ./k 20000 1000 >out 2>err || fail "debuglink: exit $?"
-    check_known_shares p.folded
+    check_known p.folded
     cut=$(known_stacks_are_real p.folded) || fail "debuglink: a stack was invented"
-    awk -v x="$cut" 'BEGIN { exit !(x < 1) }' || fail "debuglink: $cut% of the stacks are incomplete"
+    whole_through_known p.folded "debuglink"
     grep -q 'hot_a .*known.c:' p.flat || fail "debuglink: no source line from the debug file"
     # by build id under a debug directory; the link dropped
     objcopy --remove-section=.gnu_debuglink k || fail "objcopy --remove-section"
@@ -514,7 +577,7 @@ debug-info-separate)
     mv k.debug "dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
     BENCHLAB_DEBUG_DIRS=$work/dbg "$BL" profile -o b.folded -- ./k 20000 1000 >out 2>err ||
         fail "build id: exit $?"
-    check_known_shares b.folded
+    check_known b.folded
     # no debug file at all: frames keep MODULE+0xOFFSET, which addr2line resolves
     BENCHLAB_DEBUG_DIRS=$work/none "$BL" profile -o n.folded -- ./k 20000 500 >out 2>err ||
         fail "stripped: exit $?"
@@ -526,7 +589,7 @@ debug-info-separate)
     f=$(addr2line -f -e dbg/.build-id/*/*.debug "${off#k+}" | head -1)
     [ "$f" = spin ] || fail "stripped: $off resolves to '$f', not spin"
     # one name per function (its entry, from the CFI), not one per sampled address
-    share_near n.folded "$off" 100 3
+    most n.folded "$off"
     # every frame of k is named after its function's entry, main too (it pushes
     # registers, so its CFI has several rows: a row's start is not the entry)
     nm dbg/.build-id/*/*.debug | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print "k+0x" $1 }' |
@@ -582,8 +645,8 @@ follow-children-and-suites)
     grep -q "known: done" out || fail "sh: known did not run"
     grep -q "[0-9]* processes profiled (the program and the programs it started)" err ||
         fail "sh: the processes are not said"
-    s=$(share p.folded hot_a)
-    near "$s" 54.5 10 || fail "sh: hot_a has $s% (known's samples not followed)"
+    # known's samples followed: its call structure, under its own main
+    check_known p.folded
     grep -q ';main;work;hot_a;spin ' p.folded || fail "sh: known's stacks lost"
     # a wrapper that execs the program (env, taskset) hands the profile on (issue 19 item 11)
     "$BL" profile -o w.folded -- env BENCHLAB_WRAPPED=1 "$BIN/known" 20000 1000 >out 2>err ||
@@ -617,9 +680,12 @@ sandboxed-program-keeps-symbols)
     grep -q "no file can be opened now" out || fail "not sandboxed under the profiler"
     grep -q "could not be read" err && fail "the maps were lost"
     grep -q '\[unknown\]' p.folded && fail "unknown frames: $(head -1 p.folded)"
-    share_near p.folded hot_a 66.7 8
-    share_near p.folded cold_b 33.3 8
-    share_near p.folded main 100 1
+    # the symbols came: both functions on their real path, every stack of
+    # work under main (the shares, 2:1, are the clock's statistics)
+    has_stack p.folded '(^|;)main;work;hot_a;spin [0-9]+$' "sandboxed: hot_a's path"
+    has_stack p.folded '(^|;)main;work;cold_b;spin [0-9]+$' "sandboxed: cold_b's path"
+    bad=$(grep -E '(^|;)work(;| )' p.folded | grep -Ev '(^|;)main;work(;| )' | head -n 1)
+    [ -z "$bad" ] || fail_measured "sandboxed: expected every stack of work under main, measured $bad"
     ;;
 outputs-consistent-and-bounded)
     # issue 19 item 7: a traced speedscope's weights add up to its span; the
@@ -672,12 +738,15 @@ run-profile-sample) # ctest: no-sanitize timeout=240
         [ -e suite_prof.profile/Benchmark$b.raw ] && fail "the raw file of $b was kept"
     done
     f=suite_prof.profile/BenchmarkHot.folded
-    share_near $f hot_fn 90 6
-    share_near $f cold_fn 10 6
+    # 9 units to 1 in the loop: hot_fn outweighs cold_fn and holds most (a
+    # sample of cold_fn is not required: at ~40 samples none is 2% likely)
+    has_stack $f ';bl__fn_Hot;hot_fn;spin [0-9]+$' "Hot: the loop's path"
+    more_than $f hot_fn cold_fn
+    most $f hot_fn
     grep -q setup_heavy $f && fail "Hot: global_setup was profiled: $(grep setup_heavy $f | head -1)"
     for bf in PerOp:op_setup_work Paused:paused_work; do
         f=suite_prof.profile/Benchmark${bf%%:*}.folded
-        share_near $f hot_fn 100 10
+        most $f hot_fn
         grep -q "${bf#*:}" $f && fail "${bf%%:*}: ${bf#*:} (outside the timed segments) was profiled"
     done
     # threads: each records its own timed segments, paused regions left out
@@ -685,7 +754,9 @@ run-profile-sample) # ctest: no-sanitize timeout=240
         fail "threads: exit status $?"
     f=suite_prof.profile/BenchmarkThreads_threads=2.folded
     grep -q "samples from 2 thread" err || fail "threads: not both threads sampled"
-    share_near $f hot_fn 50 10 # thread 0; thread 1 calls spin directly
+    # thread 0 calls hot_fn, thread 1 spin directly: both kinds of stack
+    has_stack $f ';bl__fn_Threads;hot_fn;spin [0-9]+$' "threads: thread 0's stacks"
+    has_stack $f ';bl__fn_Threads;spin [0-9]+$' "threads: thread 1's stacks"
     grep -q paused_work $f && fail "threads: a paused region was profiled"
     # `benchlab run` does the same; --profile-dir, several formats, raw kept
     "$BL" run "$S" --profile=sample --time 0.2s --filter Hot --profile-dir pd \
@@ -722,9 +793,9 @@ run-profile-trace) # ctest: timeout=240
     # short trace (several ms each) land where they land (hot_fn had 99.6%
     # at a load of 20). Then the profile must say that its threads waited,
     # and the shares are the load's; otherwise they are the code's.
-    s=$(share td/BenchmarkHot.folded hot_fn)
+    # The shares' size is not asserted, only the order of a 9:1 split.
     grep -q "warning: the program was preempted: its threads waited for a CPU" err ||
-        near "$s" 90 8 || fail "Hot: hot_fn has $s% of the time, expected about 90% (and no preemption said)"
+        more_than td/BenchmarkHot.folded hot_fn cold_fn
     for bf in PerOp:op_setup_work Paused:paused_work; do
         c=td/Benchmark${bf%%:*}.csv
         hot=$(csv_calls $c hot_fn)
@@ -776,7 +847,7 @@ run-profile-bad-input) # ctest: no-sanitize timeout=240
     [ $? -eq 1 ] || fail "crash: exit status must be 1"
     grep -q "benchlab: Crash: --profile: the profile pass crashed: killed by SIGSEGV" err ||
         fail "crash: not reported"
-    share_near suite_prof.profile/BenchmarkCrash.folded hot_fn 100 10
+    most suite_prof.profile/BenchmarkCrash.folded hot_fn
     # no benchlab command to convert with: the raw profile is kept and named
     cp "$S" ./lone
     PATH=/usr/bin:/bin ./lone --profile --time 0.5s --filter Hot >out 2>err || fail "lone: exit $?"
