@@ -278,6 +278,40 @@ static size_t given(const struct bl__args *a, int id)
     return n;
 }
 
+/* The options that save the session into the store: each implies --save. */
+static int apply_save(struct cli *c, int id, const char *const *v)
+{
+    switch (id) {
+    case BL__ID_SAVE:
+        break;
+    case BL__ID_STORE:
+        c->save.store = v[0];
+        break;
+    case BL__ID_RUN_ID:
+        c->save.run_uid = v[0];
+        break;
+    case BL__ID_TAG:
+        c->save.tag = v[0];
+        break;
+    case BL__ID_COMMIT: {
+        char err[256];
+        if (bl__commit_check(v[0], err, sizeof err))
+            return cli_error("exec: %s", err);
+        c->save.commit = v[0];
+        break;
+    }
+    case BL__ID_BRANCH:
+        if (!*v[0])
+            return cli_error("exec: --branch: give a name");
+        c->save.branch = v[0];
+        break;
+    default:
+        break;
+    }
+    c->save.on = 1;
+    return 0;
+}
+
 /* Apply one option with its values (checked for their kind by the parser). */
 static int apply(struct cli *c, const struct bl__hit *h)
 {
@@ -404,34 +438,12 @@ static int apply(struct cli *c, const struct bl__hit *h)
         c->format_go = k == 1;
         break;
     case BL__ID_SAVE:
-        c->save.on = 1;
-        break;
     case BL__ID_STORE:
-        c->save.store = v[0];
-        c->save.on = 1;
-        break;
     case BL__ID_RUN_ID:
-        c->save.run_uid = v[0];
-        c->save.on = 1;
-        break;
     case BL__ID_TAG:
-        c->save.tag = v[0];
-        c->save.on = 1;
-        break;
-    case BL__ID_COMMIT: {
-        char err[256];
-        if (bl__commit_check(v[0], err, sizeof err))
-            return cli_error("exec: %s", err);
-        c->save.commit = v[0];
-        c->save.on = 1;
-        break;
-    }
+    case BL__ID_COMMIT:
     case BL__ID_BRANCH:
-        if (!*v[0])
-            return cli_error("exec: --branch: give a name");
-        c->save.branch = v[0];
-        c->save.on = 1;
-        break;
+        return apply_save(c, h->opt->id, v);
     default:
         break;
     }
