@@ -15,19 +15,7 @@ old="$bin/fixture_ab_old"
 new="$bin/fixture_ab_new"
 cli="$bin/benchlab"
 . "$(dirname "$0")/../support/e2e_lib.sh"
-# which build this is, for a failure's one line: compiler, build type, sanitizers, folder
-build_of() {
-    d=$bin
-    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
-    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
-    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
-    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
-    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
-    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
-    (cd "$d" && pwd) | sed 's,.*/,,'
-}
 # awk numeric comparison, one line on failure: check VALUE "EXPR with x" WHAT
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: expected $2, measured x = $1 [build: $(build_of)]"; }
 
 # the verdict column of benchmark $1 in the table on stdout
 verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }

@@ -17,21 +17,6 @@ cli="$bin/benchlab"
 fast="--time 0.05s --timeout 5s"
 
 . "$(dirname "$0")/../support/e2e_lib.sh"
-# which build this is, for a failure's one line: compiler, build type, sanitizers
-build_of() {
-    d=$bin
-    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
-    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
-    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
-    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
-    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
-    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
-    (cd "$d" && pwd) | sed 's,.*/,,'
-}
-# a failure that names what was expected, what was measured and the build, in one line
-fail_measured() { fail "$* [build: $(build_of)]"; }
-# awk numeric comparison: check VALUE "EXPR with x" WHAT
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail_measured "$3: expected $2, measured x = $1"; }
 # ns/op of the first result line for benchmark $1
 nsop() { awk -v n="$1" '$1 == n { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { print $i; exit } }' "$tmp/out"; }
 # median ns/op over the launches (result lines) of benchmark $1, as benchstat reads them

@@ -11,21 +11,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$here/../support/e2e_lib.sh"
-# which build this is, for a failure's one line: compiler, build type, sanitizers
-build_of() {
-    d=$bin
-    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
-    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $bin"; return; }
-    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
-    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
-    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
-    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
-    (cd "$d" && pwd) | sed 's,.*/,,'
-}
-# a failure that names what was expected, what was measured and the build, in one line
-fail_measured() { fail "$* [build: $(build_of)]"; }
-# awk numeric comparison: check VALUE "EXPR with x" WHAT
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail_measured "$3: expected $2, measured x = $1"; }
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
 # Google Benchmark's listing of SUITE with ARGS...: the live one when it is

@@ -16,24 +16,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/benchlab-profile-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 
+. "$(dirname "$0")/../support/build_of.sh"
 fail() {
     echo "FAIL ($case_name): $*" >&2
     for f in err out; do [ -f $f ] && sed "s/^/  $f: /" $f >&2; done
     exit 1
 }
-# which build this is, for a failure's one line: compiler, build type, sanitizers, folder
-build_of() {
-    d=$BIN
-    for _ in 1 2 3; do [ -f "$d/CMakeCache.txt" ] && break; d=$d/..; done
-    [ -f "$d/CMakeCache.txt" ] || { echo "unknown build $BIN"; return; }
-    cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$d/CMakeCache.txt")
-    printf '%s ' "$(basename "$(readlink -f "$cc" 2>/dev/null || echo "$cc")")"
-    sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$d/CMakeCache.txt" | tr '\n' ' '
-    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$d/CMakeCache.txt" && printf 'ASan+UBSan ' || :
-    (cd "$d" && pwd) | sed 's,.*/,,'
-}
-# a failure that names what was expected, what was measured and the build, in one line
-fail_measured() { fail "$* [build: $(build_of)]"; }
 
 # share FOLDED FUNC: percent of the total on stacks that contain FUNC (once per stack)
 share() {

@@ -17,5 +17,6 @@ out_has() { grep -q -- "$1" "$tmp/out" || fail "stdout lacks /$1/"; }
 out_lacks() { ! grep -q -- "$1" "$tmp/out" || fail "stdout has /$1/"; }
 err_has() { grep -q -- "$1" "$tmp/err" || fail "stderr lacks /$1/"; }
 err_lacks() { ! grep -q -- "$1" "$tmp/err" || fail "stderr has /$1/"; }
+. "$(dirname "${BASH_SOURCE:-$0}")/../support/build_of.sh"
 # awk numeric comparison: check VALUE "EXPR with x" WHAT
-check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail "$3: value $1 fails ($2)"; }
+check() { awk -v x="$1" "BEGIN { exit !($2) }" || fail_measured "$3: expected $2, measured x = $1"; }
