@@ -16,8 +16,12 @@ BENCHLAB(AaHealthy)
 {
     unsigned x = 1;
     while (bl_loop(st)) {
-        x = x * 1664525u + 1013904223u;
-        bl_do_not_optimize(x);
+        /* a dependent chain of tens of ns: well above the loop's overhead,
+         * so the time, spread and interval are never a subtraction's 0 */
+        for (int i = 0; i < 32; i++) {
+            x = x * 1664525u + 1013904223u;
+            bl_do_not_optimize(x);
+        }
     }
 }
 
@@ -86,8 +90,10 @@ BENCHLAB(ZzHealthy)
 {
     unsigned x = 7;
     while (bl_loop(st)) {
-        x = x * 22695477u + 1u;
-        bl_do_not_optimize(x);
+        for (int i = 0; i < 32; i++) { /* as AaHealthy's */
+            x = x * 22695477u + 1u;
+            bl_do_not_optimize(x);
+        }
     }
 }
 
