@@ -1102,13 +1102,15 @@ drift-and-modes-are-said)
     # run below once missed Bimodal's note under a parallel check)
     run "$modes" --time 0.5s --timeout 20s --format json
     expect_status 0
-    # the table's notes: Bimodal's two modes 2x apart, Drifts getting slower,
-    # no modes in Steady. (Whether Steady drifts by 2% is the machine's
-    # business, and a test for no drift at p < 0.01 fails 1 time in 100:
-    # tests/unit/test_diagnose.c checks those on synthetic data.)
+    # the table's notes: Bimodal's two modes 2x apart (twice the
+    # instructions, interleaved at random within each process), Drifts
+    # getting slower. Whether Steady shows drift or modes is the machine's
+    # business (a loaded machine gives real batch times two humps: a soak
+    # under a parallel build saw it): tests/unit/test_diagnose.c checks on
+    # synthetic data that one hump is not flagged and a step under 2% is
+    # not a mode; here Steady's diagnosis is only present.
     err_has '^note Bimodal: bimodal batch times (mvalue [0-9.]*): modes near '
     err_has '^note Drifts: drift +[0-9.]*% within launches (p[=<]'
-    ! grep -q 'note Steady: \(bimodal\|multimodal\)' "$tmp/err" || fail "Steady has modes"
     python3 - "$tmp/out" <<'PY' || fail "JSON diagnosis"
 import json, sys
 r = {b["name"]: b["diagnosis"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
@@ -1119,7 +1121,7 @@ lo, hi = m["modes_ns"][0], m["modes_ns"][-1]
 assert 1.6 < hi / lo < 2.5, m                      # twice the work
 assert dr["drift"]["flagged"] and dr["drift"]["pct"] > 5 and dr["drift"]["p"] < 0.01, dr
 assert dr["drift"]["n"] >= 6, dr
-assert not st["batch_modes"]["flagged"], st
+assert "flagged" in st["batch_modes"] and "mvalue" in st["batch_modes"], st
 assert st["drift"] is not None and st["drift"]["p"] >= 0, st
 assert st["launch_modes"] is None                  # 6 launches: too few to judge
 PY
