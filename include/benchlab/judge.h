@@ -14,6 +14,14 @@
  * ratio exceeds 1 + threshold; faster when it rejects and the ratio is below 1 / (1 + threshold);
  * unchanged otherwise.
  *
+ * Where the U test cannot reach the level the correction needs at these sample sizes (5 launches
+ * a side give p >= 0.0079, and Holm over m benchmarks needs alpha / m), the benchmark's p is
+ * Welch's t test on the log values instead (bl_stats_welch; BL_JUDGE_TEST_WELCH), chosen from the
+ * sample sizes and the family size alone. The metric is the time per op by default, or the
+ * ref-cycles per op, or instructions per op (bl_judge_options.metric): a benchmark whose
+ * instructions are one count a side (the counters pass) is judged on its ratio and the threshold
+ * alone (BL_JUDGE_TEST_COUNT), outside the family.
+ *
  * The values compared are one per launch (ns/op of each worker process)
  * when both runs have at least min_launches successful launches of the
  * benchmark: between-process variance is then part of the test. With
@@ -47,6 +55,31 @@ enum bl_verdict {
 /* "unchanged", "faster", "slower", "failed", "new", "missing". */
 BL_API const char *bl_verdict_name(enum bl_verdict verdict);
 
+/* What is compared: the time per op (the default), the time in reference
+ * cycles per op (bl_launch.ref_cycles_per_op, or a "ref-cycles/op" metric
+ * of results read from the Go format), or instructions per op (an
+ * "instructions/op" metric per launch, else the counters pass). */
+enum bl_judge_metric {
+    BL_JUDGE_TIME,
+    BL_JUDGE_REF_CYCLES,
+    BL_JUDGE_INSTRUCTIONS,
+};
+
+/* "time", "ref-cycles", "instructions". */
+BL_API const char *bl_judge_metric_name(enum bl_judge_metric metric);
+/* "ns/op", "ref-cycles/op", "instructions/op". */
+BL_API const char *bl_judge_metric_unit(enum bl_judge_metric metric);
+/* A name or unit of either list into *out: 0, or BL_EUSAGE. */
+BL_API int bl_judge_metric_parse(const char *name, enum bl_judge_metric *out);
+
+/* The test that decided a benchmark. */
+enum bl_judge_test {
+    BL_JUDGE_TEST_NONE,  /* not tested (too few values, or the metric is absent) */
+    BL_JUDGE_TEST_RANK,  /* Mann-Whitney U */
+    BL_JUDGE_TEST_WELCH, /* Welch's t on log values: the U test could not reach the level */
+    BL_JUDGE_TEST_COUNT, /* one count a side: the ratio against the threshold, no test */
+};
+
 typedef struct bl_judge_options {
     double threshold_pct;          /* smallest change that counts, in percent; default 5 */
     double alpha;                  /* family-wise (Holm) or false discovery (BH) rate; 0.05 */
@@ -54,6 +87,7 @@ typedef struct bl_judge_options {
     enum bl_correction correction; /* default BL_CORRECTION_HOLM */
     const char *filter;            /* POSIX extended regex on full names; NULL: all */
     size_t min_launches;           /* launch-level from this many launches a side; default 5 */
+    enum bl_judge_metric metric;   /* default BL_JUDGE_TIME */
 } bl_judge_options;
 
 BL_API void bl_judge_options_init(bl_judge_options *opts);
@@ -61,14 +95,16 @@ BL_API void bl_judge_options_init(bl_judge_options *opts);
 typedef struct bl_judgement {
     const char *name; /* borrowed from the results judged */
     enum bl_verdict verdict;
-    double base_ns, new_ns;    /* medians of the values compared, ns/op; NAN when absent */
+    double base_ns, new_ns;    /* medians of the values compared, in the metric's unit (ns/op
+                                  for time); NAN when absent */
     double ratio;              /* Hodges-Lehmann estimate of new / base (exp of the median
                                   pairwise difference of log times) */
     double ratio_lo, ratio_hi; /* Hodges-Lehmann interval of the ratio; NAN when too few values */
-    double p;                  /* two-sided Mann-Whitney p-value, before correction; NAN: no test */
+    double p;                  /* two-sided p-value of `test`, before correction; NAN: no test */
     int significant;           /* the test rejects after the correction */
     size_t n_base, n_new;      /* values compared */
     int launch_level;          /* 1: one value per launch; 0: pooled batches */
+    int test;                  /* enum bl_judge_test */
 } bl_judgement;
 
 typedef struct bl_judgement_set {
@@ -77,6 +113,12 @@ typedef struct bl_judgement_set {
     size_t n_tested; /* the family size the correction used */
     size_t n_faster, n_slower, n_failed, n_unchanged, n_new, n_missing;
     bl_judge_options opts; /* as used (defaults filled in) */
+    double level;          /* what the smallest p must reach: alpha / n_tested (alpha: none) */
+    size_t n_welch;        /* benchmarks decided by Welch's t (the U test could not reach level) */
+    double welch_rank_min_p;          /* the U test's smallest possible p for those (the largest) */
+    size_t welch_n_base, welch_n_new; /* the values a side of that one */
+    size_t n_counts;  /* benchmarks judged on one count a side (BL_JUDGE_TEST_COUNT) */
+    size_t n_lacking; /* benchmarks in both runs without the metric on a side (unchanged) */
 } bl_judgement_set;
 
 /*
@@ -93,8 +135,11 @@ BL_API void bl_judgement_set_destroy(bl_judgement_set *set);
  * One benchmark's change, as bl_judge computes it (values, U test, ratio
  * and interval at opts->confidence), without the correction and verdict:
  * *out has verdict UNCHANGED and significant 0; its name is borrowed from
- * `current`. opts may be NULL (defaults). Returns 0; BL_ENOTFOUND when a
- * side has no successful launch (the figures are then NAN); BL_EUSAGE
+ * `current`. opts may be NULL (defaults). The test is the U test
+ * (BL_JUDGE_TEST_RANK) whatever the sample sizes: the family, and so the
+ * switch to Welch's t, is bl_judge's. Returns 0; BL_ENOTFOUND when a
+ * side has no successful launch or no value of the metric (the figures
+ * are then NAN); BL_EUSAGE
  * for a confidence outside (0, 1); -ENOMEM.
  */
 BL_API int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,

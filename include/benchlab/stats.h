@@ -204,6 +204,35 @@ enum bl_correction {
 BL_API int bl_multiple_reject(const double *p, size_t n, double alpha,
                               enum bl_correction correction, unsigned char *reject);
 
+/* ---- the test a gate decides with (gatetest.c) ---------------------------------------
+ * judge's and compare's gates: where the rank test cannot reach the level
+ * the correction needs at these sample sizes, Welch's t on log values
+ * decides (docs/store.md, "The test"). The choice is made from the sample
+ * sizes and the family alone, never from the values. */
+
+/*
+ * The smallest two-sided p bl_stats_utest can give with na and nb values
+ * (every value of one sample above every value of the other, no ties):
+ * 2 / C(na + nb, na) where the test is exact, 0.0079 for 5 and 5. 1 when a
+ * sample is empty; NAN on ENOMEM.
+ */
+BL_API double bl_stats_utest_min_p(size_t na, size_t nb);
+
+/* The level the smallest p must reach for `correction` to reject anything
+ * among m hypotheses: alpha / m for Holm and for Benjamini-Hochberg (a
+ * single change), alpha for none. */
+BL_API double bl_correction_first_level(double alpha, size_t m, enum bl_correction correction);
+
+/*
+ * Welch's two-sample t test of mean(b) - mean(a), unequal variances, the
+ * Welch-Satterthwaite degrees of freedom: the two-sided p in *p_two_sided,
+ * and t and df when not NULL. Returns 0; -EDOM with fewer than 2 values a
+ * side or when both sides are constant and equal (*p is NAN); -EINVAL for
+ * a value that is not finite. Both sides constant and different: p = 0.
+ */
+BL_API int bl_stats_welch(const double *a, size_t na, const double *b, size_t nb,
+                          double *p_two_sided, double *t, double *df);
+
 /* ---- asymptotic complexity (stats/complexity_fit.c) -----------------------------------
  * Google Benchmark's method: for each curve g, the coefficient c of
  * t(n) = c g(n) by least squares through the origin, c = sum t g / sum g^2,

@@ -532,6 +532,9 @@ int cmd_judge(int argc, char **argv)
         case BL__ID_FILTER:
             o.filter = v;
             break;
+        case BL__ID_METRIC: /* the option table allows only the names and units */
+            bl_judge_metric_parse(v, &o.metric);
+            break;
         case BL__ID_STORE:
             spec = v;
             break;

@@ -495,6 +495,72 @@ first-run-and-missing-benchmarks)
     run "$cli" judge --store "$store" --allow-missing
     expect_status 0
     ;;
+gate-fires-at-five-launches)
+    # The README's CI recipe at --count 5 on a 12-benchmark suite (issue
+    # 30): 5 launches a side give the U test a smallest p of 0.0079, above
+    # the 0.05/12 Holm needs, so the rank test alone could never fire.
+    # Synthetic runs (Go format), so that the verdicts are exact: launch i
+    # of benchmark k is 1000 + 10 k + 3 i (ns/op) with ref-cycles/op 2000 +
+    # 7 i; GEN_SLOW names a benchmark at FACTOR times, GEN_CLOCK scales
+    # every ns/op (a machine whose clock moved) but not the ref-cycles,
+    # GEN_SHIFT reorders the launches and GEN_ADD adds to every ns/op
+    gen() { # FILE FACTOR
+        awk -v slow="${GEN_SLOW:-}" -v f="$2" -v clock="${GEN_CLOCK:-1}" -v shift="${GEN_SHIFT:-0}" -v add="${GEN_ADD:-0}" 'BEGIN {
+            print "goos: linux"; print "goarch: amd64"
+            for (k = 1; k <= 12; k++) for (i = 1; i <= 5; i++) {
+                name = sprintf("Bench%02d", k)
+                m = (name == slow) ? f : 1
+                j = (i + shift) % 5 + 1
+                printf "Benchmark%s-8 100 %.1f ns/op %.1f ref-cycles/op\n", name,
+                    (1000 + 10 * k + 3 * j + add) * m * clock, (2000 + 7 * j) * m
+            } }' >"$1"
+    }
+    gen base.txt 1
+    GEN_SLOW=Bench07 gen slow.txt 2
+    GEN_SHIFT=2 GEN_ADD=0.5 gen same.txt 1
+    run "$cli" merge base.txt --save --store "$store"
+    expect_status 0
+    run "$cli" merge slow.txt --save --store "$store"
+    expect_status 0
+    # one benchmark 2x slower: a regression, named, exit 1
+    run "$cli" judge --store "$store"
+    expect_status 1
+    out_has "^Welch's t on log values per benchmark, Holm-corrected over 12 benchmarks at alpha 0.05"
+    out_has '^note: with 5/5 values the U test.s smallest p is 0.0079, which cannot reach the 0.0042'
+    [ "$(grep -c ' SLOWER$' "$tmp/out")" -eq 1 ] || fail "want exactly one SLOWER row"
+    out_has '^Bench07-8 .* +100.0% .* SLOWER$'
+    out_has '^1 slower, 0 faster, 11 unchanged: REGRESSION$'
+    # the same in Markdown: the note is in the pull request comment too
+    run "$cli" judge --store "$store" --format markdown
+    expect_status 1
+    out_has "Welch's t on log values per benchmark"
+    # an A/A run (another order, every value 0.5 ns up: significant to
+    # Welch's t, far below the threshold): nothing fires
+    run "$cli" merge same.txt --save --store "$store"
+    expect_status 0
+    run "$cli" judge --store "$store" --against @1
+    expect_status 0
+    out_has '^0 slower, 0 faster, 12 unchanged: no regression past the threshold$'
+    # every ns/op 15% up, ref-cycles flat: the machine's clock moved. Time
+    # says slower; the ref-cycles metric does not
+    GEN_CLOCK=1.15 gen clock.txt 1
+    run "$cli" merge clock.txt --save --store "$store"
+    expect_status 0
+    run "$cli" judge --store "$store" --against @1
+    expect_status 1
+    out_has '^12 slower, 0 faster, 0 unchanged: REGRESSION$'
+    run "$cli" judge --store "$store" --against @1 --metric ref-cycles
+    expect_status 0
+    out_has '^judged on ref-cycles/op: '
+    out_has '^0 slower, 0 faster, 12 unchanged: no regression past the threshold$'
+    # and ref-cycles see the planted change (run 2 against run 1)
+    run "$cli" judge @2 --store "$store" --against @1 --metric ref-cycles/op
+    expect_status 1
+    out_has '^Bench07-8 .* +100.0% .* SLOWER$'
+    run "$cli" judge --store "$store" --metric cycles
+    expect_status 2
+    err_has 'cycles'
+    ;;
 commit-and-branch-from-ci-or-options)
     printf 'BenchmarkA-8 100 1000 ns/op\n' >a.txt
     sha=0123456789abcdef0123456789abcdef01234567

@@ -28,11 +28,20 @@ struct cells {
     char base[32], new_[32], change[32], ci[48], p[16], values[40];
 };
 
-static void fill_cells(const bl_judgement *j, struct cells *c)
+/* A value of the metric: a duration for the time, else a count. */
+static void format_value(char *buf, size_t size, double v, enum bl_judge_metric m)
+{
+    if (m == BL_JUDGE_TIME || isnan(v))
+        bl_format_duration(buf, size, v);
+    else
+        snprintf(buf, size, "%.4g", v);
+}
+
+static void fill_cells(const bl_judgement *j, enum bl_judge_metric m, struct cells *c)
 {
     memset(c, 0, sizeof *c);
-    bl_format_duration(c->base, sizeof c->base, j->base_ns);
-    bl_format_duration(c->new_, sizeof c->new_, j->new_ns);
+    format_value(c->base, sizeof c->base, j->base_ns, m);
+    format_value(c->new_, sizeof c->new_, j->new_ns, m);
     if (!isnan(j->ratio))
         snprintf(c->change, sizeof c->change, "%+.1f%%", (j->ratio - 1) * 100);
     else
@@ -82,6 +91,48 @@ static void summary_line(FILE *f, const bl_judgement_set *s)
         fprintf(f, ", %zu new", s->n_new);
     if (s->n_missing)
         fprintf(f, ", %zu missing", s->n_missing);
+}
+
+/*
+ * How the benchmarks were judged, as one sentence: the metric when it is
+ * not the time, the test (Mann-Whitney U; Welch's t on log values where
+ * the U test could not reach the corrected level), the correction and the
+ * threshold. `alpha` is "alpha" in text, "α =" in Markdown.
+ */
+static void method(FILE *f, const bl_judgement_set *s, const char *alpha)
+{
+    if (s->opts.metric != BL_JUDGE_TIME)
+        fprintf(f, "judged on %s: ", bl_judge_metric_unit(s->opts.metric));
+    if (!s->n_welch)
+        fputs("Mann-Whitney U per benchmark", f);
+    else if (s->n_welch == s->n_tested)
+        fputs("Welch's t on log values per benchmark", f);
+    else
+        fprintf(f, "Welch's t on log values for %zu benchmark%s, Mann-Whitney U for the rest",
+                s->n_welch, s->n_welch == 1 ? "" : "s");
+    fprintf(f, ", %s over %zu benchmark%s at %s %g; changes under %g%% count as unchanged",
+            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s", alpha,
+            s->opts.alpha, s->opts.threshold_pct);
+}
+
+/* Why Welch's t, how counts were judged, and what lacked the metric: a
+ * line each, only when there is something to say. */
+static void method_note(FILE *f, const bl_judgement_set *s)
+{
+    if (s->n_welch)
+        fprintf(f,
+                "note: with %zu/%zu values the U test's smallest p is %.2g, which cannot reach "
+                "the %.2g the correction needs over %zu benchmarks: Welch's t decided instead "
+                "(--count 10 or more gives the U test room)\n",
+                s->welch_n_base, s->welch_n_new, s->welch_rank_min_p, s->level, s->n_tested);
+    if (s->n_counts)
+        fprintf(f,
+                "note: %zu benchmark%s with one instruction count a side (the counters pass): "
+                "judged on the ratio and the threshold alone, outside the family\n",
+                s->n_counts, s->n_counts == 1 ? "" : "s");
+    if (s->n_lacking)
+        fprintf(f, "note: %zu benchmark%s lack %s on a side: not judged (unchanged)\n",
+                s->n_lacking, s->n_lacking == 1 ? "" : "s", bl_judge_metric_unit(s->opts.metric));
 }
 
 /* What the summary line ends with: the gate's verdict (bl_judge_gate). */
@@ -150,9 +201,10 @@ struct text_row {
     const char *v[8];
 };
 
-static void fill_text_row(const bl_judgement *j, struct text_row *r, struct bl__buf *safe)
+static void fill_text_row(const bl_judgement *j, enum bl_judge_metric m, struct text_row *r,
+                          struct bl__buf *safe)
 {
-    fill_cells(j, &r->c);
+    fill_cells(j, m, &r->c);
     snprintf(r->verdict, sizeof r->verdict, "%s", bl_verdict_name(j->verdict));
     if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
         for (char *q = r->verdict; *q; q++)
@@ -178,11 +230,10 @@ static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label
     struct bl__buf safe = {0};
     fprintf(f, "judging %s", bl__terminal_safe(&safe, new_label));
     fprintf(f, " against %s\n", bl__terminal_safe(&safe, base_label));
-    fprintf(f,
-            "Mann-Whitney U per benchmark, %s over %zu benchmark%s at alpha %g; "
-            "changes under %g%% count as unchanged\n\n",
-            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
-            s->opts.alpha, s->opts.threshold_pct);
+    method(f, s, "alpha");
+    fputs("\n", f);
+    method_note(f, s);
+    fputs("\n", f);
     static const char *const head[] = {"benchmark", "base", "new",    "change",
                                        "95% CI",    "p",    "values", "verdict"};
     int w[8];
@@ -196,7 +247,7 @@ static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label
             if (!in_table(&s->items[i]))
                 continue;
             struct text_row r;
-            fill_text_row(&s->items[i], &r, &safe);
+            fill_text_row(&s->items[i], s->opts.metric, &r, &safe);
             for (int k = 0; k < 8; k++) {
                 if (pass)
                     cell(f, r.v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
@@ -231,11 +282,11 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
     bl__markdown_text(f, new_label);
     fputs(" against ", f);
     bl__markdown_text(f, base_label);
-    fprintf(f,
-            ". Mann-Whitney U per benchmark, %s over %zu benchmark%s at α = %g; changes "
-            "under %g%% count as unchanged.\n\n",
-            correction_name(s->opts.correction), s->n_tested, s->n_tested == 1 ? "" : "s",
-            s->opts.alpha, s->opts.threshold_pct);
+    fputs(". ", f);
+    method(f, s, "α =");
+    fputs(".\n", f);
+    method_note(f, s);
+    fputs("\n", f);
     fputs("| benchmark | base | new | change | 95% CI | p | values | verdict |\n"
           "|:--|--:|--:|--:|:-:|--:|--:|:--|\n",
           f);
@@ -244,7 +295,7 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
         if (!in_table(j))
             continue;
         struct cells c;
-        fill_cells(j, &c);
+        fill_cells(j, s->opts.metric, &c);
         fputs("| ", f);
         bl__markdown_text(f, short_name(j->name));
         fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,

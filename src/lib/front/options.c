@@ -551,6 +551,8 @@ static const struct bl__command history_command = {
 };
 
 static const char *const judge_formats[] = {"text", "markdown", NULL};
+static const char *const judge_metrics[] = {
+    "time", "ns/op", "ref-cycles", "ref-cycles/op", "instructions", "instructions/op", NULL};
 
 static const struct bl__opt judge_opts[] = {
     {"against", 'a', BL__ARG_TEXT, 0, "NAME|@REF", NULL, NO_RANGE, "the run before RUN",
@@ -567,6 +569,10 @@ static const struct bl__opt judge_opts[] = {
      BL__ID_ALPHA},
     {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
      "judge the benchmarks whose full name matches", BL__ID_FILTER},
+    {"metric", 'm', BL__ARG_CHOICE, 0, "METRIC", judge_metrics, NO_RANGE, "time",
+     "what is judged: time (ns/op), ref-cycles (time over a reference chain timed beside each "
+     "batch: steadier on a shared runner) or instructions (instructions/op)",
+     BL__ID_METRIC},
     {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
     {"allow-missing", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
      "pass benchmarks of the baseline that RUN lacks (by default they fail the gate: a lost "
@@ -580,8 +586,9 @@ static const struct bl__command judge_command = {
     "[RUN] [options]",
     "faster, slower or unchanged against a baseline; exit 1 on a regression",
     "Per benchmark, is RUN (default @latest) faster, slower or unchanged against the baseline "
-    "(default: the run before RUN)? Mann-Whitney U per benchmark, Holm-corrected across the "
-    "suite, and a change must exceed the threshold (default 5%) to count.",
+    "(default: the run before RUN)? Mann-Whitney U per benchmark (Welch's t on log values where "
+    "the launches are too few for the U test to reach the corrected level), Holm-corrected "
+    "across the suite, and a change must exceed the threshold (default 5%) to count.",
     "Exit status 1 when a benchmark is slower (or now fails) or, without --allow-missing, is "
     "missing from RUN; 0 otherwise, and for the first run of a history (nothing to judge "
     "against yet); 2 on trouble. See docs/store.md.",
