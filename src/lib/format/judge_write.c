@@ -285,7 +285,10 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
     fputs(". ", f);
     method(f, s, "α =");
     fputs(".\n", f);
-    method_note(f, s);
+    if (s->n_welch || s->n_counts || s->n_lacking) { /* a paragraph of its own */
+        fputs("\n", f);
+        method_note(f, s);
+    }
     fputs("\n", f);
     fputs("| benchmark | base | new | change | 95% CI | p | values | verdict |\n"
           "|:--|--:|--:|--:|:-:|--:|--:|:--|\n",
