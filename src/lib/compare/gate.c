@@ -1,7 +1,7 @@
 /*
  * gate.c - the CI gate of `benchlab compare` (-gate): every comparison of
- * every table with its base column is one hypothesis; after the
- * multiple-comparison correction (bl_multiple_reject, stats/correction.c)
+ * every table with its base column is one hypothesis, in the family of its
+ * unit; after the multiple-comparison correction (bl_multiple_reject, stats/correction.c)
  * a comparison that is significant and worse than the threshold, in the
  * unit's better direction, is a regression, described on the report
  * stream.
@@ -19,6 +19,7 @@ struct cmpref {
     const struct cell *cell;
     double p;
     int reject;
+    size_t family; /* the comparisons of its unit, it among them */
 };
 
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
@@ -57,23 +58,42 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
                 n++;
             }
     }
+    /* One family per unit: a gate on sec/op is not made blind by the B/op,
+     * allocs/op and cpu-sec/op comparisons of the same benchmarks (most
+     * of them the same measurement seen again); within a unit, every row
+     * of every table against the baseline. */
     double *ps = malloc((n ? n : 1) * sizeof *ps);
     unsigned char *rej = malloc(n ? n : 1);
-    if (!ps || !rej) {
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!ps || !rej || !idx) {
         free(ps);
         free(rej);
+        free(idx);
         free(refs);
         return -ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
-        ps[i] = refs[i].p;
-    int rc = bl_multiple_reject(ps, n, c->opts.alpha, corr, rej);
-    for (size_t i = 0; i < n; i++)
-        refs[i].reject = rc == 0 && rej[i];
+        refs[i].family = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (refs[i].family)
+            continue;
+        size_t unit = c->tables[refs[i].table].unit, m = 0;
+        for (size_t k = i; k < n; k++)
+            if (!refs[k].family && c->tables[refs[k].table].unit == unit) {
+                idx[m] = k;
+                ps[m++] = refs[k].p;
+            }
+        int rc = bl_multiple_reject(ps, m, c->opts.alpha, corr, rej);
+        for (size_t k = 0; k < m; k++) {
+            refs[idx[k]].reject = rc == 0 && rej[k];
+            refs[idx[k]].family = m;
+        }
+    }
     free(ps);
     free(rej);
+    free(idx);
     int count = 0;
-    struct bl__buf row = {0}, col = {0}, lab = {0};
+    struct bl__buf row = {0}, col = {0}, lab = {0}, unit = {0};
     static const char *const cname[] = {"none", "holm", "bh"};
     for (size_t i = 0; i < n; i++) {
         const struct cmpref *x = &refs[i];
@@ -97,14 +117,16 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
             bl__terminal_safe(&col, lab.data);
             fprintf(report,
                     "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu "
-                    "comparisons, threshold %g%%)\n",
+                    "%s comparisons, threshold %g%%)\n",
                     row.data, bl__terminal_safe(&lab, c->str.s[t->unit]), pct, col.data, x->p,
-                    cname[corr], n, threshold_pct);
+                    cname[corr], x->family, bl__terminal_safe(&unit, c->str.s[t->unit]),
+                    threshold_pct);
         }
     }
     bl__buf_fini(&row);
     bl__buf_fini(&col);
     bl__buf_fini(&lab);
+    bl__buf_fini(&unit);
     free(refs);
     return count;
 }
