@@ -608,6 +608,14 @@ int cmd_judge(int argc, char **argv)
                       "%zu missing); name a run of the same suite or commands with --against "
                       "@REF",
                       nl, bl, set->n_new, set->n_missing);
+        else if (set->n_lacking && !set->n_tested && !set->n_counts && !set->n_failed)
+            /* --metric a run does not measure: a gate that could not fire */
+            cli_error("judge: nothing to judge: no benchmark of %s and %s has %s on both sides "
+                      "(%s)",
+                      nl, bl, bl_judge_metric_unit(o.metric),
+                      o.metric == BL_JUDGE_INSTRUCTIONS
+                          ? "a run with --counters measures it, where the machine has the counter"
+                          : "the runs were saved without it");
         else
             status = bl_judge_gate(set, gate);
     }

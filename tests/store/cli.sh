@@ -560,6 +560,10 @@ gate-fires-at-five-launches)
     run "$cli" judge --store "$store" --metric cycles
     expect_status 2
     err_has 'cycles'
+    # a metric no run has: an error, not a gate that passes without judging
+    run "$cli" judge --store "$store" --metric instructions
+    expect_status 2
+    err_has 'nothing to judge: no benchmark of .* has instructions/op on both sides'
     ;;
 commit-and-branch-from-ci-or-options)
     printf 'BenchmarkA-8 100 1000 ns/op\n' >a.txt
