@@ -28,8 +28,32 @@ static int read_code(const bl__symbolizer *s, uint64_t addr, unsigned char *buf,
     return pread(mp->mod->fd, buf, n, off) == (ssize_t)n ? 0 : -1;
 }
 
-/* Is `ret` a return address: just after a call to `callee_start` (or to a PLT stub, or indirect)?
+/*
+ * Can a call into the PLT stub at `target` (in mapping plt_map) reach
+ * callee_start? A stub named S@plt jumps to whatever symbol S resolves
+ * to, so only to a callee of that name; a stub without a symbol (an
+ * IRELATIVE slot: glibc's strlen and friends) to code of its own module.
+ * Without this, a stale return address left by libc's getenv calling
+ * its strlen through such a stub passed for main's caller.
  */
+static int plt_reaches(bl__symbolizer *s, const struct mapping *plt_map, uint64_t target,
+                       uint64_t callee_start)
+{
+    struct bl__frame stub, callee;
+    if (bl__symbolize(s, callee_start, 0, &callee) != 0)
+        return 1; /* nothing to hold the stub against */
+    if (bl__symbolize(s, target, 0, &stub) == 0 && stub.name) {
+        size_t n = strlen(stub.name);
+        if (n > 4 && strcmp(stub.name + n - 4, "@plt") == 0)
+            return callee.name && strlen(callee.name) == n - 4 &&
+                   strncmp(callee.name, stub.name, n - 4) == 0;
+    }
+    const struct mapping *cm = bl__find_mapping(s, callee_start);
+    return cm && cm->mod == plt_map->mod;
+}
+
+/* Is `ret` a return address: just after a call to `callee_start` (or to a PLT stub that can
+ * reach it, or indirect)? */
 static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
 {
     unsigned char b[7];
@@ -43,8 +67,10 @@ static int follows_call(bl__symbolizer *s, uint64_t ret, uint64_t callee_start)
             return 1;
         const struct mapping *mp = bl__find_mapping(s, target);
         uint64_t vaddr;
-        return mp && mp->mod && bl__mapping_vaddr(mp, target, &vaddr) == 0 &&
-               bl__in_plt(mp->mod, vaddr);
+        if (!mp || !mp->mod || bl__mapping_vaddr(mp, target, &vaddr) != 0 ||
+            !bl__in_plt(mp->mod, vaddr))
+            return 0;
+        return plt_reaches(s, mp, target, callee_start);
     }
     /* call *disp32(%rip) (ff 15), call *%reg (ff d0+r), call *(%reg) forms */
     if (b[1] == 0xff && b[2] == 0x15)
