@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "benchlab/changes.h"
 #include "benchlab/common.h"
 #include "benchlab/results.h"
 #include "benchlab/run.h"
@@ -266,7 +267,36 @@ typedef struct bl_store_history {
  */
 BL_API int bl_store_history_load(bl_store *store, const char *filter, size_t last,
                                  bl_store_history **out, char *err, size_t err_size);
+
+/* What bl_store_history_query reads. Zeroed: bl_store_history_load's. */
+typedef struct bl_store_history_options {
+    const char *filter; /* a POSIX extended regex on full names; NULL: every benchmark */
+    size_t last;        /* the newest N matching runs; 0: all */
+    const char *branch; /* only the runs saved on this branch; NULL: every branch */
+    int metric;         /* enum bl_judge_metric (benchlab/judge.h): the points' centre is the
+                           time per op of the run's table (BL_JUDGE_TIME, 0), or the median
+                           over the successful launches of their ref-cycles/op or
+                           instructions/op (else the counters pass's count); lo and hi are
+                           then NAN */
+} bl_store_history_options;
+
+/* bl_store_history_load with the branch and the metric too. */
+BL_API int bl_store_history_query(bl_store *store, const bl_store_history_options *options,
+                                  bl_store_history **out, char *err, size_t err_size);
 BL_API void bl_store_history_destroy(bl_store_history *history);
+
+/*
+ * The change points and outliers of every series of `history`
+ * (bl_changes_detect over its points' centres, in run order; runs without
+ * a value left out) into *out, with each value's run id and commit, for
+ * bl_changes_write; out->store and out->unit are the caller's to set.
+ * options NULL: the defaults. Free with bl_store_changes_free (which
+ * leaves the history alone: names and commits are borrowed from it).
+ * 0, -EINVAL (bad options) or -ENOMEM.
+ */
+BL_API int bl_store_history_changes(const bl_store_history *history,
+                                    const bl_changes_options *options, bl_changes_report *out);
+BL_API void bl_store_changes_free(bl_changes_report *report);
 
 /* ---- the saver of bl_run_main ------------------------------------------ */
 

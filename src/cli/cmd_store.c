@@ -190,7 +190,7 @@ static void print_change(const bl_store_series *se)
 
 /* The table of benchmarks: as many run columns as fit (on a terminal), the
  * newest, then the trend when show_spark, then the change. */
-static void print_series(const bl_store_history *h, int tty, int show_spark)
+static void print_series(const bl_store_history *h, int tty, int show_spark, int metric)
 {
     int name_w = (int)strlen("benchmark");
     for (size_t i = 0; i < h->n_series; i++) {
@@ -225,7 +225,10 @@ static void print_series(const bl_store_history *h, int tty, int show_spark)
         for (size_t r = first; r < h->n_runs; r++) {
             const bl_store_point *p = point_at(se, r);
             char v[32];
-            bl_format_duration(v, sizeof v, p ? p->centre : NAN);
+            if (metric == BL_JUDGE_TIME || !p || isnan(p->centre))
+                bl_format_duration(v, sizeof v, p ? p->centre : NAN);
+            else
+                snprintf(v, sizeof v, "%.4g", p->centre);
             fputs("  ", stdout);
             pad(v, col_w - 2, 1);
         }
@@ -240,23 +243,31 @@ static void print_series(const bl_store_history *h, int tty, int show_spark)
 }
 
 struct history_args {
-    const char *filter, *spec, *spark;
+    const char *filter, *spec, *spark, *branch, *format;
     long last;
+    int last_given, changes, metric;
+    bl_changes_options changes_opts;
 };
 
 /* history's options into a: 0, -1 after the help, or 2 after the message. */
 static int parse_history(int argc, char **argv, struct history_args *a)
 {
-    a->filter = a->spec = NULL;
+    memset(a, 0, sizeof *a);
     a->spark = "auto";
+    a->format = "text";
     a->last = 10;
+    a->metric = BL_JUDGE_TIME;
+    bl_changes_options_init(&a->changes_opts);
     struct bl__args args;
     int first_pos = cli_parse("history", argc, argv, &args);
     if (first_pos < 0)
         return first_pos == -1 ? -1 : 2;
+    const char *only_changes = NULL;
     for (size_t k = 0; k < args.n_hits; k++) {
         const char *v = args.hits[k].value;
         char *end;
+        double d;
+        enum bl_judge_metric m;
         switch (args.hits[k].opt->id) {
         case BL__ID_FILTER:
             a->filter = v;
@@ -265,6 +276,40 @@ static int parse_history(int argc, char **argv, struct history_args *a)
             a->last = strtol(v, &end, 10);
             if (*end || a->last < 0)
                 return cli_error("history: --last: '%s' is not a count", v);
+            a->last_given = 1;
+            break;
+        case BL__ID_BRANCH:
+            if (!*v)
+                return cli_error("history: --branch: give a name");
+            a->branch = v;
+            break;
+        case BL__ID_METRIC: /* the option table allows only the names and units */
+            bl_judge_metric_parse(v, &m);
+            a->metric = (int)m;
+            break;
+        case BL__ID_CHANGES:
+            a->changes = 1;
+            break;
+        case BL__ID_ALPHA:
+            d = strtod(v, &end);
+            if (*end || !(d > 0 && d < 1))
+                return cli_error("history: --alpha: '%s' is not in (0, 1)", v);
+            a->changes_opts.alpha = d;
+            only_changes = "--alpha";
+            break;
+        case BL__ID_THRESHOLD:
+            d = strtod(v, &end);
+            if (*end == '%')
+                end++;
+            if (*end || !(d >= 0 && d < 1000))
+                return cli_error("history: --threshold: '%s' is not a percentage", v);
+            a->changes_opts.threshold = d / 100;
+            only_changes = "--threshold";
+            break;
+        case BL__ID_FORMAT:
+            a->format = v;
+            if (strcmp(v, "text"))
+                only_changes = "--format";
             break;
         case BL__ID_STORE:
             a->spec = v;
@@ -278,7 +323,29 @@ static int parse_history(int argc, char **argv, struct history_args *a)
     }
     if (first_pos < argc)
         return cli_error("history: unexpected argument '%s' (see --help)", argv[first_pos]);
+    if (only_changes && !a->changes)
+        return cli_error("history: %s is for --changes (the table of runs has one format)",
+                         only_changes);
+    if (a->changes && !a->last_given)
+        a->last = 0; /* a change point needs the whole history */
     return 0;
+}
+
+/* history --changes: the report of every benchmark's change points. */
+static int print_changes(bl_store *s, const bl_store_history *h, const struct history_args *a)
+{
+    bl_changes_report r;
+    int rc = bl_store_history_changes(h, &a->changes_opts, &r);
+    if (rc)
+        return cli_error("history: finding the change points: %s", bl_strerror(rc));
+    r.store = bl_store_name(s);
+    r.unit = bl_judge_metric_unit((enum bl_judge_metric)a->metric);
+    enum bl_changes_format f = strcmp(a->format, "json") == 0       ? BL_CHANGES_JSON
+                               : strcmp(a->format, "markdown") == 0 ? BL_CHANGES_MARKDOWN
+                                                                    : BL_CHANGES_TEXT;
+    rc = bl_changes_write(stdout, &r, f);
+    bl_store_changes_free(&r);
+    return rc || fflush(stdout) ? 2 : 0;
 }
 
 int cmd_history(int argc, char **argv)
@@ -292,15 +359,24 @@ int cmd_history(int argc, char **argv)
         return 2;
     char err[1024];
     bl_store_history *h;
-    int rc = bl_store_history_load(s, a.filter, (size_t)a.last, &h, err, sizeof err);
+    bl_store_history_options q = {
+        .filter = a.filter, .last = (size_t)a.last, .branch = a.branch, .metric = a.metric};
+    int rc = bl_store_history_query(s, &q, &h, err, sizeof err);
     if (rc) {
         bl_store_close(s);
         return cli_error("history: %s", err);
     }
+    if (a.changes) {
+        status = print_changes(s, h, &a);
+        bl_store_history_destroy(h);
+        bl_store_close(s);
+        return status;
+    }
     int tty = isatty(1);
     int show_spark = strcmp(a.spark, "always") == 0 || (strcmp(a.spark, "auto") == 0 && tty);
-    printf("store %s: %zu run%s%s\n\n", bl_store_name(s), h->n_runs, h->n_runs == 1 ? "" : "s",
-           a.filter ? " with matching benchmarks" : "");
+    printf("store %s: %zu run%s%s%s%s\n\n", bl_store_name(s), h->n_runs, h->n_runs == 1 ? "" : "s",
+           a.filter ? " with matching benchmarks" : "", a.branch ? " on branch " : "",
+           a.branch ? a.branch : "");
     if (!h->n_runs) {
         printf("nothing saved yet: save runs with --save (benchlab run SUITE --save)\n");
         bl_store_history_destroy(h);
@@ -309,7 +385,7 @@ int cmd_history(int argc, char **argv)
     }
     print_runs(h);
     putchar('\n');
-    print_series(h, tty, show_spark);
+    print_series(h, tty, show_spark, a.metric);
     bl_store_history_destroy(h);
     bl_store_close(s);
     return fflush(stdout) == 0 ? 0 : 2;

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchlab/judge.h"
+#include "benchlab/stats.h"
 #include "store_int.h"
 
 /* id -> (bench index, launch index), filled in increasing id order. */
@@ -582,10 +584,126 @@ static int add_point(bl_store_series *se, const bl_store_point *p)
     return 0;
 }
 
+/* The launches of a run per benchmark with what a metric other than the
+ * time reads: the launch's ref-cycles/op column, its metric of that unit,
+ * and the counters pass's count of it; a benchmark without successful
+ * launches gives one row of NULLs. */
+static const char metric_sql[] =
+    "SELECT b.id, b.name, l.ref_cycles_per_op, m.value, c.value, b.n_batches"
+    " FROM benches b"
+    " LEFT JOIN launches l ON l.bench_id = b.id AND l.status = 0 AND l.skipped = 0"
+    " AND l.ns_per_op IS NOT NULL"
+    " LEFT JOIN metrics m ON m.launch_id = l.id AND m.unit = ?"
+    " LEFT JOIN counters c ON c.bench_id = b.id AND c.unit = ?"
+    " WHERE b.run_id = ? ORDER BY b.id, l.seq";
+
+struct metric_acc {
+    double *v;
+    size_t n, cap;
+    double counted;
+};
+
+static int acc_add(struct metric_acc *a, double x)
+{
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 16;
+        double *nv = realloc(a->v, nc * sizeof *nv);
+        if (!nv)
+            return -ENOMEM;
+        a->v = nv;
+        a->cap = nc;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* A benchmark's point of the metric from its launches' values: their
+ * median, or the counters pass's one count when no launch has one. */
+static bl_store_point metric_point(struct metric_acc *a, size_t run, size_t n_batches)
+{
+    bl_store_point p = {.run = run, .centre = NAN, .lo = NAN, .hi = NAN, .ci_method = 0};
+    if (a->n) {
+        p.centre = bl_stats_median(a->v, a->n);
+        p.n_launches = a->n;
+        p.n_batches = n_batches;
+    } else if (!isnan(a->counted)) {
+        p.centre = a->counted;
+    }
+    a->n = 0;
+    a->counted = NAN;
+    return p;
+}
+
+/* The benchmarks of one run (bound in st) into h's series, by the metric:
+ * 0, or an error. *matched: some benchmark matched the filter. */
+static int history_metric_rows(bl_store *s, struct bl__stmt *st, bl_store_history *h,
+                               size_t *cap_series, const regex_t *re, int metric, int *matched)
+{
+    const struct bl__db_ops *o = DB_OPS(s);
+    struct metric_acc a = {.counted = NAN};
+    int64_t cur = -1;
+    bl_store_series *se = NULL;
+    size_t n_batches = 0;
+    long prev = -1;
+    int rc;
+    while ((rc = o->step(st)) == 1) {
+        rc = 0;
+        int64_t id = o->column_int(st, 0);
+        if (id != cur) {
+            if (se) {
+                bl_store_point p = metric_point(&a, h->n_runs, n_batches);
+                if ((rc = add_point(se, &p)) != 0)
+                    break;
+            }
+            cur = id;
+            se = NULL;
+            const char *name = o->column_text(st, 1);
+            if (!name || (re && regexec(re, name, 0, NULL, 0) != 0))
+                continue;
+            if (!(se = series_for(h, cap_series, name, &prev))) {
+                rc = -ENOMEM;
+                break;
+            }
+            *matched = 1;
+            n_batches = (size_t)o->column_int(st, 5);
+        }
+        if (!se)
+            continue;
+        double ref = o->column_double(st, 2), m = o->column_double(st, 3);
+        double x = metric == BL_JUDGE_REF_CYCLES && !isnan(ref) ? ref : m;
+        if (!isnan(x))
+            rc = acc_add(&a, x);
+        a.counted = o->column_double(st, 4);
+        if (rc)
+            break;
+    }
+    if (rc >= 0 && se) {
+        bl_store_point p = metric_point(&a, h->n_runs, n_batches);
+        rc = add_point(se, &p);
+    }
+    free(a.v);
+    return rc < 0 ? rc : 0;
+}
+
 int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store_history **out,
                           char *err, size_t err_size)
 {
+    bl_store_history_options o = {.filter = filter, .last = last};
+    return bl_store_history_query(s, &o, out, err, err_size);
+}
+
+int bl_store_history_query(bl_store *s, const bl_store_history_options *opts,
+                           bl_store_history **out, char *err, size_t err_size)
+{
     *out = NULL;
+    const char *filter = opts->filter;
+    size_t last = opts->last;
+    int metric = opts->metric;
+    if (metric != BL_JUDGE_TIME && metric != BL_JUDGE_REF_CYCLES &&
+        metric != BL_JUDGE_INSTRUCTIONS) {
+        snprintf(err, err_size, "unknown metric %d", metric);
+        return BL_EUSAGE;
+    }
     regex_t re;
     if (filter) {
         int e = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
@@ -600,18 +718,24 @@ int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store
     const struct bl__db_ops *o = DB_OPS(s);
     struct bl__stmt *runs = NULL, *benches = NULL;
     char sql[1024];
-    snprintf(sql, sizeof sql, "SELECT %s FROM runs r ORDER BY r.id DESC", bl__run_cols);
+    snprintf(sql, sizeof sql, "SELECT %s FROM runs r%s ORDER BY r.id DESC", bl__run_cols,
+             opts->branch ? " WHERE r.git_branch = ?" : "");
     int rc = h ? 0 : -ENOMEM;
     if (!rc)
         rc = o->begin(s->db, BL__TX_READ);
     if (!rc)
         rc = o->prepare(s->db, sql, &runs);
-    if (!rc)
+    if (!rc && opts->branch)
+        rc = o->bind_text(runs, 1, opts->branch);
+    if (!rc && metric == BL_JUDGE_TIME)
         rc = o->prepare(s->db,
                         "SELECT name, centre, ci_lo, ci_hi, ci_method, n_launches, n_batches"
                         " FROM benches"
                         " WHERE run_id = ? ORDER BY id",
                         &benches);
+    else if (!rc)
+        rc = o->prepare(s->db, metric_sql, &benches);
+    const char *unit = bl_judge_metric_unit((enum bl_judge_metric)metric);
     size_t cap_runs = 0, cap_series = 0;
     /* newest first; reversed at the end */
     while (!rc && (!last || h->n_runs < last) && (rc = o->step(runs)) == 1) {
@@ -626,30 +750,45 @@ int bl_store_history_load(bl_store *s, const char *filter, size_t last, bl_store
             cap_runs = nc;
         }
         int64_t id = o->column_int(runs, 0);
-        rc = o->bind_int(benches, 1, id);
         int matched = 0;
-        long prev = -1; /* the series of this run's previous benchmark */
-        while (!rc && (rc = o->step(benches)) == 1) {
-            rc = 0; /* a row */
-            const char *name = o->column_text(benches, 0);
-            if (!name || (filter && regexec(&re, name, 0, NULL, 0) != 0))
-                continue;
-            bl_store_series *se = series_for(h, &cap_series, name, &prev);
-            bl_store_point p = {
-                .run = h->n_runs,
-                .centre = o->column_double(benches, 1),
-                .lo = o->column_double(benches, 2),
-                .hi = o->column_double(benches, 3),
-                .ci_method = (int)o->column_int(benches, 4),
-                .n_launches = (size_t)o->column_int(benches, 5),
-                .n_batches = (size_t)o->column_int(benches, 6),
-            };
-            rc = se ? add_point(se, &p) : -ENOMEM;
-            matched = 1;
+        if (metric != BL_JUDGE_TIME) {
+            /* every bind again: a reset clears them */
+            rc = o->bind_text(benches, 1, unit);
+            if (!rc)
+                rc = o->bind_text(benches, 2, metric == BL_JUDGE_INSTRUCTIONS ? unit : "");
+            if (!rc)
+                rc = o->bind_int(benches, 3, id);
+            if (!rc)
+                rc = history_metric_rows(s, benches, h, &cap_series, filter ? &re : NULL, metric,
+                                         &matched);
+            o->reset(benches);
+            if (rc < 0)
+                break;
+        } else {
+            rc = o->bind_int(benches, 1, id);
+            long prev = -1; /* the series of this run's previous benchmark */
+            while (!rc && (rc = o->step(benches)) == 1) {
+                rc = 0; /* a row */
+                const char *name = o->column_text(benches, 0);
+                if (!name || (filter && regexec(&re, name, 0, NULL, 0) != 0))
+                    continue;
+                bl_store_series *se = series_for(h, &cap_series, name, &prev);
+                bl_store_point p = {
+                    .run = h->n_runs,
+                    .centre = o->column_double(benches, 1),
+                    .lo = o->column_double(benches, 2),
+                    .hi = o->column_double(benches, 3),
+                    .ci_method = (int)o->column_int(benches, 4),
+                    .n_launches = (size_t)o->column_int(benches, 5),
+                    .n_batches = (size_t)o->column_int(benches, 6),
+                };
+                rc = se ? add_point(se, &p) : -ENOMEM;
+                matched = 1;
+            }
+            o->reset(benches);
+            if (rc < 0)
+                break;
         }
-        o->reset(benches);
-        if (rc < 0)
-            break;
         rc = 0;
         if (matched) {
             rc = bl__read_run(s, runs, 0, &h->runs[h->n_runs]);

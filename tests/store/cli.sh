@@ -565,6 +565,95 @@ gate-fires-at-five-launches)
     expect_status 2
     err_has 'nothing to judge: no benchmark of .* has instructions/op on both sides'
     ;;
+history-changes-finds-planted-steps)
+    # A main-branch history of 36 runs (issue 30 item 1), saved run by run
+    # as a team's CI saves them, with planted changes: Step 8% up from run
+    # 20 on (time and ref-cycles), Outlier 40% up in run 12 only, Clock's
+    # ns/op 15% up from run 26 with its ref-cycles flat (the machine's
+    # clock, not the code), Flat nothing. Launch i of run r has a noise of
+    # at most 1% that is the same on every machine. A pull request's run
+    # (branch pr, everything 3x) comes last.
+    gen() { # FILE RUN FACTOR
+        awk -v r="$2" -v f="$3" 'BEGIN {
+            print "goos: linux"; print "goarch: amd64"
+            split("Flat Step Outlier Clock", names, " ")
+            for (k = 1; k <= 4; k++) for (i = 1; i <= 3; i++) {
+                u = ((r * 37 + i * 11 + k * 5) % 21 - 10) / 1000
+                t = 1000 * k * (1 + u) * f; c = 2000 * k * (1 + u) * f
+                if (names[k] == "Step" && r >= 20) { t *= 1.08; c *= 1.08 }
+                if (names[k] == "Outlier" && r == 12) { t *= 1.4; c *= 1.4 }
+                if (names[k] == "Clock" && r >= 26) t *= 1.15
+                printf "Benchmark%s-8 100 %.2f ns/op %.2f ref-cycles/op\n", names[k], t, c
+            } }' >"$1"
+    }
+    r=1
+    while [ $r -le 36 ]; do
+        gen "h$r.txt" $r 1
+        "$cli" merge "h$r.txt" --save --store "$store" --commit "$(printf 'c0ffee%02d' $r)" \
+            --branch main >/dev/null 2>&1 || fail "merge --save $r"
+        r=$((r + 1))
+    done
+    gen pr.txt 37 3
+    run "$cli" merge pr.txt --save --store "$store" --commit abcdef37 --branch pr
+    expect_status 0
+    run "$cli" history --changes --branch main --store "$store"
+    expect_status 0
+    out_has '^change points in ns/op over 36 runs: binary segmentation, permutation test of the largest shift'
+    out_has '^Step-8  *#20  *c0ffee2  *2.0[0-9]* µs ±[0-9.]*%  *2.1[0-9]* µs ±[0-9.]*%  *+8.0%  *[0-9.e-]*$'
+    out_has '^Clock-8  *#26  *c0ffee2  *4.0[0-9]* µs .* +15.0% '
+    out_has '^Outlier-8  *#12  *c0ffee1  *3.0[0-9]* µs  *4.2[0-9]* µs  *+40.[0-9]%$'
+    out_has '^2 change points in 2 benchmarks; 2 of 4 without a change$'
+    out_lacks '^Flat'
+    # the same in JSON, twice: the same bytes (seeded shuffles)
+    "$cli" history --changes --branch main --store "$store" --format json >c1.json || fail "json"
+    "$cli" history --changes --branch main --store "$store" --format json >c2.json || fail "json"
+    cmp -s c1.json c2.json || fail "two calls gave two answers"
+    python3 - c1.json <<'PY' || fail "the JSON changes are not the planted ones"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted((c["benchmark"], c["kind"], c["run"], c["commit"]) for c in d["changes"])
+want = [("BenchmarkClock-8", "change", 26, "c0ffee26"), ("BenchmarkOutlier-8", "outlier", 12, "c0ffee12"),
+        ("BenchmarkStep-8", "change", 20, "c0ffee20")]
+assert got == want, got
+step = [c for c in d["changes"] if c["benchmark"] == "BenchmarkStep-8"][0]
+assert 1.07 < step["ratio"] < 1.09 and step["p"] <= 0.001, step
+assert step["before_ci"][0] < step["before"] < step["before_ci"][1] < step["after_ci"][0], step
+assert step["n_before"] == 19 and step["n_after"] == 17, step
+assert d["unit"] == "ns/op" and d["runs"] == 36 and d["benchmarks"] == 4 and d["unchanged"] == 2, d
+PY
+    # in ref-cycles the clock's step is gone, the code's stays
+    run "$cli" history --changes --branch main --metric ref-cycles --store "$store"
+    expect_status 0
+    out_has '^change points in ref-cycles/op over 36 runs'
+    out_has '^Step-8  *#20  *c0ffee2  *4000 ±[0-9.]*%  *4320 ±[0-9.]*%  *+8.0%'
+    out_lacks '^Clock'
+    # the Markdown of a pull request comment
+    run "$cli" history --changes --branch main --store "$store" --format markdown
+    expect_status 0
+    out_has '^### benchlab: 2 change points in 2 benchmarks$'
+    out_has '^| Step-8 | #20 | `c0ffee2` | '
+    # every branch: the pull request's 3x run is each benchmark's outlier,
+    # not a change (one run, nothing after it)
+    run "$cli" history --changes --store "$store" --format json
+    expect_status 0
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+last = sorted(c["benchmark"] for c in d["changes"] if c["run"] == 37)
+assert last == ["BenchmarkClock-8", "BenchmarkFlat-8", "BenchmarkOutlier-8", "BenchmarkStep-8"], last
+assert all(c["kind"] == "outlier" for c in d["changes"] if c["run"] == 37), d' "$tmp/out" ||
+        fail "the pull request run is not every benchmark's outlier"
+    # the table of runs of one branch; the options of --changes without it
+    run "$cli" history --branch pr --store "$store"
+    expect_status 0
+    out_has '^store .*: 1 run on branch pr$'
+    run "$cli" history --alpha 0.01 --store "$store"
+    expect_status 2
+    err_has 'history: --alpha is for --changes'
+    run "$cli" history --changes --alpha 2 --store "$store"
+    expect_status 2
+    err_has "history: --alpha: '2' is not in (0, 1)"
+    ;;
 commit-and-branch-from-ci-or-options)
     printf 'BenchmarkA-8 100 1000 ns/op\n' >a.txt
     sha=0123456789abcdef0123456789abcdef01234567

@@ -524,11 +524,33 @@ static const struct bl__command report_command = {
 
 /* ---- history, judge, baseline, merge (the store's commands) ---- */
 
+static const char *const judge_metrics[] = {
+    "time", "ns/op", "ref-cycles", "ref-cycles/op", "instructions", "instructions/op", NULL};
+static const char *const history_formats[] = {"text", "json", "markdown", NULL};
+
 static const struct bl__opt history_opts[] = {
     {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
      "benchmarks whose full name matches (POSIX ERE)", BL__ID_FILTER},
-    {"last", 'n', BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "10",
+    {"last", 'n', BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "10; with --changes, 0",
      "the N newest runs that have such benchmarks (0: all)", BL__ID_LAST},
+    {"branch", 'b', BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, NULL,
+     "only the runs saved on this branch (a main-branch history without the pull requests')",
+     BL__ID_BRANCH},
+    {"metric", 'm', BL__ARG_CHOICE, 0, "METRIC", judge_metrics, NO_RANGE, "time",
+     "what each run's value is: time (ns/op), ref-cycles or instructions (per op, the median "
+     "over the run's launches)",
+     BL__ID_METRIC},
+    {"changes", 'c', BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "list each benchmark's change points (the run where its level moved, before and after, "
+     "the p-value) and outliers, instead of the table",
+     BL__ID_CHANGES},
+    {"alpha", 'A', BL__ARG_TEXT, 0, "A", NULL, NO_RANGE, "0.001",
+     "with --changes: the significance of each change point (its false alarms per benchmark)",
+     BL__ID_ALPHA},
+    {"threshold", 't', BL__ARG_TEXT, 0, "PCT", NULL, NO_RANGE, "1",
+     "with --changes: smaller changes are merged into their neighbours", BL__ID_THRESHOLD},
+    {"format", 'F', BL__ARG_CHOICE, 0, "FORMAT", history_formats, NO_RANGE, "text",
+     "with --changes: text, json or markdown", BL__ID_FORMAT},
     {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
     {"sparkline", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",
      "auto (on a terminal), always or never", BL__ID_SPARKLINE},
@@ -537,11 +559,15 @@ static const struct bl__opt history_opts[] = {
 
 static const struct bl__command history_command = {
     "history",
-    "[--filter REGEX] [--last N] [--store SPEC] [--sparkline WHEN]",
-    "stored runs and each benchmark's centre over time",
+    "[--filter REGEX] [--last N] [--branch NAME] [--metric M] [--changes] [--store SPEC]",
+    "stored runs and each benchmark's centre over time, and where it changed",
     "The stored runs, newest last, then per benchmark its centre (ns/op, as the run's summary "
-    "table showed it) in each run, a sparkline of the centres on a terminal, and the change from "
-    "the first run shown to the last.",
+    "table showed it, or --metric's) in each run, a sparkline of the centres on a terminal, and "
+    "the change from the first run shown to the last. With --changes: per benchmark, the runs "
+    "where its level moved (change points: binary segmentation with a permutation test of the "
+    "largest shift over split points and window scales, alpha 0.001 per benchmark), the levels "
+    "before and after, and the runs "
+    "off their level that did not stay (outliers). See docs/store.md.",
     NULL,
     history_opts,
     N(history_opts),
@@ -551,8 +577,6 @@ static const struct bl__command history_command = {
 };
 
 static const char *const judge_formats[] = {"text", "markdown", NULL};
-static const char *const judge_metrics[] = {
-    "time", "ns/op", "ref-cycles", "ref-cycles/op", "instructions", "instructions/op", NULL};
 
 static const struct bl__opt judge_opts[] = {
     {"against", 'a', BL__ARG_TEXT, 0, "NAME|@REF", NULL, NO_RANGE, "the run before RUN",
