@@ -340,7 +340,7 @@ int bl_changes_detect(const double *x, size_t n, const bl_changes_options *optio
     struct cuts cs = {0};
     unsigned char *flag = calloc(n, 1);
     int rc = flag ? segment(x, n, &o, &cs) : -ENOMEM;
-    if (!rc)
+    if (!rc && cs.n > 1)
         qsort(cs.c, cs.n, sizeof *cs.c, by_at);
     /* merge the changes below the threshold, the smallest first: each
      * merge changes its neighbours' levels, so weigh again after it */
