@@ -190,6 +190,13 @@ BL_API int bl_ab_write_table(FILE *f, const bl_ab_report *report, unsigned flags
 BL_API int bl_ab_write_json(FILE *f, const bl_ab_report *report);
 /* CSV (RFC 4180), one record per benchmark. 0 or -EIO. */
 BL_API int bl_ab_write_csv(FILE *f, const bl_ab_report *report);
+/* The table as GitHub-flavoured Markdown (the job summary, a comment). 0 or -EIO. */
+BL_API int bl_ab_write_markdown(FILE *f, const bl_ab_report *report);
+/* GitHub Actions workflow commands (docs/ci.md): `::error` per benchmark
+ * slower past the threshold, `::warning` per one slower under it or
+ * without a verdict; worst first, at most the 10 of a kind GitHub shows.
+ * 0, -ENOMEM or -EIO. */
+BL_API int bl_ab_write_github(FILE *f, const bl_ab_report *report);
 
 #ifdef __cplusplus
 }

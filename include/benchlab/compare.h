@@ -97,6 +97,12 @@ BL_API int bl_compare_write_notes(bl_compare *cmp, FILE *out);
  */
 BL_API int bl_compare_gate(bl_compare *cmp, double threshold_pct, enum bl_correction correction,
                            FILE *report);
+/* The same, and on `github` (NULL: none) GitHub Actions workflow commands
+ * (docs/ci.md): `::error` per regression, `::warning` per significant
+ * change for the worse under the threshold, worst first, at most the 10
+ * of a kind GitHub shows. */
+BL_API int bl_compare_gate_github(bl_compare *cmp, double threshold_pct,
+                                  enum bl_correction correction, FILE *report, FILE *github);
 
 #ifdef __cplusplus
 }

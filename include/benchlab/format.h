@@ -67,6 +67,17 @@ BL_API int bl_terminal_plots(int fd);
 /* Whether colours belong on `fd` (--color auto): it is a terminal, TERM is
  * not "dumb", and NO_COLOR is unset or empty (no-color.org). */
 BL_API int bl_terminal_colors(int fd);
+/*
+ * GitHub Actions (docs/ci.md). bl_github_actions: 1 when GITHUB_ACTIONS is
+ * "true" (then judge, ab and compare's gate annotate the run, on stderr).
+ * bl_github_summary_append: append `len` bytes of Markdown to the job
+ * summary file that GITHUB_STEP_SUMMARY names, never truncating it, and
+ * within GitHub's 1 MiB a step (what is there already counted): cut at a
+ * line's end with a line saying so. 0; 1 when the variable is unset;
+ * -errno with err set when the file cannot be written.
+ */
+BL_API int bl_github_actions(void);
+BL_API int bl_github_summary_append(const char *markdown, size_t len, char *err, size_t err_size);
 /* Human time: "1.234 µs". */
 BL_API void bl_format_duration(char *out, size_t size, double ns);
 /* A complexity fit in words, without its group's name: "O(n log n) in size

@@ -171,6 +171,17 @@ BL_API int bl_judge_write_markdown(FILE *f, const bl_judgement_set *set, const c
 BL_API int bl_judge_write(FILE *f, const bl_judgement_set *set, const char *base_label,
                           const char *new_label, unsigned flags);
 
+/*
+ * GitHub Actions workflow commands (docs/ci.md): `::error` per benchmark
+ * that fails the gate of `flags` (slower, failed, missing), `::warning`
+ * per benchmark significantly slower but under the threshold (and per
+ * missing one that BL_JUDGE_ALLOW_MISSING passes); worst first, at most
+ * the 10 of each kind GitHub shows (9 and a line of how many more). 0,
+ * -ENOMEM or -EIO.
+ */
+BL_API int bl_judge_write_github(FILE *f, const bl_judgement_set *set, const char *base_label,
+                                 unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

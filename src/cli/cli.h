@@ -45,6 +45,13 @@ int cli_compare_refs(char **args, size_t n, const char *spec, char ***out, int *
 /* "baseline:main (run 9, 1a2b3c4, 2024-06-11 15:30)" for messages and headings. */
 struct bl_store_run;
 void cli_run_label(char *out, size_t size, const char *ref, const struct bl_store_run *run);
+/* "2024-06-11T15:30:12Z" -> "2024-06-11 15:30" (short ISO forms as they are, NULL "-"). */
+void cli_short_date(char *out, size_t size, const char *iso);
+/* "3f7ec28" or "3f7ec28+" (uncommitted changes), "-" outside git. */
+void cli_short_commit(char *out, size_t size, const struct bl_store_run *run);
+/* --commit and --branch into the results' metadata, which --save takes over
+ * the CI's variables and git. 0, or 2 after the message. */
+int cli_put_commit(const char *cmd, struct bl_results *r, const char *commit, const char *branch);
 
 /* Parse a command's arguments on its option table (src/lib/front); the
  * positionals end up at argv[first..argc-1]. Returns first, or -1 after
@@ -73,6 +80,12 @@ void cli_exec_summary(FILE *f, const struct bl_exec_results *res, int by_command
  * given, or with `by_time` by median (mean with `by_mean`), stable, the
  * commands without runs last. */
 void cli_exec_order(const struct bl_exec_results *res, int by_time, int by_mean, size_t *order);
+
+/* The job summary of GitHub Actions: when $GITHUB_STEP_SUMMARY names a
+ * file, what `write` gives (Markdown) is appended to it
+ * (bl_github_summary_append); a summary that cannot be written is said on
+ * stderr as `cmd`'s, and changes no exit status. */
+void cli_github_summary(const char *cmd, int (*write)(FILE *f, const void *ctx), const void *ctx);
 
 /* Print "benchlab: <message>" to stderr; returns 2 for `return cli_error(...)`. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -155,6 +155,11 @@ static int take_options(const struct bl__args *a, bl_ab_options *o, int *fmt, in
     return 0;
 }
 
+static int write_summary(FILE *f, const void *report)
+{
+    return bl_ab_write_markdown(f, report);
+}
+
 int cmd_ab(int argc, char **argv)
 {
     bl_ab_options o;
@@ -213,6 +218,9 @@ int cmd_ab(int argc, char **argv)
                 status = 1;
     if (bl_ab_write_table(table_to, r, flags) != 0)
         status = 2;
+    if (bl_github_actions())
+        bl_ab_write_github(stderr, r);
+    cli_github_summary("ab", write_summary, r);
     if (out_path) {
         if (write_out_file(out_path, fmt, r))
             status = 2;

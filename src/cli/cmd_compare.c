@@ -205,6 +205,12 @@ static int write_tables(bl_compare *cmp, const struct flags *f)
     return rc;
 }
 
+/* The job summary of a gate: the tables in Markdown. */
+static int write_summary(FILE *f, const void *cmp)
+{
+    return bl_compare_write_markdown((bl_compare *)cmp, f);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     struct flags f;
@@ -241,8 +247,12 @@ int cmd_compare(int argc, char **argv)
         return 2;
     }
     bl_compare_write_notes(cmp, stderr); /* a note that cannot be written is no failure */
-    if (f.gate_pct >= 0 && bl_compare_gate(cmp, f.gate_pct, f.corr, stderr) > 0)
-        status = 1;
+    if (f.gate_pct >= 0) {
+        if (bl_compare_gate_github(cmp, f.gate_pct, f.corr, stderr,
+                                   bl_github_actions() ? stderr : NULL) > 0)
+            status = 1;
+        cli_github_summary("compare", write_summary, cmp);
+    }
     bl_compare_destroy(cmp);
     return status;
 }

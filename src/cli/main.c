@@ -3,12 +3,14 @@
  * Exit status everywhere: 0 fine, 1 found something (a failed benchmark, a
  * regression), 2 trouble (bad usage, unreadable input).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "benchlab/common.h"
+#include "benchlab/format.h"
 #include "benchlab/output.h"
 #include "benchlab/run.h"
 #include "benchlab/store.h"
@@ -32,6 +34,24 @@ static const struct {
 /* Messages quote inputs (a file's line, a stored name): each line of one
  * is printed with its control characters shown as \x1b (bl_terminal_text),
  * never obeyed by the terminal. */
+void cli_github_summary(const char *cmd, int (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+    const char *path = getenv("GITHUB_STEP_SUMMARY");
+    if (!path || !*path)
+        return;
+    char *buf = NULL, err[600];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    int rc = m ? write(m, ctx) : -ENOMEM;
+    if (m && fclose(m) != 0 && !rc)
+        rc = -ENOMEM;
+    if (rc)
+        cli_error("%s: the job summary: %s", cmd, bl_strerror(rc));
+    else if (bl_github_summary_append(buf, len, err, sizeof err) < 0)
+        cli_error("%s: %s", cmd, err);
+    free(buf);
+}
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;

@@ -42,9 +42,16 @@ slower-build-is-slower) # ctest: timing
         "the table's 'slower by X%' against the CSV's ratio $ratio"
     col=$(awk '$1 == "BenchmarkWork" { for (i = 2; i < NF; i++) if ($(i + 1) ~ /^\[/) { print $i; exit } }' "$tmp/out")
     check "${col:-none}" "(x - $ratio) ^ 2 <= 0.0001 ^ 2" "the table's NEW/OLD column against the CSV's ratio"
-    run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
+    # under GitHub Actions: the regression annotated on stderr, the table
+    # appended to the job summary (docs/ci.md)
+    GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/sum.md \
+        run "$cli" ab "$old" "$new" --filter '^BenchmarkWork$' --time 1s --fail-on-slower
     expect_status 1
     verdict BenchmarkWork | grep -q '^slower by' || fail "Work is not slower"
+    err_has '^::error title=benchlab ab%3A BenchmarkWork slower::BenchmarkWork: NEW is [0-9.]*%25 slower than OLD (NEW/OLD [0-9.]*, 95%25 interval \[[0-9.]*, [0-9.]*\], [0-9]* process pairs), past the 0.5%25 threshold$'
+    [ "$(grep -c '^::' "$tmp/err")" -eq 1 ] || fail "want one workflow command"
+    grep -q '^### benchlab ab: :x: 1 slower of 1$' "$tmp/sum.md" || fail "no summary heading"
+    grep -q '^| BenchmarkWork | .* | \*\*slower by [0-9.]*%\*\* |$' "$tmp/sum.md" || fail "no summary row"
     ;;
 faster-build-is-faster) # ctest: timing
     run "$cli" ab "$new" "$old" --filter '^BenchmarkWork$' --time 1s --fail-on-slower

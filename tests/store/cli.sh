@@ -316,13 +316,18 @@ judge-shows-hostile-names-escaped)
         } >"$tmp/h$r.txt"
         "$cli" merge "$tmp/h$r.txt" --save --store "$store" >/dev/null 2>&1 || fail "merge --save $r"
     done
+    # two CPU names: not comparable, said with the names made safe
     run "$cli" judge --store "$store"
+    expect_status 3
+    err_lacks "$esc"
+    err_has 'not comparable: @latest ran on cpu2\\x1b]0;title\\x07, the baseline on cpu1\\x1b]0;title\\x07'
+    run "$cli" judge --store "$store" --allow-other-machine
     expect_status 1
     out_lacks "$esc"
     out_has '^A\\x1b]52;c;cHduZWQ=\\x07x-8 .* SLOWER$'
     out_has '^new (not in the baseline): Only2\\x1b\[2J-8$'
     out_has '^MISSING from this run (in the baseline; a lost shard or a crashed job?): Only1\\x1b\[2J-8$'
-    run "$cli" judge --format markdown --store "$store"
+    run "$cli" judge --format markdown --store "$store" --allow-other-machine
     out_lacks "$esc"
     run "$cli" history --store "$store"
     out_lacks "$esc"
@@ -335,7 +340,7 @@ judge-shows-hostile-names-escaped)
     out_lacks "$esc"
     out_has '^b\\x1b]0;t\\x07 = run 1 '
     run "$cli" judge --against "$(printf 'n\033[2J')" --store "$store"
-    expect_status 2
+    expect_status 3
     err_lacks "$esc"
     err_has "no baseline named 'n\\\\x1b\\[2J'"
     # merge warns of files from other CPUs, quoting them
@@ -377,7 +382,7 @@ bad-references)
     expect_status 2
     err_has 'unknown run @nosuch'
     run "$cli" judge --against nosuch --store "$store"
-    expect_status 2
+    expect_status 3
     err_has "no baseline named 'nosuch'"
     # the first run of a history has nothing to judge against: it passes, said
     run "$cli" judge --store "$store"
@@ -562,7 +567,7 @@ gate-fires-at-five-launches)
     err_has 'cycles'
     # a metric no run has: an error, not a gate that passes without judging
     run "$cli" judge --store "$store" --metric instructions
-    expect_status 2
+    expect_status 3
     err_has 'nothing to judge: no benchmark of .* has instructions/op on both sides'
     ;;
 history-changes-finds-planted-steps)
@@ -654,6 +659,93 @@ assert all(c["kind"] == "outlier" for c in d["changes"] if c["run"] == 37), d' "
     expect_status 2
     err_has "history: --alpha: '2' is not in (0, 1)"
     ;;
+github-annotations-and-summary)
+    # Under GitHub Actions (issue 30 item 3) judge, ab and compare's gate
+    # annotate the run on stderr, worst first and at most the 10 of a kind
+    # GitHub shows, and append their Markdown to $GITHUB_STEP_SUMMARY.
+    # Synthetic runs: B01..B12 of 14 benchmarks about 2x slower, B14 2%
+    # slower (significant, under the 5% threshold), names with ':' and ','
+    # that a workflow command must escape
+    gen() { # FILE FACTOR SLOW [CPU]
+        awk -v f="$2" -v slow="$3" -v cpu="${4:-TestCPU}" 'BEGIN {
+            print "goos: linux"; print "cpu: " cpu
+            for (k = 1; k <= 14; k++) for (i = 1; i <= 5; i++) {
+                m = (k <= slow) ? f * (1 + k / 100) : 1
+                if (k == 14 && f > 1) m = 1.02
+                printf "BenchmarkB%02d:x,y-8 100 %.2f ns/op\n", k, (1000 + 10 * k + 3 * i) * m
+            } }' >"$1"
+    }
+    gen a.txt 1 0
+    gen b.txt 2 12
+    run "$cli" merge a.txt --save --store "$store"
+    expect_status 0
+    # the first run: passes, and says so in the summary too
+    printf 'before\n' >sum.md
+    GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/sum.md run "$cli" judge --store "$store"
+    expect_status 0
+    [ "$(head -1 sum.md)" = before ] || fail "the summary was not appended to"
+    grep -q '^### benchlab judge: :white_check_mark: nothing to judge against yet$' sum.md ||
+        fail "the first run's note is not in the summary"
+    run "$cli" merge b.txt --save --store "$store"
+    expect_status 0
+    GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/sum.md run "$cli" judge --store "$store"
+    expect_status 1
+    # 12 regressions: the worst 9, then one line of the 3 more (10 shown)
+    [ "$(grep -c '^::error ' "$tmp/err")" -eq 10 ] || fail "want 10 ::error lines"
+    err_has '^::error title=benchlab judge%3A B12%3Ax%2Cy-8 slower::B12:x,y-8 is slower than run 1 .*: +124.0%25 \[+122.2%25, +125.8%25\], p<0.001, 5/5 launches, past the 5%25 threshold$'
+    [ "$(grep '^::error ' "$tmp/err" | head -1 | grep -c B12)" -eq 1 ] || fail "not worst first"
+    err_has '^::error title=benchlab::and 3 more regressions (GitHub shows 10 annotations of a kind per step)'
+    err_lacks '^::error title=benchlab judge%3A B01'
+    [ "$(grep -c '^::warning ' "$tmp/err")" -eq 1 ] || fail "want 1 ::warning line"
+    err_has '^::warning title=benchlab judge%3A B14%3Ax%2Cy-8 slower%2C under the threshold::B14:x,y-8 is slower .*+2.0%25.*under the 5%25 threshold of the gate$'
+    # stdout is the table alone (a --format markdown comment stays clean)
+    out_lacks '^::'
+    grep -q '^### benchlab judge: :red_circle: 12 slower, 0 faster, 2 unchanged$' sum.md ||
+        fail "the verdicts are not in the summary"
+    # outside GitHub Actions: no workflow commands
+    run "$cli" judge --store "$store"
+    expect_status 1
+    err_lacks '^::'
+    # the summary stays within GitHub's 1 MiB a step, cut at a line's end
+    head -c 1048000 /dev/zero | tr '\0' 'x' >big.md
+    GITHUB_STEP_SUMMARY=$tmp/big.md run "$cli" judge --store "$store"
+    expect_status 1
+    [ "$(wc -c <big.md)" -le 1048576 ] || fail "the summary grew past 1 MiB"
+    tail -1 big.md | grep -q "cut here: GitHub keeps at most 1 MiB of summary a step" ||
+        fail "the cut is not said"
+    # a summary that cannot be written is said, and the verdict stands
+    GITHUB_STEP_SUMMARY=$tmp/no/such/dir/s.md run "$cli" judge --store "$store"
+    expect_status 1
+    err_has "judge: GITHUB_STEP_SUMMARY $tmp/no/such/dir/s.md: No such file or directory"
+    # compare's gate, on 4 benchmarks (5 launches a side: the U test's
+    # 0.0079 passes Holm over 4)
+    grep -E 'B0[1-4]|goos|cpu' a.txt >a4.txt
+    grep -E 'B0[1-4]|goos|cpu' b.txt >b4.txt
+    GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/c.md run "$cli" compare -fail-on-regression a4.txt b4.txt
+    expect_status 1
+    [ "$(grep -c '^::error ' "$tmp/err")" -eq 4 ] || fail "compare: want 4 ::error lines"
+    err_has '^::error title=benchlab compare%3A B04%3Ax%2Cy-8 worse sec/op::B04:x,y-8 sec/op: +108.00%25 vs b4.txt (p=0.00794, holm correction over 4 sec/op comparisons), past the 0%25 threshold$'
+    grep -q '^| sec/op ' c.md || fail "compare: the tables are not in the summary"
+    ;;
+judge-not-comparable)
+    # exit 3, told apart from a regression (1) and trouble (2): runs of
+    # two CPU models, a baseline named that does not exist
+    printf 'cpu: CPU A\nBenchmarkX-8 100 1000 ns/op\n' >a.txt
+    printf 'cpu: CPU B\nBenchmarkX-8 100 5000 ns/op\n' >b.txt
+    run "$cli" merge a.txt --save --store "$store"
+    run "$cli" merge b.txt --save --store "$store"
+    run "$cli" judge --store "$store"
+    expect_status 3
+    err_has 'judge: not comparable: @latest ran on CPU B, the baseline on CPU A .*--allow-other-machine judges anyway'
+    run "$cli" judge --store "$store" --allow-other-machine
+    expect_status 0
+    out_has '^X-8 .* unchanged$'
+    run "$cli" judge --store "$store" --against release
+    expect_status 3
+    err_has "no baseline named 'release'"
+    run "$cli" judge @99 --store "$store"
+    expect_status 2
+    ;;
 commit-and-branch-from-ci-or-options)
     printf 'BenchmarkA-8 100 1000 ns/op\n' >a.txt
     sha=0123456789abcdef0123456789abcdef01234567
@@ -710,7 +802,7 @@ judge-nothing-in-common)
     run "$cli" exec -r 2 --save --store "$store" true
     expect_status 0
     run "$cli" judge --store "$store"
-    expect_status 2
+    expect_status 3
     err_has "judge: nothing to judge: run 2 (.*) and run 1 (.*) have no benchmark in common (1 new, [0-9]* missing); name a run"
     out_has 'new (not in the baseline): Exec/cmd=true'
     # one benchmark in common is something to judge

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/github.h"
 #include "compare_int.h"
 
 struct cmpref {
@@ -35,6 +36,12 @@ int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
 }
 
 int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr, FILE *report)
+{
+    return bl_compare_gate_github(c, threshold_pct, corr, report, NULL);
+}
+
+int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correction corr,
+                           FILE *report, FILE *github)
 {
     size_t n = 0, cap = 0;
     struct cmpref *refs = NULL;
@@ -94,6 +101,7 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
     free(idx);
     int count = 0;
     struct bl__buf row = {0}, col = {0}, lab = {0}, unit = {0};
+    struct bl__github_notes gh = {0};
     static const char *const cname[] = {"none", "holm", "bh"};
     for (size_t i = 0; i < n; i++) {
         const struct cmpref *x = &refs[i];
@@ -106,6 +114,24 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
         double pct = (nw / old - 1) * 100;
         int higher = bl__unit_higher_is_better(c, c->str.s[t->unit]);
         double worse = higher ? -pct : pct;
+        if (github && worse > 0) {
+            /* the annotations: a regression past the threshold, or a
+             * significant change for the worse under it */
+            bl__key_label(c, c->rowp, t->rows[x->row], &lab);
+            bl__buf_fini(&row);
+            bl__buf_puts(&row, lab.data);
+            bl__key_label(c, c->colp, t->cols[x->col], &lab);
+            int past = worse > threshold_pct;
+            char title[300];
+            snprintf(title, sizeof title, "benchlab compare: %s %s %s", row.data,
+                     past ? "worse" : "worse, under the threshold", c->str.s[t->unit]);
+            bl__github_note_add(&gh, past ? BL__GITHUB_ERROR : BL__GITHUB_WARNING, worse, title,
+                                "%s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu %s "
+                                "comparisons), %s the %g%% threshold",
+                                row.data, c->str.s[t->unit], pct, lab.data, x->p, cname[corr],
+                                x->family, c->str.s[t->unit], past ? "past" : "under",
+                                threshold_pct);
+        }
         if (!(worse > threshold_pct))
             continue;
         count++;
@@ -128,5 +154,7 @@ int bl_compare_gate(bl_compare *c, double threshold_pct, enum bl_correction corr
     bl__buf_fini(&lab);
     bl__buf_fini(&unit);
     free(refs);
+    if (github)
+        bl__github_notes_write(github, &gh, "regressions", "changes for the worse");
     return count;
 }

@@ -16,6 +16,7 @@
 #include "../base/base.h"
 #include "benchlab/ab.h"
 #include "benchlab/format.h"
+#include "github.h"
 #include "text.h"
 
 #define NCOL 7
@@ -77,6 +78,102 @@ static void verdict_words(char *out, size_t size, const bl_ab_bench *b, double t
     }
 }
 
+/* A benchmark's cells, as the table and the Markdown show them. */
+static void fill_row(const bl_ab_report *r, const bl_ab_bench *b, char (*row)[128])
+{
+    snprintf(row[0], sizeof row[0], "%s", b->name);
+    format_side(row[1], sizeof row[1], r->metric, &b->old_side);
+    format_side(row[2], sizeof row[2], r->metric, &b->new_side);
+    if (has_estimate(b)) {
+        snprintf(row[3], sizeof row[3], "%.4f", b->est.ratio);
+        snprintf(row[4], sizeof row[4], "[%.4f, %.4f]", b->est.lo, b->est.hi);
+    } else {
+        snprintf(row[3], sizeof row[3], "-");
+        snprintf(row[4], sizeof row[4], "-");
+    }
+    if (b->n_blocks)
+        snprintf(row[5], sizeof row[5], "%zu/%zu", b->n_clean_blocks, b->n_blocks);
+    else
+        snprintf(row[5], sizeof row[5], "-");
+    verdict_words(row[6], sizeof row[6], b, r->threshold);
+}
+
+static void table_heads(const bl_ab_report *r, char (*head)[48])
+{
+    snprintf(head[0], 48, "benchmark");
+    snprintf(head[1], 48, "OLD %s", metric_unit(r->metric));
+    snprintf(head[2], 48, "NEW %s", metric_unit(r->metric));
+    snprintf(head[3], 48, "NEW/OLD");
+    snprintf(head[4], 48, "%g%% CI", r->confidence * 100);
+    snprintf(head[5], 48, "blocks");
+    snprintf(head[6], 48, "verdict");
+}
+
+int bl_ab_write_markdown(FILE *f, const bl_ab_report *r)
+{
+    size_t slower = 0;
+    for (size_t i = 0; i < r->n_benches; i++)
+        slower += r->benches[i].verdict == BL_AB_SLOWER;
+    fprintf(f, "### benchlab ab: %s%zu slower of %zu\n\n", slower ? ":x: " : "", slower,
+            r->n_benches);
+    fputs("OLD `", f);
+    bl__markdown_text(f, r->old_exe ? r->old_exe : "?");
+    fputs("`, NEW `", f);
+    bl__markdown_text(f, r->new_exe ? r->new_exe : "?");
+    fprintf(f, "`: metric %s, %d process pairs, threshold %g%%.\n\n", metric_name(r->metric),
+            r->pairs, r->threshold * 100);
+    char head[NCOL][48], row[NCOL][128];
+    table_heads(r, head);
+    for (int c = 0; c < NCOL; c++)
+        fprintf(f, "| %s ", head[c]);
+    fputs("|\n|---|---:|---:|---:|---|---:|---|\n", f);
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_ab_bench *b = &r->benches[i];
+        fill_row(r, b, row);
+        for (int c = 0; c < NCOL; c++) {
+            fputs("| ", f);
+            if (c == NCOL - 1 && b->verdict == BL_AB_SLOWER)
+                fputs("**", f);
+            bl__markdown_text(f, row[c]);
+            if (c == NCOL - 1 && b->verdict == BL_AB_SLOWER)
+                fputs("**", f);
+            fputc(' ', f);
+        }
+        fputs("|\n", f);
+    }
+    return ferror(f) ? -EIO : 0;
+}
+
+int bl_ab_write_github(FILE *f, const bl_ab_report *r)
+{
+    struct bl__github_notes g = {0};
+    char title[300];
+    for (size_t i = 0; i < r->n_benches; i++) {
+        const bl_ab_bench *b = &r->benches[i];
+        if (b->verdict == BL_AB_SLOWER) {
+            snprintf(title, sizeof title, "benchlab ab: %s slower", b->name);
+            bl__github_note_add(&g, BL__GITHUB_ERROR, b->est.ratio, title,
+                                "%s: NEW is %.2f%% slower than OLD (NEW/OLD %.4f, %g%% interval "
+                                "[%.4f, %.4f], %zu process pairs), past the %g%% threshold",
+                                b->name, (b->est.ratio - 1) * 100, b->est.ratio,
+                                r->confidence * 100, b->est.lo, b->est.hi, b->est.n_groups,
+                                r->threshold * 100);
+        } else if (b->verdict == BL_AB_SAME && b->est.log_lo > 0) {
+            snprintf(title, sizeof title, "benchlab ab: %s slower, under the threshold", b->name);
+            bl__github_note_add(&g, BL__GITHUB_WARNING, b->est.ratio, title,
+                                "%s: NEW is %.2f%% slower than OLD (interval [%.4f, %.4f]), "
+                                "under the %g%% threshold",
+                                b->name, (b->est.ratio - 1) * 100, b->est.lo, b->est.hi,
+                                r->threshold * 100);
+        } else if (b->verdict == BL_AB_ERROR || b->verdict == BL_AB_TOO_FEW) {
+            snprintf(title, sizeof title, "benchlab ab: %s has no verdict", b->name);
+            bl__github_note_add(&g, BL__GITHUB_WARNING, INFINITY, title, "%s: %s", b->name,
+                                b->message ? b->message : "budget too small for a verdict");
+        }
+    }
+    return bl__github_notes_write(f, &g, "regressions", "warnings");
+}
+
 int bl_ab_write_table(FILE *f, const bl_ab_report *r, unsigned flags)
 {
     const char *bold = (flags & BL_AB_COLOR) ? "\033[1m" : "";
@@ -85,13 +182,7 @@ int bl_ab_write_table(FILE *f, const bl_ab_report *r, unsigned flags)
     const char *yellow = (flags & BL_AB_COLOR) ? "\033[33m" : "";
     const char *reset = (flags & BL_AB_COLOR) ? "\033[0m" : "";
     char head[NCOL][48];
-    snprintf(head[0], sizeof head[0], "benchmark");
-    snprintf(head[1], sizeof head[1], "OLD %s", metric_unit(r->metric));
-    snprintf(head[2], sizeof head[2], "NEW %s", metric_unit(r->metric));
-    snprintf(head[3], sizeof head[3], "NEW/OLD");
-    snprintf(head[4], sizeof head[4], "%g%% CI", r->confidence * 100);
-    snprintf(head[5], sizeof head[5], "blocks");
-    snprintf(head[6], sizeof head[6], "verdict");
+    table_heads(r, head);
     char(*cell)[NCOL][128] = calloc(r->n_benches + 1, sizeof *cell);
     if (!cell)
         return -ENOMEM;
@@ -101,21 +192,7 @@ int bl_ab_write_table(FILE *f, const bl_ab_report *r, unsigned flags)
     for (size_t i = 0; i < r->n_benches; i++) {
         const bl_ab_bench *b = &r->benches[i];
         char(*row)[128] = cell[i];
-        snprintf(row[0], sizeof row[0], "%s", b->name);
-        format_side(row[1], sizeof row[1], r->metric, &b->old_side);
-        format_side(row[2], sizeof row[2], r->metric, &b->new_side);
-        if (has_estimate(b)) {
-            snprintf(row[3], sizeof row[3], "%.4f", b->est.ratio);
-            snprintf(row[4], sizeof row[4], "[%.4f, %.4f]", b->est.lo, b->est.hi);
-        } else {
-            snprintf(row[3], sizeof row[3], "-");
-            snprintf(row[4], sizeof row[4], "-");
-        }
-        if (b->n_blocks)
-            snprintf(row[5], sizeof row[5], "%zu/%zu", b->n_clean_blocks, b->n_blocks);
-        else
-            snprintf(row[5], sizeof row[5], "-");
-        verdict_words(row[6], sizeof row[6], b, r->threshold);
+        fill_row(r, b, row);
         for (int c = 0; c < NCOL; c++)
             if (bl__text_width(row[c]) > w[c])
                 w[c] = bl__text_width(row[c]);

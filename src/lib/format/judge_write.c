@@ -11,6 +11,7 @@
 #include "../base/base.h"
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
+#include "github.h"
 
 static const char *short_name(const char *name)
 {
@@ -336,4 +337,53 @@ int bl_judge_write(FILE *f, const bl_judgement_set *s, const char *base_label,
 {
     return flags & BL_JUDGE_MARKDOWN ? write_markdown(f, s, base_label, new_label, flags)
                                      : write_text(f, s, base_label, new_label, flags);
+}
+
+/* "+12.3% [+10.1%, +14.5%], p=0.0012, 5/5 launches": a judgement's figures. */
+static void github_figures(char *buf, size_t size, const bl_judgement *j)
+{
+    struct cells c;
+    fill_cells(j, BL_JUDGE_TIME, &c);
+    snprintf(buf, size, "%s %s, p%s%s, %s", c.change, c.ci, c.p[0] == '<' ? "" : "=", c.p,
+             c.values);
+}
+
+int bl_judge_write_github(FILE *f, const bl_judgement_set *s, const char *base_label,
+                          unsigned flags)
+{
+    struct bl__github_notes g = {0};
+    char fig[160], title[300];
+    const char *metric =
+        s->opts.metric == BL_JUDGE_TIME ? "" : bl_judge_metric_unit(s->opts.metric);
+    for (size_t i = 0; i < s->n; i++) {
+        const bl_judgement *j = &s->items[i];
+        const char *name = short_name(j->name);
+        github_figures(fig, sizeof fig, j);
+        if (j->verdict == BL_VERDICT_SLOWER) {
+            snprintf(title, sizeof title, "benchlab judge: %s slower", name);
+            bl__github_note_add(&g, BL__GITHUB_ERROR, j->ratio, title,
+                                "%s is slower than %s%s%s: %s, past the %g%% threshold", name,
+                                base_label, *metric ? " in " : "", metric, fig,
+                                s->opts.threshold_pct);
+        } else if (j->verdict == BL_VERDICT_FAILED) {
+            snprintf(title, sizeof title, "benchlab judge: %s failed", name);
+            bl__github_note_add(&g, BL__GITHUB_ERROR, INFINITY, title,
+                                "%s ran in %s and has no successful launch now", name, base_label);
+        } else if (j->verdict == BL_VERDICT_MISSING) {
+            int fails = !(flags & BL_JUDGE_ALLOW_MISSING);
+            snprintf(title, sizeof title, "benchlab judge: %s missing", name);
+            bl__github_note_add(&g, fails ? BL__GITHUB_ERROR : BL__GITHUB_WARNING, INFINITY, title,
+                                "%s is in %s but not in this run%s", name, base_label,
+                                fails ? " (a lost shard, a crashed job?): --allow-missing passes it"
+                                      : "");
+        } else if (j->verdict == BL_VERDICT_UNCHANGED && j->significant && j->ratio > 1) {
+            snprintf(title, sizeof title, "benchlab judge: %s slower, under the threshold", name);
+            bl__github_note_add(&g, BL__GITHUB_WARNING, j->ratio, title,
+                                "%s is slower than %s%s%s: %s, under the %g%% threshold of the "
+                                "gate",
+                                name, base_label, *metric ? " in " : "", metric, fig,
+                                s->opts.threshold_pct);
+        }
+    }
+    return bl__github_notes_write(f, &g, "regressions", "slowdowns under the threshold");
 }

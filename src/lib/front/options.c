@@ -602,6 +602,9 @@ static const struct bl__opt judge_opts[] = {
      "pass benchmarks of the baseline that RUN lacks (by default they fail the gate: a lost "
      "shard, a crashed job)",
      BL__ID_ALLOW_MISSING},
+    {"allow-other-machine", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "judge runs measured on different CPU models (by default not comparable: exit 3)",
+     BL__ID_ALLOW_OTHER_MACHINE},
     OPT_HELP,
 };
 
@@ -615,7 +618,10 @@ static const struct bl__command judge_command = {
     "across the suite, and a change must exceed the threshold (default 5%) to count.",
     "Exit status 1 when a benchmark is slower (or now fails) or, without --allow-missing, is "
     "missing from RUN; 0 otherwise, and for the first run of a history (nothing to judge "
-    "against yet); 2 on trouble. See docs/store.md.",
+    "against yet); 3 when the runs are not comparable (a baseline named that does not exist, "
+    "no benchmark or metric in common, different CPU models); 2 on other trouble. Under "
+    "GitHub Actions it annotates the run (::error, ::warning) and appends its Markdown to "
+    "$GITHUB_STEP_SUMMARY. See docs/store.md and docs/ci.md.",
     judge_opts,
     N(judge_opts),
     BL__STYLE_ABBREV,
