@@ -7,6 +7,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

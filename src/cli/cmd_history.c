@@ -108,7 +108,8 @@ static void print_runs(const bl_store_history *h)
         for (size_t i = 0; i < h->n_runs; i++) {
             const bl_store_run *r = &h->runs[i];
             snprintf(cells[0], sizeof cells[0], "%lld", (long long)r->id);
-            cli_short_date(cells[1], sizeof cells[1], r->measured_at ? r->measured_at : r->saved_at);
+            cli_short_date(cells[1], sizeof cells[1],
+                           r->measured_at ? r->measured_at : r->saved_at);
             cli_short_commit(cells[2], sizeof cells[2], r);
             snprintf(cells[3], sizeof cells[3], "%s", r->branch ? r->branch : "-");
             snprintf(cells[4], sizeof cells[4], "%s", r->host ? r->host : "-");
@@ -347,4 +348,3 @@ int cmd_history(int argc, char **argv)
     bl_store_close(s);
     return fflush(stdout) == 0 ? 0 : 2;
 }
-

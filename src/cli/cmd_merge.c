@@ -157,4 +157,3 @@ int cmd_merge(int argc, char **argv)
     bl_store_close(s);
     return status ? status : skip_status;
 }
-

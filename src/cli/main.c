@@ -28,7 +28,7 @@ static const struct {
     {"compare", cmd_compare}, {"profile", cmd_profile},
     {"report", cmd_report},   {"history", cmd_history},
     {"judge", cmd_judge},     {"baseline", cmd_baseline},
-    {"merge", cmd_merge},
+    {"merge", cmd_merge},     {"bisect", cmd_bisect},
 };
 
 /* Messages quote inputs (a file's line, a stored name): each line of one

@@ -251,4 +251,3 @@ int cli_save_profile(const struct cli_save *sv, const bl_profile *p,
     bl_store_close(s);
     return rc;
 }
-

@@ -14,11 +14,41 @@ trap 'rm -rf "$tmp"' EXIT
 old="$bin/fixture_ab_old"
 new="$bin/fixture_ab_new"
 cli="$bin/benchlab"
+src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../support/e2e_lib.sh"
 # awk numeric comparison, one line on failure: check VALUE "EXPR with x" WHAT
 
 # the verdict column of benchmark $1 in the table on stdout
 verdict() { awk -v n="$1" '$1 == n { sub(/.*  /, ""); print; exit }' "$tmp/out"; }
+
+
+# bisect_repo BROKEN...: a git repository in $tmp/repo of 12 commits of a
+# small suite; from commit 7 on BenchmarkHash does twice the work; the
+# commits named in BROKEN do not compile. Sets $build, the command that
+# builds a commit's suite as ./suite, and $sha_K for each commit K.
+bisect_repo() {
+    mkdir "$tmp/repo" && cd "$tmp/repo" || fail "mkdir"
+    git init -q . && git config user.email t@t && git config user.name t || fail "git init"
+    k=1
+    while [ $k -le 12 ]; do
+        n=200
+        [ $k -ge 7 ] && n=400
+        {
+            printf '#include <benchlab.h>\n#include <stdint.h>\n'
+            printf 'static uint64_t work(uint64_t n) { uint64_t h = 1469598103934665603ull; for (uint64_t i = 0; i < n; i++) h = (h ^ i) * 1099511628211ull; return h; }\n'
+            printf 'BENCHLAB(Hash) { while (bl_loop(st)) bl_do_not_optimize(work(%d)); }\n' $n
+            printf 'BENCHLAB(Other) { while (bl_loop(st)) bl_do_not_optimize(work(50)); }\n'
+            printf 'BENCHLAB_MAIN()\n/* commit %d */\n' $k
+            for b in "$@"; do [ "$b" = $k ] && printf 'this does not compile;\n'; done
+        } >suite.c
+        git add suite.c && git commit -qm "commit $k" || fail "commit $k"
+        eval "sha_$k=\$(git rev-parse HEAD)"
+        k=$((k + 1))
+    done
+    san=""
+    grep -q '^BENCHLAB_SANITIZE:BOOL=ON' "$bin/../CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
+    build="cc -O2 $san -I$src/include -o suite suite.c $bin/../lib/libbenchlab.a -lm -lpthread -ldl"
+}
 
 case $case_name in
 slower-build-is-slower) # ctest: timing
@@ -66,6 +96,87 @@ same-binary-no-verdict) # ctest: timing
     # not vacuous: at least one comparison reached "no difference"
     out_has 'no difference'
     out_has 'threshold 5%'
+    ;;
+bisect-finds-the-commit) # ctest: timing
+    # a 2x regression at commit 7 of 12 (issue 30 item 2); commit 4 does
+    # not compile and is never needed. Every step is a paired ab against
+    # commit 1's build; the checkout is left as it was
+    bisect_repo 4
+    run "$cli" bisect HEAD~11 HEAD --build "$build" --run suite --time 0.3s --format json
+    expect_status 0
+    python3 - "$tmp/out" "$sha_7" <<'PY' || fail "the JSON result is not commit 7"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["commit"] == sys.argv[2], d["commit"]
+assert d["benchmark"] == "BenchmarkHash", d["benchmark"]
+assert d["lo"] > d["boundary"] and d["ratio"] > 1.2, d
+assert d["commits"] == 11 and d["builds"] == len(d["steps"]) + 1, d
+assert d["steps"][0]["commit"] == d["bad"] and d["steps"][0]["verdict"] == "bad", d
+assert len(d["steps"]) <= 6, len(d["steps"])  # BAD, then about log2(11) steps
+PY
+    err_has '^benchlab: bisect: following BenchmarkHash: BAD is [0-9.]* x GOOD; a commit is bad above '
+    [ -z "$(git status --porcelain)" ] || fail "the checkout was touched"
+    [ "$(git rev-parse HEAD)" = "$sha_12" ] || fail "HEAD moved"
+    [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left behind"
+    # the text form names it on its first line
+    run "$cli" bisect "$sha_1" "$sha_12" --build "$build" --run suite --time 0.3s
+    expect_status 0
+    out_has "^first bad commit: $sha_7$"
+    out_has '^  BenchmarkHash: [0-9.]* x GOOD \[[0-9.]*, [0-9.]*\] (BAD: [0-9.]* x)$'
+    ;;
+bisect-skips-failed-builds) # ctest: timing
+    # commits 6 and 7 do not compile: the first bad commit is one of 6..8,
+    # said, exit 1; each skip is a step with the build's last line
+    bisect_repo 6 7
+    run "$cli" bisect HEAD~11 HEAD --build "$build" --run suite --time 0.3s
+    expect_status 1
+    out_has "^the first bad commit is one of $(echo "$sha_6" | cut -c1-12)..$(echo "$sha_8" | cut -c1-12): the builds between failed$"
+    out_has '^   [0-9]  [0-9a-f]*  skipped  '
+    out_has '^      build failed: .*error'
+    [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left behind"
+    ;;
+bisect-ctrl-c-leaves-no-worktree)
+    # interrupted while a commit builds: exit 130, no worktree, no
+    # temporary directory
+    bisect_repo
+    mkdir "$tmp/t"
+    TMPDIR="$tmp/t" "$cli" bisect HEAD~11 HEAD --build "sleep 2; $build" --run suite \
+        --time 0.3s >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    kill -INT $pid
+    wait $pid
+    [ $? -eq 130 ] || fail "exit status $?, want 130"
+    out_has '^interrupted: no first bad commit yet$'
+    [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left behind"
+    [ -z "$(ls "$tmp/t")" ] || fail "left in TMPDIR: $(ls "$tmp/t")"
+    ;;
+bisect-bad-input)
+    bisect_repo
+    run "$cli" bisect nosuch HEAD --build "$build" --run suite
+    expect_status 2
+    err_has "bisect: git does not know the revision 'nosuch' in "
+    run "$cli" bisect HEAD HEAD~3 --build "$build" --run suite
+    expect_status 2
+    err_has 'bisect: HEAD is not an ancestor of HEAD~3'
+    run "$cli" bisect HEAD~11 HEAD --run suite
+    expect_status 2
+    err_has 'bisect: --build CMD is needed'
+    run "$cli" bisect HEAD~11 --build "$build" --run suite
+    expect_status 2
+    err_has 'bisect: give GOOD and BAD'
+    # GOOD's build fails: nothing to compare against
+    run "$cli" bisect HEAD~11 HEAD --build false --run suite
+    expect_status 2
+    err_has 'bisect: the build of GOOD (.*) failed'
+    # BAD is no slower than GOOD (commits 1 and 5): nothing to bisect
+    run "$cli" bisect "$sha_1" "$sha_5" --build "$build" --run suite --time 0.3s
+    expect_status 2
+    err_has 'is not slower than GOOD .*nothing to bisect'
+    [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left behind"
+    cd "$tmp" && run "$cli" bisect HEAD~1 HEAD --build "$build" --run suite
+    expect_status 2
+    err_has 'bisect: this directory is not in a git checkout'
     ;;
 differing-sets)
     run "$cli" ab "$old" "$new" --filter 'Only|Same' --time 1s

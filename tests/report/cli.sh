@@ -200,6 +200,35 @@ compare-plots-on-terminal)
         tr -d '\r' >"$tmp/tty-plain"
     cmp -s "$tmp/tty-plain" "$tmp/out" || fail "the table on a terminal differs from the piped one"
     ;;
+history-marks-change-points)
+    # the history chart marks each change point (issue 30 item 4): 20 runs
+    # saved one by one, Step 20% up from run 12 on, Flat one run (6) 40% off
+    export BENCHLAB_STORE="$tmp/results.db"
+    r=1
+    while [ $r -le 20 ]; do
+        awk -v r=$r 'BEGIN {
+            print "goos: linux"
+            for (i = 1; i <= 3; i++) {
+                u = ((r * 37 + i * 11) % 21 - 10) / 1000
+                printf "BenchmarkStep-8 100 %.2f ns/op\n", 1000 * (1 + u) * (r >= 12 ? 1.2 : 1)
+                printf "BenchmarkFlat-8 100 %.2f ns/op\n", 2000 * (1 + u) * (r == 6 ? 1.4 : 1)
+            } }' >"$tmp/h$r.txt"
+        "$cli" merge "$tmp/h$r.txt" --save --commit "$(printf 'c0ffee%02d' $r)" >/dev/null 2>&1 ||
+            fail "merge --save $r"
+        r=$((r + 1))
+    done
+    run "$cli" report --history 30 -o "$tmp/r.html"
+    expect_status 0
+    # one dashed line in Step's chart, a ring on Flat's run 6
+    [ "$(grep -o '<g class="change">' "$tmp/r.html" | wc -l)" -eq 1 ] || fail "want one change mark"
+    [ "$(grep -o '<circle class="outlier"' "$tmp/r.html" | wc -l)" -eq 1 ] || fail "want one outlier ring"
+    has "$tmp/r.html" '<title>change point: run 12 c0ffee1[^<]* starts a level +20.0% from the one before'
+    has "$tmp/r.html" '<title>outlier: run 6 c0ffee0[^<]* is +[34][0-9].[0-9]% off its level</title>'
+    # the overview lists it
+    has "$tmp/r.html" '<h2>Changes</h2><p>1 change point over the runs shown'
+    has "$tmp/r.html" '<table class="changes" id="changes">.*>Step-8</a></td><td>run 12 c0ffee1'
+    lacks "$tmp/r.html" '<table class="changes" id="changes">.*>Flat-8</a>'
+    ;;
 stored-runs)
     # runs saved in a store: the report of the latest against the one before
     # by default, the earlier ones in the history chart; stored runs and

@@ -186,6 +186,10 @@ enum bl__optid {
     BL__ID_SEQUENTIAL,
     BL__ID_CHANGES,
     BL__ID_ALLOW_OTHER_MACHINE,
+    BL__ID_BUILD,
+    BL__ID_RUN_SUITE,
+    BL__ID_RERUNS,
+    BL__ID_REPO,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
     /* the save group: --save, --store, --run-id, --tag, --commit, --branch */

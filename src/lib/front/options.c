@@ -367,6 +367,53 @@ static const struct bl__command ab_command = {
     NULL,
 };
 
+/* ---- bisect ---- */
+
+static const char *const bisect_formats[] = {"text", "json", NULL};
+
+static const struct bl__opt bisect_opts[] = {
+    {"build", 0, BL__ARG_TEXT, 0, "CMD", NULL, NO_RANGE, NULL,
+     "shell command that builds the suite in a checkout (run in each worktree's top)",
+     BL__ID_BUILD},
+    {"run", 0, BL__ARG_TEXT, 0, "SUITE", NULL, NO_RANGE, NULL,
+     "the suite's executable, relative to a checkout's top (build/bench_suite)", BL__ID_RUN_SUITE},
+    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
+     "the benchmarks to look at (POSIX ERE); the one BAD slowed most is followed", BL__ID_FILTER},
+    {"threshold", 0, BL__ARG_TEXT, 0, "PCT", NULL, NO_RANGE, "0.5%",
+     "smallest slowdown of BAD against GOOD worth bisecting", BL__ID_THRESHOLD},
+    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1s",
+     "ab's budget per step (doubled for each rerun of an unclear step)", BL__ID_TIME},
+    {"reruns", 0, BL__ARG_COUNT, 0, "N", NULL, 0, 10, "2",
+     "times an unclear step (its interval straddles the boundary) is measured again",
+     BL__ID_RERUNS},
+    {"metric", 0, BL__ARG_CHOICE, 0, "METRIC", ab_metrics, NO_RANGE, "time",
+     "time (ns/op) or ref-cycles", BL__ID_METRIC},
+    {"repo", 'C', BL__ARG_TEXT, 0, "DIR", NULL, NO_RANGE, ".", "the git checkout", BL__ID_REPO},
+    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", bisect_formats, NO_RANGE, "text",
+     "text or json (the result on stdout; progress on stderr)", BL__ID_FORMAT},
+    OPT_HELP,
+};
+
+static const struct bl__command bisect_command = {
+    "bisect",
+    "GOOD BAD --build CMD --run SUITE [options]",
+    "which commit made it slower: benchlab bisect GOOD BAD --build CMD --run SUITE",
+    "Walks the commits between GOOD and BAD in temporary git worktrees (the checkout and its "
+    "working tree are never touched), builds each with CMD, and decides each step with a paired "
+    "ab of the commit's build against GOOD's: bad when the interval of NEW/GOOD lies above the "
+    "geometric middle of GOOD and BAD, good when below, measured again when unclear. A commit "
+    "whose build fails is skipped. Prints the first bad commit, its ratio and interval, and "
+    "every step.",
+    "Exit status 0 when the first bad commit was found; 1 when skipped builds hide it; 2 on "
+    "trouble (an unknown revision, GOOD's or BAD's build failing, BAD not slower than GOOD); "
+    "130 interrupted (no worktree is left behind). See docs/ab.md.",
+    bisect_opts,
+    N(bisect_opts),
+    BL__STYLE_ABBREV,
+    BL__POS_NONE,
+    NULL,
+};
+
 /* ---- compare: Go's flags, benchstat's names and defaults ---- */
 
 static const char *const compare_formats[] = {"text", "csv", "markdown", "json", NULL};
@@ -681,7 +728,7 @@ static const struct bl__command merge_command = {
 const struct bl__command *const bl__commands[] = {
     &run_command,     &exec_command,     &env_command,    &ab_command,
     &compare_command, &profile_command,  &report_command, &history_command,
-    &judge_command,   &baseline_command, &merge_command,
+    &judge_command,   &baseline_command, &merge_command,  &bisect_command,
 };
 const size_t bl__n_commands = N(bl__commands);
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchlab/changes.h"
 #include "report_int.h"
 
 #define W 520.0
@@ -580,22 +581,6 @@ int bl__chart_compare(FILE *f, const struct bl__rmodel *m, const struct bl__rben
 /* ---- history --------------------------------------------------------------------------- */
 
 /* Point i of the history: the earlier runs, then the report's runs. */
-static bool history_point(const struct bl__rmodel *m, const struct bl__rbench *b, size_t i,
-                          struct bl__rhist *out, const char **label)
-{
-    const bl_report_history *h = m->o->history;
-    size_t n_hist = h ? h->n_runs : 0;
-    if (i < n_hist) {
-        *out = b->history[i];
-        *label = h->labels && h->labels[i] ? h->labels[i] : "";
-        return out->has;
-    }
-    const struct bl__rcell *c = &b->cells[i - n_hist];
-    *label = m->runs[i - n_hist].label;
-    *out = (struct bl__rhist){c->has_est, c->est.centre, c->est.ci_lo, c->est.ci_hi};
-    return c->has_est;
-}
-
 int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rbench *b)
 {
     size_t n_hist = m->o->history ? m->o->history->n_runs : 0;
@@ -604,7 +589,7 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     struct bl__rhist pt;
     const char *label;
     for (size_t i = 0; i < n_points; i++) {
-        if (!history_point(m, b, i, &pt, &label))
+        if (!bl__rhistory_point(m, b, i, &pt, &label))
             continue;
         n_with++;
         lo = fmin(lo, isnan(pt.lo) ? pt.centre : pt.lo);
@@ -614,8 +599,9 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
         return 0;
     fig_begin(f, "history", "History across runs",
               n_hist ? "centre and interval of each run, oldest first; grey: earlier runs from "
-                       "the store"
-                     : "centre and interval of each run, in the order given");
+                       "the store; dashed: a change point"
+                     : "centre and interval of each run, in the order given; dashed: a change "
+                       "point");
     struct bl__plot p;
     bl__plot_begin(&p, f, W, H, "centre per run, oldest first", 62, 14, 12, 50);
     bl__plot_xdomain(&p, 0, (double)(n_points - 1), false);
@@ -626,7 +612,7 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     size_t every = (n_points + 7) / 8;
     fputs("<g class=\"tick x\">", f);
     for (size_t i = 0; i < n_points; i += every) {
-        history_point(m, b, i, &pt, &label);
+        bl__rhistory_point(m, b, i, &pt, &label);
         char t[32];
         if (strlen(label) > 12)
             snprintf(t, sizeof t, "%.11s\xe2\x80\xa6", label);
@@ -639,15 +625,39 @@ int bl__chart_history(FILE *f, const struct bl__rmodel *m, const struct bl__rben
     fputs("</g><g class=\"data\"><path class=\"hline\" d=\"", f);
     int first = 1;
     for (size_t i = 0; i < n_points; i++) {
-        if (!history_point(m, b, i, &pt, &label))
+        if (!bl__rhistory_point(m, b, i, &pt, &label))
             continue;
         fprintf(f, "%c%.1f %.1f", first ? 'M' : 'L', bl__plot_x(&p, (double)i),
                 bl__plot_y(&p, pt.centre));
         first = 0;
     }
     fputs("\"/>", f);
+    /* the change points: a dashed line before the first run of the new
+     * level, its change above it; outliers get a ring */
+    for (size_t k = 0; k < b->n_changes; k++) {
+        const struct bl__rchange *c = &b->changes[k];
+        bl__rhistory_point(m, b, c->point, &pt, &label);
+        double x = bl__plot_x(&p, (double)c->point - (c->kind == BL_CHANGE_STEP ? 0.5 : 0));
+        if (c->kind == BL_CHANGE_STEP) {
+            fprintf(f,
+                    "<g class=\"change\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+                    "stroke=\"#c0392b\" stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%.1f\" "
+                    "fill=\"#c0392b\">%+.1f%%</text><title>change point: ",
+                    x, x, p.top, p.bottom, x + 3, p.top + 10, (c->ratio - 1) * 100);
+            bl__html_text(f, label);
+            fprintf(f, " starts a level %+.1f%% from the one before (p=%.2g)</title></g>",
+                    (c->ratio - 1) * 100, c->p);
+        } else {
+            fprintf(f,
+                    "<circle class=\"outlier\" fill=\"none\" stroke=\"#c0392b\" cx=\"%.1f\" "
+                    "cy=\"%.1f\" r=\"7\"><title>outlier: ",
+                    x, bl__plot_y(&p, pt.centre));
+            bl__html_text(f, label);
+            fprintf(f, " is %+.1f%% off its level</title></circle>", (c->ratio - 1) * 100);
+        }
+    }
     for (size_t i = 0; i < n_points; i++) {
-        if (!history_point(m, b, i, &pt, &label))
+        if (!bl__rhistory_point(m, b, i, &pt, &label))
             continue;
         const char *col = i < n_hist ? "#8a8f98" : bl__rcolor(i - n_hist);
         double x = bl__plot_x(&p, (double)i);

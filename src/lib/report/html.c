@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchlab/changes.h"
 #include "report_int.h"
 
 static const char style[] =
@@ -292,6 +293,56 @@ static void disturbed_flag(FILE *f, const struct bl__rcell *c)
         fputs(" <span class=\"warn flag\" title=\"no clean batch in any launch: the time includes "
               "time off CPU (an upper bound)\">disturbed</span>",
               f);
+}
+
+/* The change points of the runs shown (each benchmark's history chart
+ * marks its own): benchmark, the run that starts the new level, the
+ * levels, the change and its p. Outliers are counted, not listed. */
+static void write_changes(FILE *f, const struct bl__rmodel *m)
+{
+    size_t steps = 0, outliers = 0;
+    for (size_t i = 0; i < m->n_benches; i++)
+        for (size_t k = 0; k < m->benches[i].n_changes; k++) {
+            steps += m->benches[i].changes[k].kind == BL_CHANGE_STEP;
+            outliers += m->benches[i].changes[k].kind == BL_CHANGE_OUTLIER;
+        }
+    if (!steps && !outliers)
+        return;
+    fprintf(f,
+            "<h2>Changes</h2><p>%zu change point%s over the runs shown (binary segmentation, "
+            "permutation test at alpha 0.001 per benchmark, as <code>benchlab history "
+            "--changes</code>)",
+            steps, steps == 1 ? "" : "s");
+    if (outliers)
+        fprintf(f, "; %zu outlier run%s (off the level, not staying), ringed in the charts",
+                outliers, outliers == 1 ? "" : "s");
+    fputs(".</p>", f);
+    if (!steps)
+        return;
+    fputs("<table class=\"changes\" id=\"changes\"><thead><tr><th>benchmark</th><th>from "
+          "run</th><th>before</th><th>after</th><th>change</th><th>p</th></tr></thead><tbody>",
+          f);
+    for (size_t i = 0; i < m->n_benches; i++) {
+        const struct bl__rbench *b = &m->benches[i];
+        for (size_t k = 0; k < b->n_changes; k++) {
+            const struct bl__rchange *c = &b->changes[k];
+            if (c->kind != BL_CHANGE_STEP)
+                continue;
+            struct bl__rhist pt;
+            const char *label;
+            bl__rhistory_point(m, b, c->point, &pt, &label);
+            fprintf(f, "<tr><td><a href=\"#b%zu\">", i);
+            bl__html_text(f, bl__rshort_name(b->name));
+            fputs("</a></td>", f);
+            td_text(f, NULL, label);
+            td_time(f, c->before);
+            td_time(f, c->after);
+            td_num(f, (c->ratio - 1) * 100, 1, c->ratio >= 1 ? "+" : "", "%");
+            td_num(f, c->p, -1, "", "");
+            fputs("</tr>", f);
+        }
+    }
+    fputs("</tbody></table>", f);
 }
 
 static void write_overview(FILE *f, const struct bl__rmodel *m)
@@ -767,6 +818,7 @@ int bl_report_write(FILE *f, const bl_report_run *runs, size_t n_runs,
     fputs("</p></header><main>", f);
     write_runs(f, &m);
     write_overview(f, &m);
+    write_changes(f, &m);
     int charts = 0;
     for (size_t i = 0; i < m.n_benches; i++)
         charts += write_bench(f, &m, i);

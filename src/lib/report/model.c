@@ -29,6 +29,7 @@
 
 #include "../base/base.h"
 #include "../results/results_int.h"
+#include "benchlab/changes.h"
 #include "benchlab/judge.h"
 #include "benchlab/stats.h"
 #include "report_int.h"
@@ -340,6 +341,52 @@ static int judge_run(struct bl__rmodel *m, size_t k)
     return rc;
 }
 
+bool bl__rhistory_point(const struct bl__rmodel *m, const struct bl__rbench *b, size_t i,
+                        struct bl__rhist *out, const char **label)
+{
+    const bl_report_history *h = m->o->history;
+    size_t n_hist = h ? h->n_runs : 0;
+    if (i < n_hist) {
+        *out = b->history[i];
+        *label = h->labels && h->labels[i] ? h->labels[i] : "";
+        return out->has;
+    }
+    const struct bl__rcell *c = &b->cells[i - n_hist];
+    *label = m->runs[i - n_hist].label;
+    *out = (struct bl__rhist){c->has_est, c->est.centre, c->est.ci_lo, c->est.ci_hi};
+    return c->has_est;
+}
+
+/* The change points of b's history chart: bl_changes_detect over the
+ * points it shows, with the defaults of `benchlab history --changes`. */
+static int find_changes(struct bl__rmodel *m, struct bl__rbench *b)
+{
+    size_t n_points = (m->o->history ? m->o->history->n_runs : 0) + m->n_runs, n = 0;
+    double *x = malloc((n_points + 1) * sizeof *x);
+    size_t *at = malloc((n_points + 1) * sizeof *at);
+    int rc = x && at ? 0 : -ENOMEM;
+    struct bl__rhist pt;
+    const char *label;
+    for (size_t i = 0; !rc && i < n_points; i++)
+        if (bl__rhistory_point(m, b, i, &pt, &label) && isfinite(pt.centre)) {
+            x[n] = pt.centre;
+            at[n++] = i;
+        }
+    bl_change *c = NULL;
+    size_t n_c = 0;
+    if (!rc)
+        rc = bl_changes_detect(x, n, NULL, &c, &n_c);
+    if (!rc && n_c && !(b->changes = calloc(n_c, sizeof *b->changes)))
+        rc = -ENOMEM;
+    for (size_t k = 0; !rc && k < n_c; k++)
+        b->changes[b->n_changes++] = (struct bl__rchange){at[c[k].at], c[k].kind,  c[k].before,
+                                                          c[k].after,  c[k].ratio, c[k].p};
+    free(c);
+    free(x);
+    free(at);
+    return rc;
+}
+
 int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_runs,
                      const bl_report_options *o)
 {
@@ -372,6 +419,8 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
     }
     if (!rc)
         fill_history(m, &ix, o->history);
+    for (size_t i = 0; !rc && i < m->n_benches; i++)
+        rc = find_changes(m, &m->benches[i]);
     free(where);
     bl__strindex_fini(&ix);
     for (size_t r = 0; !rc && r < n_runs; r++)
@@ -389,6 +438,7 @@ void bl__rmodel_fini(struct bl__rmodel *m)
         free(b->cells);
         free(b->deltas);
         free(b->history);
+        free(b->changes);
     }
     free(m->benches);
     memset(m, 0, sizeof *m);

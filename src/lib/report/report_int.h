@@ -81,11 +81,21 @@ struct bl__rhist {
     double centre, lo, hi;
 };
 
+/* A change point or outlier of a benchmark's history chart
+ * (bl_changes_detect over the points shown, earlier runs and runs alike). */
+struct bl__rchange {
+    size_t point; /* the history point where the new level starts, or the outlier */
+    int kind;     /* enum bl_change_kind */
+    double before, after, ratio, p;
+};
+
 struct bl__rbench {
     const char *name;          /* full name, borrowed */
     struct bl__rcell *cells;   /* [n_runs] */
     struct bl__rdelta *deltas; /* [n_runs]; the baseline's entry is unused */
     struct bl__rhist *history; /* [history->n_runs] */
+    struct bl__rchange *changes;
+    size_t n_changes;
 };
 
 struct bl__rmodel {
@@ -95,6 +105,12 @@ struct bl__rmodel {
     struct bl__rbench *benches;
     size_t n_benches;
 };
+
+/* Point i of b's history chart, earlier runs (history) first, then the
+ * runs: its centre and interval into *out, its run's label into *label;
+ * false when the run lacks the benchmark. */
+bool bl__rhistory_point(const struct bl__rmodel *m, const struct bl__rbench *b, size_t i,
+                        struct bl__rhist *out, const char **label);
 
 /* Build the model; 0 or -ENOMEM (then free with bl__rmodel_fini anyway). */
 int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_runs,
