@@ -62,19 +62,19 @@ typedef struct bl_bisect_step {
 } bl_bisect_step;
 
 typedef struct bl_bisect_result {
-    char good[41], bad[41];  /* the revisions resolved */
-    char first_bad[41];      /* the first commit whose build is slower; "" when not found */
-    char *bench;             /* the benchmark followed (BAD's most slowed) */
+    char good[41], bad[41]; /* the revisions resolved */
+    char first_bad[41];     /* the first commit whose build is slower; "" when not found */
+    char *bench;            /* the benchmark followed (BAD's most slowed) */
     double bad_ratio, bad_lo, bad_hi; /* BAD against GOOD */
-    double boundary;         /* the ratio that splits good from bad */
-    double ratio, lo, hi;    /* at first_bad's step */
-    size_t n_commits;        /* in the range (GOOD excluded, BAD included) */
-    size_t n_builds;         /* builds made, GOOD's and BAD's included */
+    double boundary;                  /* the ratio that splits good from bad */
+    double ratio, lo, hi;             /* at first_bad's step */
+    size_t n_commits;                 /* in the range (GOOD excluded, BAD included) */
+    size_t n_builds;                  /* builds made, GOOD's and BAD's included */
     size_t n_skipped;
-    char *ambiguous;         /* when skips hide it: "the first bad commit is one of A..B" */
-    bl_bisect_step *steps;   /* in the order measured; BAD's comparison first */
+    char *ambiguous;       /* when skips hide it: "the first bad commit is one of A..B" */
+    bl_bisect_step *steps; /* in the order measured; BAD's comparison first */
     size_t n_steps;
-    int interrupted;         /* Ctrl-C: what was measured so far */
+    int interrupted; /* Ctrl-C: what was measured so far */
 } bl_bisect_result;
 
 /*

@@ -989,8 +989,12 @@ complexity-registrations)
     # a fixed curve, the benchmark's own curve, groups by the other parameters
     err_has '^  Linear: O(n) in n (4 sizes, 1000 to 8000): [0-9.]* ns x n, RMS [0-9.]*%$'
     err_has '^  Own: O(n^1.5) in n (3 sizes, 16 to 256): [0-9.]* ns x n^1.5, RMS '
-    err_has '^  Named/kind=a/depth=1: O(n) in n (3 sizes, 1000 to 4000)'
-    err_has '^  Named/kind=b/depth=1: O(n) in n (3 sizes, 1000 to 4000)'
+    # grouped by the other parameters, each group fitted over its own 3
+    # sizes. Which curve wins between O(n) and O(n log n) over 1000 to 4000
+    # is the timings' (a loaded soak pass saw n log n, RMS 1.5% vs 3.9%);
+    # unit/complexity picks curves on exact data
+    err_has '^  Named/kind=a/depth=1: O([^)]*) in n (3 sizes, 1000 to 4000)'
+    err_has '^  Named/kind=b/depth=1: O([^)]*) in n (3 sizes, 1000 to 4000)'
     err_has '^  OneSize: not fitted: needs at least 3 sizes of n to fit the curves, has 1$'
     # nothing registered: no fit without --complexity
     ! grep -q '^  Unasked' "$tmp/err" || fail "Unasked fitted without --complexity"
@@ -998,12 +1002,14 @@ complexity-registrations)
     run "$cplx" $fast --filter 'ZeroSize'
     expect_status 0
     err_has '^  ZeroSize: not fitted: sizes must be 1 or more to fit log n and n^k: n=0$'
-    # --complexity fits it, to every curve: n steps per op is O(n), and fits well
+    # --complexity fits it, to every curve. n steps per op: O(n) on a quiet
+    # machine, but which curve wins over 500 to 4000, and whether the fit is
+    # good, is the timings' (unit/complexity picks curves on exact data)
     run "$cplx" $fast --complexity --filter 'Unasked' --format json
     expect_status 0
     out_has '"complexity":\[$'
     out_has '{"name":"BenchmarkUnasked","param":"len","asked":"auto","points":\[{"n":500,'
-    out_has '"best":{"curve":"O(n)","coefficient":[0-9.e+-]*,"rms":[0-9.e+-]*},"good":true,"fits":\[{"curve":"O(1)"'
+    out_has '"best":{"curve":"O([^"]*)","coefficient":[0-9.e+-]*,"rms":[0-9.e+-]*},"good":\(true\|false\),"fits":\[{"curve":"O(1)"'
     out_has '{"curve":"O(n^3)"'
     # the file says so, and a merge of it fits again as the run did: the
     # same fits, --complexity's too
@@ -1118,8 +1124,11 @@ bi, dr, st = r["BenchmarkBimodal"], r["BenchmarkDrifts"], r["BenchmarkSteady"]
 m = bi["batch_modes"]
 assert m["flagged"] and m["mvalue"] >= 3.2 and m["n_peaks"] >= 2, m
 lo, hi = m["modes_ns"][0], m["modes_ns"][-1]
-assert 1.6 < hi / lo < 2.5, m                      # twice the work
-assert dr["drift"]["flagged"] and dr["drift"]["pct"] > 5 and dr["drift"]["p"] < 0.01, dr
+# two modes, apart; how far apart is the machine's (the work is 2x, the
+# times under load are not): unit/diagnose places modes on synthetic data
+assert 0 < lo < hi, m
+# getting slower: flagged and significant; its size is the machine's
+assert dr["drift"]["flagged"] and dr["drift"]["pct"] > 0 and dr["drift"]["p"] < 0.01, dr
 assert dr["drift"]["n"] >= 6, dr
 assert "flagged" in st["batch_modes"] and "mvalue" in st["batch_modes"], st
 assert st["drift"] is not None and st["drift"]["p"] >= 0, st

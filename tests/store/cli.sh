@@ -569,6 +569,17 @@ gate-fires-at-five-launches)
     run "$cli" judge --store "$store" --metric instructions
     expect_status 3
     err_has 'nothing to judge: no benchmark of .* has instructions/op on both sides'
+    # compare's gate on the same files: Welch's t where the U test has no
+    # room (12 comparisons at 5 a side), the 2x found, the A/A passed
+    run "$cli" compare -fail-on-regression base.txt slow.txt
+    expect_status 1
+    # one regression a unit: sec/op and ref-cycles/op, 2x both
+    [ "$(grep -c '^benchlab: regression: ' "$tmp/err")" -eq 2 ] || fail "compare: want two regressions"
+    err_has "^benchlab: regression: Bench07-8 ref-cycles/op: +100.00% vs slow.txt (p=[0-9.e-]* by Welch's t on log values"
+    err_has "^benchlab: regression: Bench07-8 sec/op: +100.00% vs slow.txt (p=[0-9.e-]* by Welch's t on log values: the U test cannot reach the level with so few values, holm correction over 12 sec/op comparisons, threshold 0%)$"
+    run "$cli" compare -fail-on-regression=5 base.txt same.txt
+    expect_status 0
+    err_lacks 'regression'
     ;;
 history-changes-finds-planted-steps)
     # A main-branch history of 36 runs (issue 30 item 1), saved run by run

@@ -4,7 +4,12 @@
  * unit; after the multiple-comparison correction (bl_multiple_reject, stats/correction.c)
  * a comparison that is significant and worse than the threshold, in the
  * unit's better direction, is a regression, described on the report
- * stream.
+ * stream. Where the sample sizes leave the U test's smallest p above the
+ * level the correction needs first (5 values a side give 0.0079; Holm
+ * over 12 comparisons needs 0.0042), the gate decides that comparison
+ * with Welch's t on log values instead (stats/gatetest.c), as judge does,
+ * and says so: chosen by the sample and family sizes alone, never by the
+ * data. The tables keep benchstat's U-test p, byte for byte.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +18,7 @@
 #include <string.h>
 
 #include "../format/github.h"
+#include "benchlab/stats.h"
 #include "compare_int.h"
 
 struct cmpref {
@@ -21,7 +27,29 @@ struct cmpref {
     double p;
     int reject;
     size_t family; /* the comparisons of its unit, it among them */
+    int welch;     /* p is Welch's t on log values: the U test could not reach the level */
 };
+
+/* Welch's t on the logs of two cells' values: its p, or NAN (a value
+ * that is not positive, fewer than two a side). */
+static double welch_p(const struct cell *a, const struct cell *b)
+{
+    if (a->n < 2 || b->n < 2)
+        return NAN;
+    double *x = malloc((a->n + b->n) * sizeof *x);
+    if (!x)
+        return NAN;
+    int ok = 1;
+    for (uint32_t i = 0; i < a->n; i++)
+        ok &= a->vals[i] > 0, x[i] = log(a->vals[i]);
+    for (uint32_t i = 0; i < b->n; i++)
+        ok &= b->vals[i] > 0, x[a->n + i] = log(b->vals[i]);
+    double p = NAN;
+    if (!ok || bl_stats_welch(x, a->n, x + a->n, b->n, &p, NULL, NULL) != 0)
+        p = NAN;
+    free(x);
+    return p;
+}
 
 int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
 {
@@ -62,6 +90,7 @@ int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correcti
                 refs[n].cell = &c->cells[ci];
                 refs[n].p = c->cells[ci].p;
                 refs[n].reject = 0;
+                refs[n].welch = 0;
                 n++;
             }
     }
@@ -90,6 +119,19 @@ int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correcti
                 idx[m] = k;
                 ps[m++] = refs[k].p;
             }
+        /* where the rank test has no room at this family size: Welch */
+        double level = bl_correction_first_level(c->opts.alpha, m, corr);
+        for (size_t k = 0; k < m; k++) {
+            struct cmpref *x = &refs[idx[k]];
+            const struct cell *base = &c->cells[x->cell->base];
+            if (!(bl_stats_utest_min_p(base->n, x->cell->n) > level))
+                continue;
+            double wp = welch_p(base, x->cell);
+            if (!isnan(wp)) {
+                ps[k] = x->p = wp;
+                x->welch = 1;
+            }
+        }
         int rc = bl_multiple_reject(ps, m, c->opts.alpha, corr, rej);
         for (size_t k = 0; k < m; k++) {
             refs[idx[k]].reject = rc == 0 && rej[k];
@@ -126,11 +168,11 @@ int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correcti
             snprintf(title, sizeof title, "benchlab compare: %s %s %s", row.data,
                      past ? "worse" : "worse, under the threshold", c->str.s[t->unit]);
             bl__github_note_add(&gh, past ? BL__GITHUB_ERROR : BL__GITHUB_WARNING, worse, title,
-                                "%s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu %s "
+                                "%s %s: %+.2f%% vs %s (p=%.3g%s, %s correction over %zu %s "
                                 "comparisons), %s the %g%% threshold",
-                                row.data, c->str.s[t->unit], pct, lab.data, x->p, cname[corr],
-                                x->family, c->str.s[t->unit], past ? "past" : "under",
-                                threshold_pct);
+                                row.data, c->str.s[t->unit], pct, lab.data, x->p,
+                                x->welch ? " by Welch's t" : "", cname[corr], x->family,
+                                c->str.s[t->unit], past ? "past" : "under", threshold_pct);
         }
         if (!(worse > threshold_pct))
             continue;
@@ -142,9 +184,12 @@ int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correcti
             bl__key_label(c, c->colp, t->cols[x->col], &lab);
             bl__terminal_safe(&col, lab.data);
             fprintf(report,
-                    "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g, %s correction over %zu "
+                    "benchlab: regression: %s %s: %+.2f%% vs %s (p=%.3g%s, %s correction over %zu "
                     "%s comparisons, threshold %g%%)\n",
                     row.data, bl__terminal_safe(&lab, c->str.s[t->unit]), pct, col.data, x->p,
+                    x->welch ? " by Welch's t on log values: the U test cannot reach the level "
+                               "with so few values"
+                             : "",
                     cname[corr], x->family, bl__terminal_safe(&unit, c->str.s[t->unit]),
                     threshold_pct);
         }

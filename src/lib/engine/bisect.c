@@ -125,8 +125,8 @@ static int run_in(const char *dir, char *const argv[], int both, char **out, siz
 static int git_run(const char *repo, int both, char **out, const char *a1, const char *a2,
                    const char *a3, const char *a4, const char *a5, const char *a6)
 {
-    char *argv[] = {(char *)"git", (char *)"-C", (char *)repo, (char *)a1, (char *)a2, (char *)a3,
-                    (char *)a4, (char *)a5, (char *)a6, NULL};
+    char *argv[] = {(char *)"git", (char *)"-C", (char *)repo, (char *)a1, (char *)a2,
+                    (char *)a3,    (char *)a4,   (char *)a5,   (char *)a6, NULL};
     return run_in(NULL, argv, both, out, 0);
 }
 
@@ -166,7 +166,8 @@ static void say(struct bisect *b, const char *fmt, ...)
     b->progress(b->ctx, line);
 }
 
-static int fail(struct bisect *b, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct bisect *b, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int fail(struct bisect *b, int rc, const char *fmt, ...)
 {
     va_list ap;
@@ -219,8 +220,8 @@ static void remove_worktree(struct bisect *b, const char *dir)
 
 /* NEW/GOOD of the benchmark followed (or, before one is chosen, the most
  * slowed one) with `time_s`: 0, or an error with err set. */
-static int compare(struct bisect *b, const char *new_exe, double time_s, double *ratio,
-                   double *lo, double *hi)
+static int compare(struct bisect *b, const char *new_exe, double time_s, double *ratio, double *lo,
+                   double *hi)
 {
     bl_ab_options ao;
     bl_ab_options_init(&ao);
@@ -259,14 +260,14 @@ static int compare(struct bisect *b, const char *new_exe, double time_s, double 
     const bl_ab_bench *worst = NULL;
     for (size_t i = 0; i < rep->n_benches; i++) {
         const bl_ab_bench *x = &rep->benches[i];
-        int has = x->verdict == BL_AB_SAME || x->verdict == BL_AB_FASTER ||
-                  x->verdict == BL_AB_SLOWER;
+        int has =
+            x->verdict == BL_AB_SAME || x->verdict == BL_AB_FASTER || x->verdict == BL_AB_SLOWER;
         if (has && (!worst || x->est.ratio > worst->est.ratio))
             worst = x;
     }
     if (!worst) {
-        const char *why = rep->n_benches && rep->benches[0].message ? rep->benches[0].message
-                                                                      : "no verdict";
+        const char *why =
+            rep->n_benches && rep->benches[0].message ? rep->benches[0].message : "no verdict";
         rc = fail(b, BL_EPROTO, "ab: no comparison reached a verdict: %s", why);
         bl_ab_report_destroy(rep);
         return rc;
@@ -532,8 +533,12 @@ int bl_bisect_run(const bl_bisect_options *opts, void (*progress)(void *ctx, con
     }
     struct bisect b = {.o = &o, .progress = progress, .ctx = ctx, .err = err, .err_size = err_size};
     char *top = NULL;
-    char *argv[] = {(char *)"git", (char *)"-C", (char *)(o.repo ? o.repo : "."),
-                    (char *)"rev-parse", (char *)"--show-toplevel", NULL};
+    char *argv[] = {(char *)"git",
+                    (char *)"-C",
+                    (char *)(o.repo ? o.repo : "."),
+                    (char *)"rev-parse",
+                    (char *)"--show-toplevel",
+                    NULL};
     if (run_in(NULL, argv, 0, &top, 0) != 0 || !top || !*top) {
         snprintf(err, err_size, "%s is not in a git checkout", o.repo ? o.repo : "this directory");
         free(top);
