@@ -50,12 +50,22 @@ def check_line(where, line):
                 problems.append("%s: benchlab %s has no option %s: %s" % (where, cmd, opt, line.strip()))
 
 
-def lines_of(script):
+def lines_of(script, where="", nested=False):
+    """the lines of a run or script; an entry that YAML read as anything
+    but a string (an unquoted ': ' makes a mapping) is a problem, as CI
+    rejects it"""
     if isinstance(script, list):
         for s in script:
-            yield from str(s).splitlines()
-    elif script:
-        yield from str(script).splitlines()
+            if isinstance(s, list) and not nested:
+                yield from lines_of(s, where, True)
+            elif not isinstance(s, str):
+                problems.append("%s: a script entry is not a string (quote it): %r" % (where, s))
+            else:
+                yield from s.splitlines()
+    elif isinstance(script, str):
+        yield from script.splitlines()
+    elif script is not None:
+        problems.append("%s: not a string: %r" % (where, script))
 
 
 n_github = n_gitlab = 0
@@ -80,8 +90,9 @@ for i, block in enumerate(blocks, 1):
             for k, step in enumerate(job["steps"], 1):
                 if "run" not in step and "uses" not in step:
                     problems.append("%s: job %s step %d is neither run nor uses" % (where, name, k))
-                for line in lines_of(step.get("run")):
-                    check_line("%s: job %s step %d" % (where, name, k), line)
+                w = "%s: job %s step %d" % (where, name, k)
+                for line in lines_of(step.get("run"), w):
+                    check_line(w, line)
     else:  # GitLab CI
         n_gitlab += 1
         jobs = {k: v for k, v in d.items() if isinstance(v, dict) and k not in ("variables", "default")}
@@ -94,8 +105,9 @@ for i, block in enumerate(blocks, 1):
             if not name.startswith(".") and "script" not in job:
                 problems.append("%s: job %s has no script" % (where, name))
             for key in ("before_script", "script"):
-                for line in lines_of(job.get(key)):
-                    check_line("%s: job %s" % (where, name), line)
+                w = "%s: job %s %s" % (where, name, key)
+                for line in lines_of(job.get(key), w):
+                    check_line(w, line)
 if n_github < 1 or n_gitlab < 1:
     problems.append("%s: want a GitHub Actions workflow and a GitLab CI file, found %d and %d" %
                     (doc, n_github, n_gitlab))

@@ -712,7 +712,9 @@ process-cpu-time-like-google-benchmark)
     # threads, in Google Benchmark and in benchlab (CPU work, not wall
     # time; its upper end is not asserted: thread start-up, which ASan
     # makes costly, is the helper's, and the thread's clock at 2 threads on
-    # a loaded machine has few clean batches); per op of one thread it is
+    # a loaded machine has few clean batches; at 1 thread it is judged
+    # within each benchmark against the thread's own CPU time, which the
+    # body reports); per op of one thread it is
     # the same at 1 and 2 threads (so it is divided by the threads as
     # Google Benchmark divides it); a kIsRate counter is over the CPU
     # seconds of the benchmark's clock, so rate x cpu_time is 1.
@@ -737,9 +739,19 @@ threads = [int(t) for t in sys.argv[2:]]
 for t in threads:
     th, pr = rows["BM_handoff/threads:%d" % t], rows["BM_handoff/process_time/threads:%d" % t]
     ratio = pr["cpu_time"] / th["cpu_time"]
-    print("threads %d: cpu_time process / thread %.3f" % (t, ratio))
-    assert ratio > 1.6, (t, ratio, th, pr)
-    assert th["ops_rate"] / pr["ops_rate"] > 1.6, (th, pr)
+    print("threads %d: cpu_time process / thread %.3f; over the thread's own CPU time per op: "
+          "process %+.0f ns, thread %+.0f ns" % (t, ratio, pr["cpu_time"] - pr["own_cpu_ns"],
+                                               th["cpu_time"] - th["own_cpu_ns"]))
+    if t == 1:
+        # within each benchmark's own run, whatever the load (separate
+        # benchmarks' ratio fell to 1.18 with two busy loops: the thread's
+        # own share of starting and joining grows): the process's clock
+        # holds the helper's 100 us of CPU on top of the thread's own
+        # time, the thread's clock none of it
+        assert pr["cpu_time"] - pr["own_cpu_ns"] > 80000, (t, th, pr)
+        assert th["cpu_time"] - th["own_cpu_ns"] < 50000, (t, th, pr)
+    else:
+        assert ratio > 1.6, (t, ratio, th, pr)
 # rate x cpu_time is 1 at any thread count and load
 for b in rows.values():
     one = b["ops_rate"] * b["cpu_time"] / per_s[b["time_unit"]]

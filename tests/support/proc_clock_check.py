@@ -5,9 +5,10 @@ JSON is a benchlab JSON run; THREAD a benchmark on its thread's clock, ONE
 and TWO the same body on the process's clock (.process_cpu,
 MeasureProcessCPUTime) at 1 and 2 threads. Each thread reads the process's
 clock around its own batch, so a load that runs the threads in turn leaves
-each reading with its own work: TWO is judged on the upper tenth of its
-measured batches, where the threads ran together. It must show about twice
-THREAD's CPU time per op, and per op of one thread the same as ONE (the
+each reading with its own work: TWO's batches must each show the
+process's time beyond the thread's own at the helper's 100 us of CPU per
+op at least (the op spawns and joins it), and per op of one thread (the
+upper tenth of its batches, where the threads ran together) the same as ONE (the
 process's time divided by the threads twice, as Google Benchmark divides
 it). Used by tests/engine (process-cpu-is-every-thread) and tests/gbench
 (process-cpu-time-like-google-benchmark), which give the figures.
@@ -26,6 +27,22 @@ th = statistics.median(per[thread])
 one = statistics.median(per[one_name])
 two = per[two_name]
 top = two[int(0.9 * len(two))] if two else 0
-print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f" % (top, th, one))
-assert top / th > 1.6, "process / thread CPU time per op %.2f" % (top / th)
+# Within each batch of TWO, the process's clock holds at least the
+# thread's own work and its helper's (spawned and joined inside the op):
+# about twice the thread's own CPU time whatever the load, where a thread
+# clock gives 1. (Against THREAD, a separate benchmark, the upper tenth
+# fell to 1.53 with two busy loops running: the pairs rarely overlapped.)
+# (A ratio to the thread's own time fell to 1.36 there too: its own share
+# of starting and joining the helper grows with the load; the helper's
+# 100 us of CPU do not.) So per op of each batch, the process's clock
+# beyond the thread's own: 0 on a thread clock; the helper's 100 us on the
+# process's at 1 thread, but at 2 threads under two busy loops as little as
+# 65 us was seen, so a quarter of it is the bound.
+extra = sorted((s["proc_cpu_ns"] - s["cpu_ns"]) / s["reps"] for b in json.load(open(path))["benchmarks"]
+               if b["name"] == two_name for l in b["launches"] for s in l["samples"]
+               if s["stage"] == "m" and s["reps"] > 0 and s.get("proc_cpu_ns") and s.get("cpu_ns"))
+beyond = statistics.median(extra) if extra else 0
+print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f; "
+      "process beyond own thread per op %.0f ns" % (top, th, one, beyond))
+assert beyond > 25000, "process beyond own thread CPU time per op %.0f ns" % beyond
 assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)
