@@ -881,9 +881,11 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
             if s["stage"] != "m" or s["pauses"]:
                 continue
             n += 1
-            # cpu_ns is the benchmark's threads' time on CPU: never much
-            # beyond the wall time (the clocks' reads), unlike the process's
-            assert s["cpu_ns"] <= s["ns"] * 1.1 + 100000, (b["name"], s)
+            # cpu_ns is the benchmark's threads' time on CPU, not the
+            # process's: with the neighbour busy the process's is about
+            # twice the wall time; the thread's stays near it (a quiet soak
+            # pass saw 1.2x in one disturbed batch, the guest's accounting)
+            assert s["cpu_ns"] <= s["ns"] * 1.5 + 100000, (b["name"], s)
             gap = s["ns"] - s["cpu_ns"]
             if gap <= 50000 or gap <= 0.02 * s["ns"]:
                 on_cpu += 1

@@ -782,8 +782,11 @@ for p in sys.argv[1:]:
     assert all(l["cpu_clock"] == "process" for l in pr["launches"]), pr["launches"]
     assert pr["estimate"]["cpu_clock"] == "process", pr["estimate"]
     assert all("cpu_clock" not in l for l in th["launches"]) and "cpu_clock" not in th["estimate"]
-    # the process's CPU time may exceed the wall time: it is not capped
-    assert pr["estimate"]["cpu_ns_per_op"] > 1.3 * th["estimate"]["cpu_ns_per_op"], (pr, th)
+    # the process's CPU time per op holds the helper's 100 us beyond the
+    # thread's own (the body's own_cpu_ns), within the same benchmark: a
+    # ratio to the thread benchmark, run apart, fell below 1.3 under load
+    own = pr["launches"][0]["metrics"]["own_cpu_ns"]
+    assert pr["estimate"]["cpu_ns_per_op"] - own > 80000, (pr["estimate"], own)
 PY
     if [ "$have_gb" = with-gb ]; then
         "$bin/gb_proccpu_suite" --benchmark_format=json --benchmark_min_time=0.3 >"$tmp/gb.json" \
