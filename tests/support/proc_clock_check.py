@@ -35,14 +35,15 @@ top = two[int(0.9 * len(two))] if two else 0
 # (A ratio to the thread's own time fell to 1.36 there too: its own share
 # of starting and joining the helper grows with the load; the helper's
 # 100 us of CPU do not.) So per op of each batch, the process's clock
-# beyond the thread's own: 0 on a thread clock; the helper's 100 us on the
-# process's at 1 thread, but at 2 threads under two busy loops as little as
-# 65 us was seen, so a quarter of it is the bound.
+# beyond the thread's own: exactly 0 on a thread clock; the helper's 100 us
+# on the process's at 1 thread, but at 2 threads as little as 65 us under
+# two busy loops and 20 us with a whole make check beside them: the bound
+# is that some other thread's CPU time is in it at all.
 extra = sorted((s["proc_cpu_ns"] - s["cpu_ns"]) / s["reps"] for b in json.load(open(path))["benchmarks"]
                if b["name"] == two_name for l in b["launches"] for s in l["samples"]
                if s["stage"] == "m" and s["reps"] > 0 and s.get("proc_cpu_ns") and s.get("cpu_ns"))
 beyond = statistics.median(extra) if extra else 0
 print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f; "
       "process beyond own thread per op %.0f ns" % (top, th, one, beyond))
-assert beyond > 25000, "process beyond own thread CPU time per op %.0f ns" % beyond
+assert beyond > 5000, "process beyond own thread CPU time per op %.0f ns" % beyond
 assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)

@@ -265,12 +265,32 @@ static int compare(struct bisect *b, const char *new_exe, double time_s, double 
         if (has && (!worst || x->est.ratio > worst->est.ratio))
             worst = x;
     }
-    if (!worst) {
-        const char *why =
-            rep->n_benches && rep->benches[0].message ? rep->benches[0].message : "no verdict";
-        rc = fail(b, BL_EPROTO, "ab: no comparison reached a verdict: %s", why);
+    int missing = 0; /* a benchmark without a verdict: the budget was too small */
+    for (size_t i = 0; i < rep->n_benches; i++)
+        missing |=
+            rep->benches[i].verdict == BL_AB_TOO_FEW || rep->benches[i].verdict == BL_AB_ERROR;
+    if (!worst || (missing && !b->r->bench)) {
+        /* measured again with more time (the caller's reruns): choosing
+         * the followed benchmark among some of them, or deciding on none,
+         * would be deciding on what the budget left out */
+        const char *why = "no verdict";
+        for (size_t i = 0; i < rep->n_benches; i++)
+            if (rep->benches[i].message)
+                why = rep->benches[i].message;
+        fail(b, BL_EPROTO, "ab: no verdict for every benchmark: %s", why);
         bl_ab_report_destroy(rep);
-        return rc;
+        return 1;
+    }
+    if (!b->r->bench) {
+        /* BAD's comparison: follow the benchmark BAD slowed most surely,
+         * by the lower end of its interval */
+        for (size_t i = 0; i < rep->n_benches; i++) {
+            const bl_ab_bench *x = &rep->benches[i];
+            if ((x->verdict == BL_AB_SAME || x->verdict == BL_AB_FASTER ||
+                 x->verdict == BL_AB_SLOWER) &&
+                x->est.lo > worst->est.lo)
+                worst = x;
+        }
     }
     if (!b->r->bench && !(b->r->bench = strdup(worst->name))) {
         bl_ab_report_destroy(rep);
@@ -329,6 +349,14 @@ static int step(struct bisect *b, const char *commit, int *verdict)
     for (int k = 0;; k++) {
         double ratio = NAN, lo = NAN, hi = NAN;
         rc = compare(b, exe, t, &ratio, &lo, &hi);
+        if (rc == 1 && k < b->o->max_reruns) { /* no verdict: more time, as for unclear */
+            say(b, "%.7s: no verdict in %gs (%s): measuring again for %gs", commit, t, b->err,
+                2 * t);
+            t *= 2;
+            continue;
+        }
+        if (rc == 1)
+            rc = BL_EPROTO; /* still none: b->err says why */
         if (rc)
             break;
         s->measurements++;
