@@ -14,7 +14,8 @@
  * interval of NEW/GOOD lies above the boundary, good when below, unclear
  * when it straddles it, and an unclear step is measured again with twice
  * the time (up to max_reruns times; then the point estimate decides, and
- * the step says so). The boundary is the geometric middle of GOOD and BAD
+ * the step says so); a comparison without a verdict (too few clean
+ * blocks) is measured again the same way. The boundary is the geometric middle of GOOD and BAD
  * (sqrt of BAD's ratio): a commit either carries the regression or not,
  * and the middle splits the two evenly. A commit whose build fails is
  * skipped, as `git bisect skip` does, and the search goes on around it.
