@@ -65,7 +65,7 @@ BENCHLAB_MAIN()
 C
     git add lib.c suite.c && git commit -qm "commit $k"
     cc -O2 -I"$src/include" -o suite suite.c lib.c "$build/lib/libbenchlab.a" -lm -lpthread -ldl
-    ./suite --count 5 --time "${TIME:-0.3s}" --save --commit "$(git rev-parse HEAD)" --branch main \
+    "$bl" run ./suite --count 5 --time "${TIME:-0.3s}" --save --commit "$(git rev-parse HEAD)" --branch main \
         --no-table >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
     eval "sha_$k=\$(git rev-parse HEAD)"
     k=$((k + 1))
