@@ -11,6 +11,7 @@
 #include "../base/base.h"
 #include "benchlab/changes.h"
 #include "benchlab/format.h"
+#include "text.h"
 
 /* A value of the metric: a duration for ns/op, else a count. */
 static void format_value(char *buf, size_t size, double v, const char *unit)
@@ -65,15 +66,6 @@ static void fill_row(struct row *r, const bl_changes_series *se, const bl_change
         snprintf(r->c[COL_P], sizeof r->c[COL_P], ch->p < 0.001 ? "%.1e" : "%.4f", ch->p);
 }
 
-/* Display width of a UTF-8 string. */
-static int width(const char *s)
-{
-    int w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 static size_t count_kind(const bl_changes_report *r, int kind)
 {
     size_t n = 0;
@@ -116,7 +108,7 @@ static void text_table(FILE *f, const bl_changes_report *r, int kind)
 {
     int w[N_COLS];
     for (int k = 0; k < N_COLS; k++)
-        w[k] = width(heads[kind][k]);
+        w[k] = bl__text_width(heads[kind][k]);
     struct bl__buf safe = {0};
     struct row row;
     int n_cols = N_COLS - (kind == BL_CHANGE_OUTLIER); /* an outlier has no p */
@@ -134,10 +126,10 @@ static void text_table(FILE *f, const bl_changes_report *r, int kind)
                 fill_row(&row, se, &se->changes[j], r->unit, &safe);
                 for (int k = 0; k < n_cols; k++) {
                     if (!pass) {
-                        w[k] = width(row.c[k]) > w[k] ? width(row.c[k]) : w[k];
+                        w[k] = bl__text_width(row.c[k]) > w[k] ? bl__text_width(row.c[k]) : w[k];
                         continue;
                     }
-                    int pad = w[k] - width(row.c[k]);
+                    int pad = w[k] - bl__text_width(row.c[k]);
                     fprintf(f, "%s%s%*s", k ? "  " : "", row.c[k],
                             k + 1 < n_cols && pad > 0 ? pad : 0, "");
                 }
