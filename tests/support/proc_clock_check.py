@@ -37,13 +37,21 @@ top = two[int(0.9 * len(two))] if two else 0
 # 100 us of CPU do not.) So per op of each batch, the process's clock
 # beyond the thread's own: exactly 0 on a thread clock; the helper's 100 us
 # on the process's at 1 thread, but at 2 threads as little as 65 us under
-# two busy loops and 20 us with a whole make check beside them: the bound
-# is that some other thread's CPU time is in it at all.
+# two busy loops, 20 us with a whole make check beside them, and a median
+# of 958 ns with two busy loops and a second ctest: at 2 threads it is
+# the overlap of the two threads' batches (each thread's own work and its
+# helper's, summed over the threads and divided by them, cancel), which
+# the scheduler decides. The bound is what a thread clock cannot give:
+# some batch holds another thread's CPU time at all (a thread clock gives
+# exactly 0 in every batch).
 extra = sorted((s["proc_cpu_ns"] - s["cpu_ns"]) / s["reps"] for b in json.load(open(path))["benchmarks"]
                if b["name"] == two_name for l in b["launches"] for s in l["samples"]
                if s["stage"] == "m" and s["reps"] > 0 and s.get("proc_cpu_ns") and s.get("cpu_ns"))
 beyond = statistics.median(extra) if extra else 0
+most = extra[-1] if extra else 0
 print("2 threads: upper tenth %.0f ns/op, thread's clock %.0f, 1 thread %.0f; "
-      "process beyond own thread per op %.0f ns" % (top, th, one, beyond))
-assert beyond > 5000, "process beyond own thread CPU time per op %.0f ns" % beyond
+      "process beyond own thread per op: median %.0f ns, largest %.0f ns over %d batches"
+      % (top, th, one, beyond, most, len(extra)))
+assert most > 0, ("no batch of %d holds another thread's CPU time (largest %.0f ns per op): "
+                  "a thread's clock, not the process's" % (len(extra), most))
 assert 0.6 < top / one < 1.6, "2 threads over 1: %.2f" % (top / one)
