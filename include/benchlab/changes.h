@@ -94,6 +94,8 @@ typedef struct bl_changes_series {
     const char *const *commits; /* per value: the run's commit; NULL entries or array: none */
     const bl_change *changes;   /* ordered by `at` */
     size_t n_changes;
+    const char *const *acked; /* per change: the commit of the acknowledgement that accepts
+                                 it (benchlab baseline ack), or NULL; NULL array: none */
 } bl_changes_series;
 
 typedef struct bl_changes_report {

@@ -105,6 +105,8 @@ typedef struct bl_judgement {
     size_t n_base, n_new;      /* values compared */
     int launch_level;          /* 1: one value per launch; 0: pooled batches */
     int test;                  /* enum bl_judge_test */
+    const char *acknowledged;  /* a regression (slower, failed) accepted by an acknowledgement
+                                  (bl_judge_acknowledge): its commit, borrowed; else NULL */
 } bl_judgement;
 
 typedef struct bl_judgement_set {
@@ -117,8 +119,9 @@ typedef struct bl_judgement_set {
     size_t n_welch;        /* benchmarks decided by Welch's t (the U test could not reach level) */
     double welch_rank_min_p;          /* the U test's smallest possible p for those (the largest) */
     size_t welch_n_base, welch_n_new; /* the values a side of that one */
-    size_t n_counts;  /* benchmarks judged on one count a side (BL_JUDGE_TEST_COUNT) */
-    size_t n_lacking; /* benchmarks in both runs without the metric on a side (unchanged) */
+    size_t n_counts;       /* benchmarks judged on one count a side (BL_JUDGE_TEST_COUNT) */
+    size_t n_lacking;      /* benchmarks in both runs without the metric on a side (unchanged) */
+    size_t n_acknowledged; /* of n_slower and n_failed, those an acknowledgement accepts */
 } bl_judgement_set;
 
 /*
@@ -145,13 +148,24 @@ BL_API void bl_judgement_set_destroy(bl_judgement_set *set);
 BL_API int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
                           const bl_judge_options *opts, bl_judgement *out);
 
+/*
+ * Accept the regressions of `set` (slower or failed) of the benchmarks
+ * whose name (full, or without a leading "Benchmark") matches `pattern`
+ * (a shell pattern, fnmatch), as acknowledged at `commit` (borrowed until
+ * the set is destroyed): they stay slower or failed, are said to be
+ * acknowledged, and no longer fail bl_judge_gate. Which acknowledgements
+ * apply to two runs is the store's to say (bl_store_ack_covers). Returns
+ * how many it accepted.
+ */
+BL_API size_t bl_judge_acknowledge(bl_judgement_set *set, const char *pattern, const char *commit);
+
 /* Flags of bl_judge_gate() and bl_judge_write(). */
 #define BL_JUDGE_ALLOW_MISSING 1u /* a benchmark missing from the run does not fail the gate */
 #define BL_JUDGE_MARKDOWN 2u      /* bl_judge_write: Markdown, not text */
 
 /*
  * The exit status of a CI gate on `set`: 1 when a benchmark is slower or
- * failed, or, without BL_JUDGE_ALLOW_MISSING, when a benchmark of the
+ * failed (and not acknowledged), or, without BL_JUDGE_ALLOW_MISSING, when a benchmark of the
  * baseline is missing from the run judged (a lost shard, a crashed job);
  * 0 otherwise.
  */

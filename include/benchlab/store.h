@@ -47,7 +47,7 @@ typedef struct bl_store bl_store;
 
 /* The schema version this library writes, and reads (older ones are
  * migrated forward when opened). */
-#define BL_STORE_SCHEMA_VERSION 2
+#define BL_STORE_SCHEMA_VERSION 3
 
 enum bl_store_flags {
     /* Create the store when it does not exist: the file and its directory,
@@ -231,6 +231,55 @@ BL_API int bl_store_baseline_list(bl_store *store, bl_store_baseline **baselines
                                   char *err, size_t err_size);
 BL_API void bl_store_baselines_free(bl_store_baseline *baselines, size_t n);
 
+/* ---- acknowledgements -------------------------------------------------- */
+
+/*
+ * An accepted change: "BENCH got slower at COMMIT, and that is known". A
+ * regression of a matching benchmark that a judge finds across that
+ * commit passes the gate, said as acknowledged (bl_judge_acknowledge),
+ * and history --changes marks the change point there (docs/ci.md,
+ * "Accepting a change"), as bencher and CodSpeed let users dismiss an
+ * alert.
+ */
+typedef struct bl_store_ack {
+    char *benchmark; /* a full name, or a shell pattern of names (fnmatch), as Hash/len=* */
+    char *commit;    /* the full hash when git knew the revision, else the hex given */
+    char *reason;    /* NULL: none given */
+    char *acked_at;  /* UTC */
+} bl_store_ack;
+
+/*
+ * Acknowledge `benchmark` (a name or pattern) at `commit`: a revision git
+ * resolves in the current directory (HEAD, v1.2, a prefix), stored as its
+ * full hash, or else a hash of 7 to 40 hex digits, stored as given.
+ * Acknowledging the same pair again replaces its reason. BL_EUSAGE for an
+ * empty benchmark or a commit that is neither.
+ */
+BL_API int bl_store_ack_add(bl_store *store, const char *benchmark, const char *commit,
+                            const char *reason, char *err, size_t err_size);
+/* Withdraw it (the same two words as given, or the stored hash):
+ * BL_ENOTFOUND when there is none. */
+BL_API int bl_store_ack_remove(bl_store *store, const char *benchmark, const char *commit,
+                               char *err, size_t err_size);
+/* Every acknowledgement, by benchmark then time. Free with bl_store_acks_free(). A store of
+ * an older schema read as it is has none. */
+BL_API int bl_store_ack_list(bl_store *store, bl_store_ack **acks, size_t *n, char *err,
+                             size_t err_size);
+BL_API void bl_store_acks_free(bl_store_ack *acks, size_t n);
+
+/*
+ * Whether `ack` names a change that came in between a run of commit
+ * `from` (NULL or "": none before) and one of commit `to`: its commit is
+ * (a prefix of) `to`, or git in the current directory says it is an
+ * ancestor of `to` and not of `from`. Without git, or a history git does
+ * not have (a shallow clone), only the first holds. 1 or 0.
+ */
+BL_API int bl_store_ack_covers(const bl_store_ack *ack, const char *from, const char *to);
+
+/* Whether `ack` names the benchmark `name` (its full name, or without a
+ * leading "Benchmark"). 1 or 0. */
+BL_API int bl_store_ack_names(const bl_store_ack *ack, const char *name);
+
 /* ---- history ----------------------------------------------------------- */
 
 /* A benchmark's centre in one run: what the run's summary table showed
@@ -297,6 +346,17 @@ BL_API void bl_store_history_destroy(bl_store_history *history);
 BL_API int bl_store_history_changes(const bl_store_history *history,
                                     const bl_changes_options *options, bl_changes_report *out);
 BL_API void bl_store_changes_free(bl_changes_report *report);
+
+/*
+ * Mark the changes of `report` that an acknowledgement covers (one that
+ * names the series' benchmark and covers the change's commit from the
+ * run before it, bl_store_ack_covers): the series' `acked` (allocated
+ * here, freed by bl_store_changes_free) holds per change the ack's
+ * commit, borrowed from `acks`, or NULL. Outliers are not marked.
+ * 0 or -ENOMEM.
+ */
+BL_API int bl_store_changes_acknowledge(bl_changes_report *report, const bl_store_ack *acks,
+                                        size_t n_acks);
 
 /* ---- the saver of bl_run_main ------------------------------------------ */
 

@@ -298,11 +298,23 @@ static int print_changes(bl_store *s, const bl_store_history *h, const struct hi
         return cli_error("history: finding the change points: %s", bl_strerror(rc));
     r.store = bl_store_name(s);
     r.unit = bl_judge_metric_unit((enum bl_judge_metric)a->metric);
+    char err[1024];
+    bl_store_ack *acks = NULL;
+    size_t n_acks = 0;
+    rc = bl_store_ack_list(s, &acks, &n_acks, err, sizeof err);
+    if (!rc)
+        rc = bl_store_changes_acknowledge(&r, acks, n_acks);
+    if (rc) {
+        bl_store_acks_free(acks, n_acks);
+        bl_store_changes_free(&r);
+        return cli_error("history: %s", rc == -ENOMEM ? bl_strerror(rc) : err);
+    }
     enum bl_changes_format f = strcmp(a->format, "json") == 0       ? BL_CHANGES_JSON
                                : strcmp(a->format, "markdown") == 0 ? BL_CHANGES_MARKDOWN
                                                                     : BL_CHANGES_TEXT;
     rc = bl_changes_write(stdout, &r, f);
     bl_store_changes_free(&r);
+    bl_store_acks_free(acks, n_acks);
     return rc || fflush(stdout) ? 2 : 0;
 }
 

@@ -25,9 +25,31 @@
 
 /* ---- baseline ---------------------------------------------------------------------- */
 
+/* `baseline acks`: one line per acknowledgement. */
+static int list_acks(bl_store *s, char *err, size_t err_size)
+{
+    bl_store_ack *a;
+    size_t n;
+    int rc = bl_store_ack_list(s, &a, &n, err, err_size);
+    if (rc)
+        return rc;
+    char name[640], reason[640], date[32];
+    for (size_t i = 0; i < n; i++) {
+        cli_short_date(date, sizeof date, a[i].acked_at);
+        printf("%s at %.12s (acknowledged %s)%s%s\n",
+               bl_terminal_text(name, sizeof name, a[i].benchmark), a[i].commit, date,
+               a[i].reason ? ": " : "",
+               a[i].reason ? bl_terminal_text(reason, sizeof reason, a[i].reason) : "");
+    }
+    if (!n)
+        printf("no acknowledgements in %s\n", bl_store_name(s));
+    bl_store_acks_free(a, n);
+    return 0;
+}
+
 int cmd_baseline(int argc, char **argv)
 {
-    const char *spec = NULL;
+    const char *spec = NULL, *reason = NULL;
     struct bl__args args;
     int first_pos = cli_parse("baseline", argc, argv, &args);
     if (first_pos < 0)
@@ -37,17 +59,25 @@ int cmd_baseline(int argc, char **argv)
         int c = args.hits[k].opt->id;
         if (c == BL__ID_STORE)
             spec = v;
+        else if (c == BL__ID_REASON)
+            reason = v;
     }
     int n = argc - first_pos;
     char **a = argv + first_pos;
-    int set = n >= 2 && n <= 3 && strcmp(a[0], "set") == 0;
-    int list = n == 1 && strcmp(a[0], "list") == 0;
-    if (!set && !list) {
+    const char *word = n ? a[0] : "";
+    int set = n >= 2 && n <= 3 && strcmp(word, "set") == 0;
+    int list = n == 1 && strcmp(word, "list") == 0;
+    int ack = n == 3 && strcmp(word, "ack") == 0;
+    int unack = n == 3 && strcmp(word, "unack") == 0;
+    int acks = n == 1 && strcmp(word, "acks") == 0;
+    if (!set && !list && !ack && !unack && !acks) {
         bl__help_write(stderr, bl__command_find("baseline"), "benchlab baseline");
         return 2;
     }
+    if (reason && !ack)
+        return cli_error("baseline: --reason goes with ack");
     bl_store *s;
-    if (cli_store_open("baseline", spec, 0, &s))
+    if (cli_store_open("baseline", spec, ack ? BL_STORE_CREATE : 0, &s))
         return 2;
     char err[1024], d[640];
     int rc = 0;
@@ -59,6 +89,16 @@ int cmd_baseline(int argc, char **argv)
             rc = bl_store_baseline_set(s, a[1], id, err, sizeof err);
         if (!rc)
             printf("baseline %s = run %lld\n", bl_terminal_text(d, sizeof d, a[1]), (long long)id);
+    } else if (ack) {
+        rc = bl_store_ack_add(s, a[1], a[2], reason, err, sizeof err);
+        if (!rc)
+            printf("acknowledged: %s at %s\n", bl_terminal_text(d, sizeof d, a[1]), a[2]);
+    } else if (unack) {
+        rc = bl_store_ack_remove(s, a[1], a[2], err, sizeof err);
+        if (!rc)
+            printf("withdrawn: %s at %s\n", bl_terminal_text(d, sizeof d, a[1]), a[2]);
+    } else if (acks) {
+        rc = list_acks(s, err, sizeof err);
     } else {
         bl_store_baseline *b;
         size_t nb;
@@ -75,6 +115,16 @@ int cmd_baseline(int argc, char **argv)
     }
     bl_store_close(s);
     return rc ? cli_error("baseline: %s", err) : 0;
+}
+
+/* Accept the regressions of `set` that an acknowledgement covers: its
+ * commit came in between the baseline's and the run's. */
+static void acknowledge(bl_judgement_set *set, const bl_store_run *base, const bl_store_run *cur,
+                        const bl_store_ack *acks, size_t n_acks)
+{
+    for (size_t i = 0; i < n_acks && set->n_acknowledged < set->n_slower + set->n_failed; i++)
+        if (bl_store_ack_covers(&acks[i], base->commit, cur->commit))
+            bl_judge_acknowledge(set, acks[i].benchmark, acks[i].commit);
 }
 
 /* ---- judge ------------------------------------------------------------------------- */
@@ -277,6 +327,10 @@ int cmd_judge(int argc, char **argv)
         bl_store_run_fini(&cur_run);
         return rc;
     }
+    bl_store_ack *acks = NULL;
+    size_t n_acks = 0;
+    if (!rc)
+        rc = bl_store_ack_list(s, &acks, &n_acks, err, sizeof err);
     bl_store_close(s);
     if (rc) {
         bl_results_destroy(cur);
@@ -295,6 +349,7 @@ int cmd_judge(int argc, char **argv)
                   "model say nothing of another); --allow-other-machine judges anyway",
                   ref, bl_terminal_text(safe_new, sizeof safe_new, cpu_new),
                   bl_terminal_text(safe_base, sizeof safe_base, cpu_base));
+        bl_store_acks_free(acks, n_acks);
         bl_results_destroy(cur);
         bl_results_destroy(base);
         bl_store_run_fini(&cur_run);
@@ -307,6 +362,7 @@ int cmd_judge(int argc, char **argv)
     if (rc) {
         cli_error("judge: %s", err);
     } else {
+        acknowledge(set, &base_run, &cur_run, acks, n_acks);
         char bl[400], nl[400];
         cli_run_label(bl, sizeof bl, against ? base_ref : NULL, &base_run);
         cli_run_label(nl, sizeof nl, ref, &cur_run);
@@ -339,6 +395,7 @@ int cmd_judge(int argc, char **argv)
             status = bl_judge_gate(set, gate);
     }
     bl_judgement_set_destroy(set);
+    bl_store_acks_free(acks, n_acks);
     bl_results_destroy(cur);
     bl_results_destroy(base);
     bl_store_run_fini(&cur_run);

@@ -20,6 +20,7 @@ void bl_store_changes_free(bl_changes_report *r)
         free((void *)se->run_ids);
         free((void *)se->commits);
         free((void *)se->changes);
+        free((void *)se->acked);
     }
     free((void *)r->series);
     memset(r, 0, sizeof *r);

@@ -115,3 +115,13 @@ int bl__git_resolve(const char *dir, const char *rev, char *sha, size_t size)
     const char *const args[] = {"rev-parse", "--verify", "-q", "--end-of-options", spec, NULL};
     return run_git(dir, args, sha, size) == 0 && strlen(sha) >= 40 ? 0 : -1;
 }
+
+int bl__git_is_ancestor(const char *dir, const char *a, const char *b)
+{
+    if (!a[0] || !b[0] || a[0] == '-' || b[0] == '-')
+        return -1;
+    /* exit 0: yes; 1: no; anything else (an unknown commit): no answer */
+    const char *const args[] = {"merge-base", "--is-ancestor", "--end-of-options", a, b, NULL};
+    int rc = run_git(dir, args, NULL, 0);
+    return rc == 0 ? 1 : rc == 1 ? 0 : -1;
+}

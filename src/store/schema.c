@@ -103,6 +103,14 @@ static const char *const schema_v2[] = {
     NULL,
 };
 
+/* Version 3: acknowledged changes (acks.c): a benchmark name or pattern
+ * and the commit where its change came in. They belong to no run. */
+static const char *const schema_v3[] = {
+    "CREATE TABLE acks (benchmark TEXT NOT NULL, git_commit TEXT NOT NULL, reason TEXT,"
+    " acked_at TEXT NOT NULL, PRIMARY KEY (benchmark, git_commit))",
+    NULL,
+};
+
 /*
  * Forward migrations: migrations[v - 1] takes a store from version v to
  * v + 1 (NULL-terminated statement lists). A new store is made as version
@@ -111,7 +119,7 @@ static const char *const schema_v2[] = {
  * an entry here and bumps BL_STORE_SCHEMA_VERSION; stores written before
  * it keep opening, and are migrated once, when first opened.
  */
-static const char *const *const migrations[] = {schema_v2};
+static const char *const *const migrations[] = {schema_v2, schema_v3};
 _Static_assert(sizeof migrations / sizeof *migrations == BL_STORE_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

@@ -93,5 +93,8 @@ int bl__git_toplevel(const char *dir, char *out, size_t size);
 void bl__git_facts(const char *dir, struct bl__git_facts *facts);
 /* A revision to its full commit id. 0, or -1 when git does not know it. */
 int bl__git_resolve(const char *dir, const char *rev, char *sha, size_t size);
+/* Whether commit a is an ancestor of b (or b itself): 1, 0, or -1 when git
+ * cannot say (no git, a commit it does not have). */
+int bl__git_is_ancestor(const char *dir, const char *a, const char *b);
 
 #endif /* BENCHLAB_STORE_STORE_INT_H */

@@ -80,7 +80,7 @@ bash-completion)
     bash_complete benchlab exec -N ech >"$tmp/out"
     out_has '^echo$'
     bash_complete benchlab baseline '' >"$tmp/out"
-    [ "$(tr '\n' ' ' <"$tmp/out")" = "set list " ] || fail "baseline's words"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "set list ack acks unack " ] || fail "baseline's words"
     # a suite's own command line
     bash -c ". '$share/bash/benchlab'; COMP_WORDS=('$suite' --time); COMP_CWORD=1
         _benchlab_suite; printf '%s\n' \"\${COMPREPLY[@]}\"" >"$tmp/out"

@@ -590,6 +590,46 @@ static void references_resolve_to_runs(void **state)
     bl_store_close(s);
 }
 
+/* Acknowledgements: kept by benchmark and commit, replaced by the same
+ * pair, withdrawn by name; a commit that is no revision git knows here
+ * (the test runs outside the project's history) is kept as the hex given,
+ * lowercased; covers() by the run's own commit needs no git. */
+static void acknowledgements_are_kept_and_withdrawn(void **state)
+{
+    (void)state;
+    bl_store *s = open_store(BL_STORE_CREATE);
+    const char *c = "ABCDEF0123456789abcdef0123456789abcdef01";
+    assert_int_equal(bl_store_ack_add(s, "Hash/*", c, "safer hash", err, sizeof err), 0);
+    assert_int_equal(bl_store_ack_add(s, "Hash/*", c, "a faster hash next", err, sizeof err), 0);
+    assert_int_equal(bl_store_ack_add(s, "Sort", "1234567", NULL, err, sizeof err), 0);
+    assert_int_equal(bl_store_ack_add(s, "Sort", "nothex!", NULL, err, sizeof err), BL_EUSAGE);
+    assert_non_null(strstr(err, "commit 'nothex!'"));
+    assert_int_equal(bl_store_ack_add(s, "", c, NULL, err, sizeof err), BL_EUSAGE);
+    bl_store_ack *a;
+    size_t n;
+    assert_int_equal(bl_store_ack_list(s, &a, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(a[0].benchmark, "Hash/*");
+    assert_string_equal(a[0].commit, "abcdef0123456789abcdef0123456789abcdef01");
+    assert_string_equal(a[0].reason, "a faster hash next");
+    assert_null(a[1].reason);
+    assert_true(bl_store_ack_names(&a[0], "BenchmarkHash/len=64"));
+    assert_true(bl_store_ack_names(&a[0], "Hash/len=64"));
+    assert_false(bl_store_ack_names(&a[0], "BenchmarkSort"));
+    assert_true(bl_store_ack_covers(&a[0], "1111111", a[0].commit));
+    assert_true(bl_store_ack_covers(&a[1], NULL, "1234567abc"));
+    assert_false(bl_store_ack_covers(&a[1], "1234567abc", "1234567abc"));
+    assert_false(bl_store_ack_covers(&a[1], NULL, "7654321"));
+    bl_store_acks_free(a, n);
+    assert_int_equal(bl_store_ack_remove(s, "Hash/*", c, err, sizeof err), 0);
+    assert_int_equal(bl_store_ack_remove(s, "Hash/*", c, err, sizeof err), BL_ENOTFOUND);
+    assert_non_null(strstr(err, "no acknowledgement of Hash/*"));
+    assert_int_equal(bl_store_ack_list(s, &a, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    bl_store_acks_free(a, n);
+    bl_store_close(s);
+}
+
 static void shards_with_one_run_id_are_one_run(void **state)
 {
     (void)state;
@@ -1063,6 +1103,7 @@ static void downgrade_to_v1(void)
 {
     for (size_t i = 0; i < sizeof v2_columns / sizeof *v2_columns; i++)
         raw_exec("ALTER TABLE %s DROP COLUMN %s", v2_columns[i][0], v2_columns[i][1]);
+    raw_exec("DROP TABLE acks"); /* version 3 */
     raw_exec("UPDATE benchlab_meta SET value = '1' WHERE key = 'schema_version'");
 }
 
@@ -1116,7 +1157,7 @@ static void old_schema_migrates_once_and_reads_as_before(void **state)
     assert_int_equal(schema_version(), 1);
 
     s = open_store(0); /* a reading open migrates too */
-    assert_int_equal(schema_version(), 2);
+    assert_int_equal(schema_version(), BL_STORE_SCHEMA_VERSION);
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
     assert_int_equal(raw_count("SELECT count(*) FROM launches WHERE loop_iterations = 0"),
                      raw_count("SELECT count(*) FROM launches"));
@@ -1137,7 +1178,7 @@ static void old_schema_migrates_once_and_reads_as_before(void **state)
     bl_store_close(s);
     /* once: opening again finds version 2 (adding the columns again would fail) */
     s = open_store(BL_STORE_CREATE);
-    assert_int_equal(schema_version(), 2);
+    assert_int_equal(schema_version(), BL_STORE_SCHEMA_VERSION);
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), 2);
     bl_store_close(s);
     bl_results_destroy(v1);
@@ -1182,10 +1223,10 @@ static void killed_migration_leaves_one_version(void **state)
     bl_store_close(open_store(0));
     clock_gettime(CLOCK_MONOTONIC, &t1);
     long span_ns = (t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec);
-    int seen[3] = {0}; /* rounds that left version 1, version 2 */
+    int seen[BL_STORE_SCHEMA_VERSION + 1] = {0}; /* rounds that left version 1, the current */
     const int rounds = 16;
     for (int round = 0; round < rounds; round++) {
-        if (schema_version() == 2)
+        if (schema_version() == BL_STORE_SCHEMA_VERSION)
             downgrade_to_v1();
         assert_int_equal(v2_columns_present(), 0);
         pid_t pid = fork();
@@ -1205,11 +1246,11 @@ static void killed_migration_leaves_one_version(void **state)
         assert_int_equal(waitpid(pid, &st, 0), pid);
         assert_true(WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 0));
         long long v = schema_version(), cols = v2_columns_present();
-        assert_true((v == 1 && cols == 0) || (v == 2 && cols == all));
+        assert_true((v == 1 && cols == 0) || (v == BL_STORE_SCHEMA_VERSION && cols == all));
         seen[v]++;
     }
     s = open_store(0); /* whatever the last round left, it opens at version 2 */
-    assert_int_equal(schema_version(), 2);
+    assert_int_equal(schema_version(), BL_STORE_SCHEMA_VERSION);
     assert_int_equal(v2_columns_present(), all);
     assert_int_equal(raw_count("SELECT count(*) FROM runs"), 1);
     bl_results *back = NULL;
@@ -1217,8 +1258,8 @@ static void killed_migration_leaves_one_version(void **state)
     assert_int_equal(back->n_benches, 2);
     bl_results_destroy(back);
     bl_store_close(s);
-    print_message("killed migrations (an open takes %.1f ms): %d left version 1, %d version 2\n",
-                  span_ns / 1e6, seen[1], seen[2]);
+    print_message("killed migrations (an open takes %.1f ms): %d left version 1, %d the current\n",
+                  span_ns / 1e6, seen[1], seen[BL_STORE_SCHEMA_VERSION]);
 }
 
 /* A version 1 store that cannot be written (a copy on read-only media, a
@@ -1277,7 +1318,7 @@ static void old_read_only_store_reads_without_migrating(void **state)
     end_read_only(pid);
     assert_int_equal(schema_version(), 1); /* not migrated, not written */
     s = open_store(0);
-    assert_int_equal(schema_version(), 2);
+    assert_int_equal(schema_version(), BL_STORE_SCHEMA_VERSION);
     bl_store_close(s);
     bl_results_destroy(r);
 }
@@ -1368,6 +1409,7 @@ int main(void)
         T(foreign_database_is_not_a_store),
         T(newer_schema_is_refused_by_name),
         T(references_resolve_to_runs),
+        T(acknowledgements_are_kept_and_withdrawn),
         T(shards_with_one_run_id_are_one_run),
         T(history_gives_each_benchmark_its_centre_per_run),
         T(history_keeps_the_suites_order_not_the_names),

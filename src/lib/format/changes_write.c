@@ -45,9 +45,16 @@ struct row {
     char c[N_COLS][64];
 };
 
-static void fill_row(struct row *r, const bl_changes_series *se, const bl_change *ch,
-                     const char *unit, struct bl__buf *safe)
+/* The commit of the acknowledgement that accepts change j, or NULL. */
+static const char *acked(const bl_changes_series *se, size_t j)
 {
+    return se->acked && se->changes[j].kind == BL_CHANGE_STEP ? se->acked[j] : NULL;
+}
+
+static void fill_row(struct row *r, const bl_changes_series *se, size_t j, const char *unit,
+                     struct bl__buf *safe)
+{
+    const bl_change *ch = &se->changes[j];
     snprintf(r->c[COL_NAME], sizeof r->c[COL_NAME], "%s",
              safe ? bl__terminal_safe(safe, bl__shown_name(se->name)) : bl__shown_name(se->name));
     snprintf(r->c[COL_RUN], sizeof r->c[COL_RUN], "#%lld", (long long)se->run_ids[ch->at]);
@@ -57,7 +64,8 @@ static void fill_row(struct row *r, const bl_changes_series *se, const bl_change
     format_level(r->c[COL_AFTER], sizeof r->c[COL_AFTER], ch->after, ch->after_lo, ch->after_hi,
                  unit);
     if (!isnan(ch->ratio))
-        snprintf(r->c[COL_CHANGE], sizeof r->c[COL_CHANGE], "%+.1f%%", (ch->ratio - 1) * 100);
+        snprintf(r->c[COL_CHANGE], sizeof r->c[COL_CHANGE], "%+.1f%%%s", (ch->ratio - 1) * 100,
+                 acked(se, j) ? " (acknowledged)" : "");
     else
         snprintf(r->c[COL_CHANGE], sizeof r->c[COL_CHANGE], "-");
     if (isnan(ch->p))
@@ -123,7 +131,7 @@ static void text_table(FILE *f, const bl_changes_report *r, int kind)
             for (size_t j = 0; j < se->n_changes; j++) {
                 if (se->changes[j].kind != kind)
                     continue;
-                fill_row(&row, se, &se->changes[j], r->unit, &safe);
+                fill_row(&row, se, j, r->unit, &safe);
                 for (int k = 0; k < n_cols; k++) {
                     if (!pass) {
                         w[k] = bl__text_width(row.c[k]) > w[k] ? bl__text_width(row.c[k]) : w[k];
@@ -178,7 +186,7 @@ static void markdown_table(FILE *f, const bl_changes_report *r, int kind)
         for (size_t j = 0; j < se->n_changes; j++) {
             if (se->changes[j].kind != kind)
                 continue;
-            fill_row(&row, se, &se->changes[j], r->unit, NULL);
+            fill_row(&row, se, j, r->unit, NULL);
             fputs("| ", f);
             bl__markdown_text(f, row.c[COL_NAME]);
             for (int k = 1; k < n_cols; k++) {
@@ -271,7 +279,13 @@ static void write_json(FILE *f, const bl_changes_report *r)
             json_pair(f, c->before_lo, c->before_hi);
             fputs(", \"after_ci\": ", f);
             json_pair(f, c->after_lo, c->after_hi);
-            fprintf(f, ", \"n_before\": %zu, \"n_after\": %zu}", c->n_before, c->n_after);
+            fprintf(f, ", \"n_before\": %zu, \"n_after\": %zu, \"acknowledged\": ", c->n_before,
+                    c->n_after);
+            if (acked(se, j))
+                bl__json_string(f, acked(se, j));
+            else
+                fputs("null", f);
+            fputc('}', f);
         }
     }
     fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);

@@ -92,6 +92,14 @@ static void summary_line(FILE *f, const bl_judgement_set *s)
         fprintf(f, ", %zu new", s->n_new);
     if (s->n_missing)
         fprintf(f, ", %zu missing", s->n_missing);
+    if (s->n_acknowledged)
+        fprintf(f, " (%zu acknowledged)", s->n_acknowledged);
+}
+
+/* A regression the gate fails on: slower or failed, not acknowledged. */
+static int regression(const bl_judgement *j)
+{
+    return (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED) && !j->acknowledged;
 }
 
 /*
@@ -140,8 +148,10 @@ static void method_note(FILE *f, const bl_judgement_set *s)
 static const char *gate_word(const bl_judgement_set *s, unsigned flags)
 {
     int missing = s->n_missing && !(flags & BL_JUDGE_ALLOW_MISSING);
-    if (s->n_slower || s->n_failed)
+    if (s->n_slower + s->n_failed > s->n_acknowledged)
         return missing ? "REGRESSION, and benchmarks are missing" : "REGRESSION";
+    if (s->n_acknowledged && !missing)
+        return "no regression but the acknowledged";
     return missing ? "MISSING BENCHMARKS (--allow-missing passes them)"
                    : "no regression past the threshold";
 }
@@ -198,7 +208,7 @@ static int uses_batches(const bl_judgement_set *s)
  * the name into safe. */
 struct text_row {
     struct cells c;
-    char verdict[32];
+    char verdict[48];
     const char *v[8];
 };
 
@@ -206,8 +216,12 @@ static void fill_text_row(const bl_judgement *j, enum bl_judge_metric m, struct 
                           struct bl__buf *safe)
 {
     fill_cells(j, m, &r->c);
-    snprintf(r->verdict, sizeof r->verdict, "%s", bl_verdict_name(j->verdict));
-    if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+    if (j->acknowledged)
+        snprintf(r->verdict, sizeof r->verdict, "%s, acknowledged at %.7s",
+                 bl_verdict_name(j->verdict), j->acknowledged);
+    else
+        snprintf(r->verdict, sizeof r->verdict, "%s", bl_verdict_name(j->verdict));
+    if (regression(j))
         for (char *q = r->verdict; *q; q++)
             *q = (char)(*q - 'a' + 'A');
     const char *v[8] = {bl__terminal_safe(safe, short_name(j->name)),
@@ -304,7 +318,10 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
         bl__markdown_text(f, short_name(j->name));
         fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,
                 c.values);
-        if (j->verdict == BL_VERDICT_SLOWER || j->verdict == BL_VERDICT_FAILED)
+        if (j->acknowledged)
+            fprintf(f, "%s, acknowledged at `%.7s` |\n", bl_verdict_name(j->verdict),
+                    j->acknowledged);
+        else if (regression(j))
             fprintf(f, "**%s** |\n", bl_verdict_name(j->verdict));
         else
             fprintf(f, "%s |\n", bl_verdict_name(j->verdict));
@@ -359,7 +376,15 @@ int bl_judge_write_github(FILE *f, const bl_judgement_set *s, const char *base_l
         const bl_judgement *j = &s->items[i];
         const char *name = short_name(j->name);
         github_figures(fig, sizeof fig, j);
-        if (j->verdict == BL_VERDICT_SLOWER) {
+        if (j->acknowledged) {
+            snprintf(title, sizeof title, "benchlab judge: %s %s, acknowledged", name,
+                     bl_verdict_name(j->verdict));
+            bl__github_note_add(&g, BL__GITHUB_WARNING, j->ratio, title,
+                                "%s is %s against %s%s%s: %s; acknowledged at %.12s (benchlab "
+                                "baseline acks), so it passes the gate",
+                                name, bl_verdict_name(j->verdict), base_label,
+                                *metric ? " in " : "", metric, fig, j->acknowledged);
+        } else if (j->verdict == BL_VERDICT_SLOWER) {
             snprintf(title, sizeof title, "benchlab judge: %s slower", name);
             bl__github_note_add(&g, BL__GITHUB_ERROR, j->ratio, title,
                                 "%s is slower than %s%s%s: %s, past the %g%% threshold", name,

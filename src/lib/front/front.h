@@ -190,6 +190,7 @@ enum bl__optid {
     BL__ID_RUN_SUITE,
     BL__ID_RERUNS,
     BL__ID_REPO,
+    BL__ID_REASON,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
     /* the save group: --save, --store, --run-id, --tag, --commit, --branch */

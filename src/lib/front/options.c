@@ -676,19 +676,27 @@ static const struct bl__command judge_command = {
     NULL,
 };
 
-static const char *const baseline_words[] = {"set", "list", NULL};
+static const char *const baseline_words[] = {"set", "list", "ack", "acks", "unack", NULL};
 
 static const struct bl__opt baseline_opts[] = {
     {"store", 's', BL__ARG_TEXT, 0, "SPEC", NULL, NO_RANGE, NULL, STORE_HELP, BL__ID_STORE},
+    {"reason", 'r', BL__ARG_TEXT, 0, "TEXT", NULL, NO_RANGE, NULL,
+     "with ack: why the change is accepted (shown by acks)", BL__ID_REASON},
     OPT_HELP,
 };
 
 static const struct bl__command baseline_command = {
     "baseline",
-    "set NAME [RUN] [--store SPEC]\nlist [--store SPEC]",
-    "name a stored run: benchlab baseline set NAME [RUN]",
+    "set NAME [RUN] [--store SPEC]\nlist [--store SPEC]\nack BENCH COMMIT [--reason TEXT]\n"
+    "unack BENCH COMMIT\nacks",
+    "name a stored run, or accept a change: benchlab baseline set NAME [RUN]",
     "Names a stored run (default @latest) so that judge and compare can use it: @baseline:NAME, "
-    "or judge --against NAME. Setting a name again moves it.",
+    "or judge --against NAME. Setting a name again moves it. `ack BENCH COMMIT` accepts a "
+    "change: BENCH (a full name or a shell pattern, 'Hash/*') got slower at COMMIT (a revision "
+    "or a hash), and that is known. A judge whose two runs have COMMIT between them (it is the "
+    "new run's commit, or git says it came after the baseline's) passes that benchmark's "
+    "regression as acknowledged, and history --changes marks the change there. `acks` lists "
+    "them, `unack` withdraws one.",
     NULL,
     baseline_opts,
     N(baseline_opts),

@@ -13,6 +13,7 @@
  * and the better choice when judge is read rather than gated on.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -532,9 +533,26 @@ int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_optio
  * has and the run lacks fails it, unless allowed, because a shard that
  * was lost or a job that crashed would otherwise pass the gate unjudged.
  */
+size_t bl_judge_acknowledge(bl_judgement_set *set, const char *pattern, const char *commit)
+{
+    size_t n = 0;
+    for (size_t i = 0; pattern && commit && i < set->n; i++) {
+        bl_judgement *j = &set->items[i];
+        if ((j->verdict != BL_VERDICT_SLOWER && j->verdict != BL_VERDICT_FAILED) || j->acknowledged)
+            continue;
+        const char *shown = strncmp(j->name, "Benchmark", 9) == 0 ? j->name + 9 : j->name;
+        if (fnmatch(pattern, j->name, 0) != 0 && fnmatch(pattern, shown, 0) != 0)
+            continue;
+        j->acknowledged = commit;
+        n++;
+    }
+    set->n_acknowledged += n;
+    return n;
+}
+
 int bl_judge_gate(const bl_judgement_set *set, unsigned flags)
 {
-    if (set->n_slower || set->n_failed)
+    if (set->n_slower + set->n_failed > set->n_acknowledged)
         return 1;
     return set->n_missing && !(flags & BL_JUDGE_ALLOW_MISSING) ? 1 : 0;
 }
