@@ -1,12 +1,20 @@
 #!/bin/sh
-# bench/changes/real_history.sh [BUILD_DIR] - change points on a history
-# measured here, not simulated: a small C library in a git repository of
-# 32 commits with planted changes of 3-15%, its suite built and run at
-# every commit (--count 5, saved with the commit, as CI saves main), then
-# `benchlab history --changes` in time and in ref-cycles, scored: each
-# planted change found at its commit (+-1), and changes reported where
-# nothing was planted. Prints the score table of docs/store.md, "Change
-# points". About 5 minutes; TIME=per-benchmark budget (default 0.3s).
+# bench/changes/real_history.sh [BUILD_DIR] - change points and judge
+# verdicts on a history measured here, not simulated: a small C library in
+# a git repository of 32 commits with planted changes, its suite built and
+# run at every commit (--count 5, saved with the commit, as CI saves main).
+# Then, for time and for ref-cycles:
+#   - `benchlab history --changes`, scored: each planted change found at
+#     its commit (+-1), and changes reported where nothing was planted;
+#   - `benchlab judge` of every run against the one before (31 pairs x 4
+#     benchmarks), scored: planted steps called slower, and false alarms
+#     (any verdict but unchanged where nothing was planted).
+# Each plant's size in time is measured at the end with a paired `ab` of
+# the builds on either side of it (the work planted is not the time:
+# docs/store.md, "Change points").
+# DRIFT=1 runs commits 5-8, 13-16, 21-24 and 29-32 beside two busy loops,
+# a machine whose speed moves between runs as a shared runner's does.
+# About 1-2 minutes; TIME=per-benchmark budget (default 0.3s).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -14,9 +22,22 @@ build=$(cd "${1:-$src/build}" && pwd)
 bl=$build/bin/benchlab
 [ -x "$bl" ] || { echo "bench/changes: build first ($bl)" >&2; exit 2; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" && git init -q . && git config user.email b@b && git config user.name b
 export BENCHLAB_STORE="$tmp/store.db"
+busy_pids=
+busy() { # on | off
+    if [ "$1" = on ] && [ -z "$busy_pids" ]; then
+        for i in 1 2; do
+            sh -c 'while :; do :; done' &
+            busy_pids="$busy_pids $!"
+        done
+    elif [ "$1" = off ] && [ -n "$busy_pids" ]; then
+        kill $busy_pids 2>/dev/null || true
+        wait $busy_pids 2>/dev/null || true
+        busy_pids=
+    fi
+}
+trap 'busy off; rm -rf "$tmp"' EXIT
 # planted (in work: loop steps or elements, linear in the time): Hash +8%
 # at 8, Sort +15% at 14, Sum +4% at 20, Hash +3% more at 26; Copy never
 # changes
@@ -65,11 +86,32 @@ BENCHLAB_MAIN()
 C
     git add lib.c suite.c && git commit -qm "commit $k"
     cc -O2 -I"$src/include" -o suite suite.c lib.c "$build/lib/libbenchlab.a" -lm -lpthread -ldl
+    case $k in 7 | 8 | 13 | 14 | 19 | 20 | 25 | 26) cp suite "suite-$k" ;; esac
+    if [ "${DRIFT:-0}" = 1 ] && [ $(((k - 1) / 4 % 2)) = 1 ]; then busy on; else busy off; fi
     "$bl" run ./suite --count 5 --time "${TIME:-0.3s}" --save --commit "$(git rev-parse HEAD)" --branch main \
         --no-table >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
     eval "sha_$k=\$(git rev-parse HEAD)"
     k=$((k + 1))
 done
+busy off
+# what each plant is in time: a paired ab of the builds on either side
+for p in Hash:8 Sort:14 Sum:20 Hash:26; do
+    name=${p%:*} k=${p#*:}
+    "$bl" ab "suite-$((k - 1))" "suite-$k" --filter "^Benchmark$name\$" --time 3s --seed 1 \
+        --format json >"ab-$k.json" 2>/dev/null || true
+done
+python3 - <<'PY' >plants.txt
+import json
+for name, k in (("Hash", 8), ("Sort", 14), ("Sum", 20), ("Hash", 26)):
+    try:
+        b = json.load(open("ab-%d.json" % k))["benchmarks"][0]
+        print("%s %d %+.1f%% [%+.1f%%, %+.1f%%]" % (name, k, (b["ratio"] - 1) * 100,
+              (b["ci_lo"] - 1) * 100, (b["ci_hi"] - 1) * 100))
+    except Exception as e:
+        print("%s %d (ab failed: %s)" % (name, k, e))
+PY
+echo "plants in time (ab of the builds either side, 3 s):"
+sed 's/^/  /' plants.txt
 for metric in time ref-cycles; do
     "$bl" history --changes --branch main --metric $metric --format json >"$metric.json"
     python3 - "$metric.json" "$metric" "$sha_8" "$sha_14" "$sha_20" "$sha_26" "$(git rev-list --reverse HEAD | tr '\n' ' ')" <<'PY'
@@ -93,5 +135,34 @@ for s in false:
     print("  %-10s %-14s false change at commit %d (%+.1f%%)" % (sys.argv[2], s[0], s[1], (s[2] - 1) * 100))
 print("  %-10s recall %d/4, precision %d/%d, %d outlier runs" % (sys.argv[2], found, found,
       found + len(false), outliers))
+PY
+done
+echo "judge of each run against the one before (default threshold 5%):"
+for metric in time ref-cycles; do
+    k=2
+    : >"judge-$metric.txt"
+    while [ $k -le 32 ]; do
+        "$bl" judge "@$k" --against "@$((k - 1))" --metric $metric >"j.txt" 2>&1 || true
+        awk -v k=$k '$1 ~ /^(Hash|Sort|Sum|Copy)/ { sub(/-[0-9]+$/, "", $1); print k, $1, $NF }' j.txt \
+            >>"judge-$metric.txt"
+        k=$((k + 1))
+    done
+    python3 - "judge-$metric.txt" "$metric" <<'PY'
+import sys
+planted = {("Hash", 8), ("Sort", 14), ("Sum", 20), ("Hash", 26)}
+hits, false, pairs, seen = [], [], 0, set()
+for line in open(sys.argv[1]):
+    k, name, verdict = line.split()
+    k = int(k)
+    seen.add((name, k))
+    if (name, k) in planted:
+        if verdict.lower() == "slower":
+            hits.append((name, k))
+    else:
+        pairs += 1
+        if verdict != "unchanged":
+            false.append("%s@%d %s" % (name, k, verdict.lower()))
+print("  %-10s planted steps called slower %d/%d, false alarms %d/%d%s" % (sys.argv[2],
+      len(hits), len(planted), len(false), pairs, (": " + ", ".join(false)) if false else ""))
 PY
 done
