@@ -14,7 +14,8 @@
 # docs/store.md, "Change points").
 # DRIFT=1 runs commits 5-8, 13-16, 21-24 and 29-32 beside two busy loops,
 # a machine whose speed moves between runs as a shared runner's does.
-# About 1-2 minutes; TIME=per-benchmark budget (default 0.3s).
+# About 1-2 minutes; TIME=per-benchmark budget (default 0.3s); KEEP=1 keeps
+# the repository and its store (the path is said on stderr).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -37,7 +38,7 @@ busy() { # on | off
         busy_pids=
     fi
 }
-trap 'busy off; rm -rf "$tmp"' EXIT
+trap 'busy off; [ -n "${KEEP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"' EXIT
 # planted (in work: loop steps or elements, linear in the time): Hash +8%
 # at 8, Sort +15% at 14, Sum +4% at 20, Hash +3% more at 26; Copy never
 # changes
