@@ -47,8 +47,7 @@ static int commit_key(const char *commit, char *out, size_t size, char *err, siz
 
 /* Run one statement binding `n` texts (NULL binds NULL); with `count`,
  * the first column of its first row goes there. 0, or the engine's rc. */
-static int exec_texts(bl_store *s, const char *sql, const char *const *texts, int n,
-                      int64_t *count)
+static int exec_texts(bl_store *s, const char *sql, const char *const *texts, int n, int64_t *count)
 {
     struct bl__stmt *st;
     int rc = DB_OPS(s)->prepare(s->db, sql, &st);
@@ -65,7 +64,7 @@ static int exec_texts(bl_store *s, const char *sql, const char *const *texts, in
 }
 
 int bl_store_ack_add(bl_store *s, const char *benchmark, const char *commit, const char *reason,
-                 char *err, size_t err_size)
+                     char *err, size_t err_size)
 {
     if (!benchmark || !benchmark[0]) {
         snprintf(err, err_size, "ack: name the benchmark (a full name or a pattern: 'Hash/*')");
@@ -98,7 +97,7 @@ int bl_store_ack_add(bl_store *s, const char *benchmark, const char *commit, con
 }
 
 int bl_store_ack_remove(bl_store *s, const char *benchmark, const char *commit, char *err,
-                   size_t err_size)
+                        size_t err_size)
 {
     char key[64];
     int rc = commit_key(commit, key, sizeof key, err, err_size);
@@ -114,8 +113,7 @@ int bl_store_ack_remove(bl_store *s, const char *benchmark, const char *commit, 
     int64_t found = 0;
     rc = DB_OPS(s)->begin(s->db, BL__TX_WRITE);
     if (!rc)
-        rc = exec_texts(s,
-                        "SELECT count(*) FROM acks WHERE benchmark = ? AND git_commit IN (?, ?)",
+        rc = exec_texts(s, "SELECT count(*) FROM acks WHERE benchmark = ? AND git_commit IN (?, ?)",
                         v, 3, &found);
     if (!rc && found)
         rc = exec_texts(s, "DELETE FROM acks WHERE benchmark = ? AND git_commit IN (?, ?)", v, 3,
