@@ -13,7 +13,9 @@
 # the builds on either side of it (the work planted is not the time:
 # docs/store.md, "Change points").
 # DRIFT=1 runs commits 5-8, 13-16, 21-24 and 29-32 beside two busy loops,
-# a machine whose speed moves between runs as a shared runner's does.
+# a machine whose speed moves between runs as a shared runner's does;
+# BUSY=N runs every commit beside N busy loops (the C team's trial ran at
+# a load of 7-9).
 # About 1-2 minutes; TIME=per-benchmark budget (default 0.3s); KEEP=1 keeps
 # the repository and its store (the path is said on stderr).
 set -eu
@@ -26,9 +28,9 @@ tmp=$(mktemp -d)
 cd "$tmp" && git init -q . && git config user.email b@b && git config user.name b
 export BENCHLAB_STORE="$tmp/store.db"
 busy_pids=
-busy() { # on | off
+busy() { # on [N] | off
     if [ "$1" = on ] && [ -z "$busy_pids" ]; then
-        for i in 1 2; do
+        for i in $(seq 1 "${2:-2}"); do
             sh -c 'while :; do :; done' &
             busy_pids="$busy_pids $!"
         done
@@ -88,7 +90,13 @@ C
     git add lib.c suite.c && git commit -qm "commit $k"
     cc -O2 -I"$src/include" -o suite suite.c lib.c "$build/lib/libbenchlab.a" -lm -lpthread -ldl
     case $k in 7 | 8 | 13 | 14 | 19 | 20 | 25 | 26) cp suite "suite-$k" ;; esac
-    if [ "${DRIFT:-0}" = 1 ] && [ $(((k - 1) / 4 % 2)) = 1 ]; then busy on; else busy off; fi
+    if [ "${DRIFT:-0}" = 1 ] && [ $(((k - 1) / 4 % 2)) = 1 ]; then
+        busy on
+    elif [ "${BUSY:-0}" -gt 0 ]; then
+        busy on "$BUSY"
+    else
+        busy off
+    fi
     "$bl" run ./suite --count 5 --time "${TIME:-0.3s}" --save --commit "$(git rev-parse HEAD)" --branch main \
         --no-table >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
     eval "sha_$k=\$(git rev-parse HEAD)"

@@ -63,13 +63,18 @@ enum bl_judge_metric {
     BL_JUDGE_TIME,
     BL_JUDGE_REF_CYCLES,
     BL_JUDGE_INSTRUCTIONS,
+    /* ref-cycles where every benchmark judged has them on every successful
+     * launch of both runs, else time: bl_judge resolves it once for the set
+     * (set->opts.metric says which), bl_judge_bench per benchmark. The
+     * command's default (docs/store.md, "The metric"). */
+    BL_JUDGE_AUTO,
 };
 
-/* "time", "ref-cycles", "instructions". */
+/* "time", "ref-cycles", "instructions", "auto". */
 BL_API const char *bl_judge_metric_name(enum bl_judge_metric metric);
 /* "ns/op", "ref-cycles/op", "instructions/op". */
 BL_API const char *bl_judge_metric_unit(enum bl_judge_metric metric);
-/* A name or unit of either list into *out: 0, or BL_EUSAGE. */
+/* A name or unit of either list (or "auto") into *out: 0, or BL_EUSAGE. */
 BL_API int bl_judge_metric_parse(const char *name, enum bl_judge_metric *out);
 
 /* The test that decided a benchmark. */

@@ -215,6 +215,7 @@ static int parse_judge(int argc, char **argv, struct judge_args *a)
 {
     memset(a, 0, sizeof *a);
     bl_judge_options_init(&a->o);
+    a->o.metric = BL_JUDGE_AUTO; /* the command's default (docs/store.md, "The metric") */
     const char *format = "text";
     struct bl__args args;
     int first_pos = cli_parse("judge", argc, argv, &args);
@@ -387,8 +388,8 @@ int cmd_judge(int argc, char **argv)
             status = JUDGE_NOT_COMPARABLE,
             cli_error("judge: nothing to judge: no benchmark of %s and %s has %s on both sides "
                       "(%s)",
-                      nl, bl, bl_judge_metric_unit(o.metric),
-                      o.metric == BL_JUDGE_INSTRUCTIONS
+                      nl, bl, bl_judge_metric_unit(set->opts.metric),
+                      set->opts.metric == BL_JUDGE_INSTRUCTIONS
                           ? "a run with --counters measures it, where the machine has the counter"
                           : "the runs were saved without it");
         else

@@ -639,7 +639,7 @@ gate-fires-at-five-launches)
     run "$cli" merge slow.txt --save --store "$store"
     expect_status 0
     # one benchmark 2x slower: a regression, named, exit 1
-    run "$cli" judge --store "$store"
+    run "$cli" judge --store "$store" --metric time
     expect_status 1
     out_has "^Welch's t on log values per benchmark, Holm-corrected over 12 benchmarks at alpha 0.05"
     out_has '^note: with 5/5 values the U test.s smallest p is 0.0079, which cannot reach the 0.0042'
@@ -647,28 +647,43 @@ gate-fires-at-five-launches)
     out_has '^Bench07-8 .* +100.0% .* SLOWER$'
     out_has '^1 slower, 0 faster, 11 unchanged: REGRESSION$'
     # the same in Markdown: the note is in the pull request comment too
-    run "$cli" judge --store "$store" --format markdown
+    run "$cli" judge --store "$store" --format markdown --metric time
     expect_status 1
     out_has "Welch's t on log values per benchmark"
     # an A/A run (another order, every value 0.5 ns up: significant to
     # Welch's t, far below the threshold): nothing fires
     run "$cli" merge same.txt --save --store "$store"
     expect_status 0
-    run "$cli" judge --store "$store" --against @1
+    run "$cli" judge --store "$store" --against @1 --metric time
     expect_status 0
     out_has '^0 slower, 0 faster, 12 unchanged: no regression past the threshold$'
     # every ns/op 15% up, ref-cycles flat: the machine's clock moved. Time
-    # says slower; the ref-cycles metric does not
+    # says slower; the ref-cycles metric does not, and it is the default
+    # (auto) where both runs have it
     GEN_CLOCK=1.15 gen clock.txt 1
     run "$cli" merge clock.txt --save --store "$store"
     expect_status 0
-    run "$cli" judge --store "$store" --against @1
+    run "$cli" judge --store "$store" --against @1 --metric time
     expect_status 1
     out_has '^12 slower, 0 faster, 0 unchanged: REGRESSION$'
-    run "$cli" judge --store "$store" --against @1 --metric ref-cycles
+    for m in ref-cycles auto; do
+        run "$cli" judge --store "$store" --against @1 --metric $m
+        expect_status 0
+        out_has '^judged on ref-cycles/op: '
+        out_has '^0 slower, 0 faster, 12 unchanged: no regression past the threshold$'
+    done
+    run "$cli" judge --store "$store" --against @1
     expect_status 0
     out_has '^judged on ref-cycles/op: '
-    out_has '^0 slower, 0 faster, 12 unchanged: no regression past the threshold$'
+    # a run without ref-cycles (another tool's Go output): auto judges time
+    grep -v '^Benchmark' clock.txt >plain.txt
+    sed 's/ [0-9.]* ref-cycles\/op$//' clock.txt | grep '^Benchmark' >>plain.txt
+    run "$cli" merge plain.txt --save --store "$store"
+    expect_status 0
+    run "$cli" judge --store "$store" --against @1
+    expect_status 1
+    out_lacks '^judged on '
+    out_has '^12 slower, 0 faster, 0 unchanged: REGRESSION$'
     # and ref-cycles see the planted change (run 2 against run 1)
     run "$cli" judge @2 --store "$store" --against @1 --metric ref-cycles/op
     expect_status 1

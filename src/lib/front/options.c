@@ -573,6 +573,9 @@ static const struct bl__command report_command = {
 
 static const char *const judge_metrics[] = {
     "time", "ns/op", "ref-cycles", "ref-cycles/op", "instructions", "instructions/op", NULL};
+static const char *const judge_metrics_auto[] = {
+    "auto",          "time",         "ns/op",           "ref-cycles",
+    "ref-cycles/op", "instructions", "instructions/op", NULL};
 static const char *const history_formats[] = {"text", "json", "markdown", NULL};
 
 static const struct bl__opt history_opts[] = {
@@ -640,7 +643,8 @@ static const struct bl__opt judge_opts[] = {
      BL__ID_ALPHA},
     {"filter", 'f', BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
      "judge the benchmarks whose full name matches", BL__ID_FILTER},
-    {"metric", 'm', BL__ARG_CHOICE, 0, "METRIC", judge_metrics, NO_RANGE, "time",
+    {"metric", 'm', BL__ARG_CHOICE, 0, "METRIC", judge_metrics_auto, NO_RANGE,
+     "auto: ref-cycles where both runs have them, else time",
      "what is judged: time (ns/op), ref-cycles (time over a reference chain timed beside each "
      "batch: steadier on a shared runner) or instructions (instructions/op)",
      BL__ID_METRIC},

@@ -39,6 +39,7 @@ const char *bl_judge_metric_name(enum bl_judge_metric m)
 {
     return m == BL_JUDGE_REF_CYCLES     ? "ref-cycles"
            : m == BL_JUDGE_INSTRUCTIONS ? "instructions"
+           : m == BL_JUDGE_AUTO         ? "auto"
                                         : "time";
 }
 
@@ -57,6 +58,10 @@ int bl_judge_metric_parse(const char *name, enum bl_judge_metric *out)
             *out = (enum bl_judge_metric)m;
             return 0;
         }
+    if (strcmp(name, "auto") == 0) {
+        *out = BL_JUDGE_AUTO;
+        return 0;
+    }
     return BL_EUSAGE;
 }
 
@@ -118,6 +123,13 @@ static size_t count_values(const bl_bench_result *b, enum bl_judge_metric m)
     for (size_t j = 0; j < b->n_launches; j++)
         n += !isnan(launch_value(&b->launches[j], m));
     return n;
+}
+
+/* Every successful launch of b has a reference-cycles value (and one does). */
+static int has_ref_cycles(const bl_bench_result *b)
+{
+    size_t ok = count_ok(b);
+    return ok && count_values(b, BL_JUDGE_REF_CYCLES) == ok;
 }
 
 /* The instructions per op of the counters pass (one count); NAN without. */
@@ -321,6 +333,9 @@ int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
         return BL_EUSAGE;
     if (!count_ok(base) || !count_ok(current))
         return BL_ENOTFOUND;
+    if (o.metric == BL_JUDGE_AUTO)
+        o.metric =
+            has_ref_cycles(base) && has_ref_cycles(current) ? BL_JUDGE_REF_CYCLES : BL_JUDGE_TIME;
     return compare_one(base, current, &o, out, NULL);
 }
 
@@ -466,6 +481,27 @@ static int compile_filter(const char *filter, regex_t *re, char *err, size_t err
     return BL_EUSAGE;
 }
 
+/* BL_JUDGE_AUTO for a set: ref-cycles when every benchmark that both runs
+ * ran successfully (and the filter keeps) has them on every launch, else
+ * time; time when no benchmark is in both. */
+static enum bl_judge_metric auto_metric(const bl_results *base, const bl_results *cur,
+                                        const regex_t *re)
+{
+    size_t both = 0;
+    for (size_t i = 0; i < base->n_benches; i++) {
+        const bl_bench_result *a = &base->benches[i];
+        if (re && regexec(re, a->name, 0, NULL, 0) != 0)
+            continue;
+        const bl_bench_result *b = bl_results_find((bl_results *)cur, a->name);
+        if (!b || !count_ok(a) || !count_ok(b))
+            continue;
+        if (!has_ref_cycles(a) || !has_ref_cycles(b))
+            return BL_JUDGE_TIME;
+        both++;
+    }
+    return both ? BL_JUDGE_REF_CYCLES : BL_JUDGE_TIME;
+}
+
 int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_options *opts,
              bl_judgement_set **out, char *err, size_t err_size)
 {
@@ -476,7 +512,7 @@ int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_optio
     else
         bl_judge_options_init(&o);
     if (!(o.threshold_pct >= 0) || !(o.alpha > 0 && o.alpha < 1) ||
-        !(o.confidence > 0 && o.confidence < 1) || (unsigned)o.metric > BL_JUDGE_INSTRUCTIONS) {
+        !(o.confidence > 0 && o.confidence < 1) || (unsigned)o.metric > BL_JUDGE_AUTO) {
         snprintf(err, err_size, "judge: threshold must be >= 0, alpha and confidence in (0, 1)");
         return BL_EUSAGE;
     }
@@ -485,6 +521,8 @@ int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_optio
     regex_t re;
     if (o.filter && compile_filter(o.filter, &re, err, err_size))
         return BL_EUSAGE;
+    if (o.metric == BL_JUDGE_AUTO)
+        o.metric = auto_metric(base, cur, o.filter ? &re : NULL);
     bl_judgement_set *set = calloc(1, sizeof *set);
     bl_judgement *items = calloc(base->n_benches + cur->n_benches + 1, sizeof *items);
     struct family f = {0};
