@@ -12,6 +12,7 @@
 #include "benchlab/format.h"
 #include "benchlab/judge.h"
 #include "github.h"
+#include "text.h"
 
 static const char *short_name(const char *name)
 {
@@ -63,18 +64,9 @@ static void fill_cells(const bl_judgement *j, enum bl_judge_metric m, struct cel
         snprintf(c->values, sizeof c->values, "-");
 }
 
-/* Display width of a UTF-8 string. */
-static int width(const char *s)
-{
-    int w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 static void cell(FILE *f, const char *s, int w, int right, const char *sep)
 {
-    int pad = w - width(s);
+    int pad = w - bl__text_width(s);
     if (right)
         fprintf(f, "%*s", pad > 0 ? pad : 0, "");
     fputs(s, f);
@@ -253,7 +245,7 @@ static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label
                                        "95% CI",    "p",    "values", "verdict"};
     int w[8];
     for (int c = 0; c < 8; c++)
-        w[c] = width(head[c]);
+        w[c] = bl__text_width(head[c]);
     for (int pass = 0; pass < 2; pass++) { /* widths, then print */
         if (pass)
             for (int k = 0; k < 8; k++)
@@ -266,8 +258,8 @@ static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label
             for (int k = 0; k < 8; k++) {
                 if (pass)
                     cell(f, r.v[k], k == 7 ? 0 : w[k], k >= 1 && k <= 5, k == 7 ? "\n" : "  ");
-                else if (width(r.v[k]) > w[k])
-                    w[k] = width(r.v[k]);
+                else if (bl__text_width(r.v[k]) > w[k])
+                    w[k] = bl__text_width(r.v[k]);
             }
         }
     }
