@@ -869,7 +869,7 @@ process-cpu-judged-by-own-threads)
 import json, sys
 gap_bit = 1 << 4  # BL_INVALID_GAP, off-cpu-gap
 n = on_cpu = gap_on_cpu = 0
-ratios = []
+extra = []
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
     for l in b["launches"]:
         assert l["cpu_clock"] == "process", (b["name"], l.get("cpu_clock"))
@@ -890,17 +890,19 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
             if gap <= 50000 or gap <= 0.02 * s["ns"]:
                 on_cpu += 1
                 gap_on_cpu += (s["invalid"] & gap_bit) != 0
-            if not s["invalid"] and s["cpu_ns"] > 0 and "Handoff" in b["name"]:
-                ratios.append(s["proc_cpu_ns"] / s["cpu_ns"])
+            if not s["invalid"] and s["reps"] > 0 and "Handoff" in b["name"]:
+                extra.append((s["proc_cpu_ns"] - s["cpu_ns"]) / s["reps"])
 print("measured %d, threads on CPU in %d, of those discarded as off-cpu-gap %d" % (n, on_cpu, gap_on_cpu))
 assert n > 0 and on_cpu > 0 and gap_on_cpu == 0
 # the helper's CPU time is in the process's clock, not in the thread's:
-# Handoff's helper and its own thread each spin for 100 us of their own CPU
-# time per op (fixture_proccpu.c spin_cpu), so the process clock holds 2x
-# the spinning and the thread clock 1x plus the thread's start and join;
-# 1.3 leaves those more than twice the spin, by construction not by speed
-ratios.sort()
-assert ratios and ratios[len(ratios) // 2] > 1.3, ratios[len(ratios) // 2 : len(ratios) // 2 + 1]
+# Handoff's helper spins for 100 us of its own CPU time per op
+# (fixture_proccpu.c spin_cpu) and is joined inside the op, so per op the
+# process's clock holds at least those 100 us beyond the thread's, whatever
+# the load; a thread clock gives 0. (A ratio of the two clocks, as this
+# was, fell with the thread's own start and join costs under ASan and load.)
+extra.sort()
+assert extra and extra[len(extra) // 2] > 80000, ("process beyond thread per op", extra[len(extra) // 2 : len(extra) // 2 + 1])
+print("process clock beyond the thread's per op: median %.0f ns over %d batches" % (extra[len(extra) // 2], len(extra)))
 PY
     ;;
 counter-flags-in-c)
