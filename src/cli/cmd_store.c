@@ -117,16 +117,6 @@ int cmd_baseline(int argc, char **argv)
     return rc ? cli_error("baseline: %s", err) : 0;
 }
 
-/* Accept the regressions of `set` that an acknowledgement covers: its
- * commit came in between the baseline's and the run's. */
-static void acknowledge(bl_judgement_set *set, const bl_store_run *base, const bl_store_run *cur,
-                        const bl_store_ack *acks, size_t n_acks)
-{
-    for (size_t i = 0; i < n_acks && set->n_acknowledged < set->n_slower + set->n_failed; i++)
-        if (bl_store_ack_covers(&acks[i], base->commit, cur->commit))
-            bl_judge_acknowledge(set, acks[i].benchmark, acks[i].commit);
-}
-
 /* ---- judge ------------------------------------------------------------------------- */
 
 /* s in Markdown as text: its punctuation that Markdown would read escaped
@@ -280,6 +270,16 @@ static int parse_judge(int argc, char **argv, struct judge_args *a)
         return cli_error("judge: one run to judge, not %d (see --help)", argc - first_pos);
     a->ref = first_pos < argc ? argv[first_pos] : "@latest";
     return 0;
+}
+
+/* Accept the regressions of `set` that an acknowledgement covers: its
+ * commit came in between the baseline's and the run's. */
+static void acknowledge(bl_judgement_set *set, const bl_store_run *base, const bl_store_run *cur,
+                        const bl_store_ack *acks, size_t n_acks)
+{
+    for (size_t i = 0; i < n_acks && set->n_acknowledged < set->n_slower + set->n_failed; i++)
+        if (bl_store_ack_covers(&acks[i], base->commit, cur->commit))
+            bl_judge_acknowledge(set, acks[i].benchmark, acks[i].commit);
 }
 
 int cmd_judge(int argc, char **argv)
