@@ -248,15 +248,18 @@ static int add_samples(struct namer *nm, const unsigned char *at, size_t n, doub
             funcs[depth++] = f;
         int scan_only = (rec.weight & BL_RAW_SCAN_ONLY) != 0;
         int dwarf = (rec.weight & BL_RAW_DWARF) != 0;
+        int all_saved = (rec.weight & BL_RAW_SAVED_REGS) != 0;
         rec.weight &= BL_RAW_WEIGHT_MASK;
         size_t n_callers, n_fix = 0;
         int whole = 0;
         if (dwarf) {
             enum bl__unwind_end why;
-            uint64_t rbp = n_chain ? chain[0] : 0;
-            size_t n_pairs = n_chain > 1 ? (n_chain - 1) / 2 : 0;
-            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], rbp, scan, n_scan, chain + 1, n_pairs,
-                                         callers, MAX_CALLERS, &why);
+            /* rbp, or (newer files) rbp and the other callee-saved registers */
+            size_t n_saved = all_saved ? BL_RAW_N_SAVED : 1;
+            n_saved = n_saved < n_chain ? n_saved : n_chain;
+            size_t n_pairs = (n_chain - n_saved) / 2;
+            n_callers = bl__unwind_dwarf(nm->sym, w[0], w[1], chain, n_saved, scan, n_scan,
+                                         chain + n_saved, n_pairs, callers, MAX_CALLERS, &why);
             n_chain = 0; /* rbp and the pairs are the unwinder's */
             whole = why == BL__UNWIND_OUTERMOST;
             if (why == BL__UNWIND_COPY_END && nm->stack_bytes && n_scan * 8 >= nm->stack_bytes)

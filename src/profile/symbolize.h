@@ -58,16 +58,18 @@ enum bl__unwind_end {
 
 /*
  * Unwind a copied-stack sample (registers and the stack from sp up) frame
- * by frame: with the module's call frame information (.eh_frame, through
- * libdw) where it covers the pc, else by the frame pointer where the
- * function keeps one. Past the copy, it goes on along `chain` ({fp, return
- * address} pairs the sampler walked above the copy) when the current frame
- * pointer is one of them. Stores the return addresses, innermost first;
- * returns how many, and why it ended in *end.
+ * by frame. `saved` holds the callee-saved registers at the sample, rbp
+ * first, then rbx, r12, r13, r14 and r15 (n_saved of them: 1 in raw files
+ * written before the others were kept). With the module's call frame information (.eh_frame,
+ * through libdw) where it covers the pc, else by the frame pointer where the function keeps one.
+ * Past the copy, it goes on along `chain` ({fp, return address} pairs the sampler walked above the
+ * copy) when the current frame pointer is one of them. Stores the return addresses, innermost
+ * first; returns how many, and why it ended in *end.
  */
-size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
-                        const uint64_t *stack, size_t n_stack, const uint64_t *chain,
-                        size_t n_chain, uint64_t *callers, size_t max, enum bl__unwind_end *end);
+size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, const uint64_t *saved,
+                        size_t n_saved, const uint64_t *stack, size_t n_stack,
+                        const uint64_t *chain, size_t n_chain, uint64_t *callers, size_t max,
+                        enum bl__unwind_end *end);
 
 /*
  * Is rbp the frame pointer of the code at addr (its CFA is rbp + 16, by the

@@ -164,7 +164,12 @@ size_t bl__unwind_by_scan(bl__symbolizer *s, uint64_t pc, const uint64_t *scan, 
 
 /* ---- DWARF unwinding of a stack copy (sampling with --unwind dwarf) ---- */
 
-enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
+enum { REG_RBX = 3, REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
+
+/* The callee-saved registers (DWARF numbers), in the order the sampler keeps
+ * them: a caller's value of each is the callee's CFI rule, or its own */
+static const int saved_regs[] = {REG_RBP, REG_RBX, 12, 13, 14, 15};
+enum { N_SAVED = sizeof saved_regs / sizeof saved_regs[0] };
 
 struct unwind_regs {
     uint64_t val[17];
@@ -282,6 +287,13 @@ static int caller_reg(Dwarf_Frame *frame, int reg, const struct unwind_regs *r, 
         *out = v;
         return 0;
     }
+    if (v < r->val[REG_RSP] && reg != REG_RA && (r->known & (1u << reg))) {
+        /* a save slot below the stack pointer was popped already: gcc's
+         * epilogues move the CFA but do not say that the pops restored
+         * the registers, so the register holds the caller's value */
+        *out = r->val[reg];
+        return 0;
+    }
     return read_stack(st, v, out);
 }
 
@@ -349,16 +361,20 @@ int bl__frame_pointer_at(bl__symbolizer *s, uint64_t addr)
     return frame_is_set_up(s, addr); /* no CFI: the prologue's bytes */
 }
 
-size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rbp,
-                        const uint64_t *stack, size_t n_stack, const uint64_t *chain,
-                        size_t n_chain, uint64_t *callers, size_t max, enum bl__unwind_end *end)
+size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, const uint64_t *saved,
+                        size_t n_saved, const uint64_t *stack, size_t n_stack,
+                        const uint64_t *chain, size_t n_chain, uint64_t *callers, size_t max,
+                        enum bl__unwind_end *end)
 {
     struct stack_copy st = {sp, stack, n_stack};
     struct unwind_regs r = {{0}, 0};
     r.val[REG_RA] = pc;
     r.val[REG_RSP] = sp;
-    r.val[REG_RBP] = rbp;
-    r.known = 1u << REG_RA | 1u << REG_RSP | 1u << REG_RBP;
+    r.known = 1u << REG_RA | 1u << REG_RSP;
+    for (size_t i = 0; i < n_saved && i < N_SAVED; i++) {
+        r.val[saved_regs[i]] = saved[i];
+        r.known |= 1u << saved_regs[i];
+    }
     size_t n = 0;
     *end = BL__UNWIND_STOPPED;
     for (int first = 1; n < max; first = 0) {
@@ -372,8 +388,10 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
         struct module *m = mp->mod;
         bl__module_cfi(m);
         Dwarf_Frame *frame = NULL;
-        uint64_t cfa = 0, ra = 0, new_rbp = 0;
-        int ok = 0, rbp_state = -1, outermost = 0;
+        uint64_t cfa = 0, ra = 0;
+        /* the caller's callee-saved registers, each found or not */
+        struct unwind_regs next = {{0}, 0};
+        int ok = 0, outermost = 0;
         if (m->cfi && dwarf_cfi_addrframe(m->cfi, vaddr, &frame) == 0) {
             Dwarf_Op *ops = NULL;
             size_t n_ops = 0;
@@ -383,19 +401,23 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
             int ra_state = ok ? caller_reg(frame, REG_RA, &r, cfa, &st, &ra) : -1;
             outermost = ra_state == 1;
             ok = ok && ra_state == 0;
-            rbp_state = ok ? caller_reg(frame, REG_RBP, &r, cfa, &st, &new_rbp) : -1;
+            for (int i = 0; ok && i < N_SAVED; i++) {
+                int reg = saved_regs[i];
+                if (caller_reg(frame, reg, &r, cfa, &st, &next.val[reg]) == 0)
+                    next.known |= 1u << reg;
+            }
             free(frame);
         } else if (bl__in_plt(m, vaddr)) {
             /* a PLT stub without CFI: only a jump, the return address on top */
             cfa = r.val[REG_RSP] + 8;
             ok = read_stack(&st, r.val[REG_RSP], &ra) == 0;
-            rbp_state = (r.known >> REG_RBP) & 1 ? 0 : -1;
-            new_rbp = r.val[REG_RBP];
+            next = r;
         } else {
-            /* no call frame information here: the frame pointer, where the code keeps one */
+            /* no call frame information here: the frame pointer, where the
+             * code keeps one; where it saved the others is not known */
             int rbp_known = 0;
-            ok = fp_step(s, &r, &st, &cfa, &ra, &new_rbp, &rbp_known) == 0;
-            rbp_state = ok && rbp_known ? 0 : -1;
+            ok = fp_step(s, &r, &st, &cfa, &ra, &next.val[REG_RBP], &rbp_known) == 0;
+            next.known = ok && rbp_known ? 1u << REG_RBP : 0;
         }
         if (outermost) {
             *end = BL__UNWIND_OUTERMOST; /* _start, clone3: the return address is undefined */
@@ -427,14 +449,10 @@ size_t bl__unwind_dwarf(bl__symbolizer *s, uint64_t pc, uint64_t sp, uint64_t rb
         if (!ok || cfa <= r.val[REG_RSP] || !bl__find_mapping(s, ra - 1))
             break;
         callers[n++] = ra;
-        r.val[REG_RA] = ra;
-        r.val[REG_RSP] = cfa;
-        if (rbp_state == 0) {
-            r.val[REG_RBP] = new_rbp;
-            r.known |= 1u << REG_RBP;
-        } else {
-            r.known &= ~(1u << REG_RBP);
-        }
+        next.val[REG_RA] = ra;
+        next.val[REG_RSP] = cfa;
+        next.known |= 1u << REG_RA | 1u << REG_RSP;
+        r = next;
     }
     return n;
 }

@@ -57,7 +57,13 @@ struct bl_raw_header {
  * n, n stack words, rbp, then {fp, return address} pairs of the frame-pointer chain
  * above the copy (the reader joins them where its unwinding meets one). */
 #define BL_RAW_DWARF 0x40000000u
-#define BL_RAW_WEIGHT_MASK 0x3fffffffu
+/* In bl_raw_sample.weight, with BL_RAW_DWARF: rbp is followed by the other
+ * callee-saved registers, rbx, r12, r13, r14 and r15 (BL_RAW_N_SAVED words
+ * from rbp on). Code whose call frame information keeps its frame in one of
+ * them (ld.so's lazy-binding trampoline in rbx) unwinds only with them. */
+#define BL_RAW_SAVED_REGS 0x20000000u
+#define BL_RAW_N_SAVED 6
+#define BL_RAW_WEIGHT_MASK 0x1fffffffu
 
 struct bl_raw_sample {
     uint32_t n_words;

@@ -171,6 +171,14 @@ static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t w
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
     uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
     uint64_t rbp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+    const uint64_t saved[BL_RAW_N_SAVED] = {
+        rbp,
+        (uint64_t)uc->uc_mcontext.gregs[REG_RBX],
+        (uint64_t)uc->uc_mcontext.gregs[REG_R12],
+        (uint64_t)uc->uc_mcontext.gregs[REG_R13],
+        (uint64_t)uc->uc_mcontext.gregs[REG_R14],
+        (uint64_t)uc->uc_mcontext.gregs[REG_R15],
+    };
     size_t n = 0;
     if (in_stack(tb, sp, sizeof(uintptr_t))) {
         n = (tb->stack_hi - sp) / sizeof(uintptr_t);
@@ -192,14 +200,15 @@ static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t w
         lo = fp + 2 * sizeof(uintptr_t);
         fp = frame[0];
     }
-    size_t need = sizeof(struct bl_raw_sample) + (4 + n + 2 * n_pairs) * sizeof(uint64_t);
+    size_t n_words = 3 + n + BL_RAW_N_SAVED + 2 * n_pairs;
+    size_t need = sizeof(struct bl_raw_sample) + n_words * sizeof(uint64_t);
     if (tb->used + need > tb->cap)
         bl__sampler_flush(tb);
     if (tb->used + need > tb->cap) {
         atomic_fetch_add_explicit(&g_dropped, 1, memory_order_relaxed);
         return;
     }
-    struct bl_raw_sample rec = {(uint32_t)(4 + n + 2 * n_pairs), weight | BL_RAW_DWARF};
+    struct bl_raw_sample rec = {(uint32_t)n_words, weight | BL_RAW_DWARF | BL_RAW_SAVED_REGS};
     uint64_t head[3] = {pc, sp, n};
     unsigned char *at = tb->data + tb->used;
     memcpy(at, &rec, sizeof rec);
@@ -208,8 +217,8 @@ static void record_dwarf(struct thread_buf *tb, const ucontext_t *uc, uint32_t w
     at += sizeof head;
     memcpy(at, (const void *)sp, n * sizeof(uint64_t));
     at += n * sizeof(uint64_t);
-    memcpy(at, &rbp, sizeof rbp);
-    at += sizeof rbp;
+    memcpy(at, saved, sizeof saved);
+    at += sizeof saved;
     memcpy(at, pairs, 2 * n_pairs * sizeof(uint64_t));
     tb->used += need;
     atomic_fetch_add_explicit(&g_samples, 1, memory_order_relaxed);
