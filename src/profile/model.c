@@ -11,14 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/base/base.h" /* bl__fnv1a, inline */
 #include "profile_int.h"
 
 static uint64_t hash_name(const char *s)
 {
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    return bl__fnv1a(BL__FNV1A_BASIS, s, strlen(s));
 }
 
 bl_profile *bl_profile_create(enum bl_profile_kind kind)

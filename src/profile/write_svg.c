@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/base/base.h" /* bl__fnv1a, inline */
 #include "profile_int.h"
 
 #define SVG_WIDTH 1200.0
@@ -38,12 +39,11 @@ static void xml_text(FILE *out, const char *s, size_t max_chars)
     }
 }
 
+/* A frame's colour is its name's: the same function the same colour in every graph. */
 static unsigned name_hash(const char *s)
 {
-    unsigned h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    uint64_t h = bl__fnv1a(BL__FNV1A_BASIS, s, strlen(s));
+    return (unsigned)(h ^ h >> 32);
 }
 
 static int max_depth(const bl_profile *p)

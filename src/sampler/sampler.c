@@ -110,7 +110,8 @@ static pthread_key_t g_key;
 
 static __thread struct thread_buf *tls_buf __attribute__((tls_model("initial-exec")));
 
-pid_t bl__sampler_tid(void)
+/* The calling thread's id. */
+static pid_t sampler_tid(void)
 {
     return (pid_t)syscall(SYS_gettid);
 }
@@ -453,7 +454,7 @@ struct thread_buf *bl__sampler_buf_new(size_t cap)
     if (mem == MAP_FAILED)
         return NULL;
     struct thread_buf *tb = mem;
-    tb->tid = bl__sampler_tid();
+    tb->tid = sampler_tid();
     tb->perf_fd = -1;
     tb->data = (unsigned char *)mem + sizeof *tb;
     tb->cap = cap;
@@ -589,7 +590,7 @@ static size_t put_kv(char *buf, size_t at, size_t cap, const char *key, uint64_t
 
 static void write_chunk(uint32_t type, const void *data, size_t n)
 {
-    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)bl__sampler_tid(), (uint32_t)g_pid, n};
+    struct bl_raw_header h = {BL_RAW_MAGIC, type, (uint32_t)sampler_tid(), (uint32_t)g_pid, n};
     /* One write per chunk keeps chunks whole under O_APPEND. */
     size_t total = sizeof h + n;
     void *mem = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -45,8 +45,6 @@ extern atomic_ulong g_samples;
 /* The off-CPU sampler's own buffer (offcpu.c), or NULL outside wall mode. */
 extern struct thread_buf *g_offcpu_buf;
 
-/* The calling thread's id. */
-pid_t bl__sampler_tid(void);
 /* A new empty buffer of `cap` sample bytes for the calling thread (its own
  * mapping, rng not seeded), or NULL; outside signal context. */
 struct thread_buf *bl__sampler_buf_new(size_t cap);

@@ -676,7 +676,17 @@ static void to_dir(char *p)
         *slash = '\0';
 }
 
-int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size)
+/*
+ * Check, without creating anything, that `spec` (NULL or "": the default
+ * store) is an SQLite store that does not exist yet (or is an empty file)
+ * and could be made: its directory is writable, or can be made in a
+ * writable parent, as bl_store_open(BL_STORE_CREATE) would make it.
+ * Returns 1 (and the store's name in `name`) for such a new store; 0 when
+ * the store exists or is a PostgreSQL URI (open it to check it); or a
+ * negative error with one line in err that names the store.
+ */
+static int store_check_new(const char *spec, char *name, size_t name_size, char *err,
+                           size_t err_size)
 {
     char def[PATH_MAX + 64];
     if (!(spec = bl__store_spec_or_default(spec, def, sizeof def, err, err_size)))
@@ -736,7 +746,7 @@ int bl_store_run_saver(const bl_run_save_request *req, const bl_results *results
     /* the check before a run creates nothing: a run that then saves
      * nothing (it failed, or is interrupted) leaves no new store behind */
     if (!results) {
-        int fresh = bl__store_check_new(req->store, where, where_size, err, err_size);
+        int fresh = store_check_new(req->store, where, where_size, err, err_size);
         if (fresh)
             return fresh < 0 ? fresh : 0;
     }

@@ -46,17 +46,6 @@ int bl__store_is_pg_spec(const char *spec);
 const char *bl__store_spec_or_default(const char *spec, char *def, size_t def_size, char *err,
                                       size_t err_size);
 
-/*
- * Check, without creating anything, that `spec` (NULL or "": the default
- * store) is an SQLite store that does not exist yet (or is an empty file)
- * and could be made: its directory is writable, or can be made in a
- * writable parent, as bl_store_open(BL_STORE_CREATE) would make it.
- * Returns 1 (and the store's name in `name`) for such a new store; 0 when
- * the store exists or is a PostgreSQL URI (open it to check it); or a
- * negative error with one line in err that names the store.
- */
-int bl__store_check_new(const char *spec, char *name, size_t name_size, char *err, size_t err_size);
-
 /* Shorthands over the backend's operations. */
 #define DB_OPS(store) ((store)->db->ops)
 

@@ -49,6 +49,18 @@ char *bl__strdup(const char *s);
 /* Grow *arr (element size `elem`) so that it holds at least `need` elements. 0 or -ENOMEM. */
 int bl__grow(void **arr, size_t *cap, size_t need, size_t elem);
 
+/* FNV-1a, 64 bits, of p[0..n), from h (BL__FNV1A_BASIS to start; a running
+ * hash to go on): the code base's one byte-string hash. Values kept beyond a
+ * process depend on it staying exactly this (bl_shard_of's shards, a
+ * machine's fingerprint in the store). */
+#define BL__FNV1A_BASIS 14695981039346656037ull
+static inline uint64_t bl__fnv1a(uint64_t h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+    return h;
+}
+
 /* A hash index over the strings of an array the caller owns (strindex.c):
  * positions, found by string in O(1) expected time. key_of(arr, pos) gives
  * the string at a position. Zero-initialise; free with bl__strindex_fini.
@@ -64,7 +76,6 @@ struct bl__strindex {
     size_t n_slots, n;
 };
 typedef const char *(*bl__strindex_key)(const void *arr, size_t pos);
-uint64_t bl__str_hash(const char *s, size_t n);
 /* The position of key[0..len), or -1. */
 long bl__strindex_find(const struct bl__strindex *x, const char *key, size_t len,
                        bl__strindex_key key_of, const void *arr);
@@ -230,7 +241,6 @@ void bl__csv_field(FILE *f, const char *s);
 /* The same field always quoted, as Google Benchmark's CSV writes its
  * strings ("name", "label"). */
 void bl__csv_field_quoted(FILE *f, const char *s);
-int bl__csv_is_formula(const char *s);
 /* Markdown table text: markup and HTML characters backslash-escaped, line
  * breaks as spaces, other controls as \xNN. */
 void bl__markdown_text(FILE *f, const char *s);
@@ -253,13 +263,11 @@ const char *bl__shown_name(const char *name);
 
 /* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0; p < end. */
 size_t bl__space_len(const unsigned char *p, const unsigned char *end);
-/* One field of a Go-format line (a name, a unit): whitespace runes (U+00A0
- * too) and control characters become '_', so the field stays one field. */
-void bl__gobench_field(FILE *f, const char *s);
-/* Text to the end of a Go-format line (a configuration value, a comment):
- * control characters become spaces, so the line stays one line. */
-void bl__gobench_text(FILE *f, const char *s);
-/* The same two, appended to b (a line built before it is written). 0 or -ENOMEM. */
+/* One field of a Go-format line (a name, a unit), appended to b: whitespace
+ * runes (U+00A0 too) and control characters become '_', so the field stays
+ * one field; and text to the end of a line (a configuration value, a
+ * comment), whose control characters become spaces, so the line stays one
+ * line. 0 or -ENOMEM. */
 int bl__gobench_field_buf(struct bl__buf *b, const char *s);
 int bl__gobench_text_buf(struct bl__buf *b, const char *s);
 /* Write the Go-format line b holds, and its newline. Over 64 KiB (benchstat's

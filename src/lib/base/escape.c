@@ -201,7 +201,7 @@ static int is_number(const char *s)
     return *p == '\0';
 }
 
-int bl__csv_is_formula(const char *s)
+static int csv_is_formula(const char *s)
 {
     return strchr("=+-@\t\r", s[0]) && s[0] && !is_number(s);
 }
@@ -236,7 +236,7 @@ static void csv_write(FILE *f, const char *s, int always_quote)
         bl__terminal_text(&safe, s, strlen(s), 1);
         s = safe.data ? safe.data : "";
     }
-    int formula = bl__csv_is_formula(s);
+    int formula = csv_is_formula(s);
     if (!always_quote && !formula && !go_needs_quotes(s)) {
         fputs(s, f);
         bl__buf_fini(&safe);
@@ -384,20 +384,6 @@ int bl__gobench_text_buf(struct bl__buf *b, const char *s)
         rc = bl__buf_append(b, &c, 1);
     }
     return rc;
-}
-
-void bl__gobench_field(FILE *f, const char *s)
-{
-    struct bl__buf b = {0};
-    if (bl__gobench_field_buf(&b, s) == 0 && b.len)
-        fwrite(b.data, 1, b.len, f);
-    bl__buf_fini(&b);
-}
-
-void bl__gobench_text(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        fputc(*p < 0x20 || *p == 0x7F ? ' ' : *p, f); /* never a second line */
 }
 
 /* The longest line written: benchstat's scanner (Go's bufio.Scanner, 64 KiB

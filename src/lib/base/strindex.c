@@ -12,15 +12,11 @@
 
 #include "base.h"
 
-uint64_t bl__str_hash(const char *s, size_t n)
+static uint64_t str_hash(const char *s, size_t n)
 {
     /* FNV-1a, then a final mix so that the low bits (the slot) depend on
      * every byte. */
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
+    uint64_t h = bl__fnv1a(BL__FNV1A_BASIS, s, n);
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
@@ -50,7 +46,7 @@ static int rehash(struct bl__strindex *x, size_t n_slots)
  * them filter out other keys before a comparison of strings. */
 static uint32_t slot_hash(const char *key, size_t len)
 {
-    uint64_t h = bl__str_hash(key, len);
+    uint64_t h = str_hash(key, len);
     return (uint32_t)(h ^ (h >> 32));
 }
 

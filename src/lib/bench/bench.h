@@ -66,7 +66,6 @@ struct bl__worker_args {
     unsigned long long reps; /* repetitions per batch from the tune file: no pilot; 0: pilot */
     unsigned long long iterations; /* --iterations: a fixed count, unless .iterations; 0: none */
 };
-int bl__worker_main(const struct bl__worker_args *args);
 /* Worker entry from the command line the runner gives a worker:
  * "PROG --benchlab-worker NAME --benchlab-fd FD ..." (worker.c). */
 int bl__worker_main_argv(int argc, char **argv);

@@ -43,8 +43,6 @@ struct bl__snapshot {
     long nivcsw, minflt, majflt;
     int cpu;
 };
-void bl__disturb_open(struct bl__disturb_counters *c);
-void bl__disturb_close(struct bl__disturb_counters *c);
 /* Fills every field of *s but proc_ns, which the caller reads nearest the
  * timed region (state.c, snap_before and snap_after). */
 void bl__disturb_read(const struct bl__disturb_counters *c, struct bl__snapshot *s);

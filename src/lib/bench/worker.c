@@ -64,6 +64,8 @@
 #include "benchlab/stats.h"
 #include "state.h"
 
+static void disturb_close(struct bl__disturb_counters *c);
+
 static int perf_open(uint32_t type, uint64_t config, int group_fd)
 {
     struct perf_event_attr attr;
@@ -77,7 +79,7 @@ static int perf_open(uint32_t type, uint64_t config, int group_fd)
     return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-void bl__disturb_open(struct bl__disturb_counters *c)
+static void disturb_open(struct bl__disturb_counters *c)
 {
     c->perf_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
     c->perf_migr_fd = -1;
@@ -85,12 +87,12 @@ void bl__disturb_open(struct bl__disturb_counters *c)
         return;
     c->perf_migr_fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, c->perf_fd);
     if (c->perf_migr_fd < 0 || ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
-        bl__disturb_close(c);
+        disturb_close(c);
         return;
     }
 }
 
-void bl__disturb_close(struct bl__disturb_counters *c)
+static void disturb_close(struct bl__disturb_counters *c)
 {
     if (c->perf_migr_fd >= 0)
         close(c->perf_migr_fd);
@@ -195,12 +197,12 @@ static void *member_main(void *p)
     if (go < 0)
         return NULL;
     /* perf_event counters count the thread that opens them */
-    bl__disturb_open(&st->ctr);
+    disturb_open(&st->ctr);
     struct bl__engine *e = st->eng;
     if (e->mode == MODE_COUNTERS && bl__hw_open(&st->hw, e->hw_idx, e->n_hw) != 0)
         bl_fail(st, "cannot open the hardware counters in this thread");
     bl__run_body(st);
-    bl__disturb_close(&st->ctr);
+    disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     return NULL;
 }
@@ -575,7 +577,7 @@ static void plan_engine(struct bl__engine *eng, const struct bl__instance *inst,
     bl__rng_seed(&eng->rng, a->seed ? a->seed : bl__now_ns() ^ (uint64_t)getpid());
 }
 
-int bl__worker_main(const struct bl__worker_args *a)
+static int worker_main(const struct bl__worker_args *a)
 {
     int fd = a->channel_fd;
     signal(SIGPIPE, SIG_IGN);
@@ -626,7 +628,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     bl_state *st = sts[0], res;
     int rc = 0;
-    bl__disturb_open(&st->ctr);
+    disturb_open(&st->ctr);
     if (a->counters) {
         eng.mode = MODE_COUNTERS;
         char why[300];
@@ -690,7 +692,7 @@ int bl__worker_main(const struct bl__worker_args *a)
     }
     if (eng.sched_fd >= 0)
         close(eng.sched_fd);
-    bl__disturb_close(&st->ctr);
+    disturb_close(&st->ctr);
     bl__hw_close(&st->hw);
     for (int i = 0; i < n_threads; i++)
         free(sts[i]);
@@ -728,5 +730,5 @@ int bl__worker_main_argv(int argc, char **argv)
             a.profile =
                 bl__profile_mode_parse(argv[i + 1]) > 0 ? bl__profile_mode_parse(argv[i + 1]) : 0;
     }
-    return bl__worker_main(&a);
+    return worker_main(&a);
 }

@@ -305,7 +305,7 @@ struct bl_compare {
     size_t n_cfg_ks;
     uint32_t *cfg_pending; /* keys changed since the map was last brought up to date */
     size_t n_cfg_pending, cap_cfg_pending;
-    uint32_t cfg_map; /* the .config map, as of the last bl__cfg_sync */
+    uint32_t cfg_map; /* the .config map, as of the last cfg_sync (tables.c) */
     size_t n_cfg_ord;
     struct bl__cfgmaps maps;
     struct unitinfo *units;
@@ -351,8 +351,6 @@ int bl__row_reserve(struct proj *p);
 uint32_t bl__cfg_value(const bl_compare *c, uint32_t k);
 /* The value of the configuration key named key ("" when unset). */
 const char *bl__cfg_lookup(const bl_compare *c, const char *key);
-/* Bring c->cfg_map up to date, creating the .config fields of keys new to it. */
-int bl__cfg_sync(bl_compare *c);
 /* A .config key new to the group: its field in every .config group. */
 int bl__proj_add_sub(struct proj *p, const char *name, uint32_t kid, size_t ord);
 /* Fill p->row from result r (all but .unit). */
@@ -379,10 +377,6 @@ int bl__flush_memos(bl_compare *c);
 long bl__cell_find(const bl_compare *c, uint32_t table, uint32_t row, uint32_t col);
 const char *bl__unit_meta(const bl_compare *c, const char *unit, const char *key);
 const bl_gobench_handler *bl__compare_handler(bl_compare *c);
-/* gate.c: the better direction of a unit (Unit metadata, then "/s" rates
- * are higher-is-better). */
-int bl__unit_higher_is_better(const bl_compare *c, const char *unit);
-int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r);
 /* The configuration in effect: one key set (value NULL: deleted), or the
  * whole of it (config[0] is .file). Results carry only its generation. */
 int bl__compare_config_set(bl_compare *c, const char *key, const char *value);

@@ -51,7 +51,9 @@ static double welch_p(const struct cell *a, const struct cell *b)
     return p;
 }
 
-int bl__unit_higher_is_better(const bl_compare *c, const char *unit)
+/* The better direction of a unit (Unit metadata, then "/s" rates
+ * are higher-is-better). */
+static int unit_higher_is_better(const bl_compare *c, const char *unit)
 {
     const char *b = bl__unit_meta(c, unit, "better");
     if (b && strcmp(b, "higher") == 0)
@@ -154,7 +156,7 @@ int bl_compare_gate_github(bl_compare *c, double threshold_pct, enum bl_correcti
         if (old == 0 || old == nw)
             continue;
         double pct = (nw / old - 1) * 100;
-        int higher = bl__unit_higher_is_better(c, c->str.s[t->unit]);
+        int higher = unit_higher_is_better(c, c->str.s[t->unit]);
         double worse = higher ? -pct : pct;
         if (github && worse > 0) {
             /* the annotations: a regression past the threshold, or a

@@ -64,7 +64,7 @@ struct emit {
 };
 
 /* A benchmark's name into e->name as benchlab's Go lines spell it
- * (bl__gobench_field: whitespace, U+00A0 too, and control characters
+ * (bl__gobench_field_buf: whitespace, U+00A0 too, and control characters
  * become '_'), whichever JSON it came from. 0 or -ENOMEM. */
 static int go_name(struct emit *e, const char *name)
 {

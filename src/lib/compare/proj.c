@@ -351,7 +351,7 @@ int bl__proj_populate(bl_compare *c, struct proj *p, const bl_gobench_result *r,
         long id = 0;
         switch (f->kind) {
         case FK_GROUP:
-            p->row_cfg = c->cfg_map; /* bl__cfg_sync made it current */
+            p->row_cfg = c->cfg_map; /* cfg_sync (tables.c) made it current */
             continue;
         case FK_FULLNAME:
             fullname_excluded(c, r, np, &c->tmp);

@@ -311,7 +311,8 @@ static int is_config_excluded(const bl_compare *c, const char *key)
     return 0;
 }
 
-int bl__cfg_sync(bl_compare *c)
+/* Bring c->cfg_map up to date, creating the .config fields of keys new to it. */
+static int cfg_sync(bl_compare *c)
 {
     if (!c->n_cfg_pending)
         return 0;
@@ -446,7 +447,7 @@ static int memo_project(bl_compare *c, struct memo *m, const bl_gobench_result *
                         const struct name_parts *np)
 {
     /* table (without unit), row, col, residue: the order benchstat projects in */
-    int err = bl__cfg_sync(c);
+    int err = cfg_sync(c);
     if (!err)
         err = bl__proj_populate(c, c->tablep, r, np);
     if (err)
@@ -751,11 +752,6 @@ static void on_meta(void *ctx, const char *key, const char *value)
     (void)ctx;
     (void)key;
     (void)value; /* run metadata does not take part in comparisons */
-}
-
-int bl__compare_feed_result(bl_compare *c, const bl_gobench_result *r)
-{
-    return on_result(c, r);
 }
 
 const bl_gobench_handler *bl__compare_handler(bl_compare *c)

@@ -45,9 +45,6 @@ struct bl__bench_opts {
  * each name's settings, in the same order (caller frees). */
 long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***names,
                     char **suite, struct bl__bench_opts **opts, char *err, size_t err_size);
-/* After "no benchmark matches --filter F": the names of exe closest to F
- * (up to three) appended to msg, or why none is close (plan.c). */
-void bl__plan_closest(const char *exe, const char *filter, char *msg, size_t size);
 
 /* What the allocation pass sends ("alloc ..."). */
 struct bl__alloc_out {

@@ -295,10 +295,10 @@ const char *bl_env_fingerprint(void)
     char all[1024];
     snprintf(all, sizeof all, "%s|%s|%d|%s|%s", bl__sys_goarch(), bl__sys_cpu_model(),
              bl__sys_ncpu(), mem, kernel);
-    uint64_t h = 14695981039346656037ull;
-    for (const unsigned char *p = (const unsigned char *)all; *p; p++)
+    uint64_t h = BL__FNV1A_BASIS;
+    for (const char *p = all; *p; p++)
         if (*p != ' ' && *p != '\n')
-            h = (h ^ *p) * 1099511628211ull;
+            h = bl__fnv1a(h, p, 1);
     snprintf(fp, sizeof fp, "%016llx", (unsigned long long)h);
     return fp;
 }

@@ -188,9 +188,7 @@ long bl_list(const char *exe, char ***names)
 
 int bl_shard_of(const char *name, int n_shards)
 {
-    uint64_t h = 14695981039346656037ull; /* FNV-1a, 64 bits */
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
+    uint64_t h = bl__fnv1a(BL__FNV1A_BASIS, name, strlen(name));
     return n_shards > 1 ? (int)(h % (uint64_t)n_shards) : 0;
 }
 
@@ -301,7 +299,7 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
  * comes closest to, appended to msg: "; closest: BenchmarkSum/size=64".
  * When even the closest is too far to be what was meant, say so instead.
  */
-void bl__plan_closest(const char *exe, const char *filter, char *msg, size_t size)
+static void plan_closest(const char *exe, const char *filter, char *msg, size_t size)
 {
     char **all = NULL;
     char why[256];
@@ -363,7 +361,7 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
                            : "the suite defines no benchmarks%s",
                  o->filter ? o->filter : "");
         if (o->filter)
-            bl__plan_closest(o->exe, o->filter, errbuf, errsize);
+            plan_closest(o->exe, o->filter, errbuf, errsize);
         err = BL_ENOTFOUND;
     }
     /* a shard may hold none of them: an empty run, not an error, so that a

@@ -278,7 +278,6 @@ bl_run_saver bl__run_saver(char *why, size_t why_size);
  * option, the path and the reason. */
 int bl__preflight_out(const char *path, char *why, size_t why_size);
 int bl__preflight_profile_dir(const char *dir, char *why, size_t why_size);
-int bl__preflight_store(const bl_run_save_request *save, char *why, size_t why_size);
 /* All that `o` and bl_run_main's --out and --save (NULL: none) ask for. */
 int bl__preflight(const bl_run_options *o, const char *out_path, const bl_run_save_request *save,
                   char *why, size_t why_size);
@@ -330,10 +329,6 @@ int bl__list_flushed(const char *prog);
  * "--benchmark_out" when bl__gbench_flags made --out of it, else "--out". */
 const char *bl__out_option(void);
 
-/* The definitions' own statistics (.statistics, statistics.c): attach each
- * definition's list to its results (this process's registry), and write
- * them after the table. */
-void bl__statistics_attach(bl_results *res);
 void bl__statistics_write(FILE *f, const bl_results *res);
 /* For benchlab run SUITE: the same lists, computed by the suite started
  * once more as `SUITE --benchlab-statistics` (nothing when it cannot say);

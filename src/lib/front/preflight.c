@@ -113,7 +113,7 @@ int bl__preflight_profile_dir(const char *dir, char *why, size_t why_size)
     return dir_writable("--profile-dir", dir, dir, why, why_size);
 }
 
-int bl__preflight_store(const bl_run_save_request *save, char *why, size_t why_size)
+static int preflight_store(const bl_run_save_request *save, char *why, size_t why_size)
 {
     char msg[1024] = "", where[512] = "";
     bl_run_saver saver = bl__run_saver(msg, sizeof msg);
@@ -149,6 +149,6 @@ int bl__preflight(const bl_run_options *o, const char *out_path, const bl_run_sa
         rc = bl__preflight_profile_dir(dir, why, why_size);
     }
     if (!rc && save)
-        rc = bl__preflight_store(save, why, why_size);
+        rc = preflight_store(save, why, why_size);
     return rc;
 }

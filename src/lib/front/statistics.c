@@ -42,7 +42,10 @@
 
 extern char **environ;
 
-void bl__statistics_attach(bl_results *res)
+/* The definitions' own statistics (.statistics): attach each
+ * definition's list to its results (this process's registry), and write
+ * them after the table. */
+static void statistics_attach(bl_results *res)
 {
     for (size_t i = 0; res && i < res->n_benches; i++) {
         const struct bl__instance *in = bl__registry_find(res->benches[i].name);
@@ -393,7 +396,7 @@ void bl__statistics_attach_self(bl_results *res, double timeout_s)
     if (!any)
         return;
     if (start_self() != 0) {
-        bl__statistics_attach(res); /* no process to spare: computed here */
+        statistics_attach(res); /* no process to spare: computed here */
         return;
     }
     attach_from_co(res);

@@ -127,9 +127,8 @@ static void clear_progress(struct front *fr)
  * again); remembers it otherwise. */
 static int said_before(struct front *fr, int k, const char *text, size_t total)
 {
-    unsigned long long h = 14695981039346656037ull ^ total; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
+    unsigned long long h =
+        bl__fnv1a(BL__FNV1A_BASIS ^ total, text ? text : "", text ? strlen(text) : 0);
     for (size_t i = 0; i < fr->n_said[k]; i++)
         if (fr->said_hash[k][i] == h)
             return 1;

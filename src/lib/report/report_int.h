@@ -136,7 +136,6 @@ struct bl__scale {
     double r0, r1; /* range, px */
     bool log;
 };
-double bl__scale_at(const struct bl__scale *s, double v);
 
 enum { AX_NONE, AX_TIME, AX_COUNT, AX_NUMBER };
 

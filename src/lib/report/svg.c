@@ -75,7 +75,7 @@ const char *bl__rcolor(size_t i)
     return palette[i % (sizeof palette / sizeof *palette)];
 }
 
-double bl__scale_at(const struct bl__scale *s, double v)
+static double scale_at(const struct bl__scale *s, double v)
 {
     double t;
     if (s->log) {
@@ -95,12 +95,12 @@ static double clampd(double v, double a, double b)
 
 double bl__plot_x(const struct bl__plot *p, double v)
 {
-    return clampd(bl__scale_at(&p->x, v), p->x.r0, p->x.r1);
+    return clampd(scale_at(&p->x, v), p->x.r0, p->x.r1);
 }
 
 double bl__plot_y(const struct bl__plot *p, double v)
 {
-    return clampd(bl__scale_at(&p->y, v), p->y.r0, p->y.r1);
+    return clampd(scale_at(&p->y, v), p->y.r0, p->y.r1);
 }
 
 void bl__plot_begin(struct bl__plot *p, FILE *f, double w, double h, const char *label, double ml,
@@ -243,7 +243,7 @@ void bl__plot_axes(struct bl__plot *p, int xkind, int ykind, const char *xtitle,
         int n = ticks(&p->y, tv, 64, &step);
         fputs("<g class=\"grid\">", f);
         for (int i = 0; i < n; i++) {
-            double y = bl__scale_at(&p->y, tv[i]);
+            double y = scale_at(&p->y, tv[i]);
             if (y < p->top - 0.5 || y > p->bottom + 0.5)
                 continue;
             fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", p->left, p->right,
@@ -251,7 +251,7 @@ void bl__plot_axes(struct bl__plot *p, int xkind, int ykind, const char *xtitle,
         }
         fputs("</g><g class=\"tick y\">", f);
         for (int i = 0; i < n; i++) {
-            double y = bl__scale_at(&p->y, tv[i]);
+            double y = scale_at(&p->y, tv[i]);
             if (y < p->top - 0.5 || y > p->bottom + 0.5)
                 continue;
             tick_label(label, sizeof label, tv[i], ykind, step);
@@ -265,7 +265,7 @@ void bl__plot_axes(struct bl__plot *p, int xkind, int ykind, const char *xtitle,
         int n = ticks(&p->x, tv, 64, &step);
         fputs("<g class=\"grid\">", f);
         for (int i = 0; i < n; i++) {
-            double x = bl__scale_at(&p->x, tv[i]);
+            double x = scale_at(&p->x, tv[i]);
             if (x < p->left - 0.5 || x > p->right + 0.5)
                 continue;
             fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x, x, p->top,
@@ -273,7 +273,7 @@ void bl__plot_axes(struct bl__plot *p, int xkind, int ykind, const char *xtitle,
         }
         fputs("</g><g class=\"tick x\">", f);
         for (int i = 0; i < n; i++) {
-            double x = bl__scale_at(&p->x, tv[i]);
+            double x = scale_at(&p->x, tv[i]);
             if (x < p->left - 0.5 || x > p->right + 0.5)
                 continue;
             tick_label(label, sizeof label, tv[i], xkind, step);
