@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "benchlab/changes.h"
 #include "benchlab/common.h"
@@ -333,6 +334,19 @@ typedef struct bl_store_history_options {
 BL_API int bl_store_history_query(bl_store *store, const bl_store_history_options *options,
                                   bl_store_history **out, char *err, size_t err_size);
 BL_API void bl_store_history_destroy(bl_store_history *history);
+
+/*
+ * Write `history` as `benchlab history` prints it: a line naming `store`
+ * and what `query` asked (its filter, branch and metric; NULL: none), the
+ * table of runs, then per benchmark its centre in each of the newest runs
+ * that fit in `columns` characters (0: every run), a sparkline of all runs
+ * when `sparkline`, and the change from its first value to its last.
+ * Names, tags and hosts are made safe for a terminal. 0, or -EIO when f
+ * reports a write error.
+ */
+BL_API int bl_store_history_write(FILE *f, const bl_store_history *history,
+                                  const bl_store_history_options *query, const char *store,
+                                  int columns, int sparkline);
 
 /*
  * The change points and outliers of every series of `history`
