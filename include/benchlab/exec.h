@@ -236,6 +236,21 @@ typedef struct bl_exec_table_options {
 } bl_exec_table_options;
 BL_API int bl_exec_write_table(FILE *f, const bl_exec_results *r, const bl_exec_table_options *o);
 
+/* What `benchlab exec` prints after a session, as hyperfine's summary
+ * reads: each command's times (median and interval, mean and stddev, user
+ * and system time, a first slow run, outliers), the shell start-up
+ * subtracted and, with two commands or more, the comparison with the
+ * reference (has_reference: the first command, as --reference gives it;
+ * else the fastest, or with by_command the first with the lowest median):
+ * ratio of medians, its interval and the U test. Times in `unit_ns` (1e3,
+ * 1e6, 1e9; 0: each chosen by its size). 0, or -EIO when f failed. */
+BL_API int bl_exec_write_summary(FILE *f, const bl_exec_results *r, int by_command,
+                                 int has_reference, double unit_ns);
+/* The order of the commands, indices into r (r->n_results of them): as
+ * given, or with `by_time` by median (mean with `by_mean`), stable, the
+ * commands without runs last. */
+BL_API void bl_exec_order(const bl_exec_results *r, int by_time, int by_mean, size_t *order);
+
 #ifdef __cplusplus
 }
 #endif

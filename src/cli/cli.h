@@ -69,19 +69,6 @@ int cli_parse(const char *name, int argc, char **argv, struct bl__args *args);
 struct bl_diags;
 int cli_print_skipped(const char *cmd, const struct bl_diags *d);
 
-/* exec's summary (exec_summary.c): each command's times, the shell
- * start-up subtracted and, with two commands or more, the comparison with
- * the reference (--reference, else the fastest; the first with the lowest
- * median under --sort command), in the --time-unit `unit_ns` (0: chosen by
- * size). */
-struct bl_exec_results;
-void cli_exec_summary(FILE *f, const struct bl_exec_results *res, int by_command, int has_reference,
-                      double unit_ns);
-/* The order of the commands, indices into res (n_results of them): as
- * given, or with `by_time` by median (mean with `by_mean`), stable, the
- * commands without runs last. */
-void cli_exec_order(const struct bl_exec_results *res, int by_time, int by_mean, size_t *order);
-
 /* The job summary of GitHub Actions: when $GITHUB_STEP_SUMMARY names a
  * file, what `write` gives (Markdown) is appended to it
  * (bl_github_summary_append); a summary that cannot be written is said on

@@ -7,7 +7,7 @@
  * here are what the options do and which may go together. Expands
  * parameters in hyperfine's order, opens the exports before measuring,
  * shows progress on a terminal and prints the summary; the measuring is
- * the library's (benchlab/exec.h), the summary exec_summary.c's.
+ * the library's (benchlab/exec.h), the summary too (bl_exec_write_summary).
  */
 #include <errno.h>
 #include <limits.h>
@@ -705,7 +705,7 @@ static int write_export(int kind, FILE *f, const struct cli *c, const bl_exec_re
     size_t *order = malloc((res->n_results ? res->n_results : 1) * sizeof *order);
     if (!order)
         return -ENOMEM;
-    cli_exec_order(res, c->sort == SORT_TIME, 1, order);
+    bl_exec_order(res, c->sort == SORT_TIME, 1, order);
     bl_exec_table_options t = {kind == EX_ASCIIDOC  ? BL_EXEC_ASCIIDOC
                                : kind == EX_ORGMODE ? BL_EXEC_ORGMODE
                                                     : BL_EXEC_MARKDOWN,
@@ -766,8 +766,8 @@ int cmd_exec(int argc, char **argv)
                 bl_exec_write_gobench(stdout, res);
             /* stdout stays the machine-readable output when one goes there */
             if (c.style != STYLE_NONE)
-                cli_exec_summary(to_stdout ? stderr : stdout, res, c.sort == SORT_COMMAND,
-                                 c.reference != NULL, c.unit_ns);
+                bl_exec_write_summary(to_stdout ? stderr : stdout, res, c.sort == SORT_COMMAND,
+                                      c.reference != NULL, c.unit_ns);
             fflush(stdout);
             for (int i = 0; i < 5; i++) {
                 int werr = ex[i].out

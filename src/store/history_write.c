@@ -110,8 +110,7 @@ static void print_runs(FILE *f, const bl_store_history *h)
         for (size_t i = 0; i < h->n_runs; i++) {
             const bl_store_run *r = &h->runs[i];
             snprintf(cells[0], sizeof cells[0], "%lld", (long long)r->id);
-            short_date(cells[1], sizeof cells[1],
-                           r->measured_at ? r->measured_at : r->saved_at);
+            short_date(cells[1], sizeof cells[1], r->measured_at ? r->measured_at : r->saved_at);
             short_commit(cells[2], sizeof cells[2], r);
             snprintf(cells[3], sizeof cells[3], "%s", r->branch ? r->branch : "-");
             snprintf(cells[4], sizeof cells[4], "%s", r->host ? r->host : "-");
@@ -150,7 +149,8 @@ static void print_change(FILE *f, const bl_store_series *se)
 
 /* The table of benchmarks: as many run columns as fit (on a terminal), the
  * newest, then the trend when show_spark, then the change. */
-static void print_series(FILE *f, const bl_store_history *h, int columns, int show_spark, int metric)
+static void print_series(FILE *f, const bl_store_history *h, int columns, int show_spark,
+                         int metric)
 {
     int name_w = (int)strlen("benchmark");
     for (size_t i = 0; i < h->n_series; i++) {
@@ -160,8 +160,8 @@ static void print_series(FILE *f, const bl_store_history *h, int columns, int sh
             name_w = width(n);
     }
     const int col_w = 11;
-    int avail = (columns > 0 ? columns : 1 << 20) - name_w - 2 - 10 -
-                (show_spark ? (int)h->n_runs + 2 : 0);
+    int avail =
+        (columns > 0 ? columns : 1 << 20) - name_w - 2 - 10 - (show_spark ? (int)h->n_runs + 2 : 0);
     size_t n_cols = avail > col_w ? (size_t)(avail / col_w) : 1;
     if (n_cols > h->n_runs)
         n_cols = h->n_runs;

@@ -5,8 +5,10 @@
  * that was subtracted, and the comparison with the reference command
  * (ratio of medians, its interval, the U test), as hyperfine's summary
  * reads; and the order of the commands in the comparison and the markup
- * exports. Called by cmd_exec.c; reads benchlab/exec.h's results only.
+ * exports (bl_exec_write_summary, bl_exec_order). Reads benchlab/exec.h's
+ * results only.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@
 #include "benchlab/exec.h"
 #include "benchlab/format.h"
 #include "benchlab/output.h"
-#include "cli.h"
+#include "benchlab/stats.h"
 
 /* A duration in the --time-unit (unit_ns), or chosen by its size (0). */
 static void fmt_time(char *out, size_t size, double ns, double unit_ns)
@@ -107,7 +109,7 @@ static void print_result(FILE *f, size_t index, const bl_exec_result *r, const b
                 slow, r->n_runs);
 }
 
-void cli_exec_order(const bl_exec_results *res, int by_time, int by_mean, size_t *order)
+void bl_exec_order(const bl_exec_results *res, int by_time, int by_mean, size_t *order)
 {
     for (size_t i = 0; i < res->n_results; i++)
         order[i] = i;
@@ -131,24 +133,11 @@ void cli_exec_order(const bl_exec_results *res, int by_time, int by_mean, size_t
     }
 }
 
-/*
- * The smallest two-sided p the exact U test can give for samples of na and nb
- * values: both orders of the samples lying wholly apart, 2 / C(na + nb, na).
- */
-static double utest_min_p(size_t na, size_t nb)
-{
-    double ways = 1; /* C(na + nb, k) for k = 1..min(na, nb), until it is large */
-    size_t k_max = na < nb ? na : nb;
-    for (size_t k = 1; k <= k_max && ways < 1e9; k++)
-        ways = ways * (double)(na + nb - k_max + k) / (double)k;
-    return fmin(1, 2 / ways);
-}
-
 /* The verdict when p is not below 0.05: no difference, or too few runs to find one. */
 static void print_no_verdict(FILE *f, const char *sep, const bl_exec_result *a,
                              const bl_exec_result *b, double p)
 {
-    double min_p = utest_min_p(a->n_runs, b->n_runs);
+    double min_p = bl_stats_utest_min_p(a->n_runs, b->n_runs);
     if (min_p > 0.05)
         fprintf(f,
                 "%stoo few runs to tell (%zu and %zu: the U test's p cannot go below %.2g; "
@@ -163,7 +152,7 @@ static void print_comparison(FILE *f, const bl_exec_results *res, int by_command
     size_t *order = malloc(res->n_results * sizeof *order);
     if (!order)
         return;
-    cli_exec_order(res, !by_command, 0, order);
+    bl_exec_order(res, !by_command, 0, order);
     /* hyperfine's reference: --reference (run first), else the fastest */
     const bl_exec_result *a = has_reference ? &res->results[0] : &res->results[order[0]];
     if (by_command && !has_reference) {
@@ -217,8 +206,8 @@ static int any_runs(const bl_exec_results *res)
     return 0;
 }
 
-void cli_exec_summary(FILE *f, const bl_exec_results *res, int by_command, int has_reference,
-                      double unit_ns)
+int bl_exec_write_summary(FILE *f, const bl_exec_results *res, int by_command, int has_reference,
+                          double unit_ns)
 {
     for (size_t i = 0; i < res->n_results; i++)
         print_result(f, i, &res->results[i], res, unit_ns);
@@ -247,4 +236,5 @@ void cli_exec_summary(FILE *f, const bl_exec_results *res, int by_command, int h
         with_runs += res->results[i].n_runs > 0;
     if (with_runs >= 2)
         print_comparison(f, res, by_command, has_reference);
+    return ferror(f) ? -EIO : 0;
 }
