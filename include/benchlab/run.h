@@ -63,6 +63,13 @@ typedef struct bl_run_options {
      * repetitions per thread (a benchmark's .iterations wins); 0: benchlab
      * sizes its batches (docs/engine.md, "Fixed iterations") */
     unsigned long long iterations;
+    /* beside each launch, a worker under valgrind's callgrind counts the
+     * measured repetitions: the launch's metrics instructions/op,
+     * L1-misses/op, LL-misses/op and est-cycles/op (docs/instruments.md,
+     * "Instruction counts"). Without valgrind, or in a libbenchlab built
+     * without valgrind/callgrind.h, bl_run refuses (BL_EUNSUPPORTED)
+     * before measuring. */
+    int instructions;
 } bl_run_options;
 
 /*

@@ -60,6 +60,7 @@ struct bl__worker_args {
     double batch_ms;
     unsigned long long seed;
     int alloc;               /* the allocation pass instead of timing */
+    int instr;               /* the instruction count (under callgrind) instead of timing */
     const char *counters;    /* the counters pass, with this list, instead of timing */
     int cmd_fd;              /* driven mode (benchlab ab): commands on this fd; -1: none */
     int profile;             /* the profile pass (enum bl__profile_mode): timing, profiled */

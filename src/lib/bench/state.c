@@ -53,6 +53,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../instruments/callgrind.h"
 #include "../results/results_int.h"
 #include "state.h"
 
@@ -355,13 +356,28 @@ static void combine(const struct bl__group *g, bool overhead, struct bl__batch *
     }
 }
 
+/* MODE_INSTR: callgrind's collection for the calling thread, on or off
+ * (its request toggles, so the state is kept here). */
+static void cg_collect(bl_state *st, bool on)
+{
+    if (st->cg_on != on) {
+        bl__cg_toggle();
+        st->cg_on = on;
+    }
+}
+
 /* This thread's part of the overhead batch: the empty loop, same size. */
 static void run_overhead(bl_state *st, uint64_t reps)
 {
     struct bl__snapshot a, b;
     snap_before(st, &a);
+    bool count = st->eng->mode == MODE_INSTR && st->eng->counting_overhead;
+    if (count)
+        cg_collect(st, true);
     st->ovh_ns =
         bl__run_sub_batch(st->eng->overhead_fn, reps, st->per_op, &st->ovh_pauses, &st->ovh_first);
+    if (count)
+        cg_collect(st, false);
     snap_after(st, &b);
     memset(&st->ovh_acc, 0, sizeof st->ovh_acc);
     acc_add(&st->ovh_acc, &a, &b);
@@ -371,6 +387,15 @@ static void run_overhead(bl_state *st, uint64_t reps)
 static void overhead_ended(void *ctx)
 {
     struct bl__group *g = ctx;
+    if (g->eng->mode == MODE_INSTR) { /* counts only: no times to send */
+        if (g->eng->counting_overhead) {
+            bl__cg_dump(g->eng->alloc_phase == ALLOC_WARM   ? "benchlab warm"
+                        : g->eng->alloc_phase == ALLOC_BASE ? "benchlab overhead base"
+                                                            : "benchlab overhead more");
+            g->eng->cg_dumps++;
+        }
+        return;
+    }
     struct bl__batch b;
     combine(g, true, &b);
     /* judged as the runner does; a group of one that reads its schedstat
@@ -421,6 +446,8 @@ static void counting_suspend(bl_state *st, int suspended)
 {
     if (st->eng->mode == MODE_ALLOC) {
         st->eng->alloc.suspend(suspended);
+    } else if (st->eng->mode == MODE_INSTR) {
+        cg_collect(st, !suspended);
     } else {
         for (int i = 0; i < st->hw.n; i++)
             ioctl(st->hw.fd[i], suspended ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
@@ -436,6 +463,13 @@ static void counting_end(struct bl__group *g)
         e->alloc.end(base ? &e->alloc_base : &e->alloc_more);
         return;
     }
+    if (e->mode == MODE_INSTR) { /* every thread's collection is off here */
+        bl__cg_dump(e->alloc_phase == ALLOC_WARM ? "benchlab warm"
+                    : base                       ? "benchlab body base"
+                                                 : "benchlab body more");
+        e->cg_dumps++;
+        return;
+    }
     double *dst = base ? e->hw_base : e->hw_more;
     for (int c = 0; c < e->n_hw; c++) {
         dst[c] = 0;
@@ -446,29 +480,80 @@ static void counting_end(struct bl__group *g)
         e->hw_scaled |= g->st[i]->hw_scaled;
 }
 
+/* MODE_INSTR: the repetitions to count, from the instructions of the
+ * last warm batch (2 repetitions a thread, its dump the last written): the
+ * largest power of ten up to 1000 whose repetitions are at most 5e7
+ * instructions (a second or two under callgrind), so that the choice is
+ * the same on every run and machine. 0, or the worker failed. */
+static int instr_reps(struct bl__group *g, uint64_t *d)
+{
+    struct bl__engine *e = g->eng;
+    char path[4200], why[4400];
+    struct bl__cg_dump dump;
+    snprintf(path, sizeof path, "%s.%d", e->cg_out ? e->cg_out : "", e->cg_dumps);
+    if (!e->cg_out || bl__cg_read_dump(path, &dump, why, sizeof why) != 0) {
+        bl__send(e->fd, "fail the instruction count cannot read its warm batch: %s",
+                 e->cg_out ? why : "BENCHLAB_CG_OUT is not set");
+        e->stage = STAGE_DONE;
+        g->done = true;
+        return -1;
+    }
+    double per_op = bl__cg_total(&dump, "Ir") / (2.0 * g->n);
+    for (*d = 1000; *d > 1 && (double)*d * per_op > 5e7; *d /= 10) {
+    }
+    return 0;
+}
+
 /* The allocation batch that just ended: keep its counts, pick the next. */
 static void record_alloc(struct bl__group *g, const struct bl__batch *b)
 {
     struct bl__engine *e = g->eng;
     switch (e->alloc_phase) {
-    case ALLOC_WARM: {
-        /* k in 1..5 and d in 1..100 (Caliper), d bounded so that k+d
-         * repetitions take about a fifth of the budget */
-        e->alloc_k = 1 + bl__rng_next(&e->rng) % 5;
-        double per_op = (double)b->ns > 0 ? (double)b->ns : 1;
-        double fit = 0.2 * e->budget_ns / per_op;
-        uint64_t d = 1 + bl__rng_next(&e->rng) % 100;
-        if ((double)d > fit)
-            d = fit >= 1 ? (uint64_t)fit : 1;
-        e->alloc_d = d;
-        e->alloc_phase = ALLOC_BASE;
-        break;
-    }
+    case ALLOC_WARM:
+        if (e->mode == MODE_INSTR) {
+            /* counts are exact: no random k and d, so that every launch
+             * counts the same repetitions (a body whose work changes from
+             * one repetition to the next reads the same mean each time).
+             * d: the runner's (the first launch's, .iterations or
+             * --iterations), else the largest power of ten up to 1000 whose
+             * repetitions take a fifth of the budget under valgrind */
+            if (e->n_warm++ == 0)
+                break; /* again: its dump is of the code warm */
+            e->alloc_k = 1;
+            /* its dump is read in every launch, so that every launch runs
+             * the same code before it counts */
+            uint64_t d;
+            if (instr_reps(g, &d) != 0)
+                break;
+            e->alloc_d = e->fixed_reps ? e->fixed_reps : e->cg_reps ? e->cg_reps : d;
+            e->alloc_phase = ALLOC_BASE;
+            break;
+        }
+        {
+            /* k in 1..5 and d in 1..100 (Caliper), d bounded so that k+d
+             * repetitions take about a fifth of the budget */
+            e->alloc_k = 1 + bl__rng_next(&e->rng) % 5;
+            double per_op = (double)b->ns > 0 ? (double)b->ns : 1;
+            double fit = 0.2 * e->budget_ns / per_op;
+            uint64_t d = 1 + bl__rng_next(&e->rng) % 100;
+            if ((double)d > fit)
+                d = fit >= 1 ? (uint64_t)fit : 1;
+            e->alloc_d = d;
+            e->alloc_phase = ALLOC_BASE;
+            break;
+        }
     case ALLOC_BASE:
         e->alloc_phase = ALLOC_MORE;
         break;
     default:
         /* k and d are per thread: the runner divides by d x threads */
+        if (e->mode == MODE_INSTR) {
+            bl__send(e->fd, "instr %llu %llu %llu%s", (unsigned long long)e->alloc_k,
+                     (unsigned long long)e->alloc_d * (unsigned long long)g->n,
+                     (unsigned long long)e->alloc_d, e->overhead_fn ? " loop" : "");
+            e->stage = STAGE_DONE;
+            break;
+        }
         if (e->mode == MODE_COUNTERS) {
             char line[900];
             int len =
@@ -527,12 +612,26 @@ static void plan_batch(struct bl__group *g)
     struct bl__engine *e = g->eng;
     g->ovh_reps = 0;
     if (e->mode != MODE_TIME) {
-        g->reps = e->alloc_phase == ALLOC_WARM   ? 1
+        /* the instruction count's warm batch takes both ways out of
+         * bl_loop (another repetition, the batch's end), so that no code
+         * runs for the first time, cold in the simulated caches, in a
+         * counted batch */
+        g->reps = e->alloc_phase == ALLOC_WARM   ? (e->mode == MODE_INSTR ? 2 : 1)
                   : e->alloc_phase == ALLOC_BASE ? e->alloc_k
                                                  : e->alloc_k + e->alloc_d;
         e->counting = e->alloc_phase != ALLOC_WARM;
         if (e->counting && e->mode == MODE_ALLOC)
             e->alloc.begin(); /* each thread keeps its setup hook out (start_batch) */
+        if (e->mode == MODE_INSTR) {
+            /* the empty loop first, as many repetitions. The warm batches
+             * count too, so that the count's own paths are warm in the
+             * simulated caches; their dumps say "warm" and are not read
+             * (a dump zeroes every thread's counts, CALLGRIND_ZERO_STATS
+             * only the caller's) */
+            g->ovh_reps = e->overhead_fn ? g->reps : 0;
+            e->counting = true;
+            e->counting_overhead = g->ovh_reps > 0;
+        }
     } else {
         uint64_t reps = e->stage == STAGE_PILOT    ? (e->reps ? e->reps : 1)
                         : e->stage == STAGE_DRIVEN ? e->reps
@@ -625,7 +724,8 @@ static bool group_next(bl_state *st)
         return false;
     }
     if (g->ovh_reps) {
-        for (int k = g->eng->fixed_reps && !g->eng->ovh_warmed ? 0 : 1; k < 2; k++) {
+        bool warm = g->eng->mode == MODE_TIME && g->eng->fixed_reps && !g->eng->ovh_warmed;
+        for (int k = warm ? 0 : 1; k < 2; k++) {
             run_overhead(st, g->ovh_reps);
             bl__barrier_wait(&g->bar, overhead_ended, g);
         }
@@ -693,6 +793,8 @@ static bool end_rep(bl_state *st)
     }
     if (count && st->eng->mode == MODE_COUNTERS)
         bl__hw_stop(&st->hw, st->hw_vals, &st->hw_scaled);
+    if (count && st->eng->mode == MODE_INSTR)
+        cg_collect(st, false);
     if (st->eng->manual && st->eng->mode == MODE_TIME)
         manual_batch_end(st);
     st->in_batch = false;
@@ -754,6 +856,8 @@ void bl_set_batch_multiple(bl_state *st, uint64_t n)
 
 void bl_pause(bl_state *st)
 {
+    if (st->eng && st->eng->mode == MODE_INSTR && st->eng->counting)
+        cg_collect(st, false); /* first: as little of ours in the count as can be */
     if (st->eng)
         profile_off(st);
     uint64_t now = bl__now_ns();
@@ -771,7 +875,8 @@ void bl_resume(bl_state *st)
 {
     if (!st->in_batch || !st->paused)
         return;
-    if (st->eng && st->eng->counting)
+    bool instr = st->eng && st->eng->mode == MODE_INSTR;
+    if (st->eng && st->eng->counting && !instr)
         counting_suspend(st, 0);
     st->paused = false;
     seg_begin(st);
@@ -779,4 +884,6 @@ void bl_resume(bl_state *st)
         start_clock(st);
     else
         st->t_start = bl__now_ns();
+    if (instr && st->eng->counting)
+        cg_collect(st, true); /* last */
 }

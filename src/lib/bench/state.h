@@ -23,8 +23,11 @@ enum { ST_RUN = 1, ST_SUB = 2 };
 /* STAGE_DRIVEN (benchlab ab): after warmup, one measured batch per command
  * of the runner, read from the command pipe; the worker blocks in between. */
 enum { STAGE_PILOT = 1, STAGE_WARMUP, STAGE_MEASURE, STAGE_DRIVEN, STAGE_DONE };
-/* The allocation pass: a warm repetition, then k, then k+d counted ones. */
-enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2 };
+/* The allocation pass: a warm repetition, then k, then k+d counted ones.
+ * The instruction count (MODE_INSTR, under callgrind) has the same phases,
+ * each counted batch after a counted overhead batch of as many
+ * repetitions. */
+enum { MODE_TIME = 0, MODE_ALLOC = 1, MODE_COUNTERS = 2, MODE_INSTR = 3 };
 enum { ALLOC_WARM = 0, ALLOC_BASE, ALLOC_MORE };
 
 /* Disturbance counters read around every batch, outside the timed region
@@ -115,6 +118,11 @@ struct bl__engine {
     int n_hw;
     double hw_base[BL__MAX_HW_COUNTERS], hw_more[BL__MAX_HW_COUNTERS];
     int hw_scaled;
+    /* MODE_INSTR: the overhead batch before the counted batch is counted */
+    bool counting_overhead;
+    const char *cg_out; /* callgrind's --callgrind-out-file (BENCHLAB_CG_OUT) */
+    int cg_dumps;       /* dumps written so far: the last is cg_out.cg_dumps */
+    uint64_t cg_reps;   /* the runner's repetitions to count (BENCHLAB_CG_REPS); 0: choose */
     /* the profile pass: the profiler runs only in the timed segments of
      * measured batches */
     bool profiling;
@@ -161,6 +169,7 @@ struct bl_state {
     struct bl__hw_group hw;
     double hw_vals[BL__MAX_HW_COUNTERS]; /* of the last counted batch */
     int hw_scaled;
+    bool cg_on; /* MODE_INSTR: callgrind collects this thread now */
     /* the current batch */
     uint64_t batch_reps, ops_done;
     uint64_t t_start, batch_ns;

@@ -60,6 +60,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../instruments/callgrind.h"
 #include "../instruments/profiler.h"
 #include "benchlab/stats.h"
 #include "state.h"
@@ -637,6 +638,20 @@ static int worker_main(const struct bl__worker_args *a)
             bl__send(fd, "fail cannot open the hardware counters %s in the worker", a->counters);
             rc = 1;
         }
+    } else if (a->instr) {
+        eng.mode = MODE_INSTR;
+        eng.cg_out = getenv("BENCHLAB_CG_OUT");
+        const char *reps = getenv("BENCHLAB_CG_REPS");
+        eng.cg_reps = reps ? strtoull(reps, NULL, 10) : 0;
+        if (!BL__CG_BUILT) {
+            bl__send(fd, "fail this suite's libbenchlab was built without valgrind/callgrind.h: "
+                         "install valgrind (Debian's valgrind) and rebuild it to count "
+                         "instructions");
+            rc = 1;
+        } else if (!bl__cg_running()) {
+            bl__send(fd, "fail the instruction count runs only under valgrind's callgrind");
+            rc = 1;
+        }
     } else if (a->alloc) {
         eng.mode = MODE_ALLOC;
         if (bl__alloc_api_load(&eng.alloc) != 0) {
@@ -706,7 +721,7 @@ static int worker_main(const struct bl__worker_args *a)
 /* The worker's command line, as the runner (engine/passes.c) writes it. */
 int bl__worker_main_argv(int argc, char **argv)
 {
-    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, NULL, -1, 0, 0, 0};
+    struct bl__worker_args a = {argv[2], 3, 0.5, 1.0, 0, 0, 0, NULL, -1, 0, 0, 0};
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--benchlab-fd") == 0)
             a.channel_fd = atoi(argv[i + 1]);
@@ -720,9 +735,10 @@ int bl__worker_main_argv(int argc, char **argv)
             a.reps = strtoull(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--benchlab-iterations") == 0)
             a.iterations = strtoull(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--benchlab-mode") == 0)
+        else if (strcmp(argv[i], "--benchlab-mode") == 0) {
             a.alloc = strcmp(argv[i + 1], "alloc") == 0;
-        else if (strcmp(argv[i], "--benchlab-counters") == 0)
+            a.instr = strcmp(argv[i + 1], "instr") == 0;
+        } else if (strcmp(argv[i], "--benchlab-counters") == 0)
             a.counters = argv[i + 1];
         else if (strcmp(argv[i], "--benchlab-cmd-fd") == 0)
             a.cmd_fd = atoi(argv[i + 1]);

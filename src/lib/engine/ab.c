@@ -241,7 +241,7 @@ static bool start_proc(struct comparison *c, size_t pair, int side, double worke
                     reps ? (char *)"--benchlab-reps" : NULL,
                     reps_s,
                     NULL};
-    struct bl__spawn_env env = {c->pin_mask, -1, NULL, {NULL}};
+    struct bl__spawn_env env = {.pin_mask = c->pin_mask, .preload_fd = -1};
     if (bl__worker_start(&p->w, c->exe[side], argv, &env, true, &p->launch)) {
         proc_failed(c, p, side);
         return false;

@@ -184,7 +184,7 @@ static void handle_line(struct bl__worker *r, char *line)
         a->got = sscanf(line, "alloc %llu %llu %llu %llu %llu %llu %llu %llu", &a->k, &a->d,
                         &a->allocs_k, &a->bytes_k, &a->allocs_kd, &a->bytes_kd, &a->foreign,
                         &a->untracked) == 8;
-    } else if (strncmp(line, "counters ", 9) == 0) {
+    } else if (strncmp(line, "counters ", 9) == 0 || strncmp(line, "instr ", 6) == 0) {
         free(r->counters_line);
         r->counters_line = bl__strdup(line);
     } else if (strncmp(line, "tune ", 5) == 0) {

@@ -3,6 +3,7 @@
  * (worker_proc.c, channel.c) and the A/B runner (ab.c). */
 #ifndef BENCHLAB_ENGINE_ENGINE_H
 #define BENCHLAB_ENGINE_ENGINE_H
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +92,10 @@ struct bl__spawn_env {
     int preload_fd;              /* -1: none */
     const char *preload_path;    /* NULL: none */
     const char *set[8];          /* "NAME=VALUE", NULL-terminated */
+    /* a program the worker runs under (valgrind and its options), its
+     * argv up to the worker's program; NULL: none */
+    char *const *wrap;
+    bool no_aslr; /* the worker's addresses not randomised (personality) */
 };
 
 /*
@@ -157,6 +162,11 @@ struct bl__pass {
     const char *profile_raw;     /* its raw file */
     int preload_fd;              /* the sampler: a memfd, */
     const char *preload_path;    /* or a file */
+    /* the instruction count: the worker under this command (callgrind's,
+     * engine/instructions.c), in "instr" mode; NULL: none */
+    char *const *instr_wrap;
+    const char *instr_out;  /* "BENCHLAB_CG_OUT=..." for it: its dumps' path */
+    const char *instr_reps; /* "BENCHLAB_CG_REPS=..." the repetitions to count, fixed width */
 };
 
 /* How a launch ended, for the plan. */
@@ -174,6 +184,27 @@ enum {
 int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned long long seed,
                    bl_launch *l, const struct bl__pass *pass, unsigned long long reps,
                    double budget_s);
+/* The instruction count (--instructions, instructions.c): valgrind found
+ * and asked its version, the model written in the results' metadata. */
+struct bl__instr {
+    char valgrind[PATH_MAX];
+    char version[64];
+};
+/* 0, or BL_EUNSUPPORTED with the reason (no callgrind.h at build time, no
+ * valgrind) before anything is measured. */
+/* "GLIBC_TUNABLES=..." of the counting workers */
+const char *bl__instr_tunables(void);
+int bl__instr_setup(struct bl__instr *in, const bl_run_options *o, const char *exe, bl_results *res,
+                    char *err, size_t err_size);
+/* Count launch l's benchmark in a worker under callgrind: its metrics
+ * instructions/op, L1-misses/op, LL-misses/op and est-cycles/op, or, when
+ * the count failed, l failed (BL_EBENCH) with the reason. *reps: the
+ * repetitions to count (0: the worker chooses), set to what it counted.
+ * A BL__LAUNCH_*. */
+int bl__pass_instructions(const struct bl__launcher *la, const struct bl__instr *in,
+                          unsigned long long seed, const char *name, unsigned long long *reps,
+                          bl_launch *l);
+
 /* The allocation, counters and profile passes of benchmark b (passes.c). */
 void bl__pass_alloc(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);
 void bl__pass_counters(const struct bl__launcher *la, unsigned long long seed, bl_bench_result *b);

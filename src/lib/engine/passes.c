@@ -43,7 +43,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
                    bl_launch *l, const struct bl__pass *pass, unsigned long long reps,
                    double budget_s)
 {
-    static const struct bl__pass timing = {NULL, NULL, NULL, 0, NULL, -1, NULL};
+    static const struct bl__pass timing = {.preload_fd = -1};
     const char *exe = la->exe;
     const bl_run_options *o = la->o;
     if (!pass)
@@ -67,7 +67,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
                     NULL,         NULL,
                     NULL,         NULL,
                     NULL,         NULL};
-    struct bl__spawn_env env = {la->pin_mask, -1, NULL, {NULL}};
+    struct bl__spawn_env env = {.pin_mask = la->pin_mask, .preload_fd = -1};
     char out_var[4200], hz_var[64];
     if (alloc) {
         argv[11] = (char *)"--benchlab-mode";
@@ -82,6 +82,16 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
     } else if (counters) {
         argv[11] = (char *)"--benchlab-counters";
         argv[12] = (char *)counters;
+    } else if (pass->instr_wrap) {
+        argv[11] = (char *)"--benchlab-mode";
+        argv[12] = (char *)"instr";
+        env.wrap = pass->instr_wrap;
+        env.no_aslr = true;
+        /* glibc's routines pinned, no lazy binding (instructions.c) */
+        env.set[0] = "LD_BIND_NOW=1";
+        env.set[1] = bl__instr_tunables();
+        env.set[2] = pass->instr_out;
+        env.set[3] = pass->instr_reps;
     } else if (pass->profile) {
         argv[11] = (char *)"--benchlab-profile";
         argv[12] = (char *)bl__profile_mode_name(pass->profile);
@@ -107,7 +117,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
     }
     /* --iterations: the timing launches' fixed count */
     char iter_s[32];
-    if (o->iterations && !alloc && !counters) {
+    if (o->iterations && !alloc && !counters && !pass->instr_wrap) {
         int k = argv[13] ? 15 : argv[11] ? 13 : 11;
         snprintf(iter_s, sizeof iter_s, "%llu", o->iterations);
         argv[k] = (char *)"--benchlab-iterations";
@@ -129,7 +139,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
     else
         free(w.counters_line);
     if (l->status == 0 && !l->skipped && !alloc && !counters && !pass->profile &&
-        isnan(l->ns_per_op)) {
+        !pass->instr_wrap && isnan(l->ns_per_op)) {
         l->status = BL_EBENCH;
         struct bl__buf why = {0};
         for (unsigned b = 0; b < BL_INVALID_NREASONS; b++)
@@ -161,7 +171,7 @@ void bl__pass_alloc(const struct bl__launcher *la, unsigned long long seed, bl_b
     memset(&tmp, 0, sizeof tmp);
     struct bl__alloc_out a;
     memset(&a, 0, sizeof a);
-    struct bl__pass pass = {&a, NULL, NULL, 0, NULL, -1, NULL};
+    struct bl__pass pass = {.alloc = &a, .preload_fd = -1};
     bl__launch_run(la, b->name, seed, &tmp, &pass, 0, 0);
     free(b->alloc_message);
     b->alloc_message = NULL;
@@ -202,8 +212,9 @@ void bl__pass_counters(const struct bl__launcher *la, unsigned long long seed, b
     bl_launch tmp;
     memset(&tmp, 0, sizeof tmp);
     char *line = NULL;
-    struct bl__pass pass = {NULL, la->o->counters[0] ? la->o->counters : "", &line, 0, NULL, -1,
-                            NULL};
+    struct bl__pass pass = {.counters = la->o->counters[0] ? la->o->counters : "",
+                            .counters_line = &line,
+                            .preload_fd = -1};
     bl__launch_run(la, b->name, seed, &tmp, &pass, 0, 0);
     unsigned long long k = 0, d = 0;
     int scaled = 0, used = 0;
@@ -330,7 +341,7 @@ int bl__pass_profile_setup(const bl_run_options *o, const char *exe, bl_results 
                  errno == EEXIST ? "exists and is not a directory" : strerror(errno));
         return BL_EUSAGE;
     }
-    *proto = (struct bl__pass){NULL, NULL, NULL, mode, NULL, -1, NULL};
+    *proto = (struct bl__pass){.profile = mode, .preload_fd = -1};
     bl_results_set_meta(res, "profile", bl__profile_mode_name(mode));
     bl_results_set_meta(res, "profile-dir", dir);
     if (mode != BL__PROFILE_SAMPLE)

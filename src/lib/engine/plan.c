@@ -111,7 +111,7 @@ static long list_exe(const char *exe, unsigned long long pin_mask, char ***names
     if (opts)
         argv[suite ? 3 : 2] = (char *)"settings";
     struct bl__worker w;
-    struct bl__spawn_env env = {pin_mask, -1, NULL, {NULL}};
+    struct bl__spawn_env env = {.pin_mask = pin_mask, .preload_fd = -1};
     int err = bl__spawn(exe, argv, &env, false, &w);
     if (err)
         return err;

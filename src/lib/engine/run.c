@@ -136,6 +136,8 @@ struct run {
     char profile_dir[PATH_MAX], profile_refused[PATH_MAX + 512];
     char **raw_used; /* the profile raw files given out */
     size_t n_raw_used;
+    struct bl__instr instr;         /* --instructions */
+    unsigned long long *instr_reps; /* per benchmark of the plan: what its first count counted */
 };
 
 /* The options with their defaults, the executable, --cpu and the
@@ -190,7 +192,14 @@ static int run_instruments(struct run *r, char *errbuf, size_t errsize)
         if (r->counters_refused[0])
             bl_results_set_meta(r->res, "counters-unsupported", r->counters_refused);
     }
-    r->profile = (struct bl__pass){NULL, NULL, NULL, 0, NULL, -1, NULL};
+    r->profile = (struct bl__pass){.preload_fd = -1};
+    if (o->instructions) {
+        int rc = bl__instr_setup(&r->instr, o, r->la.exe, r->res, errbuf, errsize);
+        if (rc)
+            return rc;
+        if (!(r->instr_reps = calloc(r->plan.n > 0 ? r->plan.n : 1, sizeof *r->instr_reps)))
+            return -ENOMEM;
+    }
     if (!o->profile)
         return 0;
     return bl__pass_profile_setup(o, r->la.exe, r->res, &r->profile, r->profile_dir,
@@ -268,6 +277,10 @@ static bool run_bench(struct run *r, size_t i, int round)
     /* the launch is in the results whatever happened to its worker */
     BL__CHECK(b->n_launches > 0 && l == &b->launches[b->n_launches - 1]);
     bl__plan_tuned(&r->plan, i, l);
+    if (how == BL__LAUNCH_OK && r->o.instructions && l->status == 0 && !l->skipped &&
+        !bl__run_interrupted())
+        how = bl__pass_instructions(&r->la, &r->instr, bl__rng_next(&r->rng) | 1, name,
+                                    &r->instr_reps[i], l);
     if (l->status == BL_EINTR) {
         BL__CHECK(bl__run_interrupted());
         b->n_launches--; /* nothing finished: drop it */
@@ -384,6 +397,7 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
     free(suite);
     bl__plan_fini(&r->plan);
     bl_names_free(r->raw_used, r->n_raw_used);
+    free(r->instr_reps);
     free(r);
     return err;
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -157,7 +158,31 @@ static void apply_env(const struct bl__spawn_env *x)
  * worker's own arguments go in BENCHLAB_WORKER_ARGV, where the layer finds
  * them. In the child, before exec; returns only when this does not apply.
  */
-static void exec_as_suite(const char *exe, char *const argv[])
+/* exec `exe` with `argv`, under x->wrap when there is one: its words,
+ * then exe and argv's arguments. Returns only when exec failed. */
+static void exec_wrapped(const char *exe, char *const argv[], const struct bl__spawn_env *x)
+{
+    if (!x || !x->wrap) {
+        execv(exe, argv);
+        return;
+    }
+    size_t nw = 0, na = 0;
+    while (x->wrap[nw])
+        nw++;
+    while (argv[na])
+        na++;
+    char **all = calloc(nw + na + 2, sizeof *all);
+    if (!all)
+        return;
+    memcpy(all, x->wrap, nw * sizeof *all);
+    all[nw] = (char *)exe;
+    for (size_t i = 1; i < na; i++)
+        all[nw + i] = argv[i];
+    execv(x->wrap[0], all);
+    free(all);
+}
+
+static void exec_as_suite(const char *exe, char *const argv[], const struct bl__spawn_env *x)
 {
     const char *suite = getenv("BENCHLAB_SUITE_ARGV");
     if (!suite || !*suite || !argv[0] || !argv[1] || strcmp(argv[1], "--benchlab-worker") != 0)
@@ -181,7 +206,7 @@ static void exec_as_suite(const char *exe, char *const argv[])
         p = e;
     }
     nargv[k] = NULL;
-    execv(exe, nargv);
+    exec_wrapped(exe, nargv, x);
     unsetenv("BENCHLAB_WORKER_ARGV"); /* exec failed: report it as below */
 }
 
@@ -239,9 +264,11 @@ int bl__spawn(const char *exe, char *const argv[], const struct bl__spawn_env *x
             dup2(pre, PRELOAD_FD);
         if (x)
             apply_env(x);
-        exec_as_suite(exe, argv);
-        execv(exe, argv);
-        dprintf(2, "cannot execute %s: %s\n", exe, strerror(errno));
+        if (x && x->no_aslr)
+            personality(ADDR_NO_RANDOMIZE);
+        exec_as_suite(exe, argv, x);
+        exec_wrapped(exe, argv, x);
+        dprintf(2, "cannot execute %s: %s\n", x && x->wrap ? x->wrap[0] : exe, strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid); /* both sides, to win the race with exec */

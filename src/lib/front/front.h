@@ -106,6 +106,7 @@ enum bl__optid {
     BL__ID_TIMEOUT,
     BL__ID_BATCH,
     BL__ID_ALLOC,
+    BL__ID_INSTRUCTIONS,
     BL__ID_COMPLEXITY,
     BL__ID_COUNTERS,
     BL__ID_PROFILE,

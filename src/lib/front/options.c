@@ -104,6 +104,11 @@ static const struct bl__opt suite_opts[] = {
      "target length of one timed batch", BL__ID_BATCH},
     {"alloc", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
      "also count allocations in a pass of their own: B/op, allocs/op", BL__ID_ALLOC},
+    {"instructions", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "also count each launch's instructions and simulated cache misses under valgrind's "
+     "callgrind: instructions/op, L1-misses/op, LL-misses/op, est-cycles/op, the same on any "
+     "machine",
+     BL__ID_INSTRUCTIONS},
     {"complexity", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
      "fit time/op against the size parameter of every benchmark that has one integer parameter: "
      "O(1), O(log n) ... O(n^3)",

@@ -457,6 +457,9 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
         case BL__ID_ALLOC:
             o->alloc = 1;
             break;
+        case BL__ID_INSTRUCTIONS:
+            o->instructions = 1;
+            break;
         case BL__ID_COMPLEXITY:
             o->complexity = 1;
             break;
