@@ -118,11 +118,11 @@ static int valgrind_version(const char *valgrind, char *out, size_t n)
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, "valgrind-", 9) == 0 ? 0
-                                                                                       : BL_EPROTO;
+                                                                                      : BL_EPROTO;
 }
 
-int bl__instr_setup(struct bl__instr *in, const bl_run_options *o, const char *exe,
-                    bl_results *res, char *err, size_t err_size)
+int bl__instr_setup(struct bl__instr *in, const bl_run_options *o, const char *exe, bl_results *res,
+                    char *err, size_t err_size)
 {
     memset(in, 0, sizeof *in);
     if (o->counters && (!o->counters[0] || strstr(o->counters, "instructions"))) {
@@ -284,7 +284,8 @@ int bl__pass_instructions(const struct bl__launcher *la, const struct bl__instr 
     char dir[PATH_MAX], out[PATH_MAX + 32];
     snprintf(dir, sizeof dir, "%s/benchlab-cg.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        bl__launch_message(l, "the instruction count cannot make a directory for its dumps in %s: %s",
+        bl__launch_message(l,
+                           "the instruction count cannot make a directory for its dumps in %s: %s",
                            tmp && *tmp ? tmp : "/tmp", strerror(errno));
         l->status = BL_EBENCH;
         return BL__LAUNCH_BROKEN;
@@ -311,12 +312,11 @@ int bl__pass_instructions(const struct bl__launcher *la, const struct bl__instr 
     bl_launch tmpl;
     memset(&tmpl, 0, sizeof tmpl);
     char *line = NULL;
-    struct bl__pass pass = {
-        .counters_line = &line,
-        .preload_fd = -1,
-        .instr_wrap = wrap,
-        .instr_out = out_var,
-        .instr_reps = reps_var};
+    struct bl__pass pass = {.counters_line = &line,
+                            .preload_fd = -1,
+                            .instr_wrap = wrap,
+                            .instr_out = out_var,
+                            .instr_reps = reps_var};
     /* one seed for every count: the worker's command line, and with it
      * where its stack starts, is the same in every launch */
     (void)seed;

@@ -56,8 +56,7 @@ static int read_line(char *line, int lineno, struct bl__cg_dump *d, bool *format
                      bool *totals)
 {
     if (lineno == 1)
-        *format =
-            strncmp(line, "# callgrind format", 18) == 0 || strncmp(line, "version:", 8) == 0;
+        *format = strncmp(line, "# callgrind format", 18) == 0 || strncmp(line, "version:", 8) == 0;
     if (strncmp(line, "events:", 7) == 0) {
         d->n_events = 0;
         for (char *save = NULL, *w = strtok_r(line + 7, " \t\r\n", &save);
@@ -111,7 +110,8 @@ int bl__cg_read_dump(const char *path, struct bl__cg_dump *d, char *why, size_t 
         if (eof && have && buf[have - 1] != '\n')
             buf[have++] = '\n'; /* the last line, unterminated */
         size_t at = 0;
-        for (char *nl; !rc && (nl = memchr(buf + at, '\n', have - at)); at = (size_t)(nl - buf) + 1) {
+        for (char *nl; !rc && (nl = memchr(buf + at, '\n', have - at));
+             at = (size_t)(nl - buf) + 1) {
             *nl = '\0';
             lineno++;
             if (!skipping)
