@@ -101,6 +101,10 @@ BL_API const char *bl_ab_verdict_name(enum bl_ab_verdict v);
 enum bl_ab_metric {
     BL_AB_METRIC_TIME = 0,       /* ns/op */
     BL_AB_METRIC_REF_CYCLES = 1, /* ref-cycles/op: time over a reference chain beside each batch */
+    /* instructions/op under valgrind's callgrind (docs/instruments.md,
+     * "Instruction counts"): `pairs` counts of each build, alternating;
+     * counts are exact, so the interval is the range of the pairs' ratios */
+    BL_AB_METRIC_INSTRUCTIONS = 2,
 };
 
 typedef struct bl_ab_options {
@@ -122,10 +126,11 @@ BL_API void bl_ab_options_init(bl_ab_options *opts);
 
 /* What the one side of a comparison measured (medians over its clean batches). */
 typedef struct bl_ab_side {
-    double ns_per_op;         /* NAN when none */
-    double ref_cycles_per_op; /* NAN when none */
-    size_t n_batches;         /* measured batches it ran in blocks */
-    size_t n_invalid;         /* of which disturbed */
+    double ns_per_op;           /* NAN when none */
+    double ref_cycles_per_op;   /* NAN when none */
+    size_t n_batches;           /* measured batches it ran in blocks */
+    size_t n_invalid;           /* of which disturbed */
+    double instructions_per_op; /* BL_AB_METRIC_INSTRUCTIONS: the median count; NAN otherwise */
 } bl_ab_side;
 
 typedef struct bl_ab_bench {

@@ -115,8 +115,12 @@ static int take_options(const struct bl__args *a, bl_ab_options *o, int *fmt, in
                 return 2;
             break;
         case BL__ID_METRIC:
-            o->metric =
-                strncmp(v, "ref-cycles", 10) == 0 ? BL_AB_METRIC_REF_CYCLES : BL_AB_METRIC_TIME;
+            o->metric = strncmp(v, "ref-cycles", 10) == 0     ? BL_AB_METRIC_REF_CYCLES
+                        : strncmp(v, "instructions", 12) == 0 ? BL_AB_METRIC_INSTRUCTIONS
+                                                              : BL_AB_METRIC_TIME;
+            break;
+        case BL__ID_INSTRUCTIONS:
+            o->metric = BL_AB_METRIC_INSTRUCTIONS;
             break;
         case BL__ID_PAIRS:
             o->pairs = (int)h->num;

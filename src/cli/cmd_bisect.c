@@ -63,8 +63,9 @@ int cmd_bisect(int argc, char **argv)
             o.max_reruns = (int)h->num;
             break;
         case BL__ID_METRIC:
-            o.metric =
-                strncmp(v, "ref-cycles", 10) == 0 ? BL_AB_METRIC_REF_CYCLES : BL_AB_METRIC_TIME;
+            o.metric = strncmp(v, "ref-cycles", 10) == 0     ? BL_AB_METRIC_REF_CYCLES
+                       : strncmp(v, "instructions", 12) == 0 ? BL_AB_METRIC_INSTRUCTIONS
+                                                             : BL_AB_METRIC_TIME;
             break;
         case BL__ID_REPO:
             o.repo = v;

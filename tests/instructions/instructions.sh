@@ -98,6 +98,33 @@ same-every-run)
         [ "$busy_v" = "$quiet_v" ] || fail "$b: instructions/op $quiet_v quiet, $busy_v with a core busy"
     done
     ;;
+ab-verdict)
+    [ "$built" = yes ] || not_built
+    # ab --instructions: NEW's Work runs the chain of 100 multiply-adds
+    # twice (401 instructions a repetition, 801 in NEW), Same is the same;
+    # every pair counts alike, so the interval is one point
+    old="$bin/fixture_ab_old" new="$bin/fixture_ab_new"
+    run "$cli" ab "$old" "$new" --instructions --pairs 2 --filter '^Benchmark(Work|Same)$' --format json
+    expect_status 0
+    python3 - "$tmp/out" <<'PY' || fail "ab --instructions: not Work slower 801/401 and Same the same"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["metric"] == "instructions", r["metric"]
+b = {x["name"]: x for x in r["benchmarks"]}
+w, s = b["BenchmarkWork"], b["BenchmarkSame"]
+assert w["verdict"] == "slower", w
+assert w["old_side"]["instructions_per_op"] == 401 and w["new_side"]["instructions_per_op"] == 801, w
+assert abs(w["ratio"] - 801 / 401) < 1e-12, w["ratio"]
+assert s["verdict"] == "same" and s["ratio"] == 1, s
+PY
+    # A/A: the same build on both sides is the same, and --fail-on-slower passes
+    run "$cli" ab "$old" "$old" --metric instructions --pairs 2 --filter '^Benchmark(Work|Same)$' --fail-on-slower
+    expect_status 0
+    [ "$(grep -c 'no difference' "$tmp/out")" -eq 2 ] || fail "ab A/A: not 'no difference' for both"
+    run "$cli" ab "$old" "$new" --instructions --pairs 2 --filter '^BenchmarkWork$' --fail-on-slower
+    [ "$st" -ne 0 ] || fail "ab --fail-on-slower passed a build that runs twice the instructions"
+    out_has 'slower by 99.75%'
+    ;;
 no-valgrind)
     [ "$built" = yes ] || not_built
     # no valgrind on PATH: refused before anything is measured, naming the package

@@ -519,6 +519,7 @@ static void compare_one(const bl_ab_options *o, unsigned long long pin_mask, con
     out->verdict = BL_AB_ERROR;
     out->old_side.ns_per_op = out->old_side.ref_cycles_per_op = NAN;
     out->new_side.ns_per_op = out->new_side.ref_cycles_per_op = NAN;
+    out->old_side.instructions_per_op = out->new_side.instructions_per_op = NAN;
     if (!c.procs) {
         failed_oom(out);
         return;
@@ -580,6 +581,95 @@ static void compare_one(const bl_ab_options *o, unsigned long long pin_mask, con
     free(c.blocks);
     if (c.stop)
         *stop = c.stop;
+}
+
+/* ---- instruction counts ------------------------------------------------------------- */
+
+/* A side's failed count: the verdict and the message naming the build. */
+static void count_failed(bl_ab_bench *out, int side, const bl_launch *l)
+{
+    struct bl__buf m = {0};
+    bl__buf_printf(&m, "%s: %s", side_name(side), l->message ? l->message : bl_strerror(l->status));
+    out->message = m.data;
+    out->verdict = l->skipped ? BL_AB_SKIPPED : BL_AB_ERROR;
+}
+
+/*
+ * --metric instructions: `pairs` counts of each build under callgrind, in
+ * alternating order, each the same repetitions (the first count of a build
+ * chooses them). Counts are exact: the estimate is the median of the
+ * pairs' log-ratios and its interval their range, which a deterministic
+ * build makes one point; bl_ab_judge applies the threshold as for time.
+ */
+static void compare_counts(const bl_ab_options *o, unsigned long long pin_mask, const char *name,
+                           const struct bl__instr *in, bl_ab_bench *out, int *stop)
+{
+    uint64_t t_begin = bl__now_ns();
+    bl_run_options ro;
+    bl_run_options_init(&ro);
+    ro.timeout_s = o->timeout_s;
+    ro.time_s = o->time_s;
+    ro.count = 1;
+    ro.instructions = 1;
+    struct bl__launcher la[2] = {{o->old_exe, &ro, pin_mask}, {o->new_exe, &ro, pin_mask}};
+    unsigned long long reps[2] = {0, 0};
+    size_t n = (size_t)(o->pairs > 0 ? o->pairs : 1);
+    double *v = calloc(2 * n, sizeof *v), *d = calloc(n, sizeof *d);
+    out->old_side.ns_per_op = out->old_side.ref_cycles_per_op = NAN;
+    out->new_side.ns_per_op = out->new_side.ref_cycles_per_op = NAN;
+    out->old_side.instructions_per_op = out->new_side.instructions_per_op = NAN;
+    out->verdict = BL_AB_ERROR;
+    if (!v || !d) {
+        free(v), free(d);
+        failed_oom(out);
+        return;
+    }
+    bool ok = true;
+    for (size_t p = 0; p < n && ok; p++) {
+        for (int k = 0; k < 2 && ok; k++) {
+            int s = (int)(p + (size_t)k) % 2; /* OLD first, then NEW first, ... */
+            bl_launch l;
+            memset(&l, 0, sizeof l);
+            bl__pass_instructions(&la[s], in, 1, name, &reps[s], &l);
+            if (bl__run_interrupted()) {
+                *stop = BL_EINTR;
+                ok = false;
+            } else if (l.status || l.skipped) {
+                count_failed(out, s, &l);
+                ok = false;
+            }
+            for (size_t m = 0; ok && m < l.n_metrics; m++)
+                if (strcmp(l.metrics[m].unit, "instructions/op") == 0)
+                    v[(size_t)s * n + p] = l.metrics[m].value;
+            bl__launch_fini(&l);
+        }
+        out->n_pairs = p + 1;
+    }
+    if (ok) {
+        for (size_t p = 0; p < n; p++) {
+            double a = v[p], b = v[n + p];
+            /* an empty body counts 0: a half instruction beside it keeps
+             * the ratio finite (0 and 0 are the same) */
+            d[p] = a > 0 && b > 0 ? log(b / a) : log((b + 0.5) / (a + 0.5));
+        }
+        out->old_side.instructions_per_op = bl_stats_median(v, n);
+        out->new_side.instructions_per_op = bl_stats_median(v + n, n);
+        bl_ab_estimate *e = &out->est;
+        e->log_ratio = bl_stats_median(d, n);
+        e->log_lo = e->log_hi = d[0];
+        for (size_t p = 1; p < n; p++) {
+            e->log_lo = d[p] < e->log_lo ? d[p] : e->log_lo;
+            e->log_hi = d[p] > e->log_hi ? d[p] : e->log_hi;
+        }
+        e->ratio = exp(e->log_ratio), e->lo = exp(e->log_lo), e->hi = exp(e->log_hi);
+        e->confidence = o->confidence;
+        e->n_groups = n;
+        e->n_blocks = n;
+        out->n_blocks = out->n_clean_blocks = n;
+        out->verdict = bl_ab_judge(e, o->threshold);
+    }
+    out->wall_s = (double)(bl__now_ns() - t_begin) / 1e9;
+    free(v), free(d);
 }
 
 /* ---- the run ------------------------------------------------------------------------ */
@@ -652,7 +742,8 @@ static int check_options(bl_ab_options *o, unsigned long long *pin_mask, char *e
         snprintf(err, errsize, "the threshold must be 0 or more (not %g)", o->threshold);
         return BL_EUSAGE;
     }
-    if (o->metric != BL_AB_METRIC_TIME && o->metric != BL_AB_METRIC_REF_CYCLES) {
+    if (o->metric != BL_AB_METRIC_TIME && o->metric != BL_AB_METRIC_REF_CYCLES &&
+        o->metric != BL_AB_METRIC_INSTRUCTIONS) {
         snprintf(err, errsize, "unknown metric %d", o->metric);
         return BL_EUSAGE;
     }
@@ -714,6 +805,22 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
     }
     struct bl__rng rng;
     bl__rng_seed(&rng, o.seed ? o.seed : bl__now_ns() ^ (uint64_t)getpid());
+    struct bl__instr instr;
+    if (o.metric == BL_AB_METRIC_INSTRUCTIONS) {
+        bl_run_options ro;
+        bl_run_options_init(&ro);
+        bl_results *meta = bl_results_create();
+        for (int s = 0; s < 2 && !rc; s++) /* valgrind, and each build, before measuring */
+            rc = meta ? bl__instr_setup(&instr, &ro, s == OLD ? o.old_exe : o.new_exe, meta, err,
+                                        errsize)
+                      : -ENOMEM;
+        bl_results_destroy(meta);
+        if (rc) {
+            bl_names_free(names[OLD], (size_t)n[OLD]);
+            bl_names_free(names[NEW], (size_t)n[NEW]);
+            return rc;
+        }
+    }
     if (obs && obs->on_begin)
         obs->on_begin(obs->ctx, r, n_common);
     int stop = 0;
@@ -728,7 +835,10 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
         bl_ab_bench *b = &r->benches[r->n_benches];
         memset(b, 0, sizeof *b);
         b->name = bl__strdup(name);
-        compare_one(&o, pin_mask, name, &rng, b, &stop);
+        if (o.metric == BL_AB_METRIC_INSTRUCTIONS)
+            compare_counts(&o, pin_mask, name, &instr, b, &stop);
+        else
+            compare_one(&o, pin_mask, name, &rng, b, &stop);
         if (stop) {
             free(b->name);
             free_message(b->message);

@@ -23,22 +23,28 @@
 
 static const char *metric_unit(int metric)
 {
-    return metric == BL_AB_METRIC_REF_CYCLES ? "ref-cycles/op" : "time/op";
+    return metric == BL_AB_METRIC_REF_CYCLES     ? "ref-cycles/op"
+           : metric == BL_AB_METRIC_INSTRUCTIONS ? "instructions/op"
+                                                 : "time/op";
 }
 
 static const char *metric_name(int metric)
 {
-    return metric == BL_AB_METRIC_REF_CYCLES ? "ref-cycles" : "time";
+    return metric == BL_AB_METRIC_REF_CYCLES     ? "ref-cycles"
+           : metric == BL_AB_METRIC_INSTRUCTIONS ? "instructions"
+                                                 : "time";
 }
 
 static void format_side(char *out, size_t size, int metric, const bl_ab_side *s)
 {
-    double v = metric == BL_AB_METRIC_REF_CYCLES ? s->ref_cycles_per_op : s->ns_per_op;
+    double v = metric == BL_AB_METRIC_REF_CYCLES     ? s->ref_cycles_per_op
+               : metric == BL_AB_METRIC_INSTRUCTIONS ? s->instructions_per_op
+                                                     : s->ns_per_op;
     if (isnan(v)) {
         snprintf(out, size, "-");
         return;
     }
-    if (metric == BL_AB_METRIC_REF_CYCLES)
+    if (metric != BL_AB_METRIC_TIME)
         bl_gobench_format_value(out, size, v);
     else
         bl_format_duration(out, size, v);
@@ -286,6 +292,8 @@ static void json_side(FILE *f, const char *key, const bl_ab_side *s)
     fputs("{\"ns_per_op\":", f);
     bl__json_number(f, s->ns_per_op);
     json_num_field(f, "ref_cycles_per_op", s->ref_cycles_per_op);
+    if (!isnan(s->instructions_per_op))
+        json_num_field(f, "instructions_per_op", s->instructions_per_op);
     fprintf(f, ",\"n_batches\":%zu,\"n_invalid\":%zu}", s->n_batches, s->n_invalid);
 }
 

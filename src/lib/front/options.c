@@ -319,7 +319,8 @@ static const struct bl__command env_command = {
 
 /* ---- ab ---- */
 
-static const char *const ab_metrics[] = {"time", "ns/op", "ref-cycles", "ref-cycles/op", NULL};
+static const char *const ab_metrics[] = {
+    "time", "ns/op", "ref-cycles", "ref-cycles/op", "instructions", "instructions/op", NULL};
 static const char *const ab_formats[] = {"table", "json", "csv", NULL};
 
 static const struct bl__opt ab_opts[] = {
@@ -330,8 +331,11 @@ static const struct bl__opt ab_opts[] = {
     {"threshold", 0, BL__ARG_TEXT, 0, "PCT", NULL, NO_RANGE, "0.5%",
      "smallest change called faster or slower", BL__ID_THRESHOLD},
     {"metric", 0, BL__ARG_CHOICE, 0, "METRIC", ab_metrics, NO_RANGE, "time",
-     "time (ns/op) or ref-cycles (time over a reference chain timed beside each batch)",
+     "time (ns/op), ref-cycles (time over a reference chain timed beside each batch) or "
+     "instructions (counted under valgrind's callgrind)",
      BL__ID_METRIC},
+    {"instructions", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
+     "the same as --metric instructions", BL__ID_INSTRUCTIONS},
     {"pairs", 0, BL__ARG_COUNT, 0, "N", NULL, 2, 64, "4", "worker process pairs per benchmark",
      BL__ID_PAIRS},
     {"confidence", 0, BL__ARG_TEXT, 0, "LEVEL", NULL, NO_RANGE, "0.95", "of the interval",
@@ -392,7 +396,7 @@ static const struct bl__opt bisect_opts[] = {
      "times an unclear step (its interval straddles the boundary) is measured again",
      BL__ID_RERUNS},
     {"metric", 0, BL__ARG_CHOICE, 0, "METRIC", ab_metrics, NO_RANGE, "time",
-     "time (ns/op) or ref-cycles", BL__ID_METRIC},
+     "time (ns/op), ref-cycles or instructions (each step counted under callgrind)", BL__ID_METRIC},
     {"repo", 'C', BL__ARG_TEXT, 0, "DIR", NULL, NO_RANGE, ".", "the git checkout", BL__ID_REPO},
     {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", bisect_formats, NO_RANGE, "text",
      "text or json (the result on stdout; progress on stderr)", BL__ID_FORMAT},
