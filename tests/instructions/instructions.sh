@@ -49,11 +49,15 @@ ground-truth)
             for (i = 1; i <= n; i++) if (v[i] + 0 != want + 0) exit 1 }' ||
             fail "$name: instructions/op of its 2 launches are $got, want ${want#*:} in each"
     done
-    # the 2000 nops between bl_pause and bl_resume are not counted (they
-    # would read 3000 and more); what is, beside the 1000 nops, are the
-    # calls of bl_pause and bl_resume up to their switch of the count
+    # the 2000 nops between bl_pause and bl_resume are not counted: with
+    # them the count would be 3000 and more (the construction's bound, not
+    # a tuned band); beside the 1000 nops, the calls of bl_pause and
+    # bl_resume up to their switch of the count are. A count, not a time:
+    # the same in both launches
+    [ "$(values BenchmarkNops1000Paused instructions/op | sort -u | wc -l)" -eq 1 ] ||
+        fail "Nops1000Paused: the two launches counted differently"
     for v in $(values BenchmarkNops1000Paused instructions/op); do
-        check "$v" 'x >= 1000 && x < 1050' "Nops1000Paused: the paused nops out of the count"
+        check "$v" 'x >= 1000 && x < 3000' "Nops1000Paused: the paused nops out of the count"
     done
     # nops touch no data and stay in one warm cache line after another
     for v in $(values BenchmarkNops1000 LL-misses/op); do
