@@ -5,7 +5,8 @@
  * The flags come from DW_AT_producer of a compilation unit with debug
  * information ("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g
  * -O2"): GCC records its command line there by default under -g
- * (-grecord-gcc-switches), clang with -grecord-command-line. The unit is
+ * (-grecord-gcc-switches), clang with -grecord-command-line (without it,
+ * clang's producer names the compiler only). The unit is
  * the one that holds `main` (.symtab and .debug_aranges), else the first.
  * Without debug information, the compiler comes from the .comment section
  * ("GCC: (Debian 12.2.0-14) 12.2.0") and the flags are unknown: left out
@@ -36,6 +37,11 @@ enum {
     DW_FORM_strp = 0x0e,
     DW_FORM_line_strp = 0x1f,
     DW_FORM_implicit_const = 0x21,
+    DW_FORM_strx = 0x1a,
+    DW_FORM_strx1 = 0x25,
+    DW_FORM_strx4 = 0x28,
+    DW_AT_str_offsets_base = 0x72,
+    DW_FORM_sec_offset = 0x17,
 };
 
 struct section {
@@ -44,7 +50,7 @@ struct section {
 };
 
 struct elf {
-    struct section info, abbrev, str, line_str, comment, aranges, symtab, strtab;
+    struct section info, abbrev, str, line_str, str_offsets, comment, aranges, symtab, strtab;
 };
 
 static int find_sections(const unsigned char *base, size_t size, struct elf *e)
@@ -75,6 +81,8 @@ static int find_sections(const unsigned char *base, size_t size, struct elf *e)
             e->str = s;
         else if (strcmp(name, ".debug_line_str") == 0)
             e->line_str = s;
+        else if (strcmp(name, ".debug_str_offsets") == 0)
+            e->str_offsets = s;
         else if (strcmp(name, ".debug_aranges") == 0)
             e->aranges = s;
         else if (strcmp(name, ".comment") == 0)
@@ -156,9 +164,50 @@ static int64_t unit_at(const struct section *ar, uint64_t addr)
     return -1;
 }
 
+/* The size of an attribute value of `form` at p, for the forms a
+ * compilation unit's DIE holds (DWARF 5, 7.5.6); -1 for any other, where
+ * the walk stops. */
+static long form_size(uint64_t form, const unsigned char *p, const unsigned char *end)
+{
+    static const signed char fixed[0x2d] = {
+        [0x01] = 8, [0x05] = 2, [0x06] = 4, [0x07] = 8,  [0x0b] = 1, [0x0c] = 1, [0x0e] = 4,
+        [0x13] = 4, [0x17] = 4, [0x19] = 0, [0x1e] = 16, [0x1f] = 4, [0x21] = 0, [0x25] = 1,
+        [0x26] = 2, [0x27] = 3, [0x28] = 4, [0x29] = 1,  [0x2a] = 2, [0x2b] = 3, [0x2c] = 4,
+    };
+    const unsigned char *q = p;
+    switch (form) {
+    case DW_FORM_string: {
+        const unsigned char *z = memchr(p, 0, (size_t)(end - p));
+        return z ? z - p + 1 : -1;
+    }
+    case 0x0d: /* sdata */
+    case 0x0f: /* udata */
+    case 0x1a: /* strx */
+    case 0x1b: /* addrx */
+    case 0x22: /* loclistx */
+    case 0x23: /* rnglistx */
+        uleb(&q, end);
+        return q - p;
+    default:
+        if (form < sizeof fixed && (fixed[form] || form == 0x19 || form == 0x21))
+            return fixed[form];
+        return -1;
+    }
+}
+
+/* Little-endian unsigned of n bytes (1 to 4). */
+static uint64_t le(const unsigned char *p, long n)
+{
+    uint64_t v = 0;
+    for (long i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
 /* DW_AT_producer of the compilation unit at offset `unit` of .debug_info,
- * when it is the unit's first attribute (as GCC and clang write it); NULL
- * otherwise. */
+ * in any of the string forms GCC and clang write (clang: an index into
+ * .debug_str_offsets, whose base, DW_AT_str_offsets_base, comes later in
+ * the same DIE); NULL when it has none. */
 static const char *producer_at(const struct elf *e, uint64_t unit)
 {
     const struct section *info = &e->info, *abbrev = &e->abbrev;
@@ -195,16 +244,43 @@ static const char *producer_at(const struct elf *e, uint64_t unit)
         if (c == code) {
             if (tag != DW_TAG_compile_unit)
                 return NULL;
-            uint64_t attr = uleb(&a, aend), form = uleb(&a, aend);
-            if (attr != DW_AT_producer)
+            /* walk the DIE's attributes: the producer, and the base of
+             * the string offsets an indexed producer needs */
+            int64_t index = -1;
+            uint64_t base = 8; /* the first unit's, after its header */
+            for (;;) {
+                uint64_t attr = uleb(&a, aend), form = uleb(&a, aend);
+                if (form == DW_FORM_implicit_const)
+                    uleb(&a, aend);
+                if ((attr == 0 && form == 0) || a >= aend)
+                    break;
+                long n = form_size(form, p, end);
+                if (n < 0 || p + n > end)
+                    break;
+                if (attr == DW_AT_producer) {
+                    if (form == DW_FORM_strp && n == 4)
+                        return str_at(&e->str, u32(p));
+                    if (form == DW_FORM_line_strp && n == 4)
+                        return str_at(&e->line_str, u32(p));
+                    if (form == DW_FORM_string)
+                        return (const char *)p;
+                    if (form == DW_FORM_strx) {
+                        const unsigned char *q = p;
+                        index = (int64_t)uleb(&q, end);
+                    } else if (form >= DW_FORM_strx1 && form <= DW_FORM_strx4) {
+                        index = (int64_t)le(p, n);
+                    } else {
+                        return NULL;
+                    }
+                }
+                if (attr == DW_AT_str_offsets_base && form == DW_FORM_sec_offset)
+                    base = u32(p);
+                p += n;
+            }
+            const struct section *so = &e->str_offsets;
+            if (index < 0 || !so->p || base + 4 * (uint64_t)index + 4 > so->n)
                 return NULL;
-            if (form == DW_FORM_strp && p + 4 <= end)
-                return str_at(&e->str, u32(p));
-            if (form == DW_FORM_line_strp && p + 4 <= end)
-                return str_at(&e->line_str, u32(p));
-            if (form == DW_FORM_string && memchr(p, 0, (size_t)(end - p)))
-                return (const char *)p;
-            return NULL;
+            return str_at(&e->str, u32(so->p + base + 4 * (uint64_t)index));
         }
         for (;;) { /* skip this abbreviation's attribute specs */
             uint64_t attr = uleb(&a, aend), form = uleb(&a, aend);
@@ -258,6 +334,10 @@ void bl__build_info(const char *exe, char *compiler, size_t csize, char *flags, 
             /* "GNU C17 12.2.0 -mtune=generic -O2" -> compiler, flags */
             const char *dash = strstr(prod, " -");
             size_t n = dash ? (size_t)(dash - prod) : strlen(prod);
+            /* clang's recorded command line starts with its own path */
+            const char *sp = memrchr(prod, ' ', n);
+            if (dash && sp && sp[1] == '/')
+                n = (size_t)(sp - prod);
             snprintf(compiler, csize, "%.*s", (int)n, prod);
             if (dash)
                 snprintf(flags, fsize, "%s", dash + 1);
