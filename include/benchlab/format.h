@@ -37,7 +37,12 @@ BL_API int bl_gobench_write_launch(FILE *f, const bl_bench_result *bench, const 
  * index *done on, advancing *done: a streaming writer calls it before each
  * launch, so each unit is declared once, before its first use. */
 BL_API int bl_gobench_write_units(FILE *f, const bl_results *results, size_t *done);
-/* Header, unit metadata, every launch, then the complexity fits as comments;
+/* A "job: NAME" configuration line before a launch of `bench` when its job
+ * (bl_bench_result.job) is not *current, the job written last (NULL at
+ * first; borrowed from bench): benchstat's -col job puts jobs side by side. */
+BL_API int bl_gobench_write_job(FILE *f, const char **current, const bl_bench_result *bench);
+/* Header, unit metadata, every launch (each job's after its job line), then
+ * the complexity fits as comments;
  * stops at the first error (-EIO when the stream has one). */
 BL_API int bl_gobench_write(FILE *f, const bl_results *results);
 /* Format a value as Go's testing package does (4 significant digits at least). */

@@ -196,6 +196,10 @@ typedef struct bl_bench_result {
      * and launches. 0 each: the run's. */
     double own_time_s; /* its time budget in seconds, over all its launches */
     int own_count;     /* its launches */
+    /* The job it ran in (bl_run_options.jobs, docs/jobs.md): a benchmark
+     * is its name and its job, so one name appears once per job. NULL:
+     * a run without jobs. */
+    char *job;
 } bl_bench_result;
 
 /* A key/value pair: Go-format configuration lines and run metadata. */
@@ -294,6 +298,10 @@ BL_API const char *bl_results_declare_units(bl_results *results, const bl_bench_
 BL_API bl_bench_result *bl_results_find(bl_results *results, const char *name);
 /* Find or add the benchmark `name` (copied). NULL when memory runs out. */
 BL_API bl_bench_result *bl_results_bench(bl_results *results, const char *name);
+/* The same for the benchmark `name` of job `job` (NULL: no job, as above). */
+BL_API bl_bench_result *bl_results_find_job(bl_results *results, const char *job, const char *name);
+BL_API bl_bench_result *bl_results_bench_job(bl_results *results, const char *job,
+                                             const char *name);
 /* Append a zeroed launch to `bench`; NULL when memory runs out. */
 BL_API bl_launch *bl_results_add_launch(bl_bench_result *bench);
 /* Append a sample to a launch. 0 or -ENOMEM. */

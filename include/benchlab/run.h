@@ -29,6 +29,8 @@ extern "C" {
  */
 #define BL_DEFAULT_LAUNCHES 6
 
+struct bl_run_job;
+
 typedef struct bl_run_options {
     const char *exe; /* suite executable; NULL: this program (/proc/self/exe) */
     const char
@@ -70,7 +72,28 @@ typedef struct bl_run_options {
      * without valgrind/callgrind.h, bl_run refuses (BL_EUNSUPPORTED)
      * before measuring. */
     int instructions;
+    /* More variables for every worker's environment, "NAME=VALUE",
+     * NULL-terminated; NULL: none. Set after the runner's own, before an
+     * instrument's (whose LD_PRELOAD goes first in the list). */
+    const char *const *env;
+    /* Jobs (docs/jobs.md): with n_jobs >= 1, the run is the benchmarks of
+     * every job's suite, matched by name, each launched `count` times per
+     * job, the jobs' launches interleaved in one schedule; `exe`, `env`
+     * and `cpus` above are then each job's default. A benchmark missing in
+     * some jobs runs in the others, and the results' metadata "job-missing"
+     * names it. Each result carries its job (bl_bench_result.job). */
+    const struct bl_run_job *jobs;
+    size_t n_jobs;
+    const char *baseline; /* the job the others are compared with; NULL: the first */
 } bl_run_options;
+
+/* One job: a suite, and how its workers run. */
+typedef struct bl_run_job {
+    const char *name;       /* [A-Za-z0-9_.+-], at most 64 bytes, unique in the run */
+    const char *exe;        /* its suite executable */
+    const char *const *env; /* its workers' extra environment (after the run's); NULL: none */
+    const char *cpus;       /* its --cpu; NULL: the run's */
+} bl_run_job;
 
 /*
  * The shard (0 .. n_shards-1) of a benchmark: its full name's FNV-1a hash

@@ -260,6 +260,9 @@ const char *bl__terminal_safe(struct bl__buf *b, const char *s);
  * Google Benchmark suite's BenchmarkBM_x is BM_x. The Go format's lines keep
  * the prefix (Go names). Never NULL for a non-NULL name. */
 const char *bl__shown_name(const char *name);
+/* The same, terminal-safe in b, and with its job after it: "Work [gcc]"
+ * (job NULL: the name alone). */
+const char *bl__shown_bench(struct bl__buf *b, const char *name, const char *job);
 
 /* Length of a whitespace rune at p (Go's unicode.IsSpace), or 0; p < end. */
 size_t bl__space_len(const unsigned char *p, const unsigned char *end);

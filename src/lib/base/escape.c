@@ -412,3 +412,14 @@ const char *bl__shown_name(const char *name)
 {
     return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
 }
+
+const char *bl__shown_bench(struct bl__buf *b, const char *name, const char *job)
+{
+    const char *shown = bl__terminal_safe(b, bl__shown_name(name));
+    if (job) {
+        bl__buf_printf(b, " [");
+        bl__terminal_text(b, job, strlen(job), 0);
+        bl__buf_printf(b, "]");
+    }
+    return b->data ? b->data : shown;
+}

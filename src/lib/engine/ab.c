@@ -770,7 +770,8 @@ int bl_ab_run(const bl_ab_options *opts, const bl_ab_observer *obs, bl_ab_report
     char **names[2] = {NULL, NULL};
     long n[2];
     for (int s = 0; s < 2; s++) {
-        n[s] = bl__list_suite(s == OLD ? o.old_exe : o.new_exe, o.filter, pin_mask, &names[s], NULL,
+        struct bl__spawn_env le = {.pin_mask = pin_mask, .preload_fd = -1};
+        n[s] = bl__list_suite(s == OLD ? o.old_exe : o.new_exe, o.filter, &le, &names[s], NULL,
                               NULL, err, errsize);
         if (n[s] < 0) {
             if (s == NEW)

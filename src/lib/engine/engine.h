@@ -41,11 +41,13 @@ struct bl__bench_opts {
 /* The same, and the suite's name in *suite (NULL: not asked; caller
  * frees; NULL when the suite has none to give): bl__suite_name() of this
  * program, or what the suite exe answers. BL_EUSAGE with a message when
- * its name is refused. The listing process is pinned to `pin_mask` (0:
- * not pinned), as the run's workers are. With `opts` not NULL, *opts gets
- * each name's settings, in the same order (caller frees). */
-long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***names,
-                    char **suite, struct bl__bench_opts **opts, char *err, size_t err_size);
+ * its name is refused. The listing process is started as the run's
+ * workers are, pinned and with the variables of `env` (NULL: as is). With `opts` not NULL, *opts
+ * gets each name's settings, in the same order (caller frees). */
+struct bl__spawn_env;
+long bl__list_suite(const char *exe, const char *filter, const struct bl__spawn_env *env,
+                    char ***names, char **suite, struct bl__bench_opts **opts, char *err,
+                    size_t err_size);
 
 /* What the allocation pass sends ("alloc ..."). */
 struct bl__alloc_out {
@@ -96,6 +98,9 @@ struct bl__spawn_env {
      * argv up to the worker's program; NULL: none */
     char *const *wrap;
     bool no_aslr; /* the worker's addresses not randomised (personality) */
+    /* the run's and the job's variables (bl_run_options.env), set before
+     * `set`, NULL-terminated; NULL: none */
+    const char *const *extra;
 };
 
 /*

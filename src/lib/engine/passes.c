@@ -67,7 +67,7 @@ int bl__launch_run(const struct bl__launcher *la, const char *name, unsigned lon
                     NULL,         NULL,
                     NULL,         NULL,
                     NULL,         NULL};
-    struct bl__spawn_env env = {.pin_mask = la->pin_mask, .preload_fd = -1};
+    struct bl__spawn_env env = {.pin_mask = la->pin_mask, .preload_fd = -1, .extra = o->env};
     char out_var[4200], hz_var[64];
     if (alloc) {
         argv[11] = (char *)"--benchlab-mode";

@@ -101,7 +101,7 @@ static void parse_settings(const char *line, struct bl__bench_opts *o)
  * a suite built before names were declared prints the bare header and
  * ignores the extra argument. With suite NULL the name is not asked for.
  */
-static long list_exe(const char *exe, unsigned long long pin_mask, char ***names, char **suite,
+static long list_exe(const char *exe, const struct bl__spawn_env *base, char ***names, char **suite,
                      struct bl__bench_opts **opts, char *why, size_t why_size)
 {
     /* "settings": each name's .count and .time_s on a line of its own
@@ -111,7 +111,10 @@ static long list_exe(const char *exe, unsigned long long pin_mask, char ***names
     if (opts)
         argv[suite ? 3 : 2] = (char *)"settings";
     struct bl__worker w;
-    struct bl__spawn_env env = {.pin_mask = pin_mask, .preload_fd = -1};
+    struct bl__spawn_env env = {.preload_fd = -1};
+    if (base)
+        env = (struct bl__spawn_env){
+            .pin_mask = base->pin_mask, .preload_fd = -1, .extra = base->extra};
     int err = bl__spawn(exe, argv, &env, false, &w);
     if (err)
         return err;
@@ -208,11 +211,12 @@ size_t bl__shard_keep(char **names, size_t n, int index, int count)
 
 long bl__list_matching(const char *exe, const char *filter, char ***out, char *err, size_t err_size)
 {
-    return bl__list_suite(exe, filter, 0, out, NULL, NULL, err, err_size);
+    return bl__list_suite(exe, filter, NULL, out, NULL, NULL, err, err_size);
 }
 
-long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_mask, char ***out,
-                    char **suite, struct bl__bench_opts **opts, char *err, size_t err_size)
+long bl__list_suite(const char *exe, const char *filter, const struct bl__spawn_env *env,
+                    char ***out, char **suite, struct bl__bench_opts **opts, char *err,
+                    size_t err_size)
 {
     if (suite)
         *suite = NULL;
@@ -246,7 +250,7 @@ long bl__list_suite(const char *exe, const char *filter, unsigned long long pin_
             }
         }
     } else {
-        n = list_exe(exe, pin_mask, &names, suite, opts, err, err_size);
+        n = list_exe(exe, env, &names, suite, opts, err, err_size);
     }
     if (n < 0 && suite) {
         free(*suite);
@@ -348,7 +352,8 @@ int bl__plan_make(struct bl__plan *p, const bl_run_options *o, unsigned long lon
 {
     memset(p, 0, sizeof *p);
     struct bl__bench_opts *opts = NULL;
-    long n = bl__list_suite(o->exe, o->filter, pin_mask, &p->names, suite, &opts, errbuf, errsize);
+    struct bl__spawn_env env = {.pin_mask = pin_mask, .preload_fd = -1, .extra = o->env};
+    long n = bl__list_suite(o->exe, o->filter, &env, &p->names, suite, &opts, errbuf, errsize);
     if (n < 0) {
         p->names = NULL;
         return (int)n;

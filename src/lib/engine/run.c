@@ -11,6 +11,7 @@
  * with its status and everything it had sent; the run always goes on with
  * the next launch, unless the user interrupted it.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -57,7 +58,7 @@ void bl_run_options_init(bl_run_options *o)
 /* ---- the run ----------------------------------------------------------------------- */
 
 static void fill_header(bl_results *res, const bl_run_options *o, const char *exe,
-                        const char *suite)
+                        const char *suite, bool build_info)
 {
     bl_results_set_config(res, "goos", "linux");
     bl_results_set_config(res, "goarch", bl__sys_goarch());
@@ -92,8 +93,9 @@ static void fill_header(bl_results *res, const bl_run_options *o, const char *ex
     if (o->cpus)
         bl_results_set_meta(res, "cpus", o->cpus);
     bl_results_set_meta(res, "fingerprint", bl_env_fingerprint());
-    char compiler[256], flags[1024];
-    bl__build_info(exe, compiler, sizeof compiler, flags, sizeof flags);
+    char compiler[256] = "", flags[1024] = "";
+    if (build_info) /* with jobs, each job's (jobs_header) */
+        bl__build_info(exe, compiler, sizeof compiler, flags, sizeof flags);
     if (compiler[0])
         bl_results_set_meta(res, "compiler", compiler);
     if (flags[0])
@@ -120,31 +122,48 @@ static void note_unit_conflict(bl_results *res, const char *unit, const char *be
     bl__buf_fini(&b);
 }
 
-/* A run in progress: what bl_run holds from its start to its one cleanup. */
-struct run {
-    bl_run_options o; /* with defaults for what the caller left unset */
-    const bl_run_observer *obs;
-    char self[PATH_MAX];    /* this program's path, when o.exe is NULL */
-    struct bl__launcher la; /* the executable, o and the CPUs of --cpu */
+/* One job of a run (a run without jobs is one job without a name): its
+ * suite, its options and plan, and its instruments' state. */
+struct job {
+    const char *name;    /* NULL: a run without jobs */
+    bl_run_options o;    /* the run's, with the job's exe, env and cpus */
+    const char **env;    /* o.env: the run's variables, then the job's */
+    char self[PATH_MAX]; /* this program's path, when o.exe is NULL */
+    struct bl__launcher la;
     struct bl__plan plan;
-    bl_results *res;
-    struct bl__rng rng;
-    size_t total, index; /* launches planned (for progress), started */
-    int rc;              /* 0, 1 when a benchmark failed, or a negative error */
-    char alloc_refused[512], counters_refused[512];
-    struct bl__pass profile; /* the profile pass's prototype; profile == 0: none */
-    char profile_dir[PATH_MAX], profile_refused[PATH_MAX + 512];
-    char **raw_used; /* the profile raw files given out */
-    size_t n_raw_used;
+    bool ready;  /* planned; false: the job failed before measuring (job-errors) */
+    char *suite; /* the suite's own name, NULL when it has none */
+    char alloc_refused[512];
     struct bl__instr instr;         /* --instructions */
     unsigned long long *instr_reps; /* per benchmark of the plan: what its first count counted */
 };
 
-/* The options with their defaults, the executable, --cpu and the
- * open-file limit checked. 0 or an error with a message. */
-static int run_check(struct run *r, char *errbuf, size_t errsize)
+/* A run in progress: what bl_run holds from its start to its one cleanup. */
+struct run {
+    bl_run_options o; /* with defaults for what the caller left unset */
+    const bl_run_observer *obs;
+    struct job *job;
+    size_t n_jobs;
+    /* the benchmarks of every job, in the first job's order and then the
+     * others' new ones; at[u * n_jobs + j]: name u's index in job j's
+     * plan, -1 where job j has no such benchmark */
+    char **names;
+    size_t n_names;
+    long *at;
+    bl_results *res;
+    struct bl__rng rng;
+    size_t total, index; /* launches planned (for progress), started */
+    int rc;              /* 0, 1 when a benchmark failed, or a negative error */
+    char counters_refused[512];
+    struct bl__pass profile; /* the profile pass's prototype; profile == 0: none */
+    char profile_dir[PATH_MAX], profile_refused[PATH_MAX + 512];
+    char **raw_used; /* the profile raw files given out */
+    size_t n_raw_used;
+};
+
+/* The run's options with their defaults. */
+static void run_defaults(bl_run_options *o)
 {
-    bl_run_options *o = &r->o;
     if (o->count < 1)
         o->count = BL_DEFAULT_LAUNCHES;
     if (!(o->time_s > 0))
@@ -153,27 +172,231 @@ static int run_check(struct run *r, char *errbuf, size_t errsize)
         o->batch_ms = 1.0;
     if (!(o->timeout_s > 0))
         o->timeout_s = 60.0;
-    r->la.o = o;
-    r->la.exe = o->exe;
+}
+
+/* A job's executable and --cpu checked. 0 or an error with a message. */
+static int job_check(struct job *jb, char *errbuf, size_t errsize)
+{
+    bl_run_options *o = &jb->o;
+    jb->la.o = o;
+    jb->la.exe = o->exe;
     if (!o->exe) {
-        ssize_t n = readlink("/proc/self/exe", r->self, sizeof r->self - 1);
+        ssize_t n = readlink("/proc/self/exe", jb->self, sizeof jb->self - 1);
         if (n <= 0) {
             snprintf(errbuf, errsize, "cannot find this program's path: %s", strerror(errno));
             return -errno;
         }
-        r->self[n] = '\0';
-        r->la.exe = r->self;
+        jb->self[n] = '\0';
+        jb->la.exe = jb->self;
     } else if (access(o->exe, X_OK) != 0) {
         int e = -errno;
         snprintf(errbuf, errsize, "%s: %s", o->exe, strerror(errno));
         return e;
     }
-    int err = bl__cpus_mask(o->cpus, &r->la.pin_mask, errbuf, errsize);
-    if (err)
-        return err;
-    if ((err = bl__open_files_check()))
+    return bl__cpus_mask(o->cpus, &jb->la.pin_mask, errbuf, errsize);
+}
+
+/* A job name: [A-Za-z0-9_.+-], 1 to 64 bytes (it is a Go-format value and
+ * part of metadata keys). */
+static bool job_name_ok(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > 64)
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("_.+-", *s))
+            return false;
+    return true;
+}
+
+/* The jobs of the run, each with its options: one without a name when the
+ * caller gave none. 0 or an error with a message. */
+static int jobs_make(struct run *r, char *errbuf, size_t errsize)
+{
+    const bl_run_options *o = &r->o;
+    size_t n = o->n_jobs ? o->n_jobs : 1;
+    if (!(r->job = calloc(n, sizeof *r->job)))
+        return -ENOMEM;
+    r->n_jobs = n;
+    for (size_t j = 0; j < n; j++) {
+        struct job *jb = &r->job[j];
+        jb->o = *o;
+        jb->o.jobs = NULL;
+        jb->o.n_jobs = 0;
+        if (!o->n_jobs)
+            continue;
+        const bl_run_job *spec = &o->jobs[j];
+        if (!job_name_ok(spec->name)) {
+            snprintf(errbuf, errsize, "job '%s': a job's name is 1 to 64 of A-Z a-z 0-9 _ . + -",
+                     spec->name ? spec->name : "");
+            return BL_EUSAGE;
+        }
+        for (size_t k = 0; k < j; k++)
+            if (strcmp(o->jobs[k].name, spec->name) == 0) {
+                snprintf(errbuf, errsize, "job '%s' is given twice", spec->name);
+                return BL_EUSAGE;
+            }
+        if (!spec->exe) {
+            snprintf(errbuf, errsize, "job '%s' has no suite", spec->name);
+            return BL_EUSAGE;
+        }
+        jb->name = spec->name;
+        jb->o.exe = spec->exe;
+        if (spec->cpus)
+            jb->o.cpus = spec->cpus;
+        size_t ne = 0, k = 0;
+        for (size_t i = 0; o->env && o->env[i]; i++)
+            ne++;
+        for (size_t i = 0; spec->env && spec->env[i]; i++)
+            ne++;
+        if (!(jb->env = calloc(ne + 1, sizeof *jb->env)))
+            return -ENOMEM;
+        for (size_t i = 0; o->env && o->env[i]; i++)
+            jb->env[k++] = o->env[i];
+        for (size_t i = 0; spec->env && spec->env[i]; i++)
+            jb->env[k++] = spec->env[i];
+        jb->o.env = jb->env;
+    }
+    if (o->baseline) {
+        bool found = false;
+        for (size_t j = 0; j < o->n_jobs; j++)
+            found |= strcmp(o->jobs[j].name, o->baseline) == 0;
+        if (!found) {
+            snprintf(errbuf, errsize, "the baseline job '%s' is not one of the jobs", o->baseline);
+            return BL_EUSAGE;
+        }
+    }
+    /* a tune file caches batch sizes by benchmark name, and the profile
+     * pass has one directory of raw files by name: neither tells jobs apart */
+    if (o->n_jobs && o->tune_file) {
+        snprintf(errbuf, errsize, "a tune file does not go with jobs: its sizes are by name");
+        return BL_EUSAGE;
+    }
+    if (o->n_jobs && o->profile) {
+        snprintf(errbuf, errsize,
+                 "the profile pass does not go with jobs: profile each job's suite in a run "
+                 "of its own");
+        return BL_EUSAGE;
+    }
+    return 0;
+}
+
+/* The run's options checked, its jobs made and the open-file limit
+ * checked. 0 or an error with a message. */
+static int run_check(struct run *r, char *errbuf, size_t errsize)
+{
+    run_defaults(&r->o);
+    int err = jobs_make(r, errbuf, errsize);
+    /* without jobs, what is wrong with the one suite stops the run */
+    if (!err && !r->o.n_jobs)
+        err = job_check(&r->job[0], errbuf, errsize);
+    if (!err && (err = bl__open_files_check()))
         bl__open_files_message(errbuf, errsize);
     return err;
+}
+
+/* A job that cannot run: its reason in the metadata "job-errors", as
+ * "NAME: why; ...". The other jobs run. */
+static void job_failed(bl_results *res, const struct job *jb, const char *why)
+{
+    const char *old = bl_results_get_meta(res, "job-errors");
+    struct bl__buf b = {0};
+    bl__buf_printf(&b, "%s%s%s: %s", old ? old : "", old ? "; " : "", jb->name, why);
+    if (b.data)
+        bl_results_set_meta(res, "job-errors", b.data);
+    bl__buf_fini(&b);
+}
+
+/* The jobs' plans: each job's matching instances. Without jobs an error
+ * stops the run; with jobs a job that fails is said in the metadata and
+ * the others run, unless none can. */
+static int jobs_plan(struct run *r, char *errbuf, size_t errsize)
+{
+    size_t ready = 0;
+    int first_err = 0;
+    for (size_t j = 0; j < r->n_jobs; j++) {
+        struct job *jb = &r->job[j];
+        char why[1024] = "";
+        int err = r->o.n_jobs ? job_check(jb, why, sizeof why) : 0;
+        if (!err)
+            err = bl__plan_make(&jb->plan, &jb->o, jb->la.pin_mask, &jb->suite, why, sizeof why);
+        if (!r->o.n_jobs && err) {
+            snprintf(errbuf, errsize, "%s", why);
+            return err;
+        }
+        if (err) {
+            if (err == -ENOMEM)
+                return err;
+            if (!first_err) {
+                first_err = err;
+                snprintf(errbuf, errsize, "job '%s': %s", jb->name, why);
+            }
+            job_failed(r->res, jb, why);
+            continue;
+        }
+        jb->ready = true;
+        ready++;
+    }
+    if (!ready)
+        return first_err ? first_err : BL_ENOTFOUND;
+    return 0;
+}
+
+static const char *name_key(const void *arr, size_t i)
+{
+    return ((char *const *)arr)[i];
+}
+
+/* The union of the jobs' benchmark names and where each job has them. */
+static int jobs_match(struct run *r)
+{
+    size_t cap = 0;
+    for (size_t j = 0; j < r->n_jobs; j++)
+        cap += r->job[j].plan.n;
+    struct bl__strindex ix = {0};
+    r->names = calloc(cap ? cap : 1, sizeof *r->names);
+    r->at = malloc((cap ? cap : 1) * r->n_jobs * sizeof *r->at);
+    if (!r->names || !r->at)
+        return -ENOMEM;
+    for (size_t j = 0; j < r->n_jobs; j++) {
+        const struct bl__plan *p = &r->job[j].plan;
+        for (size_t i = 0; i < p->n; i++) {
+            long u = bl__strindex_find(&ix, p->names[i], strlen(p->names[i]), name_key, r->names);
+            if (u < 0) {
+                u = (long)r->n_names++;
+                r->names[u] = p->names[i]; /* borrowed from the plan */
+                for (size_t k = 0; k < r->n_jobs; k++)
+                    r->at[(size_t)u * r->n_jobs + k] = -1;
+                if (bl__strindex_add(&ix, p->names[i], (size_t)u)) {
+                    bl__strindex_fini(&ix);
+                    return -ENOMEM;
+                }
+            }
+            r->at[(size_t)u * r->n_jobs + j] = (long)i;
+        }
+    }
+    bl__strindex_fini(&ix);
+    /* a benchmark some jobs lack runs in the others, and is said */
+    struct bl__buf miss = {0};
+    for (size_t u = 0; r->o.n_jobs && u < r->n_names; u++) {
+        bool lacks = false;
+        for (size_t j = 0; j < r->n_jobs; j++)
+            lacks |= r->job[j].ready && r->at[u * r->n_jobs + j] < 0;
+        if (!lacks)
+            continue;
+        bl__buf_printf(&miss, "%s%s (not in", miss.len ? "; " : "", r->names[u]);
+        bool first = true;
+        for (size_t j = 0; j < r->n_jobs; j++)
+            if (r->job[j].ready && r->at[u * r->n_jobs + j] < 0) {
+                bl__buf_printf(&miss, "%s%s", first ? " " : ", ", r->job[j].name);
+                first = false;
+            }
+        bl__buf_printf(&miss, ")");
+    }
+    if (miss.data)
+        bl_results_set_meta(r->res, "job-missing", miss.data);
+    bl__buf_fini(&miss);
+    return 0;
 }
 
 /* What the instruments need before the first launch: the allocation
@@ -182,8 +405,20 @@ static int run_check(struct run *r, char *errbuf, size_t errsize)
 static int run_instruments(struct run *r, char *errbuf, size_t errsize)
 {
     const bl_run_options *o = &r->o;
-    if (o->alloc)
-        bl__alloc_check_exe(r->la.exe, r->alloc_refused, sizeof r->alloc_refused);
+    for (size_t j = 0; j < r->n_jobs; j++) {
+        struct job *jb = &r->job[j];
+        if (!jb->ready)
+            continue;
+        if (o->alloc)
+            bl__alloc_check_exe(jb->la.exe, jb->alloc_refused, sizeof jb->alloc_refused);
+        if (o->instructions) {
+            int rc = bl__instr_setup(&jb->instr, &jb->o, jb->la.exe, r->res, errbuf, errsize);
+            if (rc)
+                return rc;
+            if (!(jb->instr_reps = calloc(jb->plan.n > 0 ? jb->plan.n : 1, sizeof *jb->instr_reps)))
+                return -ENOMEM;
+        }
+    }
     if (o->counters) {
         int idx[BL__MAX_HW_COUNTERS], nc;
         if (bl__hw_counters_parse(o->counters, idx, &nc, r->counters_refused,
@@ -193,37 +428,30 @@ static int run_instruments(struct run *r, char *errbuf, size_t errsize)
             bl_results_set_meta(r->res, "counters-unsupported", r->counters_refused);
     }
     r->profile = (struct bl__pass){.preload_fd = -1};
-    if (o->instructions) {
-        int rc = bl__instr_setup(&r->instr, o, r->la.exe, r->res, errbuf, errsize);
-        if (rc)
-            return rc;
-        if (!(r->instr_reps = calloc(r->plan.n > 0 ? r->plan.n : 1, sizeof *r->instr_reps)))
-            return -ENOMEM;
-    }
     if (!o->profile)
         return 0;
-    return bl__pass_profile_setup(o, r->la.exe, r->res, &r->profile, r->profile_dir,
-                                  sizeof r->profile_dir, r->profile_refused,
+    return bl__pass_profile_setup(&r->job[0].o, r->job[0].la.exe, r->res, &r->profile,
+                                  r->profile_dir, sizeof r->profile_dir, r->profile_refused,
                                   sizeof r->profile_refused, errbuf, errsize);
 }
 
-/* The passes of benchmark i before its first launch. false when the
- * user interrupted one. */
-static bool run_passes(struct run *r, size_t i, bl_bench_result *b)
+/* The passes of benchmark i of job jb before its first launch. false when
+ * the user interrupted one. */
+static bool run_passes(struct run *r, struct job *jb, size_t i, bl_bench_result *b)
 {
     const bl_run_options *o = &r->o;
-    const char *name = r->plan.names[i];
+    const char *name = jb->plan.names[i];
     if (o->alloc) {
-        if (r->alloc_refused[0]) {
-            b->alloc_message = bl__strdup(r->alloc_refused);
+        if (jb->alloc_refused[0]) {
+            b->alloc_message = bl__strdup(jb->alloc_refused);
         } else {
-            bl__pass_alloc(&r->la, bl__rng_next(&r->rng) | 1, b);
+            bl__pass_alloc(&jb->la, bl__rng_next(&r->rng) | 1, b);
             if (bl__run_interrupted())
                 return false;
         }
     }
     if (o->counters && !r->counters_refused[0]) {
-        bl__pass_counters(&r->la, bl__rng_next(&r->rng) | 1, b);
+        bl__pass_counters(&jb->la, bl__rng_next(&r->rng) | 1, b);
         if (bl__run_interrupted())
             return false;
     }
@@ -234,7 +462,7 @@ static bool run_passes(struct run *r, size_t i, bl_bench_result *b)
         else if (!raw)
             b->profile_message = bl__strdup("out of memory");
         else
-            bl__pass_profile(&r->la, bl__rng_next(&r->rng) | 1, b, &r->profile, raw);
+            bl__pass_profile(&jb->la, bl__rng_next(&r->rng) | 1, b, &r->profile, raw);
         free(raw);
         if (bl__run_interrupted())
             return false;
@@ -244,27 +472,28 @@ static bool run_passes(struct run *r, size_t i, bl_bench_result *b)
     return true;
 }
 
-/* One launch of benchmark i in `round` (its passes first in round 0).
- * false when the round stops: interrupted, or out of memory (r->rc). */
-static bool run_bench(struct run *r, size_t i, int round)
+/* One launch of benchmark i of job jb in `round` (its passes first in
+ * round 0). false when the round stops: interrupted, or out of memory
+ * (r->rc). */
+static bool run_bench(struct run *r, struct job *jb, size_t i, int round)
 {
     const bl_run_observer *obs = r->obs;
-    const char *name = r->plan.names[i];
-    bool replacement = round >= r->plan.entry[i].count;
+    const char *name = jb->plan.names[i];
+    bool replacement = round >= jb->plan.entry[i].count;
     if (obs && obs->on_start)
         obs->on_start(obs->ctx, name, r->index < r->total ? r->index : r->total - 1, r->total);
     r->index++;
-    bl_bench_result *b = bl_results_bench(r->res, name);
+    bl_bench_result *b = bl_results_bench_job(r->res, jb->name, name);
     if (!b) {
         r->rc = -ENOMEM;
         return false;
     }
-    const struct bl__plan_entry *pe = &r->plan.entry[i];
+    const struct bl__plan_entry *pe = &jb->plan.entry[i];
     if (round == 0) {
         /* its own plan, for the outputs: the metadata say the run's */
         b->own_time_s = pe->time_s != r->o.time_s ? pe->time_s : 0;
         b->own_count = pe->count != r->o.count ? pe->count : 0;
-        if (!run_passes(r, i, b))
+        if (!run_passes(r, jb, i, b))
             return false;
     }
     bl_launch *l = bl_results_add_launch(b);
@@ -272,15 +501,15 @@ static bool run_bench(struct run *r, size_t i, int round)
         r->rc = -ENOMEM;
         return false;
     }
-    int how = bl__launch_run(&r->la, name, bl__rng_next(&r->rng) | 1, l, NULL,
-                             bl__plan_reps(&r->plan, i), pe->time_s / pe->count);
+    int how = bl__launch_run(&jb->la, name, bl__rng_next(&r->rng) | 1, l, NULL,
+                             bl__plan_reps(&jb->plan, i), pe->time_s / pe->count);
     /* the launch is in the results whatever happened to its worker */
     BL__CHECK(b->n_launches > 0 && l == &b->launches[b->n_launches - 1]);
-    bl__plan_tuned(&r->plan, i, l);
+    bl__plan_tuned(&jb->plan, i, l);
     if (how == BL__LAUNCH_OK && r->o.instructions && l->status == 0 && !l->skipped &&
         !bl__run_interrupted())
-        how = bl__pass_instructions(&r->la, &r->instr, bl__rng_next(&r->rng) | 1, name,
-                                    &r->instr_reps[i], l);
+        how = bl__pass_instructions(&jb->la, &jb->instr, bl__rng_next(&r->rng) | 1, name,
+                                    &jb->instr_reps[i], l);
     if (l->status == BL_EINTR) {
         BL__CHECK(bl__run_interrupted());
         b->n_launches--; /* nothing finished: drop it */
@@ -292,7 +521,7 @@ static bool run_bench(struct run *r, size_t i, int round)
         if (clash)
             note_unit_conflict(r->res, clash, b->name);
     }
-    bl__plan_ended(&r->plan, i, how, replacement);
+    bl__plan_ended(&jb->plan, i, how, replacement);
     if (obs && obs->on_launch)
         obs->on_launch(obs->ctx, r->res, b, l);
     return true;
@@ -339,22 +568,82 @@ static int run_verdict(const bl_results *res)
     return 0;
 }
 
-/* The rounds: each benchmark of the plan once a round, `count` rounds,
- * then rounds of replacements while any is owed. */
+/* The rounds: each benchmark once a round in every job that has it, its
+ * jobs back to back in an order that turns by one each round (so that no
+ * job always runs first), `count` rounds, then rounds of replacements
+ * while any is owed. */
 static void run_rounds(struct run *r)
 {
+    int max_count = 0;
+    for (size_t j = 0; j < r->n_jobs; j++)
+        if (r->job[j].ready && bl__plan_max_count(&r->job[j].plan) > max_count)
+            max_count = bl__plan_max_count(&r->job[j].plan);
     for (int round = 0; !bl__run_interrupted() && r->rc >= 0; round++) {
-        bool any = false;
-        for (size_t i = 0; i < r->plan.n && !bl__run_interrupted(); i++) {
-            if (!bl__plan_wants(&r->plan, i, round))
-                continue;
-            any = true;
-            if (!run_bench(r, i, round))
-                break;
-        }
-        if (!any && round >= bl__plan_max_count(&r->plan))
+        bool any = false, stop = false;
+        for (size_t u = 0; u < r->n_names && !stop && !bl__run_interrupted(); u++)
+            for (size_t t = 0; t < r->n_jobs && !stop; t++) {
+                size_t j = (t + (size_t)round) % r->n_jobs;
+                long i = r->at[u * r->n_jobs + j];
+                if (i < 0 || !bl__plan_wants(&r->job[j].plan, (size_t)i, round))
+                    continue;
+                any = true;
+                stop = !run_bench(r, &r->job[j], (size_t)i, round);
+            }
+        if (!any && round >= max_count)
             break;
     }
+}
+
+/* What each job is, in the metadata: job.NAME.exe, .env, .compiler, .cflags. */
+static void jobs_header(struct run *r)
+{
+    struct bl__buf names = {0};
+    for (size_t j = 0; j < r->o.n_jobs; j++) {
+        const struct job *jb = &r->job[j];
+        bl__buf_printf(&names, "%s%s", j ? " " : "", jb->name);
+        char key[128], compiler[256], flags[1024];
+        snprintf(key, sizeof key, "job.%s.exe", jb->name);
+        bl_results_set_meta(r->res, key, jb->o.exe);
+        struct bl__buf env = {0};
+        for (size_t i = 0; r->o.jobs[j].env && r->o.jobs[j].env[i]; i++)
+            bl__buf_printf(&env, "%s%s", i ? " " : "", r->o.jobs[j].env[i]);
+        snprintf(key, sizeof key, "job.%s.env", jb->name);
+        if (env.data)
+            bl_results_set_meta(r->res, key, env.data);
+        bl__buf_fini(&env);
+        if (r->o.jobs[j].cpus) {
+            snprintf(key, sizeof key, "job.%s.cpus", jb->name);
+            bl_results_set_meta(r->res, key, r->o.jobs[j].cpus);
+        }
+        if (!jb->ready)
+            continue;
+        bl__build_info(jb->la.exe, compiler, sizeof compiler, flags, sizeof flags);
+        snprintf(key, sizeof key, "job.%s.compiler", jb->name);
+        if (compiler[0])
+            bl_results_set_meta(r->res, key, compiler);
+        snprintf(key, sizeof key, "job.%s.cflags", jb->name);
+        if (flags[0])
+            bl_results_set_meta(r->res, key, flags);
+    }
+    if (names.data)
+        bl_results_set_meta(r->res, "jobs", names.data);
+    bl__buf_fini(&names);
+    bl_results_set_meta(r->res, "baseline-job", r->o.baseline ? r->o.baseline : r->job[0].name);
+}
+
+static void run_free(struct run *r)
+{
+    for (size_t j = 0; j < r->n_jobs; j++) {
+        free(r->job[j].suite);
+        bl__plan_fini(&r->job[j].plan);
+        free(r->job[j].instr_reps);
+        free(r->job[j].env);
+    }
+    free(r->job);
+    free(r->names); /* borrowed strings */
+    free(r->at);
+    bl_names_free(r->raw_used, r->n_raw_used);
+    free(r);
 }
 
 int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **out, char *errbuf,
@@ -365,39 +654,51 @@ int bl_run(const bl_run_options *opts, const bl_run_observer *obs, bl_results **
         return -ENOMEM;
     r->o = *opts;
     r->obs = obs;
-    char *suite = NULL;
     int err = run_check(r, errbuf, errsize);
-    /* the plan: matching instances, each `count` times, interleaved by round */
-    if (!err)
-        err = bl__plan_make(&r->plan, &r->o, r->la.pin_mask, &suite, errbuf, errsize);
     if (!err && !(r->res = bl_results_create()))
         err = -ENOMEM;
-    if (!err) {
-        fill_header(r->res, &r->o, r->la.exe, suite);
-        *out = r->res;
-        if (r->plan.tune.note)
-            bl_results_set_meta(r->res, "tune-note", r->plan.tune.note);
-        bl__rng_seed(&r->rng, r->o.seed ? r->o.seed : bl__now_ns() ^ (uint64_t)getpid());
-        r->total = bl__plan_total(&r->plan);
-        err = run_instruments(r, errbuf, errsize);
+    /* the plans: each job's matching instances, each `count` times,
+     * interleaved by round */
+    if (!err)
+        err = jobs_plan(r, errbuf, errsize);
+    if (!err)
+        err = jobs_match(r);
+    if (err) {
+        bl_results_destroy(r->res);
+        run_free(r);
+        return err;
     }
+    const struct job *first = &r->job[0];
+    for (size_t j = 0; !first->ready && j < r->n_jobs; j++)
+        first = &r->job[j];
+    fill_header(r->res, &r->o, first->la.exe, first->suite, r->o.n_jobs == 0);
+    if (r->o.n_jobs)
+        jobs_header(r);
+    *out = r->res;
+    for (size_t j = 0; j < r->n_jobs; j++) {
+        if (r->job[j].plan.tune.note)
+            bl_results_set_meta(r->res, "tune-note", r->job[j].plan.tune.note);
+        r->total += bl__plan_total(&r->job[j].plan);
+    }
+    bl__rng_seed(&r->rng, r->o.seed ? r->o.seed : bl__now_ns() ^ (uint64_t)getpid());
+    err = run_instruments(r, errbuf, errsize);
     if (!err) {
         if (obs && obs->on_begin)
             obs->on_begin(obs->ctx, r->res, r->total);
         run_rounds(r);
         keep_disturbed(r->res);
-        bl__plan_finish(&r->plan, r->res);
+        for (size_t j = 0; j < r->n_jobs; j++)
+            bl__plan_finish(&r->job[j].plan, r->res);
         if (r->rc == 0)
             r->rc = run_verdict(r->res);
+        /* a job that could not run fails the run, as a broken benchmark does */
+        if (r->rc == 0 && bl_results_get_meta(r->res, "job-errors"))
+            r->rc = 1;
         /* complexity fits over what finished, interrupted or not; without
          * memory for them the measurements still stand, unfitted */
         (void)bl_results_fit_complexity(r->res, r->o.complexity != 0);
         err = bl__run_interrupted() ? BL_EINTR : r->rc;
     }
-    free(suite);
-    bl__plan_fini(&r->plan);
-    bl_names_free(r->raw_used, r->n_raw_used);
-    free(r->instr_reps);
-    free(r);
+    run_free(r);
     return err;
 }

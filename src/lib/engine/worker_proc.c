@@ -126,6 +126,13 @@ static void close_pair(int p[2])
 static void apply_env(const struct bl__spawn_env *x)
 {
     /* the runner is single-threaded: setenv after fork is safe here */
+    for (size_t i = 0; x->extra && x->extra[i]; i++) {
+        const char *eq = strchr(x->extra[i], '=');
+        char *name = eq ? strndup(x->extra[i], (size_t)(eq - x->extra[i])) : NULL;
+        if (name && *name)
+            setenv(name, eq + 1, 1);
+        free(name);
+    }
     for (int i = 0; i < 8 && x->set[i]; i++) {
         const char *eq = strchr(x->set[i], '=');
         char name[64];

@@ -48,7 +48,12 @@ int bl_csv_write(FILE *f, const bl_results *r)
                 }
             }
         }
-    fputs("name,launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
+    /* a run with jobs has a job column after the name (docs/jobs.md) */
+    bool jobs = false;
+    for (size_t i = 0; i < r->n_benches; i++)
+        jobs |= r->benches[i].job != NULL;
+    fputs(jobs ? "name,job," : "name,", f);
+    fputs("launch,status,ns_per_op,ci_lo_ns,ci_hi_ns,raw_ns_per_op,overhead_ns,"
           "ref_cycles_per_op,measured_reps,n_measured,n_invalid,n_outliers,bytes_per_op,items_per_"
           "op,threads,mb_per_"
           "s,items_per_s,ops_per_s",
@@ -63,6 +68,10 @@ int bl_csv_write(FILE *f, const bl_results *r)
         for (size_t j = 0; j < b->n_launches; j++) {
             const bl_launch *l = &b->launches[j];
             bl__csv_field(f, b->name);
+            if (jobs) {
+                fputc(',', f);
+                bl__csv_field(f, b->job ? b->job : "");
+            }
             fprintf(f, ",%zu,%s", j + 1,
                     l->skipped       ? "skipped"
                     : l->status == 0 ? "ok"

@@ -272,15 +272,58 @@ int bl_gobench_write_notes(FILE *f, const bl_results *r)
     return rc;
 }
 
+int bl_gobench_write_job(FILE *f, const char **current, const bl_bench_result *bench)
+{
+    const char *job = bench->job;
+    if (!job || (*current && strcmp(*current, job) == 0))
+        return 0;
+    *current = job;
+    struct bl__buf b = {0};
+    bl__buf_puts(&b, "job: ");
+    bl__gobench_text_buf(&b, job);
+    int rc = b.data ? bl__gobench_put_line(f, &b, 1) : -ENOMEM;
+    bl__buf_fini(&b);
+    return rc;
+}
+
+static bool in_job(const bl_bench_result *b, const char *job)
+{
+    return job ? b->job && strcmp(b->job, job) == 0 : !b->job;
+}
+
+/* A job's results were written before benchmark i's (it is not the first
+ * of its job). */
+static bool job_before(const bl_results *r, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (in_job(&r->benches[k], r->benches[i].job))
+            return true;
+    return false;
+}
+
 int bl_gobench_write(FILE *f, const bl_results *r)
 {
     int rc = bl_gobench_write_header(f, r);
     size_t units = 0;
     if (!rc)
         rc = bl_gobench_write_units(f, r, &units);
-    for (size_t i = 0; !rc && i < r->n_benches; i++)
-        for (size_t j = 0; !rc && j < r->benches[i].n_launches; j++)
-            rc = bl_gobench_write_launch(f, &r->benches[i], &r->benches[i].launches[j]);
+    /* the benchmarks of no job first, then each job's after its "job:"
+     * line, the jobs in the order they first ran */
+    const char *current = NULL;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t g = 0; !rc && g < r->n_benches; g++) {
+            const char *job = r->benches[g].job;
+            if ((pass == 0) != (job == NULL) || job_before(r, g))
+                continue;
+            for (size_t i = g; !rc && i < r->n_benches; i++) {
+                const bl_bench_result *b = &r->benches[i];
+                if (!in_job(b, job))
+                    continue;
+                rc = bl_gobench_write_job(f, &current, b);
+                for (size_t j = 0; !rc && j < b->n_launches; j++)
+                    rc = bl_gobench_write_launch(f, b, &b->launches[j]);
+            }
+        }
     if (!rc)
         rc = bl_gobench_write_complexity(f, r);
     if (!rc)

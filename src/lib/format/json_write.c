@@ -503,6 +503,10 @@ int bl_json_write(FILE *f, const bl_results *r)
         const bl_bench_result *b = &r->benches[i];
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
         jstr(f, b->name);
+        if (b->job) {
+            fputs(",\"job\":", f);
+            jstr(f, b->job);
+        }
         fputs(",\"launches\":[", f);
         for (size_t j = 0; j < b->n_launches; j++) {
             if (j)

@@ -521,7 +521,10 @@ static int read_benchlab(struct ctx *c, bl_results *r, const struct bl__json *do
             return rc;
         if (!name || !name[0])
             return fail(c, "name: missing");
-        bl_bench_result *br = bl_results_bench(r, name);
+        const char *job = NULL;
+        if ((rc = str(c, b, "job", &job)))
+            return rc;
+        bl_bench_result *br = bl_results_bench_job(r, job && *job ? job : NULL, name);
         if (!br)
             return -ENOMEM;
         const struct bl__json *ls;
@@ -687,6 +690,7 @@ struct go_reader {
      * deleted), applied at the next result: O(1) per configuration line
      * instead of the whole configuration at each result */
     bl_results *pending;
+    char *job; /* the "job:" configuration line in force (docs/jobs.md); NULL: none */
     size_t n_results, n_errors;
     char first_error[512];
     int oom;
@@ -700,13 +704,15 @@ static int go_result(void *ctx, const bl_gobench_result *g)
         goto oom;
     /* a key takes its value at the last result that had it */
     for (size_t i = 0; i < gr->pending->n_config; i++)
-        if (gr->pending->config[i].value[0] &&
+        if (gr->pending->config[i].value[0] && strcmp(gr->pending->config[i].key, "job") != 0 &&
             bl_results_set_config(gr->r, gr->pending->config[i].key, gr->pending->config[i].value))
             goto oom;
     bl_results_destroy(gr->pending);
     if (!(gr->pending = bl_results_create()))
         goto oom;
-    bl_bench_result *b = bl_results_bench(gr->r, name.data);
+    /* a job is part of a benchmark's identity, not a configuration of the
+     * whole file */
+    bl_bench_result *b = bl_results_bench_job(gr->r, gr->job, name.data);
     bl_launch *l = b ? bl_results_add_launch(b) : NULL;
     if (!l)
         goto oom;
@@ -775,6 +781,13 @@ static int go_unit(void *ctx, const char *unit, const char *key, const char *val
 static void go_config(void *ctx, const char *key, const char *value)
 {
     struct go_reader *gr = ctx;
+    if (strcmp(key, "job") == 0) {
+        free(gr->job);
+        gr->job = value && *value ? strdup(value) : NULL;
+        if (value && *value && !gr->job)
+            gr->oom = 1;
+        return;
+    }
     if (gr->pending && bl_results_set_config(gr->pending, key, value ? value : ""))
         gr->oom = 1;
 }
@@ -810,6 +823,7 @@ static int read_go(struct ctx *c, int fd, const char *prefix, size_t prefix_len,
         return -ENOMEM;
     int rc = bl__gobench_read(fd, prefix, prefix_len, c->path, c->path, &h, c->err, c->err_size);
     bl_results_destroy(gr.pending);
+    free(gr.job);
     if (gr.oom)
         return -ENOMEM;
     if (rc)

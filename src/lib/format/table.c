@@ -310,8 +310,8 @@ static void diagnosis_notes(FILE *f, const bl_bench_result *b, const char *yello
     int n = bl_bench_diagnose(b, &d) == 0 ? bl_format_diagnosis(&d, lines) : 0;
     struct bl__buf safe = {0};
     for (int k = 0; k < n; k++)
-        fprintf(f, "%snote%s %s: %s\n", yellow, reset,
-                bl__terminal_safe(&safe, bl__shown_name(b->name)), lines[k]);
+        fprintf(f, "%snote%s %s: %s\n", yellow, reset, bl__shown_bench(&safe, b->name, b->job),
+                lines[k]);
     bl__buf_fini(&safe);
 }
 
@@ -428,7 +428,7 @@ static void format_cells(struct layout *lo, const struct bl__run_row *row, struc
 {
     const bl_estimate *e = &row->e;
     const bl_bench_result *b = row->bench;
-    snprintf(c->cell[C_NAME], CELL, "%s", bl__terminal_safe(safe, bl__shown_name(b->name)));
+    snprintf(c->cell[C_NAME], CELL, "%s", bl__shown_bench(safe, b->name, b->job));
     bl_format_duration(c->cell[C_TIME], CELL, e->centre);
     bl_format_duration(c->cell[C_CPU], CELL, e->cpu_ns); /* NAN: "-" */
     if (e->ci_method != BL_CI_NONE) {
@@ -576,8 +576,7 @@ static void write_invocations(FILE *f, const bl_bench_result *b, struct bl__buf 
         bl_stats_sort(v, m);
         static const double ps[] = {0, 0.1, 0.5, 0.9, 0.99, 1};
         static const char *const pn[] = {"min", "p10", "median", "p90", "p99", "max"};
-        fprintf(f, "%s: per invocation (n=%zu):", bl__terminal_safe(sn, bl__shown_name(b->name)),
-                m);
+        fprintf(f, "%s: per invocation (n=%zu):", bl__shown_bench(sn, b->name, b->job), m);
         for (int q = 0; q < 6; q++) {
             char d[32];
             bl_format_duration(d, sizeof d, bl_stats_quantile_sorted(v, m, ps[q]));
@@ -628,7 +627,7 @@ static void write_failure(FILE *f, const bl_bench_result *b, size_t j, bool good
     }
     if (first != j)
         return;
-    const char *name = bl__terminal_safe(sn, bl__shown_name(b->name));
+    const char *name = bl__shown_bench(sn, b->name, b->job);
     msg = bl__terminal_safe(sm, msg);
     if (l->skipped)
         fprintf(f, "SKIP %s: %s", name, msg);
@@ -680,7 +679,7 @@ static void write_bench_notes(FILE *f, const struct bl__run_row *row, const stru
             disturbed |= by[k] ? 1u << k : 0;
         }
     }
-    const char *name = bl__terminal_safe(sn, bl__shown_name(b->name));
+    const char *name = bl__shown_bench(sn, b->name, b->job);
     if (intrinsic) {
         fprintf(f, "note %s: most batches show ", name);
         write_reasons(f, intrinsic, NULL);
@@ -744,6 +743,7 @@ void bl_table_write(FILE *f, const bl_results *r, unsigned flags)
                 p.yellow, p.reset, bl__terminal_safe(&sm, clash));
     for (size_t i = 0; i < rows.n_rows; i++)
         write_bench_notes(f, &rows.rows[i], &p, &sn, &sm);
+    bl__jobs_table_write(f, r);
     free(lo.cells);
     bl__run_rows_fini(&rows);
     bl__buf_fini(&sn);

@@ -14,4 +14,9 @@ void bl__text_pad(FILE *f, const char *s, int w, int right);
 struct bl_bench_result;
 int bl__disturbed_note(const struct bl_bench_result *b, char *buf, size_t size);
 
+/* A run's jobs side by side with the ratio to the baseline job
+ * (jobs_table.c); nothing when the run has fewer than two jobs. */
+struct bl_results;
+void bl__jobs_table_write(FILE *f, const struct bl_results *r);
+
 #endif

@@ -118,7 +118,7 @@ static int gbench_flag(const struct bl__command *cmd, const char *arg, const cha
                        char *err, size_t size)
 {
     const char *instead = NULL;
-    if (cmd->opts == bl__suite_command.opts)
+    if (cmd == &bl__suite_command || cmd == &bl__run_command)
         for (size_t i = 0; i < sizeof gbench_instead / sizeof *gbench_instead && !instead; i++)
             if (strlen(gbench_instead[i][0]) == len &&
                 strncmp(name, gbench_instead[i][0], len) == 0)

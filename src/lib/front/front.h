@@ -192,6 +192,9 @@ enum bl__optid {
     BL__ID_RERUNS,
     BL__ID_REPO,
     BL__ID_REASON,
+    BL__ID_JOB, /* run's jobs: --job, --env, --baseline */
+    BL__ID_ENV,
+    BL__ID_BASELINE_JOB,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
     /* the save group: --save, --store, --run-id, --tag, --commit, --branch */
@@ -204,10 +207,12 @@ enum bl__optid {
 };
 
 /* Every command's table, in the order `benchlab --help` lists them. The
- * suite's own command line is bl__suite_command (also `benchlab run`'s). */
+ * suite's own command line is bl__suite_command; `benchlab run`'s,
+ * bl__run_command, is the same with the jobs' options. */
 extern const struct bl__command *const bl__commands[];
 extern const size_t bl__n_commands;
 extern const struct bl__command bl__suite_command;
+extern const struct bl__command bl__run_command;
 const struct bl__command *bl__command_find(const char *name);
 /* The command closest to a mistyped `name`, or NULL (none is close). */
 const char *bl__command_closest(const char *name);
@@ -269,6 +274,35 @@ int bl__commit_check(const char *sha, char *err, size_t err_size);
 void bl__help_write(FILE *f, const struct bl__command *cmd, const char *prog);
 /* `benchlab --help`: the commands and their summaries. */
 void bl__help_write_commands(FILE *f);
+
+/* bl_run_main for `benchlab run` (src/cli/cmd_run.c): its table, with the
+ * jobs' options; exe NULL: a run of --job suites only. */
+int bl__run_main_cli(int argc, char **argv, const char *exe);
+
+/* `benchlab run`'s job options (jobs_args.c): --job NAME=SUITE, --env
+ * [JOB:]VAR=VALUE, --baseline NAME, gathered option by option and
+ * then set in the run's options. The strings of argv are borrowed. */
+struct bl__job_env {
+    const char **vars; /* NULL-terminated */
+    size_t n;
+};
+struct bl__jobs_args {
+    bl_run_job *jobs;
+    struct bl__job_env *env; /* each job's variables */
+    size_t n;
+    const char **all; /* --env VAR=VALUE: every job's (and a suite's without jobs) */
+    size_t n_all;
+    const char **pending; /* --env JOB:VAR=VALUE, until the jobs are known */
+    size_t n_pending;
+    const char *baseline;
+};
+/* 1 when the option was one of these, 0 when not, or BL_EUSAGE with a
+ * message naming it, or -ENOMEM. */
+int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, size_t err_size);
+/* The jobs into `o` (o->env, o->jobs, o->n_jobs, o->baseline). 0 or
+ * BL_EUSAGE with a message (an --env for no such job, one job alone). */
+int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size_t err_size);
+void bl__jobs_fini(struct bl__jobs_args *ja);
 
 /* The saver for --save (saver.c): the registered one, else
  * libbenchlab-store's, loaded now. NULL with the reason in why. */

@@ -82,85 +82,102 @@ static const char *const corrections[] = {"holm", "bh", "none", NULL};
 
 /* ---- the suite's command line: ./suite [options], benchlab run SUITE ---- */
 
-static const struct bl__opt suite_opts[] = {
-    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,
-     "run the benchmarks whose full name matches (POSIX ERE; -REGEX: those that do not)",
-     BL__ID_FILTER},
-    {"list", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "list the benchmarks and exit",
-     BL__ID_LIST},
-    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "0.5s",
-     "measuring budget per benchmark, split across its launches (operations of 5ms or more get "
-     "twice this)",
-     BL__ID_TIME},
-    {"count", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 100000, "6",
-     "launches (worker processes) per benchmark, interleaved, one result line each", BL__ID_COUNT},
-    {"iterations", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 1e12, NULL,
-     "a fixed count: each launch is one measurement of exactly N repetitions (no pilot, no "
-     "warmup); a benchmark's own .iterations wins",
-     BL__ID_ITERATIONS},
-    {"timeout", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "60s",
-     "kill a worker that runs longer", BL__ID_TIMEOUT},
-    {"batch", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1ms",
-     "target length of one timed batch", BL__ID_BATCH},
-    {"alloc", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
-     "also count allocations in a pass of their own: B/op, allocs/op", BL__ID_ALLOC},
-    {"instructions", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
-     "also count each launch's instructions and simulated cache misses under valgrind's "
-     "callgrind: instructions/op, L1-misses/op, LL-misses/op, est-cycles/op, the same on any "
-     "machine",
-     BL__ID_INSTRUCTIONS},
-    {"complexity", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
-     "fit time/op against the size parameter of every benchmark that has one integer parameter: "
-     "O(1), O(log n) ... O(n^3)",
-     BL__ID_COMPLEXITY},
-    {"counters", 0, BL__ARG_LIST, BL__OPT_OPTIONAL, "COUNTER", counter_names, NO_RANGE, "all",
-     "hardware counters per op, comma-separated", BL__ID_COUNTERS},
-    {"profile", 0, BL__ARG_CHOICE, BL__OPT_OPTIONAL, "MODE", profile_modes, NO_RANGE, "sample",
-     "also profile each benchmark in a pass of its own, only while measured batches run: sample, "
-     "or trace (a suite built with -finstrument-functions, linked with -lbenchlab-trace)",
-     BL__ID_PROFILE},
-    {"profile-dir", 0, BL__ARG_DIR, 0, "DIR", NULL, NO_RANGE, "SUITE.profile",
-     "where the profiles go", BL__ID_PROFILE_DIR},
-    {"profile-format", 0, BL__ARG_LIST, 0, "FORMAT", profile_outputs, NO_RANGE, "text",
-     "profile outputs, comma-separated (text: the flat profile and the call tree)",
-     BL__ID_PROFILE_FORMAT},
-    {"profile-hz", 0, BL__ARG_INT, 0, "HZ", NULL, 1, 100000, "1000", "samples per second",
-     BL__ID_PROFILE_HZ},
-    {"profile-top", 0, BL__ARG_INT, 0, "N", NULL, 0, 1000, "5",
-     "functions in the summary per benchmark (0: none)", BL__ID_PROFILE_TOP},
-    {"seed", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "from the clock",
-     "seed for batch-size jitter", BL__ID_SEED},
-    {"out", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
-     "write the results to FILE instead of stdout (whole or not at all)", BL__ID_OUT},
-    SAVE_GROUP("also save the run in the results store (docs/store.md)",
-               STORE_HELP "; implies --save"),
-    {"shard", 0, BL__ARG_TEXT, 0, "K/N", NULL, NO_RANGE, NULL,
-     "run shard K of N: the benchmarks whose name hashes to K (a CI matrix runs 1/N .. N/N; "
-     "--run-id joins them in the store)",
-     BL__ID_SHARD},
-    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", suite_formats, NO_RANGE,
-     "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT},
-    {"time-unit", 0, BL__ARG_CHOICE, 0, "UNIT", gbench_units, NO_RANGE, "ns",
-     "times in the gbench-* formats in UNIT, for benchmarks that set none (.time_unit)",
-     BL__ID_TIME_UNIT},
-    {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",
-     "value of the pkg: configuration line", BL__ID_PKG},
-    {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,
-     "pin workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},
-    {"tune-file", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,
-     "cache each benchmark's batch size in FILE for this machine: known benchmarks skip the "
-     "pilot, new ones are added",
-     BL__ID_TUNE_FILE},
-    {"no-table", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
-     "do not print the summary table on stderr", BL__ID_NO_TABLE},
-    {"no-plots", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,
-     "no sparklines in the table (also BENCHLAB_NO_PLOTS=1; they are drawn only when stderr is a "
-     "terminal)",
-     BL__ID_NO_PLOTS},
-    {"color", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",
-     "colour in the table (NO_COLOR is respected)", BL__ID_COLOR},
-    {"version", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "print benchlab's version",
-     BL__ID_VERSION},
+/* The options of a suite's own command line, which `benchlab run` has too. */
+// clang-format off
+#define SUITE_OPTIONS                                                                                \
+    {"filter", 0, BL__ARG_TEXT, 0, "REGEX", NULL, NO_RANGE, NULL,                                    \
+     "run the benchmarks whose full name matches (POSIX ERE; -REGEX: those that do not)",            \
+     BL__ID_FILTER},                                                                                 \
+    {"list", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "list the benchmarks and exit",         \
+     BL__ID_LIST},                                                                                   \
+    {"time", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "0.5s",                             \
+     "measuring budget per benchmark, split across its launches (operations of 5ms or more get "     \
+     "twice this)",                                                                                  \
+     BL__ID_TIME},                                                                                   \
+    {"count", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 100000, "6",                                        \
+     "launches (worker processes) per benchmark, interleaved, one result line each", BL__ID_COUNT},  \
+    {"iterations", 0, BL__ARG_COUNT, 0, "N", NULL, 1, 1e12, NULL,                                    \
+     "a fixed count: each launch is one measurement of exactly N repetitions (no pilot, no "         \
+     "warmup); a benchmark's own .iterations wins",                                                  \
+     BL__ID_ITERATIONS},                                                                             \
+    {"timeout", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "60s",                           \
+     "kill a worker that runs longer", BL__ID_TIMEOUT},                                              \
+    {"batch", 0, BL__ARG_DURATION, 0, "DURATION", NULL, NO_RANGE, "1ms",                             \
+     "target length of one timed batch", BL__ID_BATCH},                                              \
+    {"alloc", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,                                        \
+     "also count allocations in a pass of their own: B/op, allocs/op", BL__ID_ALLOC},                \
+    {"instructions", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,                                 \
+     "also count each launch's instructions and simulated cache misses under valgrind's "            \
+     "callgrind: instructions/op, L1-misses/op, LL-misses/op, est-cycles/op, the same on any "       \
+     "machine",                                                                                      \
+     BL__ID_INSTRUCTIONS},                                                                           \
+    {"complexity", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,                                   \
+     "fit time/op against the size parameter of every benchmark that has one integer parameter: "    \
+     "O(1), O(log n) ... O(n^3)",                                                                    \
+     BL__ID_COMPLEXITY},                                                                             \
+    {"counters", 0, BL__ARG_LIST, BL__OPT_OPTIONAL, "COUNTER", counter_names, NO_RANGE, "all",       \
+     "hardware counters per op, comma-separated", BL__ID_COUNTERS},                                  \
+    {"profile", 0, BL__ARG_CHOICE, BL__OPT_OPTIONAL, "MODE", profile_modes, NO_RANGE, "sample",      \
+     "also profile each benchmark in a pass of its own, only while measured batches run: sample, "   \
+     "or trace (a suite built with -finstrument-functions, linked with -lbenchlab-trace)",           \
+     BL__ID_PROFILE},                                                                                \
+    {"profile-dir", 0, BL__ARG_DIR, 0, "DIR", NULL, NO_RANGE, "SUITE.profile",                       \
+     "where the profiles go", BL__ID_PROFILE_DIR},                                                   \
+    {"profile-format", 0, BL__ARG_LIST, 0, "FORMAT", profile_outputs, NO_RANGE, "text",              \
+     "profile outputs, comma-separated (text: the flat profile and the call tree)",                  \
+     BL__ID_PROFILE_FORMAT},                                                                         \
+    {"profile-hz", 0, BL__ARG_INT, 0, "HZ", NULL, 1, 100000, "1000", "samples per second",           \
+     BL__ID_PROFILE_HZ},                                                                             \
+    {"profile-top", 0, BL__ARG_INT, 0, "N", NULL, 0, 1000, "5",                                      \
+     "functions in the summary per benchmark (0: none)", BL__ID_PROFILE_TOP},                        \
+    {"seed", 0, BL__ARG_TEXT, 0, "N", NULL, NO_RANGE, "from the clock",                              \
+     "seed for batch-size jitter", BL__ID_SEED},                                                     \
+    {"out", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,                                        \
+     "write the results to FILE instead of stdout (whole or not at all)", BL__ID_OUT},               \
+    SAVE_GROUP("also save the run in the results store (docs/store.md)",                             \
+               STORE_HELP "; implies --save"),                                                       \
+    {"shard", 0, BL__ARG_TEXT, 0, "K/N", NULL, NO_RANGE, NULL,                                       \
+     "run shard K of N: the benchmarks whose name hashes to K (a CI matrix runs 1/N .. N/N; "        \
+     "--run-id joins them in the store)",                                                            \
+     BL__ID_SHARD},                                                                                  \
+    {"format", 0, BL__ARG_CHOICE, 0, "FORMAT", suite_formats, NO_RANGE,                              \
+     "from --out's extension (.json .csv .md .txt), else go", "the results' format", BL__ID_FORMAT}, \
+    {"time-unit", 0, BL__ARG_CHOICE, 0, "UNIT", gbench_units, NO_RANGE, "ns",                        \
+     "times in the gbench-* formats in UNIT, for benchmarks that set none (.time_unit)",             \
+     BL__ID_TIME_UNIT},                                                                              \
+    {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",                          \
+     "value of the pkg: configuration line", BL__ID_PKG},                                            \
+    {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,                                        \
+     "pin workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},                                   \
+    {"tune-file", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,                                  \
+     "cache each benchmark's batch size in FILE for this machine: known benchmarks skip the "        \
+     "pilot, new ones are added",                                                                    \
+     BL__ID_TUNE_FILE},                                                                              \
+    {"no-table", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,                                     \
+     "do not print the summary table on stderr", BL__ID_NO_TABLE},                                   \
+    {"no-plots", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL,                                     \
+     "no sparklines in the table (also BENCHLAB_NO_PLOTS=1; they are drawn only when stderr is a "   \
+     "terminal)",                                                                                    \
+     BL__ID_NO_PLOTS},                                                                               \
+    {"color", 0, BL__ARG_CHOICE, 0, "WHEN", color_when, NO_RANGE, "auto",                            \
+     "colour in the table (NO_COLOR is respected)", BL__ID_COLOR},                                   \
+    {"version", 0, BL__ARG_NONE, 0, NULL, NULL, NO_RANGE, NULL, "print benchlab's version",          \
+     BL__ID_VERSION}
+// clang-format on
+
+static const struct bl__opt suite_opts[] = {SUITE_OPTIONS, OPT_HELP};
+
+/* `benchlab run`'s own: jobs (docs/jobs.md) */
+static const struct bl__opt run_opts[] = {
+    SUITE_OPTIONS,
+    {"job", 0, BL__ARG_TEXT, BL__OPT_REPEAT, "NAME=SUITE", NULL, NO_RANGE, NULL,
+     "a job: the suite executable SUITE, its results named NAME; two or more run interleaved, "
+     "their benchmarks matched by name (then no SUITE before the options)",
+     BL__ID_JOB},
+    {"env", 0, BL__ARG_TEXT, BL__OPT_REPEAT, "[JOB:]VAR=VALUE", NULL, NO_RANGE, NULL,
+     "set VAR in the workers' environment: of job JOB, or of every job", BL__ID_ENV},
+    {"baseline", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the first job",
+     "the job the table's ratios are to", BL__ID_BASELINE_JOB},
     OPT_HELP,
 };
 
@@ -174,15 +191,16 @@ const struct bl__command bl__suite_command = {
     suite_opts, N(suite_opts), BL__STYLE_DASH_LONG,           BL__POS_NONE, NULL,
 };
 
-static const struct bl__command run_command = {
+const struct bl__command bl__run_command = {
     "run",
-    "SUITE [options]",
+    "SUITE [options] | --job NAME=SUITE --job NAME=SUITE... [options]",
     "run a benchmark suite: benchlab run SUITE [options]",
     "Runs a benchlab suite executable through the runner, with the same options as running the "
-    "suite itself. " SUITE_ABOUT,
+    "suite itself; or, with --job, several suites (builds, compilers, flags, environments) in "
+    "one interleaved run, side by side (docs/jobs.md). " SUITE_ABOUT,
     SUITE_FOOTER,
-    suite_opts,
-    N(suite_opts),
+    run_opts,
+    N(run_opts),
     BL__STYLE_DASH_LONG,
     BL__POS_SUITE,
     NULL,
@@ -747,7 +765,7 @@ static const struct bl__command merge_command = {
 };
 
 const struct bl__command *const bl__commands[] = {
-    &run_command,     &exec_command,     &env_command,    &ab_command,
+    &bl__run_command, &exec_command,     &env_command,    &ab_command,
     &compare_command, &profile_command,  &report_command, &history_command,
     &judge_command,   &baseline_command, &merge_command,  &bisect_command,
 };

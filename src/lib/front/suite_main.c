@@ -55,9 +55,10 @@ struct front {
     char *profile_said; /* said once, as alloc_said */
     char cli[PATH_MAX]; /* the benchlab command that converts raw profiles; "" until found */
     int cli_searched;
-    size_t units_written; /* Unit metadata lines written so far */
-    int go_err;           /* the first error of the Go writer (a line too long): exit 2 */
-    int out_existed;      /* --out named something that existed before the run */
+    size_t units_written;    /* Unit metadata lines written so far */
+    const char *job_written; /* the job of the last "job:" line; NULL: none yet */
+    int go_err;              /* the first error of the Go writer (a line too long): exit 2 */
+    int out_existed;         /* --out named something that existed before the run */
     const bl_bench_result *go_refused; /* the last benchmark whose line was refused: said once */
     /* what launches wrote, already shown: a hash of each text per stream
      * (a suite's static constructors print the same at every launch) */
@@ -172,6 +173,8 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     clear_progress(fr);
     if (fr->fmt == FMT_GO) {
         int werr = bl_gobench_write_units(fr->out, res, &fr->units_written);
+        if (!werr && !l->status && !l->skipped)
+            werr = bl_gobench_write_job(fr->out, &fr->job_written, b);
         if (!werr)
             werr = bl_gobench_write_launch(fr->out, b, l);
         fflush(fr->out);
@@ -191,7 +194,7 @@ static void on_launch(void *ctx, const bl_results *res, const bl_bench_result *b
     }
     if (l->status) {
         struct bl__buf sn = {0}, sm = {0};
-        fprintf(stderr, "benchlab: %s: %s%s\n", bl__terminal_safe(&sn, bl__shown_name(b->name)),
+        fprintf(stderr, "benchlab: %s: %s%s\n", bl__shown_bench(&sn, b->name, b->job),
                 bl__terminal_safe(&sm, l->message ? l->message : "failed"),
                 l->disturbed ? " (launch set aside: kept only if no launch is clean)" : "");
         bl__buf_fini(&sn);
@@ -415,6 +418,7 @@ struct suite_args {
     int list, table, plots, do_save;
     bl_run_save_request save;
     const char *commit, *branch; /* --commit, --branch: saved as the results' own */
+    struct bl__jobs_args jobs;   /* benchlab run's --job, --env, --baseline */
 };
 
 static int take_options(const struct bl__args *a, const char *prog, bl_run_options *o,
@@ -428,6 +432,12 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
         int taken = bl__save_take(h, &save, err, sizeof err);
         if (taken < 0) {
             fprintf(stderr, "%s: %s\n", prog, err);
+            return 2;
+        }
+        if (taken)
+            continue;
+        if ((taken = bl__jobs_take(&s->jobs, h, err, sizeof err)) < 0) {
+            fprintf(stderr, "%s: %s\n", prog, taken == -ENOMEM ? bl_strerror(taken) : err);
             return 2;
         }
         if (taken)
@@ -535,22 +545,28 @@ static int take_options(const struct bl__args *a, const char *prog, bl_run_optio
     s->save.store = save.store;
     s->save.run_uid = save.run_uid;
     s->save.tag = save.tag;
+    int jerr = bl__jobs_finish(&s->jobs, o, err, sizeof err);
+    if (jerr) {
+        fprintf(stderr, "%s: %s\n", prog, jerr == -ENOMEM ? bl_strerror(jerr) : err);
+        return 2;
+    }
     return 0;
 }
 
 /* Parse argv into *o and *sa. Returns -1 to go on, else the exit status
  * (after --help, --version or the message of a bad option). */
-static int parse_command_line(int argc, char **argv, const char *prog, bl_run_options *o,
+static int parse_command_line(int argc, char **argv, const char *prog,
+                              const struct bl__command *cmd, bl_run_options *o,
                               struct suite_args *sa)
 {
     struct bl__args args;
     char perr[512];
-    if (bl__args_parse(&bl__suite_command, argc, argv, &args, perr, sizeof perr)) {
+    if (bl__args_parse(cmd, argc, argv, &args, perr, sizeof perr)) {
         fprintf(stderr, "%s: %s\n", prog, perr);
         return 2;
     }
     if (args.help) {
-        bl__help_write(stdout, &bl__suite_command, prog);
+        bl__help_write(stdout, cmd, prog);
         /* a suite of the Google Benchmark layer (its instances are named
          * raw): its users look here for the flags they know */
         size_t n;
@@ -686,6 +702,8 @@ static int write_results(struct front *fr, const struct suite_args *sa, const bl
                     continue;
                 werr = bl_gobench_write_units(fr->out, res, &fr->units_written);
                 if (!werr)
+                    werr = bl_gobench_write_job(fr->out, &fr->job_written, &res->benches[i]);
+                if (!werr)
                     werr = bl_gobench_write_launch(fr->out, &res->benches[i], l);
             }
         if (!werr)
@@ -770,18 +788,58 @@ static int save_results(const struct suite_args *sa, const char *prog, bl_result
     return status;
 }
 
-/* The suite's command line: parse -> open the output -> run -> write -> save. */
-int bl_run_main(int argc, char **argv, const char *exe)
+static int run_suite(bl_run_options *op, struct suite_args *sap, const char *prog, const char *exe,
+                     bool cli);
+
+/* The suite's command line: parse -> open the output -> run -> write ->
+ * save. `cli`: benchlab run's (with its job options); exe NULL there is a
+ * run of jobs only. */
+static int run_main(int argc, char **argv, const char *exe, bool cli)
 {
-    const char *prog = exe ? exe : (argc > 0 ? argv[0] : "suite");
+    const char *prog = exe ? exe : cli ? "benchlab run" : (argc > 0 ? argv[0] : "suite");
     bl_run_options o;
     bl_run_options_init(&o);
     o.exe = exe;
     struct suite_args sa = {
         .color = "auto", .profile_list = "text", .profile_top = 5, .table = 1, .plots = 1};
-    int rc = parse_command_line(argc, argv, prog, &o, &sa);
-    if (rc >= 0)
+    int rc =
+        parse_command_line(argc, argv, prog, cli ? &bl__run_command : &bl__suite_command, &o, &sa);
+    if (rc < 0 && cli && !exe && !o.n_jobs) {
+        fprintf(stderr, "%s: name a suite executable, or give jobs: --job NAME=SUITE ...\n", prog);
+        rc = 2;
+    }
+    if (rc < 0 && exe && o.n_jobs) {
+        fprintf(stderr,
+                "%s: a suite and --job: give the suite as a job too (--job NAME=%s), or no "
+                "jobs\n",
+                prog, exe);
+        rc = 2;
+    }
+    if (rc >= 0) {
+        bl__jobs_fini(&sa.jobs);
         return rc;
+    }
+    rc = run_suite(&o, &sa, prog, exe, cli);
+    bl__jobs_fini(&sa.jobs);
+    return rc;
+}
+
+int bl_run_main(int argc, char **argv, const char *exe)
+{
+    return run_main(argc, argv, exe, exe != NULL);
+}
+
+int bl__run_main_cli(int argc, char **argv, const char *exe)
+{
+    return run_main(argc, argv, exe, true);
+}
+
+static int run_suite(bl_run_options *op, struct suite_args *sap, const char *prog, const char *exe,
+                     bool cli)
+{
+    bl_run_options o = *op;
+    struct suite_args sa = *sap;
+    int rc;
     if (sa.list)
         return list_benchmarks(prog, &o);
     char pre[2048];
@@ -800,11 +858,12 @@ int bl_run_main(int argc, char **argv, const char *exe)
     char err[512] = "";
     rc = bl_run(&o, &obs, &res, err, sizeof err);
     clear_progress(&fr);
-    if (!exe)
+    if (!exe && !cli)
         bl__statistics_attach_self(
             res, o.timeout_s); /* the suite's own runner: a child of it computes */
-    else if (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
-             fr.fmt == FMT_GBENCH_CONSOLE)
+    else if (exe && !o.n_jobs &&
+             (sa.table || fr.fmt == FMT_GBENCH_JSON || fr.fmt == FMT_GBENCH_CSV ||
+              fr.fmt == FMT_GBENCH_CONSOLE))
         bl__statistics_attach_remote(res, exe,
                                      o.timeout_s); /* benchlab run: the suite computes them */
     int status;

@@ -132,6 +132,12 @@ static void set_message(bl_complexity_result *c, const char *fmt, ...)
     c->message = b.data;
 }
 
+/* A group is within one job (bl_bench_result.job). */
+static bool same_job(const bl_bench_result *a, const bl_bench_result *b)
+{
+    return a->job ? b->job && strcmp(a->job, b->job) == 0 : !b->job;
+}
+
 /* Fit one group: the benchmarks at idx[0..n). */
 static int fit_group(bl_results *r, const size_t *idx, size_t n, int mode, bl_complexity_result *c)
 {
@@ -241,7 +247,8 @@ int bl_results_fit_complexity(bl_results *r, bool all)
             continue;
         size_t n = 0;
         for (size_t j = i; j < r->n_benches; j++)
-            if (groups[j] && strcmp(groups[j], groups[i]) == 0) {
+            if (groups[j] && strcmp(groups[j], groups[i]) == 0 &&
+                same_job(&r->benches[i], &r->benches[j])) {
                 idx[n++] = j;
                 if (j != i) {
                     free(groups[j]);

@@ -1,5 +1,6 @@
 /*
- * results.c - the result model and the per-launch estimate.
+ * results.c - the result model and the per-launch estimate (a benchmark's
+ * estimate over launches: estimate.c).
  *
  * bl_launch_finish() is where a launch's raw batches become a number:
  *   1. invalidation (Caliper): a measured batch is discarded when the
@@ -114,6 +115,7 @@ void bl_results_destroy(bl_results *r)
             bl__launch_fini(&b->launches[j]);
         free(b->launches);
         free(b->name);
+        free(b->job);
         free(b->alloc_message);
         free(b->counters_message);
         free(b->profile_raw);
@@ -132,9 +134,36 @@ void bl_results_destroy(bl_results *r)
     free(r);
 }
 
-static const char *bench_key(const void *arr, size_t i)
+/* A benchmark's key in the index: its name, or with a job its name, a
+ * NUL and the job (a name holds no NUL, so the two never meet). */
+static char *bench_key(const char *job, const char *name, char *small, size_t cap, size_t *len)
 {
-    return ((const bl_bench_result *)arr)[i].name;
+    if (!job) {
+        *len = strlen(name);
+        return (char *)name;
+    }
+    return bl__strindex_pair(name, job, small, cap, len);
+}
+
+static int bench_eq(const void *arr, size_t i, const char *key, size_t len)
+{
+    const bl_bench_result *b = (const bl_bench_result *)arr + i;
+    size_t ln = strlen(b->name);
+    if (!b->job)
+        return ln == len && memcmp(b->name, key, len) == 0;
+    return ln < len && memcmp(b->name, key, ln + 1) == 0 && strlen(b->job) == len - ln - 1 &&
+           memcmp(b->job, key + ln + 1, len - ln - 1) == 0;
+}
+
+static int bench_index_add(struct bl__strindex *x, const bl_bench_result *b, size_t pos)
+{
+    char small[256];
+    size_t len;
+    char *k = bench_key(b->job, b->name, small, sizeof small, &len);
+    int rc = k ? bl__strindex_add_n(x, k, len, pos) : -ENOMEM;
+    if (k != small && k != b->name)
+        free(k);
+    return rc;
 }
 
 static const char *label_key(const void *arr, size_t i)
@@ -155,6 +184,18 @@ static int sync_one(struct bl__strindex *x, size_t *done, size_t n, bl__strindex
     return 0;
 }
 
+static int sync_benches(struct bl__results_index *ix, const bl_results *r)
+{
+    if (ix->n_benches > r->n_benches) {
+        bl__strindex_fini(&ix->benches);
+        ix->n_benches = 0;
+    }
+    for (; ix->n_benches < r->n_benches; ix->n_benches++)
+        if (bench_index_add(&ix->benches, &r->benches[ix->n_benches], ix->n_benches))
+            return -ENOMEM;
+    return 0;
+}
+
 /* The index, up to date; NULL when memory runs out (callers then scan). */
 static struct bl__results_index *index_of(bl_results *r)
 {
@@ -164,7 +205,7 @@ static struct bl__results_index *index_of(bl_results *r)
             return NULL;
     }
     struct bl__results_index *ix = r->index;
-    if (sync_one(&ix->benches, &ix->n_benches, r->n_benches, bench_key, r->benches) ||
+    if (sync_benches(ix, r) ||
         sync_one(&ix->config, &ix->n_config, r->n_config, label_key, r->config) ||
         sync_one(&ix->meta, &ix->n_meta, r->n_meta, label_key, r->meta)) {
         index_free(r);
@@ -250,22 +291,35 @@ const char *bl_results_get_meta(const bl_results *r, const char *key)
     return at >= 0 ? r->meta[at].value : NULL;
 }
 
-bl_bench_result *bl_results_find(bl_results *r, const char *name)
+bl_bench_result *bl_results_find_job(bl_results *r, const char *job, const char *name)
 {
     struct bl__results_index *ix = index_of(r);
     if (ix) {
-        long at = bl__strindex_find(&ix->benches, name, strlen(name), bench_key, r->benches);
-        return at >= 0 ? &r->benches[at] : NULL;
+        char small[256];
+        size_t len;
+        char *k = bench_key(job, name, small, sizeof small, &len);
+        if (k) {
+            long at = bl__strindex_find_eq(&ix->benches, k, len, bench_eq, r->benches);
+            if (k != small && k != name)
+                free(k);
+            return at >= 0 ? &r->benches[at] : NULL;
+        }
     }
     for (size_t i = 0; i < r->n_benches; i++)
-        if (strcmp(r->benches[i].name, name) == 0)
+        if (strcmp(r->benches[i].name, name) == 0 &&
+            (job ? r->benches[i].job && strcmp(r->benches[i].job, job) == 0 : !r->benches[i].job))
             return &r->benches[i];
     return NULL;
 }
 
-bl_bench_result *bl_results_bench(bl_results *r, const char *name)
+bl_bench_result *bl_results_find(bl_results *r, const char *name)
 {
-    bl_bench_result *b = bl_results_find(r, name);
+    return bl_results_find_job(r, NULL, name);
+}
+
+bl_bench_result *bl_results_bench_job(bl_results *r, const char *job, const char *name)
+{
+    bl_bench_result *b = bl_results_find_job(r, job, name);
     if (b)
         return b;
     if (bl__grow((void **)&r->benches, &r->cap_benches, r->n_benches + 1, sizeof *b))
@@ -273,14 +327,23 @@ bl_bench_result *bl_results_bench(bl_results *r, const char *name)
     b = &r->benches[r->n_benches];
     memset(b, 0, sizeof *b);
     b->name = bl__strdup(name);
-    if (!b->name)
+    b->job = job ? bl__strdup(job) : NULL;
+    if (!b->name || (job && !b->job)) {
+        free(b->name);
+        free(b->job);
         return NULL;
+    }
     r->n_benches++;
     struct bl__results_index *ix = r->index;
     if (ix && ix->n_benches == r->n_benches - 1 &&
-        bl__strindex_add(&ix->benches, name, r->n_benches - 1) == 0)
+        bench_index_add(&ix->benches, b, r->n_benches - 1) == 0)
         ix->n_benches++;
     return b;
+}
+
+bl_bench_result *bl_results_bench(bl_results *r, const char *name)
+{
+    return bl_results_bench_job(r, NULL, name);
 }
 
 bl_launch *bl_results_add_launch(bl_bench_result *b)
@@ -710,144 +773,6 @@ void bl_launch_rates(const bl_launch *l, bl_rates *r)
         r->ops_per_s = threads * 1e9 / ns;
 }
 
-/* Robust coefficient of variation of a launch's clean batches: 1.4826 MAD
- * over the median (1.4826 makes the MAD a standard deviation for normal
- * data); NAN when there are none or the median is not positive. */
-static double launch_batch_cv(const bl_launch *l, double *fastest, size_t *n_clean)
-{
-    double *v;
-    long n = bl_launch_per_op(l, &v);
-    *n_clean = n > 0 ? (size_t)n : 0;
-    if (n <= 0) {
-        if (n == 0)
-            free(v);
-        return NAN;
-    }
-    bl_summary s;
-    double cv = NAN;
-    if (bl_stats_summarize(v, (size_t)n, 0.95, &s) == 0) {
-        *fastest = s.min;
-        if (s.median > 0)
-            cv = 1.4826 * s.mad / s.median;
-    }
-    free(v);
-    return cv;
-}
-
-int bl_bench_estimate(const bl_bench_result *b, double confidence, bl_estimate *out)
-{
-    memset(out, 0, sizeof *out);
-    out->confidence = confidence;
-    out->centre = out->ci_lo = out->ci_hi = out->median = out->mean = out->min = out->max = NAN;
-    out->spread = out->cv = out->batch_min = out->batch_cv = out->overhead_ns = NAN;
-    out->ref_cycles = out->cpu_ns = out->cpu_spread = NAN;
-    double *centres = malloc((b->n_launches ? b->n_launches : 1) * sizeof *centres);
-    double *cvs = malloc((b->n_launches ? b->n_launches : 1) * sizeof *cvs);
-    if (!centres || !cvs) {
-        free(centres);
-        free(cvs);
-        return -ENOMEM;
-    }
-    size_t n = 0, n_cv = 0;
-    const bl_launch *only = NULL;
-    double ovh = 0, fastest = INFINITY;
-    for (size_t i = 0; i < b->n_launches; i++) {
-        const bl_launch *l = &b->launches[i];
-        if (l->status || l->skipped || isnan(l->ns_per_op))
-            continue;
-        centres[n++] = l->ns_per_op;
-        only = l;
-        out->disturbed |= l->disturbed;
-        ovh += isnan(l->overhead_ns) ? 0 : l->overhead_ns;
-        out->n_measured += l->n_measured;
-        double lmin = NAN;
-        size_t clean = 0;
-        double cv = launch_batch_cv(l, &lmin, &clean);
-        out->n_batches += clean;
-        if (!isnan(cv))
-            cvs[n_cv++] = cv;
-        if (lmin < fastest)
-            fastest = lmin;
-    }
-    out->n_launches = n;
-    int rc = 0;
-    if (n == 0) {
-        rc = BL_ENOTFOUND;
-        goto done;
-    }
-    out->overhead_ns = ovh / (double)n;
-    out->batch_min = isinf(fastest) ? NAN : (fastest > 0 ? fastest : 0);
-    out->batch_cv = n_cv ? bl_stats_median(cvs, n_cv) : NAN;
-    bl_summary s;
-    if (bl_stats_summarize(centres, n, confidence, &s) != 0) {
-        rc = -ENOMEM;
-        goto done;
-    }
-    out->median = s.median;
-    out->min = s.min;
-    out->max = s.max;
-    out->spread = s.median > 0 ? (s.max - s.min) / s.median : 0;
-    out->cv = s.mean > 0 ? s.stddev / s.mean : 0;
-    out->mean = s.mean;
-    /* reference cycles: the same centre over the launches that have them */
-    size_t n_ref = 0;
-    for (size_t i = 0; i < b->n_launches; i++) {
-        const bl_launch *l = &b->launches[i];
-        if (!l->status && !l->skipped && !isnan(l->ns_per_op) && !isnan(l->ref_cycles_per_op))
-            cvs[n_ref++] = l->ref_cycles_per_op; /* cvs is free again */
-    }
-    double ref_spread = NAN; /* not shown */
-    bl__launch_centre_spread(cvs, n_ref, confidence, &out->ref_cycles, &ref_spread);
-    /* on-CPU time: the same centre again, over launches of one CPU clock */
-    size_t n_cpu = 0;
-    bool mixed = false;
-    for (size_t i = 0; i < b->n_launches; i++) {
-        const bl_launch *l = &b->launches[i];
-        double cpu = l->status || l->skipped || isnan(l->ns_per_op) ? NAN : bl_launch_cpu_per_op(l);
-        if (isnan(cpu))
-            continue;
-        mixed |= n_cpu > 0 && l->cpu_clock != out->cpu_clock;
-        out->cpu_clock = l->cpu_clock;
-        cvs[n_cpu++] = cpu;
-    }
-    if (!mixed)
-        bl__launch_centre_spread(cvs, n_cpu, confidence, &out->cpu_ns, &out->cpu_spread);
-    double lo, hi, m;
-    if (bl_stats_median_interval(centres, n, confidence, &m, &lo, &hi) == 0) {
-        /* enough launches (6 at 95%): the median and its distribution-free
-         * interval, robust to a third of the launches slowed by something
-         * no counter sees */
-        out->centre = m;
-        out->ci_lo = lo > 0 ? lo : 0;
-        out->ci_hi = hi;
-        out->ci_method = BL_CI_LAUNCHES;
-    } else if (n >= 2) {
-        /* 2 to 5 launches: the (20% trimmed) mean and its t interval */
-        bl_stats_trimmed_interval(centres, n, BL_LAUNCH_TRIM, confidence, &out->centre, &lo, &hi);
-        out->ci_lo = lo > 0 ? lo : 0;
-        out->ci_hi = hi;
-        out->ci_method = BL_CI_LAUNCHES_T;
-    } else {
-        out->centre = centres[0];
-        /* One launch: the distribution-free interval of its batches' median,
-         * with the launch's overhead subtracted like its centre. It leaves
-         * the variance between processes out; the summary says so. */
-        double *v;
-        long k = bl_launch_per_op(only, &v);
-        if (k > 0 && bl_stats_summarize(v, (size_t)k, confidence, &s) == 0 && !isnan(s.ci_lo)) {
-            out->ci_lo = s.ci_lo > 0 ? s.ci_lo : 0;
-            out->ci_hi = s.ci_hi > 0 ? s.ci_hi : 0;
-            out->ci_method = BL_CI_BATCHES;
-        }
-        if (k >= 0)
-            free(v);
-    }
-done:
-    free(centres);
-    free(cvs);
-    return rc;
-}
-
 void bl_launch_software(const bl_launch *l, bl_software *out)
 {
     memset(out, 0, sizeof *out);
@@ -916,7 +841,7 @@ int bl_results_merge(bl_results *into, const bl_results *from)
         memcpy(into->time_unit, from->time_unit, sizeof into->time_unit);
     for (size_t i = 0; i < from->n_benches; i++) {
         const bl_bench_result *s = &from->benches[i];
-        bl_bench_result *d = bl_results_bench(into, s->name);
+        bl_bench_result *d = bl_results_bench_job(into, s->job, s->name);
         if (!d)
             return -ENOMEM;
         if (!d->has_alloc && s->has_alloc) {

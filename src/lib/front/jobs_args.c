@@ -1,0 +1,131 @@
+/*
+ * jobs_args.c - `benchlab run`'s job options into the run's jobs:
+ * --job NAME=SUITE, --env [JOB:]VAR=VALUE and --baseline NAME
+ * (docs/jobs.md). The run itself (engine/run.c) checks the names, the
+ * suites and the baseline; here only the shape of each option.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+#include "front.h"
+
+/* A variable's text is VAR=VALUE with VAR not empty and without '='. */
+static int env_ok(const char *s)
+{
+    const char *eq = strchr(s, '=');
+    return eq && eq > s;
+}
+
+/* Append p to a NULL-terminated list. */
+static int list_add(const char ***list, size_t *n, const char *p)
+{
+    const char **l = realloc(*list, (*n + 2) * sizeof *l);
+    if (!l)
+        return -ENOMEM;
+    l[(*n)++] = p;
+    l[*n] = NULL;
+    *list = l;
+    return 0;
+}
+
+int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, size_t err_size)
+{
+    const char *v = h->value;
+    switch (h->opt->id) {
+    case BL__ID_JOB: {
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || !eq[1]) {
+            snprintf(err, err_size, "--job '%s': give NAME=SUITE, such as gcc=build-gcc/suite", v);
+            return BL_EUSAGE;
+        }
+        bl_run_job *jobs = realloc(ja->jobs, (ja->n + 1) * sizeof *jobs);
+        struct bl__job_env *envs = realloc(ja->env, (ja->n + 1) * sizeof *envs);
+        if (jobs)
+            ja->jobs = jobs;
+        if (envs)
+            ja->env = envs;
+        char *name = jobs && envs ? strndup(v, (size_t)(eq - v)) : NULL;
+        if (!name)
+            return -ENOMEM;
+        ja->jobs[ja->n] = (bl_run_job){.name = name, .exe = eq + 1};
+        ja->env[ja->n] = (struct bl__job_env){0};
+        ja->n++;
+        return 1;
+    }
+    case BL__ID_ENV: {
+        /* JOB: before the first '=' names a job; a variable's name has no ':' */
+        const char *eq = strchr(v, '='), *colon = strchr(v, ':');
+        if (colon && eq && colon < eq) {
+            if (!env_ok(colon + 1) || colon == v) {
+                snprintf(err, err_size, "--env '%s': give JOB:VAR=VALUE or VAR=VALUE", v);
+                return BL_EUSAGE;
+            }
+            return list_add(&ja->pending, &ja->n_pending, v) ? -ENOMEM : 1;
+        }
+        if (!env_ok(v)) {
+            snprintf(err, err_size, "--env '%s': give VAR=VALUE or JOB:VAR=VALUE", v);
+            return BL_EUSAGE;
+        }
+        return list_add(&ja->all, &ja->n_all, v) ? -ENOMEM : 1;
+    }
+    case BL__ID_BASELINE_JOB:
+        ja->baseline = v;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size_t err_size)
+{
+    /* a job's variables, to the job they name (given before or after it) */
+    for (size_t i = 0; i < ja->n_pending; i++) {
+        const char *v = ja->pending[i], *colon = strchr(v, ':');
+        size_t k = 0;
+        while (k < ja->n && !(strlen(ja->jobs[k].name) == (size_t)(colon - v) &&
+                              memcmp(ja->jobs[k].name, v, (size_t)(colon - v)) == 0))
+            k++;
+        if (k == ja->n) {
+            snprintf(err, err_size, "--env '%s': no --job is named '%.*s'", v, (int)(colon - v), v);
+            return BL_EUSAGE;
+        }
+        if (list_add(&ja->env[k].vars, &ja->env[k].n, colon + 1))
+            return -ENOMEM;
+        ja->jobs[k].env = ja->env[k].vars;
+    }
+    if (ja->n == 1) {
+        snprintf(err, err_size,
+                 "--job: one job only; give two or more to compare them, or run the suite "
+                 "itself");
+        return BL_EUSAGE;
+    }
+    if (ja->baseline && !ja->n) {
+        snprintf(err, err_size, "--baseline: there are no jobs (--job NAME=SUITE)");
+        return BL_EUSAGE;
+    }
+    if (ja->n_pending && !ja->n) {
+        snprintf(err, err_size, "--env '%s': there are no jobs (--job NAME=SUITE)", ja->pending[0]);
+        return BL_EUSAGE;
+    }
+    o->env = ja->all;
+    o->jobs = ja->jobs;
+    o->n_jobs = ja->n;
+    o->baseline = ja->baseline;
+    return 0;
+}
+
+void bl__jobs_fini(struct bl__jobs_args *ja)
+{
+    for (size_t k = 0; k < ja->n; k++) {
+        free((char *)ja->jobs[k].name);
+        free(ja->env[k].vars);
+    }
+    free(ja->jobs);
+    free(ja->env);
+    free(ja->all);
+    free(ja->pending);
+    memset(ja, 0, sizeof *ja);
+}
