@@ -112,6 +112,8 @@ typedef struct bl_judgement {
     int test;                  /* enum bl_judge_test */
     const char *acknowledged;  /* a regression (slower, failed) accepted by an acknowledgement
                                   (bl_judge_acknowledge): its commit, borrowed; else NULL */
+    const char *job;           /* the benchmark's job in a run of jobs (docs/jobs.md),
+                                  borrowed; NULL without jobs */
 } bl_judgement;
 
 typedef struct bl_judgement_set {

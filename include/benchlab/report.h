@@ -28,11 +28,14 @@
 extern "C" {
 #endif
 
-/* One run as the report shows it. Both pointers are borrowed until
- * bl_report_write() returns. */
+/* One run as the report shows it. The pointers are borrowed until
+ * bl_report_write() returns. A run of jobs (docs/jobs.md) given with job
+ * NULL is shown as one run per job, "LABEL [JOB]", its baseline job first
+ * where it is the baseline: the jobs side by side in every chart. */
 typedef struct bl_report_run {
     const char *label;         /* how the run is named: a file name, "@latest", a run id */
     const bl_results *results; /* what it measured */
+    const char *job;           /* only this job's benchmarks; NULL: all */
 } bl_report_run;
 
 /* One benchmark's centre in an earlier run, as a results store keeps it. */

@@ -48,7 +48,7 @@ typedef struct bl_store bl_store;
 
 /* The schema version this library writes, and reads (older ones are
  * migrated forward when opened). */
-#define BL_STORE_SCHEMA_VERSION 3
+#define BL_STORE_SCHEMA_VERSION 4
 
 enum bl_store_flags {
     /* Create the store when it does not exist: the file and its directory,

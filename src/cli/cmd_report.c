@@ -160,6 +160,22 @@ static int load_history(struct job *j, size_t last)
     return 0;
 }
 
+/* How many runs the page shows: a run of jobs (docs/jobs.md) is one per job. */
+static size_t shown_runs(const struct job *j)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < j->n; k++) {
+        const char *jobs = j->runs[k].job ? NULL : bl_results_get_meta(j->runs[k].results, "jobs");
+        size_t nj = 0;
+        for (const char *p = jobs; p && *p; p += strspn(p, " ")) {
+            nj++;
+            p += strcspn(p, " ");
+        }
+        n += nj ? nj : 1;
+    }
+    return n;
+}
+
 static int write_report(const char *out_path, const struct job *j, const bl_report_options *o)
 {
     int to_stdout = strcmp(out_path, "-") == 0;
@@ -170,8 +186,9 @@ static int write_report(const char *out_path, const struct job *j, const bl_repo
     rc = bl_output_end(out, bl_report_write(bl_output_file(out), j->runs, j->n, o));
     if (rc)
         return cli_error("report: %s: %s", to_stdout ? "stdout" : out_path, bl_strerror(rc));
+    size_t n = shown_runs(j);
     if (!to_stdout)
-        fprintf(stderr, "benchlab: wrote %s (%zu run%s%s)\n", out_path, j->n, j->n == 1 ? "" : "s",
+        fprintf(stderr, "benchlab: wrote %s (%zu run%s%s)\n", out_path, n, n == 1 ? "" : "s",
                 o->history && o->history->n_runs ? " and their history" : "");
     return 0;
 }

@@ -84,6 +84,8 @@ struct loader {
 /* The columns `cols` of schema version 2, or for a store still at version
  * 1 (read as it is: store.c, open_unmigrated) what version 1 rows mean. */
 #define V2(ld, cols, v1) ((ld)->s->version >= 2 ? (cols) : (v1))
+/* The same for version 4's columns (the benchmark's job). */
+#define V4(ld, cols, v3) ((ld)->s->version >= 4 ? (cols) : (v3))
 
 /* Prepare sql with the run id bound to its one parameter. */
 static int query_run(struct loader *ld, const char *sql, struct bl__stmt **st)
@@ -166,14 +168,15 @@ static int load_benches(struct loader *ld)
     snprintf(sql, sizeof sql,
              "SELECT b.id, b.name, b.has_alloc, b.alloc_bytes_per_op, b.allocs_per_op,"
              " b.alloc_message, b.counters_scaled, b.counters_message, b.profile_raw,"
-             " b.profile_message, %s FROM benches b WHERE b.run_id = ? ORDER BY b.id",
-             V2(ld, "b.own_time_s, b.own_count", "NULL, 0"));
+             " b.profile_message, %s, %s FROM benches b WHERE b.run_id = ? ORDER BY b.id",
+             V2(ld, "b.own_time_s, b.own_count", "NULL, 0"), V4(ld, "b.job", "NULL"));
     int rc = query_run(ld, sql, &st);
     if (rc)
         return rc;
     int oom = 0;
     while ((rc = o->step(st)) == 1) {
-        bl_bench_result *b = bl_results_bench(ld->r, text_or(ld->s, st, 1, "?"));
+        bl_bench_result *b =
+            bl_results_bench_job(ld->r, o->column_text(st, 12), text_or(ld->s, st, 1, "?"));
         if (!b) {
             rc = -ENOMEM;
             break;
@@ -589,7 +592,7 @@ static int add_point(bl_store_series *se, const bl_store_point *p)
  * and the counters pass's count of it; a benchmark without successful
  * launches gives one row of NULLs. */
 static const char metric_sql[] =
-    "SELECT b.id, b.name, l.ref_cycles_per_op, m.value, c.value, b.n_batches"
+    "SELECT b.id, %s, l.ref_cycles_per_op, m.value, c.value, b.n_batches"
     " FROM benches b"
     " LEFT JOIN launches l ON l.bench_id = b.id AND l.status = 0 AND l.skipped = 0"
     " AND l.ns_per_op IS NOT NULL"
@@ -727,14 +730,20 @@ int bl_store_history_query(bl_store *s, const bl_store_history_options *opts,
         rc = o->prepare(s->db, sql, &runs);
     if (!rc && opts->branch)
         rc = o->bind_text(runs, 1, opts->branch);
-    if (!rc && metric == BL_JUDGE_TIME)
-        rc = o->prepare(s->db,
-                        "SELECT name, centre, ci_lo, ci_hi, ci_method, n_launches, n_batches"
-                        " FROM benches"
-                        " WHERE run_id = ? ORDER BY id",
-                        &benches);
-    else if (!rc)
-        rc = o->prepare(s->db, metric_sql, &benches);
+    /* a series is a benchmark of one job: "BenchmarkWork [gcc]" (docs/jobs.md) */
+    const char *name_col = s->version >= 4 ? "CASE WHEN b.job IS NULL THEN b.name"
+                                             " ELSE b.name || ' [' || b.job || ']' END"
+                                           : "b.name";
+    char bsql[1024];
+    if (metric == BL_JUDGE_TIME)
+        snprintf(bsql, sizeof bsql,
+                 "SELECT %s, b.centre, b.ci_lo, b.ci_hi, b.ci_method, b.n_launches, b.n_batches"
+                 " FROM benches b WHERE b.run_id = ? ORDER BY b.id",
+                 name_col);
+    else
+        snprintf(bsql, sizeof bsql, metric_sql, name_col);
+    if (!rc)
+        rc = o->prepare(s->db, bsql, &benches);
     const char *unit = bl_judge_metric_unit((enum bl_judge_metric)metric);
     size_t cap_runs = 0, cap_series = 0;
     /* newest first; reversed at the end */

@@ -81,12 +81,13 @@ enum {
 
 static const char *const stmt_sql[N_STMTS] = {
     [S_LABEL] = "INSERT INTO labels (part_id, kind, seq, key, value) VALUES (?, ?, ?, ?, ?)",
-    [S_BENCH] = "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
-                " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, "
-                "alloc_message,"
-                " counters_scaled, counters_message, profile_raw, profile_message, own_time_s,"
-                " own_count)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    [S_BENCH] =
+        "INSERT INTO benches (run_id, part_id, seq, name, centre, ci_lo, ci_hi,"
+        " ci_method, n_launches, n_batches, has_alloc, alloc_bytes_per_op, allocs_per_op, "
+        "alloc_message,"
+        " counters_scaled, counters_message, profile_raw, profile_message, own_time_s,"
+        " own_count, job)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     [S_COUNTER] = "INSERT INTO counters (bench_id, seq, unit, value) VALUES (?, ?, ?, ?)",
     [S_LAUNCH] = "INSERT INTO launches (bench_id, seq, status, skipped, message, ns_per_op,"
                  " raw_ns_per_op, overhead_ns, clock_ns, pause_ns, bytes_per_op, items_per_op,"
@@ -268,12 +269,13 @@ static int save_bench(struct saver *sv, size_t seq, const bl_bench_result *b)
     if (rc && rc != BL_ENOTFOUND)
         return rc;
     int64_t bench_id;
-    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtitttdi", sv->run_id, sv->part_id,
+    rc = put(s, sv->st[S_BENCH], &bench_id, "iiitdddiiiiddtitttdit", sv->run_id, sv->part_id,
              (int64_t)seq, b->name, est.centre, est.ci_lo, est.ci_hi, (int64_t)est.ci_method,
              (int64_t)est.n_launches, (int64_t)est.n_batches, (int64_t)b->has_alloc,
              b->has_alloc ? b->alloc_bytes_per_op : NAN, b->has_alloc ? b->allocs_per_op : NAN,
              b->alloc_message, (int64_t)b->counters_scaled, b->counters_message, b->profile_raw,
-             b->profile_message, b->own_time_s > 0 ? b->own_time_s : NAN, (int64_t)b->own_count);
+             b->profile_message, b->own_time_s > 0 ? b->own_time_s : NAN, (int64_t)b->own_count,
+             b->job);
     for (int i = 0; i < b->n_counters && i < 6 && !rc; i++)
         rc = put(s, sv->st[S_COUNTER], NULL, "iitd", bench_id, (int64_t)i, b->counter_unit[i],
                  b->counter_per_op[i]);

@@ -119,7 +119,14 @@ static const char *const schema_v3[] = {
  * an entry here and bumps BL_STORE_SCHEMA_VERSION; stores written before
  * it keep opening, and are migrated once, when first opened.
  */
-static const char *const *const migrations[] = {schema_v2, schema_v3};
+/* Version 4: a benchmark's job (docs/jobs.md), part of its identity
+ * beside its name; NULL for a run without jobs, as every older row. */
+static const char *const schema_v4[] = {
+    "ALTER TABLE benches ADD COLUMN job TEXT",
+    NULL,
+};
+
+static const char *const *const migrations[] = {schema_v2, schema_v3, schema_v4};
 _Static_assert(sizeof migrations / sizeof *migrations == BL_STORE_SCHEMA_VERSION - 1,
                "one migration per schema version after the first");
 

@@ -1018,14 +1018,14 @@ old-schema-migrates)
     run "$cli" history --store "$store"
     expect_status 0
     out_has 'Counters'
-    [ "$(sql "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 3 ] ||
-        fail "not migrated to version 3"
+    [ "$(sql "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 4 ] ||
+        fail "not migrated to version 4"
     [ "$(sql 'SELECT count(*) FROM runs')" = 1 ] || fail "the old run is gone"
     run "$cli" merge @1 -o back.json --store "$store"
     expect_status 0
     python3 "$here/same_run.py" --older "$want" back.json >"$tmp/out" 2>&1 ||
         fail "the old run reads back otherwise than the older benchlab read it"
-    # once: a second open finds version 3; a new run goes in whole
+    # once: a second open finds version 4; a new run goes in whole
     run "$bin/fixture_counters" $quick --out run.json --store "$store"
     expect_status 0
     err_has 'saved as run 2 in '
@@ -1051,7 +1051,7 @@ old-schema-migrates)
     python3 "$here/same_run.py" --older "$want" ro.json >/dev/null 2>&1 ||
         fail "an old read-only store reads back otherwise than the older benchlab read it"
     expect_status 2
-    err_has 'ro/s.db: cannot be written: its schema (version 1) must be migrated to version 3 first'
+    err_has 'ro/s.db: cannot be written: its schema (version 1) must be migrated to version 4 first'
     err_has 'nothing was measured'
     [ "$(sqlite3 ro/s.db "SELECT value FROM benchlab_meta WHERE key = 'schema_version'")" = 1 ] ||
         fail "a read-only store was migrated"

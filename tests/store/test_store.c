@@ -1103,7 +1103,8 @@ static void downgrade_to_v1(void)
 {
     for (size_t i = 0; i < sizeof v2_columns / sizeof *v2_columns; i++)
         raw_exec("ALTER TABLE %s DROP COLUMN %s", v2_columns[i][0], v2_columns[i][1]);
-    raw_exec("DROP TABLE acks"); /* version 3 */
+    raw_exec("DROP TABLE acks");                     /* version 3 */
+    raw_exec("ALTER TABLE benches DROP COLUMN job"); /* version 4 */
     raw_exec("UPDATE benchlab_meta SET value = '1' WHERE key = 'schema_version'");
 }
 

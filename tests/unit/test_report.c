@@ -372,7 +372,7 @@ static void report_escapes_names_labels_and_metadata(void **state)
     bl_launch *f = bl_results_add_launch(bad);
     f->status = BL_ECRASH;
     f->message = strdup("</td><script>alert(2)</script>");
-    bl_report_run run = {"<b>label</b>", r};
+    bl_report_run run = {"<b>label</b>", r, NULL};
     bl_report_options o;
     bl_report_options_init(&o);
     o.title = "T<itle>";
@@ -397,7 +397,7 @@ static void report_one_run_draws_three_charts_per_benchmark(void **state)
 {
     (void)state;
     bl_results *r = make_run("BenchmarkA", 100, 1);
-    bl_report_run run = {"a.json", r};
+    bl_report_run run = {"a.json", r, NULL};
     char *html = report(&run, 1, NULL);
     /* distribution, scaling, timeline; no comparison or history with one run */
     assert_int_equal(charts_written(html), 3);
@@ -421,7 +421,7 @@ static void report_slower_run_is_called_slower(void **state)
     (void)state;
     bl_results *base = make_run("BenchmarkA", 100, 1), *same = make_run("BenchmarkA", 100, 1),
                *slow = make_run("BenchmarkA", 150, 1);
-    bl_report_run runs[] = {{"base", base}, {"same", same}, {"slow", slow}};
+    bl_report_run runs[] = {{"base", base, NULL}, {"same", same, NULL}, {"slow", slow, NULL}};
     char *html = report(runs, 3, NULL);
     /* five charts: with three runs, the history too */
     assert_int_equal(charts_written(html), 5);
@@ -453,7 +453,7 @@ static void report_and_judge_give_one_change_and_interval(void **state)
     char want[128];
     snprintf(want, sizeof want, "%+.1f%% [%+.1f, %+.1f]", 100 * (j->ratio - 1),
              100 * (j->ratio_lo - 1), 100 * (j->ratio_hi - 1));
-    bl_report_run runs[] = {{"base", base}, {"new", cur}};
+    bl_report_run runs[] = {{"base", base, NULL}, {"new", cur, NULL}};
     char *html = report(runs, 2, NULL);
     if (!strstr(html, want))
         fail_msg("the report lacks judge's change %s", want);
@@ -471,7 +471,7 @@ static void report_baseline_option_flips_the_direction(void **state)
 {
     (void)state;
     bl_results *a = make_run("BenchmarkA", 100, 1), *b = make_run("BenchmarkA", 50, 1);
-    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    bl_report_run runs[] = {{"a", a, NULL}, {"b", b, NULL}};
     bl_report_options o;
     bl_report_options_init(&o);
     char *html = report(runs, 2, &o);
@@ -494,7 +494,7 @@ static void report_is_reproducible(void **state)
 {
     (void)state;
     bl_results *a = make_run("BenchmarkA", 100, 1), *b = make_run("BenchmarkA", 103, 1);
-    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    bl_report_run runs[] = {{"a", a, NULL}, {"b", b, NULL}};
     bl_report_options o;
     bl_report_options_init(&o);
     o.generated = "fixed";
@@ -515,7 +515,7 @@ static void report_without_batches_skips_batch_charts(void **state)
                                "BenchmarkA 100 5.5 ns/op\n",
                                &r, err, sizeof err),
                      0);
-    bl_report_run run = {"go.txt", r};
+    bl_report_run run = {"go.txt", r, NULL};
     char *html = report(&run, 1, NULL);
     /* the distribution over launches only */
     assert_int_equal(charts_written(html), 1);
@@ -531,7 +531,7 @@ static void report_failed_and_missing_benchmarks_are_said(void **state)
     bl_launch *l = bl_results_add_launch(bl_results_bench(b, "BenchmarkA"));
     l->status = BL_ETIMEOUT;
     l->message = strdup("ran past its time limit");
-    bl_report_run runs[] = {{"a", a}, {"b", b}};
+    bl_report_run runs[] = {{"a", a, NULL}, {"b", b, NULL}};
     char *html = report(runs, 2, NULL);
     assert_non_null(strstr(html, "b: failed: ran past its time limit"));
     assert_non_null(strstr(html, "a: not in this run"));
@@ -555,7 +555,7 @@ static void report_compares_over_launches_when_there_are_enough(void **state)
     bl_results *base = make_launches("BenchmarkA", base_ops, 6);
     bl_results *slow = make_launches("BenchmarkA", slow_ops, 6);
     bl_results *wild = make_launches("BenchmarkA", wild_ops, 6);
-    bl_report_run runs[] = {{"base", base}, {"slow", slow}, {"wild", wild}};
+    bl_report_run runs[] = {{"base", base, NULL}, {"slow", slow, NULL}, {"wild", wild, NULL}};
     char *html = report(runs, 3, NULL);
     assert_non_null(strstr(html, "<td class=\"slower\" data-sort=\"0.2\">+20.0% ["));
     assert_non_null(strstr(html, "<td class=\"same\" data-sort=\"0\">"));
@@ -565,7 +565,7 @@ static void report_compares_over_launches_when_there_are_enough(void **state)
     free(html);
     /* one launch each: over batches, and said */
     bl_results *one = make_run("BenchmarkA", 100, 1);
-    bl_report_run pair[] = {{"one", one}, {"slow", slow}};
+    bl_report_run pair[] = {{"one", one, NULL}, {"slow", slow, NULL}};
     html = report(pair, 2, NULL);
     assert_non_null(strstr(html, "one launch: its interval (*)"));
     free(html);
@@ -587,7 +587,7 @@ static void report_drift_within_launches_is_said_and_levels_are_not_drift(void *
         add_launch(levels, 100 + 20 * k, 30, 1000);
         add_launch_ramp(ramp, 100, 30, 1000, 0.10);
     }
-    bl_report_run run = {"r", r};
+    bl_report_run run = {"r", r, NULL};
     char *html = report(&run, 1, NULL);
     const char *ramp_section = strstr(html, "<section class=\"bench\" id=\"b1\"");
     assert_non_null(ramp_section);
@@ -623,7 +623,7 @@ static void report_shows_bimodal_batches_as_it_shows_drift(void **state)
         }
         bl_launch_finish(l);
     }
-    bl_report_run run = {"r", r};
+    bl_report_run run = {"r", r, NULL};
     char *html = report(&run, 1, NULL);
     const char *two_section = strstr(html, "<section class=\"bench\" id=\"b1\"");
     assert_non_null(two_section);
@@ -689,7 +689,7 @@ static void report_shows_cpu_time_beside_time_per_op(void **state)
         add_launch_cpu(bl_results_bench(base, "BenchmarkWait"), 100, 40, 20, 1000, false);
         add_launch_cpu(bl_results_bench(cur, "BenchmarkWait"), 100, 60, 20, 1000, false);
     }
-    bl_report_run runs[] = {{"base", base}, {"<i>new</i>", cur}};
+    bl_report_run runs[] = {{"base", base, NULL}, {"<i>new</i>", cur, NULL}};
     char *html = report(runs, 2, NULL);
     /* the overview: one cpu/op column per run, labels escaped */
     assert_non_null(strstr(html, "<th>cpu/op (base)</th><th>cpu/op (&lt;i&gt;new&lt;/i&gt;)</th>"));
@@ -719,7 +719,7 @@ static void report_cpu_time_from_go_lines_is_the_cpu_column(void **state)
                                "BenchmarkA 100 6 ns/op 4 cpu-ns/op\n",
                                &r, err, sizeof err),
                      0);
-    bl_report_run run = {"go.txt", r};
+    bl_report_run run = {"go.txt", r, NULL};
     char *html = report(&run, 1, NULL);
     assert_non_null(strstr(html, "<th>time/op</th><th>cpu/op</th>"));
     assert_non_null(strstr(html, "<td data-sort=\"4\">4.000 ns</td>"));
@@ -736,7 +736,7 @@ static void report_flags_a_time_from_disturbed_launches(void **state)
         add_launch_cpu(bl_results_bench(r, "BenchmarkClean"), 100, 100, 20, 1000, false);
         add_launch_cpu(bl_results_bench(r, "BenchmarkLong"), 100, 70, 2, 1000, true);
     }
-    bl_report_run run = {"r", r};
+    bl_report_run run = {"r", r, NULL};
     char *html = report(&run, 1, NULL);
     /* the overview: the flag beside the time, the word in the notes */
     char *row = overview_row(html, "BenchmarkLong");
@@ -788,7 +788,7 @@ static void report_spread_below_half_a_cycle_is_in_ns(void **state)
 {
     (void)state;
     bl_results *r = sim_sub_ns_run();
-    bl_report_run run = {"r", r};
+    bl_report_run run = {"r", r, NULL};
     char *html = report(&run, 1, NULL);
     char *row = overview_row(html, "BenchmarkSubNs");
     if (!strstr(row, "<span class=\"sub\">\xc2\xb1"
@@ -812,7 +812,7 @@ static void report_history_from_a_store_precedes_the_runs(void **state)
     bl_report_options o;
     bl_report_options_init(&o);
     o.history = &h;
-    bl_report_run run = {"now", r};
+    bl_report_run run = {"now", r, NULL};
     char *html = report(&run, 1, &o);
     /* one run and two earlier ones: the history chart, three points */
     assert_int_equal(charts_written(html), 4);

@@ -19,6 +19,17 @@ static const char *short_name(const char *name)
     return strncmp(name, "Benchmark", 9) == 0 ? name + 9 : name;
 }
 
+/* A judgement's benchmark as shown: its short name, and its job after it
+ * in a run of jobs ("Work [gcc]"), in b. */
+static const char *judged(struct bl__buf *b, const bl_judgement *j)
+{
+    b->len = 0;
+    bl__buf_printf(b, "%s", short_name(j->name));
+    if (j->job)
+        bl__buf_printf(b, " [%s]", j->job);
+    return b->data ? b->data : short_name(j->name);
+}
+
 static const char *correction_name(enum bl_correction c)
 {
     return c == BL_CORRECTION_HOLM ? "Holm-corrected"
@@ -164,7 +175,7 @@ static int in_table(const bl_judgement *j)
 static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, const char *what,
                        int markdown)
 {
-    struct bl__buf safe = {0};
+    struct bl__buf safe = {0}, nm = {0};
     size_t n = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (s->items[i].verdict != v)
@@ -174,9 +185,9 @@ static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, co
         if (n < 12) {
             fputs(n ? ", " : "", f);
             if (markdown)
-                bl__markdown_text(f, short_name(s->items[i].name));
+                bl__markdown_text(f, judged(&nm, &s->items[i]));
             else
-                fputs(bl__terminal_safe(&safe, short_name(s->items[i].name)), f);
+                fputs(bl__terminal_safe(&safe, judged(&nm, &s->items[i])), f);
         }
         n++;
     }
@@ -185,6 +196,7 @@ static void list_names(FILE *f, const bl_judgement_set *s, enum bl_verdict v, co
     if (n)
         fputc('\n', f);
     bl__buf_fini(&safe);
+    bl__buf_fini(&nm);
 }
 
 static int uses_batches(const bl_judgement_set *s)
@@ -216,7 +228,8 @@ static void fill_text_row(const bl_judgement *j, enum bl_judge_metric m, struct 
     if (regression(j))
         for (char *q = r->verdict; *q; q++)
             *q = (char)(*q - 'a' + 'A');
-    const char *v[8] = {bl__terminal_safe(safe, short_name(j->name)),
+    struct bl__buf nm = {0};
+    const char *v[8] = {bl__terminal_safe(safe, judged(&nm, j)),
                         r->c.base,
                         r->c.new_,
                         r->c.change,
@@ -225,6 +238,7 @@ static void fill_text_row(const bl_judgement *j, enum bl_judge_metric m, struct 
                         r->c.values,
                         r->verdict};
     memcpy(r->v, v, sizeof v);
+    bl__buf_fini(&nm);
 }
 
 /* The text table goes to a terminal or a CI log: names and labels read
@@ -282,6 +296,7 @@ static int write_text(FILE *f, const bl_judgement_set *s, const char *base_label
 static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_label,
                           const char *new_label, unsigned flags)
 {
+    struct bl__buf nm = {0};
     int bad = bl_judge_gate(s, flags);
     fprintf(f, "### benchlab judge: %s", bad ? ":red_circle: " : ":white_check_mark: ");
     summary_line(f, s);
@@ -307,7 +322,7 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
         struct cells c;
         fill_cells(j, s->opts.metric, &c);
         fputs("| ", f);
-        bl__markdown_text(f, short_name(j->name));
+        bl__markdown_text(f, judged(&nm, j));
         fprintf(f, " | %s | %s | %s | %s | %s | %s | ", c.base, c.new_, c.change, c.ci, c.p,
                 c.values);
         if (j->acknowledged)
@@ -326,6 +341,7 @@ static int write_markdown(FILE *f, const bl_judgement_set *s, const char *base_l
     list_names(f, s, BL_VERDICT_NEW, "new (not in the baseline)", 1);
     list_names(f, s, BL_VERDICT_MISSING,
                flags & BL_JUDGE_ALLOW_MISSING ? MISSING_LISTED : MISSING_FAILS, 1);
+    bl__buf_fini(&nm);
     return ferror(f) ? -EIO : 0;
 }
 
@@ -361,12 +377,13 @@ int bl_judge_write_github(FILE *f, const bl_judgement_set *s, const char *base_l
                           unsigned flags)
 {
     struct bl__github_notes g = {0};
+    struct bl__buf nm = {0};
     char fig[160], title[300];
     const char *metric =
         s->opts.metric == BL_JUDGE_TIME ? "" : bl_judge_metric_unit(s->opts.metric);
     for (size_t i = 0; i < s->n; i++) {
         const bl_judgement *j = &s->items[i];
-        const char *name = short_name(j->name);
+        const char *name = judged(&nm, j);
         github_figures(fig, sizeof fig, j);
         if (j->acknowledged) {
             snprintf(title, sizeof title, "benchlab judge: %s %s, acknowledged", name,
@@ -402,5 +419,6 @@ int bl_judge_write_github(FILE *f, const bl_judgement_set *s, const char *base_l
                                 s->opts.threshold_pct);
         }
     }
+    bl__buf_fini(&nm);
     return bl__github_notes_write(f, &g, "regressions", "slowdowns under the threshold");
 }

@@ -776,8 +776,125 @@ static int write_bench(FILE *f, const struct bl__rmodel *m, size_t i)
     return n;
 }
 
+/* The jobs of a run, in the order they ran with its baseline job first
+ * (meta "jobs" and "baseline-job", engine/run.c); 0 when it has none. */
+static size_t run_jobs(const bl_results *r, char ***out)
+{
+    *out = NULL;
+    const char *jobs = r ? bl_results_get_meta(r, "jobs") : NULL;
+    const char *base = r ? bl_results_get_meta(r, "baseline-job") : NULL;
+    size_t n = 0;
+    for (const char *p = jobs; p && *p;) {
+        size_t len = strcspn(p, " ");
+        char **nv = len ? realloc(*out, (n + 1) * sizeof *nv) : NULL;
+        if (len && !nv)
+            break;
+        if (len) {
+            *out = nv;
+            if (!(nv[n] = strndup(p, len)))
+                break;
+            /* the baseline job first */
+            if (base && strcmp(nv[n], base) == 0 && n) {
+                char *t = nv[n];
+                memmove(nv + 1, nv, n * sizeof *nv);
+                nv[0] = t;
+            }
+            n++;
+        }
+        p += len + (p[len] == ' ');
+    }
+    return n;
+}
+
+/* The runs as shown: a run of jobs given whole becomes one run per job,
+ * labelled "LABEL [JOB]" (the job alone for a single input); strings[]
+ * holds the job names and labels, to free. The baseline input's first
+ * entry is the new baseline. */
+struct shown_runs {
+    bl_report_run *runs;
+    char **strings;
+    size_t n, n_strings, baseline;
+};
+
+static int expand_jobs(struct shown_runs *s, const bl_report_run *runs, size_t n_runs,
+                       size_t baseline)
+{
+    memset(s, 0, sizeof *s);
+    char ***jobs = calloc(n_runs, sizeof *jobs);
+    size_t *nj = calloc(n_runs, sizeof *nj), total = 0;
+    int rc = jobs && nj ? 0 : -ENOMEM;
+    for (size_t k = 0; !rc && k < n_runs; k++) {
+        nj[k] = runs[k].job ? 0 : run_jobs(runs[k].results, &jobs[k]);
+        total += nj[k] ? nj[k] : 1;
+    }
+    if (!rc) {
+        s->runs = calloc(total, sizeof *s->runs);
+        s->strings = calloc(2 * total, sizeof *s->strings);
+        rc = s->runs && s->strings ? 0 : -ENOMEM;
+    }
+    for (size_t k = 0; !rc && k < n_runs; k++) {
+        if (k == baseline)
+            s->baseline = s->n;
+        if (!nj[k])
+            s->runs[s->n++] = runs[k];
+        for (size_t j = 0; j < nj[k]; j++) {
+            char *job = jobs[k][j], *label = NULL;
+            s->strings[s->n_strings++] = job;
+            jobs[k][j] = NULL;
+            size_t len = strlen(runs[k].label) + strlen(job) + 4;
+            if (n_runs > 1 && (label = malloc(len)) != NULL) {
+                snprintf(label, len, "%s [%s]", runs[k].label, job);
+                s->strings[s->n_strings++] = label;
+            }
+            if (n_runs > 1 && !label)
+                rc = -ENOMEM;
+            s->runs[s->n++] = (bl_report_run){
+                .label = label ? label : job, .results = runs[k].results, .job = job};
+        }
+    }
+    for (size_t k = 0; jobs && nj && k < n_runs; k++) {
+        for (size_t j = 0; j < nj[k]; j++)
+            free(jobs[k][j]);
+        free(jobs[k]);
+    }
+    free(jobs);
+    free(nj);
+    return rc;
+}
+
+static void shown_runs_fini(struct shown_runs *s)
+{
+    for (size_t i = 0; i < s->n_strings; i++)
+        free(s->strings[i]);
+    free(s->strings);
+    free(s->runs);
+}
+
+static int write_report(FILE *f, const bl_report_run *runs, size_t n_runs,
+                        const bl_report_options *opts);
+
 int bl_report_write(FILE *f, const bl_report_run *runs, size_t n_runs,
                     const bl_report_options *opts)
+{
+    bl_report_options o;
+    if (opts)
+        o = *opts;
+    else
+        bl_report_options_init(&o);
+    if (!n_runs || o.baseline >= n_runs)
+        return BL_EUSAGE;
+    struct shown_runs s;
+    int rc = expand_jobs(&s, runs, n_runs, o.baseline);
+    if (!rc) {
+        o.baseline = s.baseline;
+        rc = write_report(f, s.runs, s.n, &o);
+    }
+    shown_runs_fini(&s);
+    return rc;
+}
+
+static int write_report(FILE *f, const bl_report_run *runs, size_t n_runs,
+                        const bl_report_options *opts)
 {
     bl_report_options o;
     if (opts)

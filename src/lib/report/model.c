@@ -275,11 +275,17 @@ static void fill_history(struct bl__rmodel *m, const struct bl__strindex *ix,
     }
 }
 
+/* b is of the run's job (any, when job is NULL) */
+static bool of_job(const bl_bench_result *b, const char *job)
+{
+    return !job || (b->job && strcmp(b->job, job) == 0);
+}
+
 static int add_names(struct bl__rmodel *m, struct bl__strindex *ix, const bl_results *r,
-                     size_t *cap)
+                     const char *job, size_t *cap)
 {
     for (size_t i = 0; r && i < r->n_benches; i++) {
-        if (find_bench(m, ix, r->benches[i].name) >= 0)
+        if (find_bench(m, ix, r->benches[i].name) >= 0 || !of_job(&r->benches[i], job))
             continue;
         if (bl__grow((void **)&m->benches, cap, m->n_benches + 1, sizeof *m->benches) ||
             bl__strindex_add(ix, r->benches[i].name, m->n_benches))
@@ -303,6 +309,8 @@ static int place_runs(struct bl__rmodel *m, const struct bl__strindex *ix,
         const bl_results *res = m->runs[r].results;
         /* backwards: a name given twice takes its first entry, as a scan did */
         for (size_t i = res ? res->n_benches : 0; i-- > 0;) {
+            if (!of_job(&res->benches[i], m->runs[r].job))
+                continue;
             long at = find_bench(m, ix, res->benches[i].name);
             if (at >= 0)
                 where[r * n + (size_t)at] = &res->benches[i];
@@ -397,9 +405,9 @@ int bl__rmodel_build(struct bl__rmodel *m, const bl_report_run *runs, size_t n_r
     size_t cap = 0;
     struct bl__strindex ix = {0};
     const bl_bench_result **where = NULL;
-    int rc = add_names(m, &ix, runs[o->baseline].results, &cap);
+    int rc = add_names(m, &ix, runs[o->baseline].results, runs[o->baseline].job, &cap);
     for (size_t r = 0; !rc && r < n_runs; r++)
-        rc = add_names(m, &ix, runs[r].results, &cap);
+        rc = add_names(m, &ix, runs[r].results, runs[r].job, &cap);
     if (!rc)
         rc = place_runs(m, &ix, &where);
     for (size_t i = 0; !rc && i < m->n_benches; i++) {

@@ -311,9 +311,9 @@ static int compare_one(const bl_bench_result *a, const bl_bench_result *b,
     return rc;
 }
 
-static bl_judgement blank(const char *name, enum bl_verdict v)
+static bl_judgement blank(const bl_bench_result *b, enum bl_verdict v)
 {
-    bl_judgement j = {.name = name, .verdict = v};
+    bl_judgement j = {.name = b->name, .job = b->job, .verdict = v};
     j.base_ns = j.new_ns = j.ratio = j.ratio_lo = j.ratio_hi = j.p = NAN;
     return j;
 }
@@ -328,7 +328,7 @@ int bl_judge_bench(const bl_bench_result *base, const bl_bench_result *current,
         bl_judge_options_init(&o);
     if (o.min_launches < 2)
         o.min_launches = 2;
-    *out = blank(current->name, BL_VERDICT_UNCHANGED);
+    *out = blank(current, BL_VERDICT_UNCHANGED);
     if (!(o.confidence > 0 && o.confidence < 1))
         return BL_EUSAGE;
     if (!count_ok(base) || !count_ok(current))
@@ -442,14 +442,14 @@ static int decide(bl_judgement_set *set, bl_judgement *items, const struct famil
 static int judge_one(bl_judgement_set *set, bl_judgement *items, const bl_bench_result *a,
                      const bl_results *cur, struct family *f)
 {
-    const bl_bench_result *b = bl_results_find((bl_results *)cur, a->name);
+    const bl_bench_result *b = bl_results_find_job((bl_results *)cur, a->job, a->name);
     if (!b) {
-        items[set->n++] = blank(a->name, BL_VERDICT_MISSING);
+        items[set->n++] = blank(a, BL_VERDICT_MISSING);
         return 0;
     }
     if (!count_ok(a)) /* nothing to compare against: judge it as new */
         return 0;
-    bl_judgement j = blank(b->name, BL_VERDICT_UNCHANGED);
+    bl_judgement j = blank(b, BL_VERDICT_UNCHANGED);
     if (!count_ok(b)) {
         j.verdict = BL_VERDICT_FAILED;
         items[set->n++] = j;
@@ -492,7 +492,7 @@ static enum bl_judge_metric auto_metric(const bl_results *base, const bl_results
         const bl_bench_result *a = &base->benches[i];
         if (re && regexec(re, a->name, 0, NULL, 0) != 0)
             continue;
-        const bl_bench_result *b = bl_results_find((bl_results *)cur, a->name);
+        const bl_bench_result *b = bl_results_find_job((bl_results *)cur, a->job, a->name);
         if (!b || !count_ok(a) || !count_ok(b))
             continue;
         if (!has_ref_cycles(a) || !has_ref_cycles(b))
@@ -542,9 +542,9 @@ int bl_judge(const bl_results *base, const bl_results *cur, const bl_judge_optio
         const bl_bench_result *b = &cur->benches[i];
         if (o.filter && regexec(&re, b->name, 0, NULL, 0) != 0)
             continue;
-        const bl_bench_result *a = bl_results_find((bl_results *)base, b->name);
+        const bl_bench_result *a = bl_results_find_job((bl_results *)base, b->job, b->name);
         if (!a || !count_ok(a))
-            items[set->n++] = blank(b->name, BL_VERDICT_NEW);
+            items[set->n++] = blank(b, BL_VERDICT_NEW);
     }
     if (!rc)
         rc = decide(set, items, &f);
