@@ -93,6 +93,8 @@ typedef struct bl_run_job {
     const char *exe;        /* its suite executable */
     const char *const *env; /* its workers' extra environment (after the run's); NULL: none */
     const char *cpus;       /* its --cpu; NULL: the run's */
+    const char *error;      /* set: the job could not be made (its build failed): it is
+                               named with this reason among the run's job-errors, not run */
 } bl_run_job;
 
 /*

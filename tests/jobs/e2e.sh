@@ -169,6 +169,70 @@ saved-and-reported) # ctest: timing
     err_has "wrote $tmp/h.html (4 runs"
     grep -q 'run 2 \[two\]' "$tmp/h.html" || fail "the report does not name run 2's job two"
     ;;
+cmake-variants) # ctest: timing no-sanitize
+    # --cmake builds one variant of a CMake project per job, each in a
+    # build directory of its own, then runs them as jobs; a failed build
+    # is named with the compiler's line and the others run; an
+    # unoptimised variant is warned about
+    src=$(cd "$(dirname "$0")" && pwd)
+    proj="$tmp/proj"
+    mkdir -p "$proj"
+    cat >"$proj/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.22)
+project(jobsproj C)
+add_executable(suite $src/fixture_jobs.c)
+target_include_directories(suite PRIVATE $src/../../include)
+target_link_libraries(suite PRIVATE $bin/../lib/libbenchlab.a m pthread)
+if(BREAK)
+  target_sources(suite PRIVATE broken.c)
+endif()
+EOF
+    printf 'int broken(void) { return undeclared_name; }\n' >"$proj/broken.c"
+    cd "$tmp" || fail "cd $tmp"
+    run "$cli" run --cmake "$proj" --target suite --job o2='-DCMAKE_C_FLAGS_RELEASE=-O2' \
+        --job dbg='-DCMAKE_BUILD_TYPE=Debug' --job broken='-DBREAK=ON' --count 1 --time 0.05s \
+        --out "$tmp/r.txt"
+    expect_status 1
+    grep -q '^CMAKE_BUILD_TYPE:[A-Z]*=Release$' benchlab-jobs/o2/CMakeCache.txt || fail "o2 is not a Release build"
+    grep -q '^CMAKE_BUILD_TYPE:[A-Z]*=Debug$' benchlab-jobs/dbg/CMakeCache.txt || fail "dbg is not a Debug build"
+    awk '/^job: / { j = $2 } /^Benchmark/ { print j, $1 }' "$tmp/r.txt" | sort >"$tmp/got"
+    printf 'dbg BenchmarkSame\ndbg BenchmarkWork\no2 BenchmarkSame\no2 BenchmarkWork\n' >"$tmp/want"
+    cmp -s "$tmp/got" "$tmp/want" || fail "results by job: $(cat "$tmp/got")"
+    grep -q "^# job-errors: broken: its build failed (exit status [0-9]*): .*undeclared_name" "$tmp/r.txt" ||
+        fail "the failed build is not named with the compiler's error"
+    grep -q "^# job.o2.exe: $tmp/benchlab-jobs/o2/suite$" "$tmp/r.txt" || fail "o2's suite is not its own build's"
+    err_has "job 'broken': build failed; its last lines:"
+    err_has "  | .*undeclared_name"
+    err_has "warning: job 'dbg' is built without optimisation (CMAKE_BUILD_TYPE=Debug, C flags '-g')"
+    err_lacks "warning: job 'o2'"
+    # the next run reuses the directories; arguments that changed
+    # configure afresh, so that nothing of the old ones stays
+    run "$cli" run --cmake "$proj" --target suite --job o2='-DCMAKE_C_FLAGS_RELEASE=-O3' \
+        --job dbg='-DCMAKE_BUILD_TYPE=Debug' --count 1 --time 0.05s --filter Same
+    expect_status 0
+    err_has "job 'o2': configuring .* (afresh: its arguments changed)"
+    err_lacks "job 'dbg': configuring .* (afresh"
+    grep -q '^CMAKE_C_FLAGS_RELEASE:[A-Z]*=-O3$' benchlab-jobs/o2/CMakeCache.txt || fail "o2 was not reconfigured"
+    # a directory benchlab did not make is refused, not reused
+    mkdir -p mine/o2 && touch mine/o2/keep
+    run "$cli" run --cmake "$proj" --target suite --build-dir mine --job o2= --job other= \
+        --count 1 --time 0.05s --filter Same
+    expect_status 1
+    err_has "mine/o2 is there and benchlab did not make it"
+    { [ -f mine/o2/keep ] && [ ! -e mine/o2/CMakeCache.txt ]; } || fail "mine/o2 was touched"
+    [ -x mine/other/suite ] || fail "job other was not built"
+    # mistakes said before anything is built
+    run "$cli" run --cmake "$proj" --job a= --job b= --count 1
+    expect_status 2
+    err_has "name the suite's target too (--target T)"
+    run "$cli" run --target suite --job a="$bin/fixture_jobs" --job b="$bin/fixture_jobs" --count 1
+    expect_status 2
+    err_has "^benchlab run: --target goes with --cmake DIR"
+    run "$cli" run --cmake "$tmp/nothere" --target suite --job a= --job b= --count 1
+    expect_status 2
+    err_has "nothere/CMakeLists.txt: No such file or directory; nothing was measured"
+    [ ! -e "$tmp/benchlab-jobs/a" ] || fail "a job was built for a project that is not there"
+    ;;
 usage-errors)
     # each mistake is said before anything is measured, naming the job
     for args in "--job a=$suite" "--job a=$suite --job a=$suite" "--job 'a b'=$suite --job c=$suite" \

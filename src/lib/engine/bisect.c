@@ -42,84 +42,6 @@ void bl_bisect_result_destroy(bl_bisect_result *r)
     free(r);
 }
 
-/* ---- child processes ------------------------------------------------------------------- */
-
-/*
- * Run argv in dir with stdin from /dev/null and stdout (and stderr with
- * `both`) into *out (NUL-terminated, the last `keep` bytes; NULL: drop it).
- * Returns the exit status (128 + signal), or -errno when it cannot start.
- */
-static int run_in(const char *dir, char *const argv[], int both, char **out, size_t keep)
-{
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
-        return -errno;
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(p[0]);
-        close(p[1]);
-        return -e;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0)
-            dup2(null, 0);
-        dup2(p[1], 1);
-        if (both)
-            dup2(p[1], 2);
-        else if (null >= 0)
-            dup2(null, 2);
-        if (dir && chdir(dir) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(p[1]);
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    char chunk[4096];
-    for (;;) {
-        ssize_t n = read(p[0], chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (!out)
-            continue;
-        if (len + (size_t)n + 1 > cap) {
-            size_t nc = (len + (size_t)n + 1) * 2;
-            char *nb = realloc(buf, nc);
-            if (!nb)
-                continue;
-            buf = nb;
-            cap = nc;
-        }
-        memcpy(buf + len, chunk, (size_t)n);
-        len += (size_t)n;
-        if (keep && len > 2 * keep) { /* only the tail matters */
-            memmove(buf, buf + len - keep, keep);
-            len = keep;
-        }
-    }
-    close(p[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (out) {
-        if (keep && len > keep) {
-            memmove(buf, buf + len - keep, keep);
-            len = keep;
-        }
-        if (!buf)
-            buf = calloc(1, 1);
-        if (buf)
-            buf[len] = '\0';
-        *out = buf;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* git -C repo ARGS...: its output (stdout; with `both` stderr too) into
  * *out (caller frees; NULL: dropped). The status. */
 static int git_run(const char *repo, int both, char **out, const char *a1, const char *a2,
@@ -127,7 +49,7 @@ static int git_run(const char *repo, int both, char **out, const char *a1, const
 {
     char *argv[] = {(char *)"git", (char *)"-C", (char *)repo, (char *)a1, (char *)a2,
                     (char *)a3,    (char *)a4,   (char *)a5,   (char *)a6, NULL};
-    return run_in(NULL, argv, both, out, 0);
+    return bl__child_run(NULL, argv, both, out, 0);
 }
 
 #define git(repo, out, ...) git_run(repo, 0, out, __VA_ARGS__)
@@ -192,7 +114,7 @@ static int checkout_and_build(struct bisect *b, const char *commit, const char *
     free(out);
     say(b, "building %.7s", commit);
     char *argv[] = {(char *)"sh", (char *)"-c", (char *)b->o->build, NULL};
-    st = run_in(dir, argv, 1, &out, 2000);
+    st = bl__child_run(dir, argv, 1, &out, 2000);
     b->r->n_builds++;
     if (bl__run_interrupted()) {
         free(out);
@@ -567,7 +489,7 @@ int bl_bisect_run(const bl_bisect_options *opts, void (*progress)(void *ctx, con
                     (char *)"rev-parse",
                     (char *)"--show-toplevel",
                     NULL};
-    if (run_in(NULL, argv, 0, &top, 0) != 0 || !top || !*top) {
+    if (bl__child_run(NULL, argv, 0, &top, 0) != 0 || !top || !*top) {
         snprintf(err, err_size, "%s is not in a git checkout", o.repo ? o.repo : "this directory");
         free(top);
         return BL_EUSAGE;
@@ -592,7 +514,7 @@ int bl_bisect_run(const bl_bisect_options *opts, void (*progress)(void *ctx, con
     /* the one way out: no worktree left behind, whatever happened */
     git(b.repo, NULL, "worktree", "prune", NULL, NULL, NULL, NULL);
     char *rm[] = {(char *)"rm", (char *)"-rf", b.tmp, NULL};
-    run_in(NULL, rm, 0, NULL, 0);
+    bl__child_run(NULL, rm, 0, NULL, 0);
     git(b.repo, NULL, "worktree", "prune", NULL, NULL, NULL, NULL);
     if (rc == BL_EINTR || bl__run_interrupted()) {
         b.r->interrupted = 1;

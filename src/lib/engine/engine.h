@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "../base/base.h"
@@ -16,6 +17,28 @@
 /* The compiler and flags `exe` was built with (buildinfo.c): "" when
  * unknown. */
 void bl__build_info(const char *exe, char *compiler, size_t csize, char *flags, size_t fsize);
+
+/* Run argv (in dir; NULL: here) to its end, stdin /dev/null, its stdout
+ * (and with `both` its stderr) into *out, the last `keep` bytes (0: all;
+ * out NULL: dropped). The exit status (128 + signal), or -errno when it
+ * cannot start (child.c). */
+int bl__child_run(const char *dir, char *const argv[], int both, char **out, size_t keep);
+
+/* `benchlab run --cmake` (jobs_build.c, docs/jobs.md): one build of the
+ * project `source` per job, in root/NAME, with args[k] (NULL-terminated
+ * words) as job k's CMake arguments; the target's executable into exe[k]
+ * and jobs[k].exe, or why not into error[k] and jobs[k].error (the caller
+ * frees both). Progress, a failed build's last lines and the warning for
+ * an unoptimised build go to `log` (NULL: quiet). 0; BL_EUSAGE with a
+ * message when the project is not there; BL_EINTR; -ENOMEM. */
+struct bl__cmake_jobs {
+    const char *source; /* the project's directory (its CMakeLists.txt) */
+    const char *target; /* the suite's target */
+    const char *root;   /* where the jobs' build directories go */
+    FILE *log;
+};
+int bl__jobs_cmake(const struct bl__cmake_jobs *c, bl_run_job *jobs, char *const *const *args,
+                   size_t n, char **exe, char **error, char *err, size_t err_size);
 
 /* Keep the names of shard `index` (1-based) of `count` (bl_shard_of),
  * freeing the others; the new count. count <= 1 keeps all. */

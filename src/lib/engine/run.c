@@ -131,8 +131,9 @@ struct job {
     char self[PATH_MAX]; /* this program's path, when o.exe is NULL */
     struct bl__launcher la;
     struct bl__plan plan;
-    bool ready;  /* planned; false: the job failed before measuring (job-errors) */
-    char *suite; /* the suite's own name, NULL when it has none */
+    bool ready;        /* planned; false: the job failed before measuring (job-errors) */
+    const char *error; /* its spec's: it could not be made (bl_run_job.error) */
+    char *suite;       /* the suite's own name, NULL when it has none */
     char alloc_refused[512];
     struct bl__instr instr;         /* --instructions */
     unsigned long long *instr_reps; /* per benchmark of the plan: what its first count counted */
@@ -180,6 +181,10 @@ static int job_check(struct job *jb, char *errbuf, size_t errsize)
     bl_run_options *o = &jb->o;
     jb->la.o = o;
     jb->la.exe = o->exe;
+    if (jb->error) {
+        snprintf(errbuf, errsize, "%s", jb->error);
+        return BL_ENOTFOUND;
+    }
     if (!o->exe) {
         ssize_t n = readlink("/proc/self/exe", jb->self, sizeof jb->self - 1);
         if (n <= 0) {
@@ -236,12 +241,13 @@ static int jobs_make(struct run *r, char *errbuf, size_t errsize)
                 snprintf(errbuf, errsize, "job '%s' is given twice", spec->name);
                 return BL_EUSAGE;
             }
-        if (!spec->exe) {
+        if (!spec->exe && !spec->error) {
             snprintf(errbuf, errsize, "job '%s' has no suite", spec->name);
             return BL_EUSAGE;
         }
         jb->name = spec->name;
         jb->o.exe = spec->exe;
+        jb->error = spec->error;
         if (spec->cpus)
             jb->o.cpus = spec->cpus;
         size_t ne = 0, k = 0;
@@ -603,7 +609,8 @@ static void jobs_header(struct run *r)
         bl__buf_printf(&names, "%s%s", j ? " " : "", jb->name);
         char key[128], compiler[256], flags[1024];
         snprintf(key, sizeof key, "job.%s.exe", jb->name);
-        bl_results_set_meta(r->res, key, jb->o.exe);
+        if (jb->o.exe)
+            bl_results_set_meta(r->res, key, jb->o.exe);
         struct bl__buf env = {0};
         for (size_t i = 0; r->o.jobs[j].env && r->o.jobs[j].env[i]; i++)
             bl__buf_printf(&env, "%s%s", i ? " " : "", r->o.jobs[j].env[i]);

@@ -195,6 +195,9 @@ enum bl__optid {
     BL__ID_JOB, /* run's jobs: --job, --env, --baseline */
     BL__ID_ENV,
     BL__ID_BASELINE_JOB,
+    BL__ID_CMAKE, /* run --cmake DIR --target T --build-dir DIR */
+    BL__ID_TARGET,
+    BL__ID_BUILD_DIR,
     BL__ID_HELP = 9000,
     BL__ID_VERSION,
     /* the save group: --save, --store, --run-id, --tag, --commit, --branch */
@@ -295,6 +298,12 @@ struct bl__jobs_args {
     const char **pending; /* --env JOB:VAR=VALUE, until the jobs are known */
     size_t n_pending;
     const char *baseline;
+    /* --cmake DIR --target T [--build-dir DIR]: each --job's value is the
+     * CMake arguments of a variant of DIR built here (docs/jobs.md) */
+    const char *cmake, *target, *build_dir;
+    char ***args;  /* per job: its arguments, split into words */
+    char **built;  /* per job: its suite, once built */
+    char **failed; /* per job: why its build failed */
 };
 /* 1 when the option was one of these, 0 when not, or BL_EUSAGE with a
  * message naming it, or -ENOMEM. */
@@ -302,6 +311,9 @@ int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, 
 /* The jobs into `o` (o->env, o->jobs, o->n_jobs, o->baseline). 0 or
  * BL_EUSAGE with a message (an --env for no such job, one job alone). */
 int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size_t err_size);
+/* Under --cmake, build each job's suite (progress on stderr): 0, or 2
+ * after a message naming what stops the run (the project is not there). */
+int bl__jobs_build(struct bl__jobs_args *ja, const char *prog);
 void bl__jobs_fini(struct bl__jobs_args *ja);
 
 /* The saver for --save (saver.c): the registered one, else

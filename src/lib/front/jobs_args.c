@@ -1,8 +1,10 @@
 /*
  * jobs_args.c - `benchlab run`'s job options into the run's jobs:
  * --job NAME=SUITE, --env [JOB:]VAR=VALUE and --baseline NAME
- * (docs/jobs.md). The run itself (engine/run.c) checks the names, the
- * suites and the baseline; here only the shape of each option.
+ * (docs/jobs.md); with --cmake DIR --target T [--build-dir DIR], each
+ * job's value is CMake arguments and its suite is built here first
+ * (engine/jobs_build.c). The run itself (engine/run.c) checks the names,
+ * the suites and the baseline; here only the shape of each option.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "../engine/engine.h"
+#include "benchlab/exec.h"
 #include "front.h"
 
 /* A variable's text is VAR=VALUE with VAR not empty and without '='. */
@@ -37,7 +41,7 @@ int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, 
     switch (h->opt->id) {
     case BL__ID_JOB: {
         const char *eq = strchr(v, '=');
-        if (!eq || eq == v || !eq[1]) {
+        if (!eq || eq == v) { /* NAME= is a --cmake job of no arguments */
             snprintf(err, err_size, "--job '%s': give NAME=SUITE, such as gcc=build-gcc/suite", v);
             return BL_EUSAGE;
         }
@@ -74,6 +78,15 @@ int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, 
     case BL__ID_BASELINE_JOB:
         ja->baseline = v;
         return 1;
+    case BL__ID_CMAKE:
+        ja->cmake = v;
+        return 1;
+    case BL__ID_TARGET:
+        ja->target = v;
+        return 1;
+    case BL__ID_BUILD_DIR:
+        ja->build_dir = v;
+        return 1;
     default:
         return 0;
     }
@@ -96,6 +109,49 @@ int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size
             return -ENOMEM;
         ja->jobs[k].env = ja->env[k].vars;
     }
+    if (ja->cmake && !ja->target) {
+        snprintf(err, err_size, "--cmake %s: name the suite's target too (--target T)", ja->cmake);
+        return BL_EUSAGE;
+    }
+    if (!ja->cmake && (ja->target || ja->build_dir)) {
+        snprintf(err, err_size, "--%s goes with --cmake DIR", ja->target ? "target" : "build-dir");
+        return BL_EUSAGE;
+    }
+    if (ja->cmake && !ja->n) {
+        snprintf(err, err_size, "--cmake %s: give the variants as jobs: --job NAME='CMAKE ARGS'",
+                 ja->cmake);
+        return BL_EUSAGE;
+    }
+    for (size_t k = 0; k < ja->n; k++)
+        if (!ja->cmake && !*ja->jobs[k].exe) {
+            snprintf(err, err_size, "--job %s=: give NAME=SUITE, such as gcc=build-gcc/suite",
+                     ja->jobs[k].name);
+            return BL_EUSAGE;
+        }
+    if (ja->cmake) {
+        /* each job's value is its CMake arguments; its suite comes from
+         * bl__jobs_build, after the outputs are checked */
+        ja->args = calloc(ja->n, sizeof *ja->args);
+        ja->built = calloc(ja->n, sizeof *ja->built);
+        ja->failed = calloc(ja->n, sizeof *ja->failed);
+        if (!ja->args || !ja->built || !ja->failed)
+            return -ENOMEM;
+        for (size_t k = 0; k < ja->n; k++) {
+            const char *v = ja->jobs[k].exe;
+            int rc = v[strspn(v, " \t")]                         ? bl_exec_split(v, &ja->args[k])
+                     : (ja->args[k] = calloc(1, sizeof(char *))) ? 0
+                                                                 : -ENOMEM;
+            if (rc == -ENOMEM)
+                return rc;
+            if (rc) {
+                snprintf(err, err_size,
+                         "--job %s='%s': cannot be split into words (an open quote?)",
+                         ja->jobs[k].name, ja->jobs[k].exe);
+                return BL_EUSAGE;
+            }
+            ja->jobs[k].exe = NULL;
+        }
+    }
     if (ja->n == 1) {
         snprintf(err, err_size,
                  "--job: one job only; give two or more to compare them, or run the suite "
@@ -117,12 +173,42 @@ int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size
     return 0;
 }
 
+int bl__jobs_build(struct bl__jobs_args *ja, const char *prog)
+{
+    if (!ja->cmake)
+        return 0;
+    struct bl__cmake_jobs c = {.source = ja->cmake,
+                               .target = ja->target,
+                               .root = ja->build_dir ? ja->build_dir : "benchlab-jobs",
+                               .log = stderr};
+    char err[1024] = "";
+    int rc = bl__jobs_cmake(&c, ja->jobs, (char *const *const *)ja->args, ja->n, ja->built,
+                            ja->failed, err, sizeof err);
+    if (rc == 0)
+        return 0;
+    if (rc == BL_EINTR)
+        fprintf(stderr, "%s: interrupted while building the jobs; nothing was measured\n", prog);
+    else
+        fprintf(stderr, "%s: %s; nothing was measured\n", prog,
+                rc == -ENOMEM ? bl_strerror(rc) : err);
+    return 2;
+}
+
 void bl__jobs_fini(struct bl__jobs_args *ja)
 {
     for (size_t k = 0; k < ja->n; k++) {
         free((char *)ja->jobs[k].name);
         free(ja->env[k].vars);
+        if (ja->args)
+            bl_exec_argv_free(ja->args[k]);
+        if (ja->built)
+            free(ja->built[k]);
+        if (ja->failed)
+            free(ja->failed[k]);
     }
+    free(ja->args);
+    free(ja->built);
+    free(ja->failed);
     free(ja->jobs);
     free(ja->env);
     free(ja->all);

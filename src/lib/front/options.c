@@ -178,6 +178,14 @@ static const struct bl__opt run_opts[] = {
      "set VAR in the workers' environment: of job JOB, or of every job", BL__ID_ENV},
     {"baseline", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the first job",
      "the job the table's ratios are to", BL__ID_BASELINE_JOB},
+    {"cmake", 0, BL__ARG_DIR, 0, "DIR", NULL, NO_RANGE, NULL,
+     "build each job from the CMake project DIR: --job NAME='CMAKE ARGS' configures a variant "
+     "of its own (Release unless the arguments set CMAKE_BUILD_TYPE)",
+     BL__ID_CMAKE},
+    {"target", 0, BL__ARG_TEXT, 0, "T", NULL, NO_RANGE, NULL,
+     "with --cmake: the suite's target, built in every job", BL__ID_TARGET},
+    {"build-dir", 0, BL__ARG_DIR, 0, "DIR", NULL, NO_RANGE, "benchlab-jobs",
+     "with --cmake: where the jobs' build directories go (DIR/NAME)", BL__ID_BUILD_DIR},
     OPT_HELP,
 };
 

@@ -847,6 +847,8 @@ static int run_suite(bl_run_options *op, struct suite_args *sap, const char *pro
         fprintf(stderr, "%s: %s; nothing was measured\n", prog, pre);
         return 2;
     }
+    if (bl__jobs_build(&sa.jobs, prog))
+        return 2;
     struct front fr = {0};
     bl_output *output = NULL;
     if (open_output(&fr, &sa, prog, &output))
