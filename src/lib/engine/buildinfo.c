@@ -293,16 +293,22 @@ static const char *producer_at(const struct elf *e, uint64_t unit)
     return NULL;
 }
 
-/* The first compiler string of .comment ("GCC: (Debian 12.2.0-14) 12.2.0"). */
+/* The compiler string of .comment ("GCC: (Debian 12.2.0-14) 12.2.0"):
+ * the first, unless another compiler's follows: the C runtime's start
+ * files are gcc's whatever built the program, so a clang build's
+ * .comment is "GCC: ..." (from crt1.o) and then "clang version ...". */
 static void comment_compiler(const struct section *c, char *out, size_t size)
 {
+    out[0] = '\0';
     for (size_t off = 0; c->p && off < c->n;) {
         const char *s = str_at(c, off);
         if (!s)
             break;
         if (*s && strncmp(s, "Linker", 6) != 0) {
-            snprintf(out, size, "%s", s);
-            return;
+            if (!out[0] || strncmp(s, "GCC:", 4) != 0)
+                snprintf(out, size, "%s", s);
+            if (strncmp(s, "GCC:", 4) != 0)
+                return;
         }
         off += strlen(s) + 1;
     }
