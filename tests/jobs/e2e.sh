@@ -137,6 +137,10 @@ PY
     head -n 1 "$tmp/r.csv" | grep -q '^name,job,' || fail "CSV has no job column: $(head -n 1 "$tmp/r.csv")"
     [ "$(grep -c '^BenchmarkSame,one,' "$tmp/r.csv")" -eq 2 ] || fail "CSV rows of job one"
     [ "$(grep -c '^BenchmarkSame,two,' "$tmp/r.csv")" -eq 2 ] || fail "CSV rows of job two"
+    run "$cli" merge "$tmp/r.txt" --format markdown
+    expect_status 0
+    out_has '^| BenchmarkSame \\\[one\\\] | '
+    out_has '^| BenchmarkSame \\\[two\\\] | '
     # without jobs there is no job column
     run "$cli" run "$suite" --count 1 --time 0.05s --filter '^BenchmarkSame$' --format csv
     expect_status 0
@@ -168,6 +172,11 @@ saved-and-reported) # ctest: timing
     expect_status 0
     err_has "wrote $tmp/h.html (4 runs"
     grep -q 'run 2 \[two\]' "$tmp/h.html" || fail "the report does not name run 2's job two"
+    # the baseline job's stored series ("Work [one]") is its history chart
+    run "$cli" report @latest --store "$tmp/s.db" --history 5 -o "$tmp/hist.html"
+    expect_status 0
+    [ "$(grep -o 'History across runs' "$tmp/hist.html" | wc -l)" -eq 2 ] ||
+        fail "no history chart for each benchmark of job one"
     ;;
 cmake-variants) # ctest: timing no-sanitize
     # --cmake builds one variant of a CMake project per job, each in a

@@ -20,6 +20,18 @@
 #include "benchlab/format.h"
 #include "run_rows.h"
 
+/* A benchmark's name, with its job in a run of jobs ("Work [gcc]", as
+ * run's table and history name it; the brackets escaped). */
+static void md_name(FILE *f, const bl_bench_result *b)
+{
+    bl__markdown_text(f, b->name);
+    if (b->job) {
+        fputs(" \\[", f);
+        bl__markdown_text(f, b->job);
+        fputs("\\]", f);
+    }
+}
+
 int bl_markdown_write(FILE *f, const bl_results *r)
 {
     for (size_t i = 0; i < r->n_config; i++) {
@@ -61,7 +73,7 @@ int bl_markdown_write(FILE *f, const bl_results *r)
             bl_format_duration(o, sizeof o, e->overhead_ns);
         }
         fputs("| ", f);
-        bl__markdown_text(f, row->bench->name);
+        md_name(f, row->bench);
         fprintf(f, " | %s | ", t);
         if (row->have && e->ci_method != BL_CI_NONE) {
             char lo[64], hi[64];
@@ -119,14 +131,14 @@ int bl_markdown_write(FILE *f, const bl_results *r)
         char clock_note[200]; /* which CPU time cpu/op is, as under run's table */
         if (bl__run_rows_cpu_clock_note(clock_note, sizeof clock_note, &r->benches[i])) {
             fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
-            bl__markdown_text(f, r->benches[i].name);
+            md_name(f, &r->benches[i]);
             fputs(": ", f);
             bl__markdown_text(f, clock_note);
             fputc('\n', f);
         }
         for (int k = 0; k < n; k++) {
             fputs(noted++ ? "- " : "\nNotes:\n\n- ", f);
-            bl__markdown_text(f, r->benches[i].name);
+            md_name(f, &r->benches[i]);
             fputs(": ", f);
             bl__markdown_text(f, lines[k]);
             fputc('\n', f);

@@ -258,11 +258,24 @@ static long find_bench(const struct bl__rmodel *m, const struct bl__strindex *ix
     return bl__strindex_find(ix, name, strlen(name), rbench_key, m->benches);
 }
 
+/* A stored series of a run of jobs is "NAME [JOB]" (docs/store.md): the
+ * baseline run's job's series is its benchmark's history. */
+static long find_series(const struct bl__rmodel *m, const struct bl__strindex *ix, const char *name)
+{
+    long at = find_bench(m, ix, name);
+    const char *job = m->n_runs ? m->runs[0].job : NULL;
+    size_t n = strlen(name), nj = job ? strlen(job) : 0;
+    if (at >= 0 || !job || n < nj + 4 || name[n - 1] != ']' || name[n - nj - 3] != ' ' ||
+        name[n - nj - 2] != '[' || memcmp(name + n - nj - 1, job, nj) != 0)
+        return at;
+    return bl__strindex_find(ix, name, n - nj - 3, rbench_key, m->benches);
+}
+
 static void fill_history(struct bl__rmodel *m, const struct bl__strindex *ix,
                          const bl_report_history *h)
 {
     for (size_t s = 0; h && s < h->n_series; s++) {
-        long at = h->series[s].name ? find_bench(m, ix, h->series[s].name) : -1;
+        long at = h->series[s].name ? find_series(m, ix, h->series[s].name) : -1;
         if (at < 0)
             continue;
         struct bl__rbench *b = &m->benches[at];
