@@ -242,6 +242,28 @@ EOF
     err_has "nothere/CMakeLists.txt: No such file or directory; nothing was measured"
     [ ! -e "$tmp/benchlab-jobs/a" ] || fail "a job was built for a project that is not there"
     ;;
+per-job-cpu) # ctest: timing
+    # --cpu JOB:LIST pins one job's workers: each launch of Same reports
+    # the CPU its loop ended on, which a one-CPU mask makes exact
+    set -- $(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[-1])')
+    run "$cli" run --job a="$suite" --job b="$suite" --cpu "a:$1" --cpu "b:$2" --filter '^BenchmarkSame$' \
+        --count 2 --time 0.05s --format json --out "$tmp/r.json"
+    expect_status 0
+    python3 - "$tmp/r.json" "$1" "$2" <<'PY' || fail "a job's --cpu did not pin its workers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"a": float(sys.argv[2]), "b": float(sys.argv[3])}
+got = {b["job"]: [l["metrics"]["cpu"] for l in b["launches"]] for b in d["benchmarks"]}
+assert got == {j: [c, c] for j, c in want.items()}, got
+assert d["meta"]["job.a.cpus"] == sys.argv[2] and d["meta"]["job.b.cpus"] == sys.argv[3], d["meta"]
+PY
+    run "$cli" run --job a="$suite" --job b="$suite" --cpu c:0 --count 1
+    expect_status 2
+    err_has "^benchlab run: --cpu 'c:0': no --job is named so$"
+    run "$cli" run "$suite" --cpu a:0 --count 1
+    expect_status 2
+    err_has "there are no jobs"
+    ;;
 usage-errors)
     # each mistake is said before anything is measured, naming the job
     for args in "--job a=$suite" "--job a=$suite --job a=$suite" "--job 'a b'=$suite --job c=$suite" \

@@ -5,9 +5,14 @@
  * job given `--env NAME:BL_JOBS_FACTOR=2` does twice the work of one
  * without; it reports the factor it read as the metric "factor", which
  * says exactly which environment each job's workers saw. Same never reads
- * the variable.
+ * the variable; it reports the CPU its loop ended on as the metric "cpu",
+ * which a job pinned to one CPU (--cpu JOB:N) makes exact.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include <benchlab.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -44,6 +49,7 @@ BENCHLAB(Same)
     while (bl_loop(st))
         x = chain(x, 100);
     bl_do_not_optimize(x);
+    bl_report_metric(st, sched_getcpu(), "cpu");
 }
 
 BENCHLAB_MAIN()

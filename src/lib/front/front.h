@@ -297,6 +297,8 @@ struct bl__jobs_args {
     size_t n_all;
     const char **pending; /* --env JOB:VAR=VALUE, until the jobs are known */
     size_t n_pending;
+    const char **pending_cpus; /* --cpu JOB:LIST, likewise */
+    size_t n_pending_cpus;
     const char *baseline;
     /* --cmake DIR --target T [--build-dir DIR]: each --job's value is the
      * CMake arguments of a variant of DIR built here (docs/jobs.md) */

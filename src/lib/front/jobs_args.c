@@ -78,6 +78,18 @@ int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, 
     case BL__ID_BASELINE_JOB:
         ja->baseline = v;
         return 1;
+    case BL__ID_CPU: {
+        /* JOB:LIST is one job's; a CPU list itself has no ':' (the suite's
+         * own --cpu is suite_main's) */
+        const char *colon = strchr(v, ':');
+        if (!colon)
+            return 0;
+        if (colon == v || !colon[1]) {
+            snprintf(err, err_size, "--cpu '%s': give JOB:LIST or LIST, such as gcc:2 or 0-3", v);
+            return BL_EUSAGE;
+        }
+        return list_add(&ja->pending_cpus, &ja->n_pending_cpus, v) ? -ENOMEM : 1;
+    }
     case BL__ID_CMAKE:
         ja->cmake = v;
         return 1;
@@ -92,22 +104,38 @@ int bl__jobs_take(struct bl__jobs_args *ja, const struct bl__hit *h, char *err, 
     }
 }
 
+/* The index of the job named by the n bytes at name, or -1. */
+static long job_named(const struct bl__jobs_args *ja, const char *name, size_t n)
+{
+    for (size_t k = 0; k < ja->n; k++)
+        if (strlen(ja->jobs[k].name) == n && memcmp(ja->jobs[k].name, name, n) == 0)
+            return (long)k;
+    return -1;
+}
+
 int bl__jobs_finish(struct bl__jobs_args *ja, bl_run_options *o, char *err, size_t err_size)
 {
     /* a job's variables, to the job they name (given before or after it) */
     for (size_t i = 0; i < ja->n_pending; i++) {
         const char *v = ja->pending[i], *colon = strchr(v, ':');
-        size_t k = 0;
-        while (k < ja->n && !(strlen(ja->jobs[k].name) == (size_t)(colon - v) &&
-                              memcmp(ja->jobs[k].name, v, (size_t)(colon - v)) == 0))
-            k++;
-        if (k == ja->n) {
+        long k = job_named(ja, v, (size_t)(colon - v));
+        if (k < 0) {
             snprintf(err, err_size, "--env '%s': no --job is named '%.*s'", v, (int)(colon - v), v);
             return BL_EUSAGE;
         }
         if (list_add(&ja->env[k].vars, &ja->env[k].n, colon + 1))
             return -ENOMEM;
         ja->jobs[k].env = ja->env[k].vars;
+    }
+    for (size_t i = 0; i < ja->n_pending_cpus; i++) {
+        const char *v = ja->pending_cpus[i], *colon = strchr(v, ':');
+        long k = job_named(ja, v, (size_t)(colon - v));
+        if (k < 0) {
+            snprintf(err, err_size, "--cpu '%s': %s", v,
+                     ja->n ? "no --job is named so" : "there are no jobs (--job NAME=SUITE)");
+            return BL_EUSAGE;
+        }
+        ja->jobs[k].cpus = colon + 1;
     }
     if (ja->cmake && !ja->target) {
         snprintf(err, err_size, "--cmake %s: name the suite's target too (--target T)", ja->cmake);
@@ -213,5 +241,6 @@ void bl__jobs_fini(struct bl__jobs_args *ja)
     free(ja->env);
     free(ja->all);
     free(ja->pending);
+    free(ja->pending_cpus);
     memset(ja, 0, sizeof *ja);
 }

@@ -148,7 +148,8 @@ static const char *const corrections[] = {"holm", "bh", "none", NULL};
     {"pkg", 0, BL__ARG_TEXT, 0, "NAME", NULL, NO_RANGE, "the suite's name",                          \
      "value of the pkg: configuration line", BL__ID_PKG},                                            \
     {"cpu", 0, BL__ARG_TEXT, 0, "LIST", NULL, NO_RANGE, NULL,                                        \
-     "pin workers to these CPUs, such as 1 or 0-3,6", BL__ID_CPU},                                   \
+     "pin workers to these CPUs, such as 1 or 0-3,6 (with jobs, JOB:LIST for one job's)",          \
+     BL__ID_CPU},                                                                                    \
     {"tune-file", 0, BL__ARG_FILE, 0, "FILE", NULL, NO_RANGE, NULL,                                  \
      "cache each benchmark's batch size in FILE for this machine: known benchmarks skip the "        \
      "pilot, new ones are added",                                                                    \
